@@ -1,0 +1,88 @@
+"""Declaring trump while the cards are dealt (R5)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from engine.cards import BLACK_JOKER, RED_JOKER, Card, Rank
+from engine.rules import RuleSet
+from engine.trump import Trump
+
+Standing = tuple[int, Sequence[Card]] | None
+"""The declaration that currently stands: `(seat, cards)`, or `None` before any."""
+
+
+def declaration_strength(cards: Sequence[Card], level: Rank) -> int | None:
+    """1 one level card, 2 two identical level cards, 3 two black jokers, 4 two red jokers (R5).
+
+    `None` when `cards` are not a declaration at this level.
+    """
+    if len(cards) == 1:
+        return 1 if cards[0].rank == level else None
+    if len(cards) == 2 and cards[0] == cards[1]:
+        if cards[0] == RED_JOKER:
+            return 4
+        if cards[0] == BLACK_JOKER:
+            return 3
+        return 2 if cards[0].rank == level else None
+    return None
+
+
+def declared_trump(cards: Sequence[Card], level: Rank) -> Trump:
+    """The trump a declaration names: the level card's suit, or no trump for jokers."""
+    return Trump(level, cards[0].suit)
+
+
+def declaration_error(
+    standing: Standing,
+    seat: int,
+    cards: Sequence[Card],
+    level: Rank,
+    rules: RuleSet = RuleSet(),  # noqa: B008 - a frozen value
+) -> str | None:
+    """Why `seat` may not declare `cards` over `standing` now, or `None` if it may (R5).
+
+    Does not check that the seat holds the cards: the game does.
+    """
+    strength = declaration_strength(cards, level)
+    if strength is None:
+        return (f"Declare with one or two identical {level}s, or a pair of jokers (R5)")
+    if strength >= 3 and not rules.no_trump_allowed:
+        return "This table does not allow no trump: jokers cannot declare (R12)"
+    if standing is None:
+        return None
+    holder, shown = standing
+    shown_strength = declaration_strength(shown, level) or 0
+    if holder == seat:
+        if shown_strength == 1 and strength == 2 and cards[0] == shown[0]:
+            return None  # reinforcing one's own single with its twin
+        return ("Your declaration already stands: you cannot overturn yourself, only reinforce "
+                "a single with its twin (R5)")
+    if strength <= shown_strength:
+        return f"To overturn you must show something stronger than {_describe(shown)} (R5)"
+    return None
+
+
+def legal_declarations(
+    hand: Sequence[Card],
+    seat: int,
+    level: Rank,
+    standing: Standing,
+    rules: RuleSet = RuleSet(),  # noqa: B008 - a frozen value
+) -> list[tuple[Card, ...]]:
+    """Every distinct declaration `seat` could make now from `hand`, weakest first."""
+    counts = Counter(hand)
+    options: list[tuple[Card, ...]] = []
+    for card in sorted(counts, key=lambda c: c.code):
+        if card.rank == level:
+            options.append((card,))
+        if counts[card] >= 2 and (card.rank == level or card.rank.is_joker):
+            options.append((card, card))
+    legal = [c for c in options if declaration_error(standing, seat, c, level, rules) is None]
+    legal.sort(key=lambda c: (declaration_strength(c, level) or 0, c[0].code))
+    return legal
+
+
+def _describe(cards: Sequence[Card]) -> str:
+    return " ".join(card.pretty for card in cards)

@@ -1,0 +1,42 @@
+"""The engine's exceptions: every rule violation is a `TractorError` a player can read."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.cards import Card
+
+
+class TractorError(Exception):
+    """Base of every error the engine raises for a bad action (never for a bug)."""
+
+    @property
+    def reason(self) -> str:
+        """The message shown to the player."""
+        return str(self)
+
+
+class InvalidNotation(TractorError, ValueError):
+    """Card text that cannot be parsed; names the bad token."""
+
+    def __init__(self, message: str, token: str = "") -> None:
+        super().__init__(message)
+        self.token = token
+
+
+class IllegalPlay(TractorError):
+    """A lead, follow, declaration or bury the rules do not allow."""
+
+    def __init__(self, reason: str, cards: Sequence[Card] = ()) -> None:
+        super().__init__(reason)
+        self.cards = tuple(cards)
+
+
+class NotYourTurn(TractorError):
+    """The seat acted when it was not its turn to."""
+
+
+class WrongPhase(TractorError):
+    """The action does not belong to the current phase of the hand."""

@@ -1,0 +1,153 @@
+"""Following a lead (R8): what a player owes, why a follow is illegal, and legal follows."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from engine.cards import Card, missing_from
+from engine.matching import best_answer, best_answer_path, pair_counts, shapes_of
+from engine.throw import suit_name
+from engine.trump import Trump
+from engine.units import Unit, decompose_suit
+
+
+def _describe(cards: Sequence[Card]) -> str:
+    return " ".join(card.pretty for card in cards)
+
+
+def _lead_units(lead: Sequence[Card], trump: Trump) -> list[Unit]:
+    return decompose_suit(list(lead), trump)
+
+
+def follow_error(
+    hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump
+) -> str | None:
+    """`None` if `play` is a legal follow to `lead` from `hand`, else the reason (R8)."""
+    n = len(lead)
+    if len(play) != n:
+        return f"Play exactly {n} card{'s' if n != 1 else ''}, as many as were led (R8)"
+    missing = missing_from(hand, play)
+    if missing:
+        return f"You don't hold {_describe(missing)} (R8)"
+    suit = trump.suit_index(lead[0])
+    name = suit_name(suit)
+    held = [c for c in hand if trump.suit_index(c) == suit]
+    played = [c for c in play if trump.suit_index(c) == suit]
+    if len(held) < n:
+        if len(played) < len(held):
+            return (f"You must play all {len(held)} of your {name} cards before any other "
+                    f"(R8)")
+        return None
+    if len(played) < n:
+        return f"You still hold {name} cards, so every card you play must be {name} (R8)"
+    units = _lead_units(lead, trump)
+    shapes = shapes_of(u.pairs for u in units)
+    if not shapes:
+        return None
+    need = best_answer(shapes, pair_counts(held, trump))
+    got = best_answer(shapes, pair_counts(played, trump))
+    if got == need:
+        return None
+    return _structure_reason(shapes, need, got, name, throw=len(units) > 1)
+
+
+def _structure_reason(
+    shapes: tuple[int, ...], need: tuple[int, ...], got: tuple[int, ...], name: str, throw: bool
+) -> str:
+    i = next(i for i, (a, b) in enumerate(zip(need, got, strict=True)) if a != b)
+    pairs = shapes[i]
+    against = (" to answer the throw's " + ("pair" if pairs == 1 else f"tractor of {pairs} pairs")
+               if throw else "")
+    if pairs == 1:
+        return f"You hold a {name} pair, so you must play a pair{against} (R8)"
+    if need[i] == 2 * pairs + 1:
+        return (f"You hold a {name} tractor of {pairs} pairs, so you must play one"
+                f"{against or ''} (R8)")
+    k = need[i] // 2
+    what = "a pair" if k == 1 else f"{k} pairs"
+    return f"You hold {what} in {name}, so you must play {what}{against} (R8)"
+
+
+def forced_cards(hand: Sequence[Card], lead: Sequence[Card], trump: Trump) -> list[Card]:
+    """Cards every legal follow must contain: all of the led suit when you hold no more
+    than were led (R8). Empty when the choice is open."""
+    suit = trump.suit_index(lead[0])
+    held = [c for c in hand if trump.suit_index(c) == suit]
+    return held if len(held) <= len(lead) else []
+
+
+def build_follow(
+    hand: Sequence[Card],
+    lead: Sequence[Card],
+    trump: Trump,
+    *,
+    prefer_high: bool,
+    fill_key: Callable[[Card], float],
+) -> list[Card]:
+    """A legal follow: the best structure (highest or lowest pairs), then the remaining
+    cards by `fill_key` (smallest first) — from the led suit, else from the rest."""
+    n = len(lead)
+    suit = trump.suit_index(lead[0])
+    held = [c for c in hand if trump.suit_index(c) == suit]
+    if len(held) <= n:
+        rest = sorted((c for c in hand if trump.suit_index(c) != suit), key=fill_key)
+        return held + rest[: n - len(held)]
+    chosen: list[Card] = []
+    shapes = shapes_of(u.pairs for u in _lead_units(lead, trump))
+    if shapes:
+        _, path = best_answer_path(shapes, pair_counts(held, trump), prefer_high)
+        pool = list(held)
+        for used in path:
+            for order in used:
+                card = _take_pair(pool, order, trump)
+                chosen += [card, card]
+    remaining = missing_from(chosen, held)  # held minus chosen
+    remaining.sort(key=fill_key)
+    return chosen + remaining[: n - len(chosen)]
+
+
+def _take_pair(pool: list[Card], order: int, trump: Trump) -> Card:
+    seen: set[Card] = set()
+    for card in pool:
+        if trump.strength(card) == order:
+            if card in seen:
+                pool.remove(card)
+                pool.remove(card)
+                return card
+            seen.add(card)
+    raise AssertionError("no pair at that strength")
+
+
+def random_legal_follow(
+    hand: Sequence[Card], lead: Sequence[Card], trump: Trump, rng: random.Random
+) -> list[Card]:
+    """A random legal follow (for random agents and property tests)."""
+    noise = {card: rng.random() for card in hand}
+    return build_follow(hand, lead, trump, prefer_high=rng.random() < 0.5,
+                        fill_key=noise.__getitem__)
+
+
+def legal_follow_candidates(
+    hand: Sequence[Card], lead: Sequence[Card], trump: Trump, limit: int = 4
+) -> list[list[Card]]:
+    """A few distinct legal follows, the cheapest first: lowest cards without points, then
+    the strongest, then with points (to feed a partner)."""
+    def cheap(card: Card) -> float:
+        return card.points * 100 + trump.suit_index(card) * 20 + trump.strength(card)
+
+    def strong(card: Card) -> float:
+        return -trump.strength(card) - trump.suit_index(card) * 20
+
+    def points_first(card: Card) -> float:
+        return -card.points * 100 + trump.strength(card)
+
+    options = [
+        build_follow(hand, lead, trump, prefer_high=False, fill_key=cheap),
+        build_follow(hand, lead, trump, prefer_high=True, fill_key=strong),
+        build_follow(hand, lead, trump, prefer_high=False, fill_key=points_first),
+    ]
+    unique: dict[tuple[int, ...], list[Card]] = {}
+    for option in options:
+        unique.setdefault(tuple(sorted(c.code for c in option)), option)
+    return list(unique.values())[:limit]

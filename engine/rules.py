@@ -1,0 +1,83 @@
+"""Table options (R12): the house variants, as a frozen `RuleSet` with the documented defaults."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from enum import Enum, StrEnum
+from typing import Any
+
+
+class KittyMultiplier(StrEnum):
+    """How the kitty's points are multiplied when the opponents win the last trick (R10)."""
+
+    TWICE_CARDS = "twice_cards"  # 2 × the number of cards led to the last trick
+    LARGEST_UNIT = "largest_unit"  # 2 × the cards of the largest unit led (a throw: its largest)
+    FLAT_2 = "flat_2"  # always ×2
+
+
+class NoBid(StrEnum):
+    """What sets trump in a later hand when nobody declares (R5)."""
+
+    KITTY_TOP_CARD = "kitty_top_card"  # the kitty's top card's suit (a joker: no trump)
+    REVEAL_UNTIL_LEVEL = "reveal_until_level"  # turn kitty cards until a level card names trump
+
+
+class MatchEnd(StrEnum):
+    """When a match ends (R11)."""
+
+    PASS_ACE = "pass_ace"  # a team whose level passes A wins
+    LOOP = "loop"  # levels wrap from A back to 2; play on
+
+
+class MustDefend(StrEnum):
+    """Levels a team must win as declarers before passing them (R12)."""
+
+    NONE = "none"
+    A = "A"
+    FIVE_TEN_K_A = "5_10_K_A"
+
+
+_ENUM_OPTIONS: dict[str, type[StrEnum]] = {
+    "kitty_multiplier": KittyMultiplier,
+    "no_bid": NoBid,
+    "match_end": MatchEnd,
+    "must_defend": MustDefend,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Every R12 table option, with the rule book's defaults."""
+
+    kitty_multiplier: KittyMultiplier = KittyMultiplier.TWICE_CARDS
+    throw_penalty: int = 0
+    no_bid: NoBid = NoBid.KITTY_TOP_CARD
+    no_trump_allowed: bool = True
+    match_end: MatchEnd = MatchEnd.PASS_ACE
+    must_defend: MustDefend = MustDefend.NONE
+    declare_window_s: int = 15
+    turn_timer_s: int = 90
+
+    def __post_init__(self) -> None:
+        for name, enum_type in _ENUM_OPTIONS.items():  # accept the enums' values as strings
+            object.__setattr__(self, name, enum_type(getattr(self, name)))
+        if not 0 <= self.throw_penalty <= 50:
+            raise ValueError("throw_penalty is 0–50 points per card")
+        if not 5 <= self.declare_window_s <= 120:
+            raise ValueError("declare_window_s is 5–120 seconds")
+        if self.turn_timer_s != 0 and not 15 <= self.turn_timer_s <= 600:
+            raise ValueError("turn_timer_s is 0 (off) or 15–600 seconds")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (enum values as strings)."""
+        return {k: (v.value if isinstance(v, Enum) else v) for k, v in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        """Inverse of `to_dict`; unknown keys are ignored, missing ones take defaults."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+    def with_changes(self, **changes: Any) -> RuleSet:
+        """A copy with some options changed (validated)."""
+        return replace(self, **changes)

@@ -1,0 +1,58 @@
+"""Leading, and whether a throw stands (R7)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.cards import Card
+from engine.matching import pair_counts, strongest_tractor
+from engine.trump import Trump
+from engine.units import Unit, UnitKind, decompose_suit
+
+
+def suit_name(suit_index: int) -> str:
+    """A suit for messages: ♠ ♥ ♦ ♣, or "trump"."""
+    return ("♠", "♥", "♦", "♣", "trump")[suit_index]
+
+
+def lead_error(cards: Sequence[Card], trump: Trump) -> str | None:
+    """Why `cards` cannot be led, or `None`: a lead is cards of one effective suit (R7)."""
+    if not cards:
+        return "Choose at least one card to lead (R7)"
+    suits = {trump.suit_index(card) for card in cards}
+    if len(suits) > 1:
+        names = ", ".join(suit_name(s) for s in sorted(suits))
+        return f"A lead must be all one suit (trumps count as one suit), not {names} (R7)"
+    return None
+
+
+def beats_unit(unit: Unit, cards: Sequence[Card], trump: Trump) -> bool:
+    """Whether `cards` (one player's cards of the unit's suit) hold a stronger unit (R7)."""
+    if unit.kind is UnitKind.SINGLE:
+        return any(trump.strength(card) > unit.top for card in cards)
+    counts = pair_counts(cards, trump)
+    if unit.kind is UnitKind.PAIR:
+        return any(counts[order] for order in range(unit.top + 1, len(counts)))
+    top = strongest_tractor(counts, unit.pairs)
+    return top is not None and top > unit.top
+
+
+def check_throw(
+    lead: Sequence[Card], others: Sequence[Sequence[Card]], trump: Trump
+) -> list[Card] | None:
+    """`None` when the lead stands; for a failed throw, the cards played instead (R7).
+
+    `others` are the other three players' hands. A throw fails if any of its units is
+    beatable in its suit by one other player; the forced play is the smallest beatable
+    unit: fewest cards, then weakest.
+    """
+    suit = trump.suit_index(lead[0])
+    units = decompose_suit(list(lead), trump)
+    if len(units) <= 1:
+        return None
+    hands = [[c for c in hand if trump.suit_index(c) == suit] for hand in others]
+    beatable = [u for u in units if any(beats_unit(u, hand, trump) for hand in hands)]
+    if not beatable:
+        return None
+    smallest = min(beatable, key=lambda u: (u.size, u.top))
+    return list(smallest.cards)

@@ -1,0 +1,56 @@
+"""Who wins a trick (R9)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.cards import Card
+from engine.matching import best_answer, full_answer, pair_counts, shapes_of, strongest_tractor
+from engine.trump import Trump
+from engine.units import Unit, UnitKind, decompose_suit
+
+TRUMP_SUIT = 4
+
+
+def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump) -> int:
+    """Index into `plays` of the winning play; `plays[0]` is the lead (R9).
+
+    A play takes over only with the lead's exact structure in the led suit and strictly
+    stronger, or, against a side-suit lead, as a ruff: all trumps covering every lead unit's
+    shape and stronger than the current winner (compared by the units answering the lead's
+    largest unit). Ties keep the earlier play.
+    """
+    lead = list(plays[0])
+    suit = trump.suit_index(lead[0])
+    units = decompose_suit(lead, trump)
+    shapes = shapes_of(u.pairs for u in units)
+    largest = units[0]
+    winner, best, ruffed = 0, largest.top, False
+    for index, play in enumerate(plays[1:], start=1):
+        suits = {trump.suit_index(card) for card in play}
+        if suits == {suit}:
+            if len(units) == 1 and not ruffed:
+                answer = decompose_suit(list(play), trump)
+                if (len(answer) == 1 and answer[0].kind is largest.kind
+                        and answer[0].size == largest.size and answer[0].top > best):
+                    winner, best = index, answer[0].top
+        elif suit != TRUMP_SUIT and suits == {TRUMP_SUIT}:
+            counts = pair_counts(play, trump)
+            if best_answer(shapes, counts) != full_answer(shapes):
+                continue  # two loose trumps never beat a pair (R9)
+            key = _ruff_strength(largest, play, trump)
+            if not ruffed or key > best:
+                winner, best, ruffed = index, key, True
+    return winner
+
+
+def _ruff_strength(largest: Unit, play: Sequence[Card], trump: Trump) -> int:
+    """A ruff's strength: its strongest unit of the shape of the lead's largest unit (R9)."""
+    if largest.kind is UnitKind.SINGLE:
+        return max(trump.strength(card) for card in play)
+    counts = pair_counts(play, trump)
+    if largest.kind is UnitKind.PAIR:
+        return max(order for order, count in enumerate(counts) if count)
+    top = strongest_tractor(counts, largest.pairs)
+    assert top is not None, "a covering ruff holds a tractor of the lead's length"
+    return top

@@ -1,0 +1,123 @@
+"""Combinations (R4): singles, pairs and tractors, and the one structure of a play."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.cards import Card
+from engine.trump import EffectiveSuit, Trump
+
+
+class UnitKind(StrEnum):
+    """The shape of a unit of a play."""
+
+    SINGLE = "single"
+    PAIR = "pair"
+    TRACTOR = "tractor"
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One unit of a play: a single, a pair, or a tractor of `pairs` consecutive pairs.
+
+    `top` is the strength (R3 order) of its highest card or pair; `cards` run from the
+    strongest down.
+    """
+
+    kind: UnitKind
+    cards: tuple[Card, ...]
+    suit: EffectiveSuit
+    top: int
+
+    @property
+    def pairs(self) -> int:
+        """Number of pairs (0 for a single)."""
+        return len(self.cards) // 2
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    def describe(self) -> str:
+        """`"pair"`, `"tractor of 3 pairs"` …, for messages."""
+        if self.kind is UnitKind.TRACTOR:
+            return f"tractor of {self.pairs} pairs"
+        return self.kind.value
+
+
+def group_by_suit(cards: Iterable[Card], trump: Trump) -> list[list[Card]]:
+    """Cards split into five lists by effective suit index (S, H, D, C, trumps)."""
+    groups: list[list[Card]] = [[], [], [], [], []]
+    for card in cards:
+        groups[trump.suit_index(card)].append(card)
+    return groups
+
+
+def pair_orders(cards: Sequence[Card], trump: Trump) -> list[tuple[int, Card]]:
+    """The pairs among `cards` (one effective suit) as (order, card), strongest first."""
+    seen: set[Card] = set()
+    pairs = []
+    for card in cards:
+        if card in seen:
+            pairs.append((trump.strength(card), card))
+        else:
+            seen.add(card)
+    pairs.sort(key=lambda oc: (oc[0], oc[1].code), reverse=True)
+    return pairs
+
+
+def longest_run(orders: Sequence[int]) -> tuple[int, int]:
+    """(length, top order) of the longest run of consecutive distinct orders; ties → highest.
+
+    `orders` may repeat (equal off-suit level pairs); a repeated order counts once.
+    """
+    best = (0, -1)
+    distinct = sorted(set(orders))
+    start = 0
+    for i in range(1, len(distinct) + 1):
+        if i == len(distinct) or distinct[i] != distinct[i - 1] + 1:
+            length = i - start
+            if length >= best[0]:
+                best = (length, distinct[i - 1])
+            start = i
+    return best
+
+
+def decompose_suit(cards: Sequence[Card], trump: Trump) -> list[Unit]:
+    """The units of cards that share one effective suit: longest tractors first (R4)."""
+    if not cards:
+        return []
+    suit = trump.effective_suit(cards[0])
+    pairs = pair_orders(cards, trump)
+    units: list[Unit] = []
+    while len(pairs) >= 2:
+        length, top = longest_run([o for o, _ in pairs])
+        if length < 2:
+            break
+        chain: list[Card] = []
+        for order in range(top, top - length, -1):
+            index = next(i for i, (o, _) in enumerate(pairs) if o == order)
+            chain += [pairs[index][1]] * 2
+            del pairs[index]
+        units.append(Unit(UnitKind.TRACTOR, tuple(chain), suit, top))
+    units += [Unit(UnitKind.PAIR, (card, card), suit, order) for order, card in pairs]
+    paired = {card for _, card in pair_orders(cards, trump)}
+    singles = sorted((c for c in cards if c not in paired), key=trump.strength, reverse=True)
+    units += [Unit(UnitKind.SINGLE, (card,), suit, trump.strength(card)) for card in singles]
+    units.sort(key=lambda u: (len(u.cards), u.top), reverse=True)
+    return units
+
+
+def decompose(cards: Iterable[Card], trump: Trump) -> list[Unit]:
+    """The one structure of a play (R4): longest tractors first, then pairs, then singles.
+
+    Cards of several effective suits are decomposed suit by suit. Units come largest first,
+    strongest first among equals.
+    """
+    units: list[Unit] = []
+    for group in group_by_suit(cards, trump):
+        units += decompose_suit(group, trump)
+    units.sort(key=lambda u: (len(u.cards), u.top), reverse=True)
+    return units
