@@ -1,0 +1,27 @@
+# syntax=docker/dockerfile:1
+# Build stage: install the project and its dependencies into a virtual environment.
+FROM python:3.11-slim AS build
+WORKDIR /src
+RUN python -m venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY bot ./bot
+COPY assets ./assets
+RUN pip install --no-cache-dir .
+
+# Runtime stage: the virtual environment, the assets and a non-root user; data on a volume.
+FROM python:3.11-slim
+RUN useradd --create-home --uid 10001 tractor && mkdir /data && chown tractor /data
+COPY --from=build /opt/venv /opt/venv
+COPY --from=build /src/assets /app/assets
+WORKDIR /app
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    DATABASE_PATH=/data/tractor.sqlite3 \
+    TRACTOR_ASSETS=/app/assets
+USER tractor
+VOLUME ["/data"]
+# SIGTERM: the bot finishes the current writes and closes the database before it exits.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["tractor-bot"]
