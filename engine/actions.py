@@ -1,0 +1,141 @@
+"""Actions: everything players (and the bot's timers) do to a match, as versioned data.
+
+`action.to_dict()` gives e.g. `{"v": 1, "type": "play", "seat": 2, "cards": "AS AS"}`;
+`action_from_dict` reads it back. A hand's seed plus its list of actions replays it exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.cards import Card, format_cards, parse_cards
+
+ACTION_VERSION = 1
+
+
+def _check_seat(seat: int) -> None:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise ValueError(f"a seat is 0–3, not {seat!r}")
+
+
+def _cards(cards: Sequence[Card] | str) -> tuple[Card, ...]:
+    return tuple(parse_cards(cards)) if isinstance(cards, str) else tuple(cards)
+
+
+@dataclass(frozen=True, slots=True)
+class StartHand:
+    """Deal a new hand from `seed` (the bot picks it with a CSPRNG and stores it)."""
+
+    seed: int
+    type: ClassVar[str] = "start_hand"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
+            raise ValueError(f"a seed is a non-negative int, not {self.seed!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"v": ACTION_VERSION, "type": self.type, "seed": self.seed}
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """Show level cards or a joker pair to set trump while the cards are dealt (R5)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    type: ClassVar[str] = "declare"
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+        object.__setattr__(self, "cards", _cards(self.cards))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat,
+                "cards": format_cards(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Decline to declare in the current declaration window (R5)."""
+
+    seat: int
+    type: ClassVar[str] = "pass"
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class CloseWindow:
+    """The declaration window's timer ran out (R5, R12 `declare_window_s`)."""
+
+    type: ClassVar[str] = "close_window"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"v": ACTION_VERSION, "type": self.type}
+
+
+@dataclass(frozen=True, slots=True)
+class Bury:
+    """The starter puts 8 of their 33 cards face down as the new kitty (R6)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    type: ClassVar[str] = "bury"
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+        object.__setattr__(self, "cards", _cards(self.cards))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat,
+                "cards": format_cards(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Lead (R7) or follow (R8) with `cards`."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    type: ClassVar[str] = "play"
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+        object.__setattr__(self, "cards", _cards(self.cards))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat,
+                "cards": format_cards(self.cards)}
+
+
+Action = StartHand | Declare | Pass | CloseWindow | Bury | Play
+"""Any action `engine.game.apply` accepts."""
+
+
+def action_from_dict(data: dict[str, Any]) -> Action:
+    """Inverse of `to_dict` for every action; raises `ValueError` on unknown data."""
+    if data.get("v") != ACTION_VERSION:
+        raise ValueError(f"unsupported action version {data.get('v')!r}")
+    kind = data.get("type")
+    try:
+        if kind == StartHand.type:
+            return StartHand(int(data["seed"]))
+        if kind == Declare.type:
+            return Declare(int(data["seat"]), tuple(parse_cards(data["cards"])))
+        if kind == Pass.type:
+            return Pass(int(data["seat"]))
+        if kind == CloseWindow.type:
+            return CloseWindow()
+        if kind == Bury.type:
+            return Bury(int(data["seat"]), tuple(parse_cards(data["cards"])))
+        if kind == Play.type:
+            return Play(int(data["seat"]), tuple(parse_cards(data["cards"])))
+    except KeyError as missing:
+        raise ValueError(f"action {kind!r} lacks {missing}") from None
+    raise ValueError(f"unknown action type {kind!r}")

@@ -1,0 +1,703 @@
+"""The match and hand state machine: `apply(match, action) -> (match, events)`.
+
+A `Match` is immutable: `apply` returns a new one (sharing unchanged parts) and the events
+the transition produced, or raises a `TractorError` and leaves the old one untouched.
+
+Phases of a hand: DECLARING (five batches of five cards, a declaration window after each,
+R5) → BURYING (the starter takes the kitty and buries 8, R6) → PLAYING (tricks, R7–R9) →
+settlement (R10, R11) → BETWEEN_HANDS until the next `StartHand`, or MATCH_OVER.
+Seats are 0–3 in play order; team 0 = seats 0 and 2, team 1 = seats 1 and 3.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action, Bury, CloseWindow, Declare, Pass, Play, StartHand
+from engine.cards import Card, Rank, card_points, format_cards, full_deck, missing_from, parse_cards
+from engine.declaring import declaration_error, declared_trump
+from engine.errors import IllegalPlay, NotYourTurn, WrongPhase
+from engine.events import (
+    Buried,
+    CardsDealt,
+    CardsPlayed,
+    Declared,
+    Event,
+    HandSettled,
+    HandStarted,
+    KittyRevealed,
+    KittyTaken,
+    MatchWon,
+    NoBidTrump,
+    Passed,
+    Redealt,
+    Side,
+    StarterSet,
+    ThrowFailed,
+    TrickWon,
+    TrumpHow,
+    TrumpSet,
+    WindowClosed,
+)
+from engine.follow import follow_error
+from engine.rules import NoBid, RuleSet
+from engine.scoring import advance_level, kitty_multiplier, settle
+from engine.throw import check_throw, lead_error
+from engine.trick import trick_winner
+from engine.trump import Trump
+
+if TYPE_CHECKING:
+    from engine.views import PlayerView, PublicView
+
+STATE_VERSION = 1
+SEATS = 4
+BATCHES = 5
+BATCH_SIZE = 5
+KITTY_SIZE = 8
+HAND_SIZE = BATCHES * BATCH_SIZE
+
+Cards = tuple[Card, ...]
+
+
+class Phase(StrEnum):
+    """Where a match stands."""
+
+    DECLARING = "declaring"
+    BURYING = "burying"
+    PLAYING = "playing"
+    BETWEEN_HANDS = "between_hands"
+    MATCH_OVER = "match_over"
+
+
+def team_of(seat: int) -> int:
+    """0 for seats 0 and 2 (team A), 1 for seats 1 and 3 (team B)."""
+    return seat % 2
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """Cards shown by `seat` to declare trump (public, R5)."""
+
+    seat: int
+    cards: Cards
+
+
+@dataclass(frozen=True, slots=True)
+class FailedThrow:
+    """A throw that did not stand (R7): what was attempted, what was led instead, and the
+    change to the opponents' points (R12 `throw_penalty`)."""
+
+    seat: int
+    attempted: Cards
+    forced: Cards
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick so far (public): plays in order from `leader`; `best` indexes the winning play."""
+
+    number: int
+    leader: int
+    plays: tuple[Cards, ...]
+    best: int = 0
+    failed_throw: FailedThrow | None = None
+
+    @property
+    def lead(self) -> Cards:
+        return self.plays[0]
+
+    @property
+    def winner(self) -> int:
+        """The seat winning (or that won) the trick."""
+        return (self.leader + self.best) % SEATS
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return tuple((self.leader + i) % SEATS for i in range(len(self.plays)))
+
+    @property
+    def points(self) -> int:
+        return sum(card_points(play) for play in self.plays)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.plays) == SEATS
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A settled hand (R10, R11); public, including the kitty and the seed."""
+
+    seed: int
+    kitty: Cards
+    kitty_points: int
+    kitty_multiplier: int
+    kitty_scored: int
+    opponent_points: int
+    side: Side
+    levels_gained: int
+    levels: tuple[Rank, Rank]
+    new_levels: tuple[Rank, Rank]
+    next_starter: int
+    match_winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    """One hand, hidden cards included. Only `engine.views` turns it into what a seat sees."""
+
+    number: int
+    seed: int
+    deal_no: int
+    phase: Phase
+    level: Rank
+    starter: int | None
+    hands: tuple[Cards, ...]
+    stock: Cards
+    """Cards not dealt yet (hidden)."""
+    kitty: Cards
+    """The 8 face-down cards: as dealt (top card first) until buried, then the buried ones."""
+    batch: int
+    responded: tuple[int, ...] = ()
+    """Seats that passed or declared in the open declaration window."""
+    declarations: tuple[Declaration, ...] = ()
+    trump: Trump | None = None
+    trump_how: TrumpHow | None = None
+    revealed: Cards = ()
+    """Kitty cards turned up to set trump when nobody declared (public, R12 `no_bid`)."""
+    turn: int | None = None
+    trick: Trick | None = None
+    last_trick: Trick | None = None
+    tricks_played: int = 0
+    played: tuple[tuple[int, Cards], ...] = ()
+    opponent_points: int = 0
+    """The opponents' points so far: trick points plus throw penalties (kitty at the end)."""
+    opponent_trick_points: int = 0
+    declarer_trick_points: int = 0
+    failed_throws: tuple[FailedThrow, ...] = ()
+    result: HandResult | None = None
+
+    @property
+    def declarer_team(self) -> int | None:
+        return None if self.starter is None else team_of(self.starter)
+
+    @property
+    def trump_seat(self) -> int | None:
+        """The seat whose declaration set trump, if one did."""
+        if self.trump_how is TrumpHow.DECLARED and self.declarations:
+            return self.declarations[-1].seat
+        return None
+
+    def cards_left(self, seat: int) -> int:
+        """Cards `seat` holds (the starter's 33 while burying)."""
+        extra = KITTY_SIZE if self.phase is Phase.BURYING and seat == self.starter else 0
+        return len(self.hands[seat]) + extra
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A match: both teams' levels (team A, team B), the hands played, the current hand."""
+
+    rules: RuleSet = RuleSet()  # noqa: RUF009 - a frozen value
+    levels: tuple[Rank, Rank] = (Rank.TWO, Rank.TWO)
+    hand_no: int = 0
+    """Hands started so far (the current hand's number)."""
+    starter: int | None = None
+    """The current hand's starter, or after settlement the next one; `None` until the first
+    hand's declaring decides it."""
+    winner: int | None = None
+    """The team that won the match (R11)."""
+    hand: HandState | None = None
+
+    @classmethod
+    def new(cls, rules: RuleSet | None = None) -> Match:
+        """A match before its first hand: levels 2 and 2, no starter; send `StartHand(seed)`."""
+        return cls(rules=rules or RuleSet())
+
+    @property
+    def phase(self) -> Phase:
+        if self.winner is not None:
+            return Phase.MATCH_OVER
+        return Phase.BETWEEN_HANDS if self.hand is None else self.hand.phase
+
+    def apply(self, action: Action) -> tuple[Match, tuple[Event, ...]]:
+        """See `apply`."""
+        return apply(self, action)
+
+    def view_for(self, seat: int) -> PlayerView:
+        """What `seat` may see: its own cards plus the public view."""
+        from engine.views import player_view
+
+        return player_view(self, seat)
+
+    def public_view(self) -> PublicView:
+        """What everyone (spectators included) may see."""
+        from engine.views import public_view
+
+        return public_view(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _match_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Match:
+        return _match_from_dict(data)
+
+
+# --- transitions --------------------------------------------------------------------------
+
+
+def apply(match: Match, action: Action) -> tuple[Match, tuple[Event, ...]]:
+    """The match after `action`, and the events it produced.
+
+    Raises `WrongPhase`, `NotYourTurn` or `IllegalPlay` (a `TractorError` with a reason
+    citing the rule) and changes nothing when the action is not allowed now.
+    """
+    if isinstance(action, Play):
+        return _play(match, action)
+    if isinstance(action, Pass):
+        return _pass(match, action)
+    if isinstance(action, Declare):
+        return _declare(match, action)
+    if isinstance(action, CloseWindow):
+        return _close_window(match)
+    if isinstance(action, Bury):
+        return _bury(match, action)
+    if isinstance(action, StartHand):
+        return _start_hand(match, action)
+    raise TypeError(f"not an action: {action!r}")
+
+
+_PHASE_MESSAGES = {
+    Phase.DECLARING: "Trump can only be declared while the cards are being dealt (R5)",
+    Phase.BURYING: "Only the starter buries, after taking the kitty (R6)",
+    Phase.PLAYING: "Cards are played once the kitty is buried (R7)",
+}
+
+
+def _hand_in(match: Match, phase: Phase) -> HandState:
+    hand = match.hand
+    if hand is None or hand.phase is not phase:
+        raise WrongPhase(_PHASE_MESSAGES[phase])
+    return hand
+
+
+def _with_hand(match: Match, hand: HandState,
+               events: list[Event]) -> tuple[Match, tuple[Event, ...]]:
+    return replace(match, hand=hand), tuple(events)
+
+
+def _start_hand(match: Match, action: StartHand) -> tuple[Match, tuple[Event, ...]]:
+    if match.winner is not None:
+        raise WrongPhase("The match is over (R11): start a new match")
+    if match.hand is not None and match.hand.phase is not Phase.BETWEEN_HANDS:
+        raise WrongPhase(f"Hand {match.hand.number} is still being played")
+    starter = match.starter
+    level = match.levels[team_of(starter)] if starter is not None else match.levels[0]
+    number = match.hand_no + 1
+    hand = _deal(number, action.seed, 0, level, starter)
+    events: list[Event] = [HandStarted(number, starter, level)]
+    if starter is not None:
+        events.append(StarterSet(starter))
+    events.append(CardsDealt(1, 0))
+    return replace(match, hand=hand, hand_no=number), tuple(events)
+
+
+def deal_seed(seed: int, deal_no: int) -> int:
+    """The seed of deal `deal_no` of a hand (0: the hand's own seed; then one per redeal)."""
+    if deal_no == 0:
+        return seed
+    digest = hashlib.sha256(f"tractor-redeal:{seed}:{deal_no}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _deal(number: int, seed: int, deal_no: int, level: Rank, starter: int | None) -> HandState:
+    deck = full_deck()
+    random.Random(deal_seed(seed, deal_no)).shuffle(deck)
+    stock = tuple(deck[: SEATS * HAND_SIZE])
+    kitty = tuple(deck[SEATS * HAND_SIZE:])
+    empty: tuple[Cards, ...] = ((),) * SEATS
+    hand = HandState(number=number, seed=seed, deal_no=deal_no, phase=Phase.DECLARING,
+                     level=level, starter=starter, hands=empty, stock=stock, kitty=kitty,
+                     batch=0)
+    return _deal_batch(hand)
+
+
+def _deal_batch(hand: HandState) -> HandState:
+    """Deal the next batch of five to each seat and open its declaration window (R5)."""
+    order = Trump(hand.level, None)
+    stock = hand.stock
+    hands = tuple(
+        tuple(order.sort(hand.hands[seat] + stock[seat * BATCH_SIZE:(seat + 1) * BATCH_SIZE]))
+        for seat in range(SEATS)
+    )
+    return replace(hand, hands=hands, stock=stock[SEATS * BATCH_SIZE:], batch=hand.batch + 1,
+                   responded=())
+
+
+def _declare(match: Match, action: Declare) -> tuple[Match, tuple[Event, ...]]:
+    hand = _hand_in(match, Phase.DECLARING)
+    missing = missing_from(hand.hands[action.seat], action.cards)
+    if missing:
+        raise IllegalPlay(f"You don't hold {format_cards(missing)}: a declaration shows cards "
+                          f"from your hand (R5)", action.cards)
+    standing = (hand.declarations[-1].seat, hand.declarations[-1].cards) if hand.declarations \
+        else None
+    reason = declaration_error(standing, action.seat, action.cards, hand.level, match.rules)
+    if reason is not None:
+        raise IllegalPlay(reason, action.cards)
+    responded = hand.responded if action.seat in hand.responded else (
+        *hand.responded, action.seat)
+    hand = replace(hand, declarations=(*hand.declarations, Declaration(action.seat, action.cards)),
+                   responded=responded)
+    return _after_response(match, hand, [Declared(action.seat, action.cards)])
+
+
+def _pass(match: Match, action: Pass) -> tuple[Match, tuple[Event, ...]]:
+    hand = _hand_in(match, Phase.DECLARING)
+    if action.seat in hand.responded:
+        raise NotYourTurn("You have already answered this declaration window; wait for the "
+                          "next batch (R5)")
+    hand = replace(hand, responded=(*hand.responded, action.seat))
+    return _after_response(match, hand, [Passed(action.seat)])
+
+
+def _after_response(match: Match, hand: HandState,
+                    events: list[Event]) -> tuple[Match, tuple[Event, ...]]:
+    if len(hand.responded) < SEATS:
+        return _with_hand(match, hand, events)
+    return _end_window(match, hand, events, timed_out=False)
+
+
+def _close_window(match: Match) -> tuple[Match, tuple[Event, ...]]:
+    hand = _hand_in(match, Phase.DECLARING)
+    return _end_window(match, hand, [], timed_out=True)
+
+
+def _end_window(match: Match, hand: HandState, events: list[Event],
+                timed_out: bool) -> tuple[Match, tuple[Event, ...]]:
+    final = hand.batch == BATCHES
+    events.append(WindowClosed(hand.batch, final, timed_out))
+    if not final:
+        hand = _deal_batch(hand)
+        events.append(CardsDealt(hand.batch, hand.deal_no))
+        return _with_hand(match, hand, events)
+    if hand.declarations:
+        declaration = hand.declarations[-1]
+        starter = hand.starter
+        if starter is None:  # first hand: the standing declaration makes the starter (R5)
+            starter = declaration.seat
+            events.append(StarterSet(starter))
+        level = match.levels[team_of(starter)]
+        trump = declared_trump(declaration.cards, level)
+        events.append(TrumpSet(trump, declaration.seat, TrumpHow.DECLARED))
+        hand = replace(hand, starter=starter, level=level, trump=trump,
+                       trump_how=TrumpHow.DECLARED)
+    elif hand.starter is None:  # first hand, nobody declared: deal again (R5)
+        deal_no = hand.deal_no + 1
+        hand = _deal(hand.number, hand.seed, deal_no, hand.level, None)
+        events += [Redealt(deal_no), CardsDealt(1, deal_no)]
+        return _with_hand(match, hand, events)
+    else:  # later hand, nobody declared (R5, R12 `no_bid`)
+        revealed, trump = no_bid_trump(hand.kitty, hand.level, match.rules.no_bid)
+        how = TrumpHow(match.rules.no_bid.value)
+        events += [NoBidTrump(revealed, trump), TrumpSet(trump, None, how)]
+        hand = replace(hand, trump=trump, trump_how=how, revealed=revealed)
+    starter, chosen = hand.starter, hand.trump
+    assert starter is not None and chosen is not None
+    hands = tuple(tuple(chosen.sort(cards)) for cards in hand.hands)
+    hand = replace(hand, hands=hands, phase=Phase.BURYING, turn=starter, responded=())
+    events.append(KittyTaken(starter))
+    return replace(match, hand=hand, starter=starter), tuple(events)
+
+
+def no_bid_trump(kitty: Sequence[Card], level: Rank, rule: NoBid) -> tuple[Cards, Trump]:
+    """The kitty cards turned up and the trump they name when nobody declared (R5, R12).
+
+    `kitty_top_card`: the top card's suit, no trump for a joker. `reveal_until_level`: turn
+    cards until a level card names its suit; if none, the suit of the highest (non-joker)
+    card, the first of equals.
+    """
+    if rule is NoBid.KITTY_TOP_CARD:
+        return (kitty[0],), Trump(level, kitty[0].suit)
+    for index, card in enumerate(kitty):
+        if card.rank == level:
+            return tuple(kitty[: index + 1]), Trump(level, card.suit)
+    highest = max((card for card in kitty if card.suit is not None), key=lambda c: c.rank)
+    return tuple(kitty), Trump(level, highest.suit)
+
+
+def _bury(match: Match, action: Bury) -> tuple[Match, tuple[Event, ...]]:
+    hand = _hand_in(match, Phase.BURYING)
+    assert hand.starter is not None and hand.trump is not None
+    if action.seat != hand.starter:
+        raise NotYourTurn(f"Only the starter (seat {hand.starter}) buries the kitty (R6)")
+    if len(action.cards) != KITTY_SIZE:
+        raise IllegalPlay(f"Bury exactly {KITTY_SIZE} cards, not {len(action.cards)} (R6)",
+                          action.cards)
+    pool = hand.hands[action.seat] + hand.kitty
+    missing = missing_from(pool, action.cards)
+    if missing:
+        raise IllegalPlay(f"You don't hold {format_cards(missing)}: bury 8 of your 33 cards "
+                          f"(R6)", action.cards)
+    kept = tuple(hand.trump.sort(_remove(pool, action.cards)))
+    hands = _set_seat(hand.hands, action.seat, kept)
+    hand = replace(hand, hands=hands, kitty=action.cards, phase=Phase.PLAYING,
+                   turn=hand.starter)
+    return _with_hand(match, hand, [Buried(action.seat)])
+
+
+def _remove(cards: Sequence[Card], taken: Sequence[Card]) -> list[Card]:
+    rest = list(cards)
+    for card in taken:
+        rest.remove(card)
+    return rest
+
+
+def _set_seat(hands: tuple[Cards, ...], seat: int, cards: Cards) -> tuple[Cards, ...]:
+    return (*hands[:seat], cards, *hands[seat + 1:])
+
+
+def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
+    hand = _hand_in(match, Phase.PLAYING)
+    trump, starter = hand.trump, hand.starter
+    assert trump is not None and hand.turn is not None and starter is not None
+    seat, cards = action.seat, action.cards
+    trick = hand.trick
+    if seat != hand.turn:
+        rule = "R7" if trick is None else "R8"
+        raise NotYourTurn(f"It is not your turn: seat {hand.turn} plays next ({rule})")
+    held = hand.hands[seat]
+    events: list[Event] = []
+    opponent_points = hand.opponent_points
+    failed_throws = hand.failed_throws
+    if trick is None:
+        missing = missing_from(held, cards)
+        if missing:
+            raise IllegalPlay(f"You don't hold {format_cards(missing)} (R7)", cards)
+        reason = lead_error(cards, trump)
+        if reason is not None:
+            raise IllegalPlay(reason, cards)
+        others = [hand.hands[(seat + i) % SEATS] for i in (1, 2, 3)]
+        forced = check_throw(cards, others, trump)
+        failed = None
+        if forced is not None:
+            penalty = _throw_penalty(match.rules, len(cards), opponent_points,
+                                     team_of(seat) == team_of(starter))
+            opponent_points += penalty
+            failed = FailedThrow(seat, cards, tuple(forced), penalty)
+            failed_throws = (*failed_throws, failed)
+            events.append(ThrowFailed(seat, cards, failed.forced, penalty))
+            cards = failed.forced
+        trick = Trick(hand.tricks_played + 1, seat, (cards,), 0, failed)
+    else:
+        reason = follow_error(held, trick.plays[0], cards, trump)
+        if reason is not None:
+            raise IllegalPlay(reason, cards)
+        plays = (*trick.plays, cards)
+        trick = replace(trick, plays=plays, best=trick_winner(plays, trump))
+    events.append(CardsPlayed(seat, cards))
+    hands = _set_seat(hand.hands, seat, tuple(_remove(held, cards)))
+    played = (*hand.played, (seat, cards))
+    if not trick.complete:
+        hand = replace(hand, hands=hands, trick=trick, turn=(seat + 1) % SEATS, played=played,
+                       opponent_points=opponent_points, failed_throws=failed_throws)
+        return _with_hand(match, hand, events)
+    winner, points = trick.winner, trick.points
+    events.append(TrickWon(winner, points, trick.number))
+    opponents_won = team_of(winner) != team_of(starter)
+    hand = replace(
+        hand, hands=hands, trick=None, last_trick=trick, turn=winner, played=played,
+        tricks_played=trick.number, failed_throws=failed_throws,
+        opponent_points=opponent_points + (points if opponents_won else 0),
+        opponent_trick_points=hand.opponent_trick_points + (points if opponents_won else 0),
+        declarer_trick_points=hand.declarer_trick_points + (0 if opponents_won else points),
+    )
+    if any(hands):
+        return _with_hand(match, hand, events)
+    return _settle(match, hand, events)
+
+
+def _throw_penalty(rules: RuleSet, cards: int, opponent_points: int, by_declarer: bool) -> int:
+    """The change to the opponents' points for a failed throw of `cards` cards (R12)."""
+    points = rules.throw_penalty * cards
+    return points if by_declarer else -min(points, opponent_points)
+
+
+def _settle(match: Match, hand: HandState, events: list[Event]) -> tuple[Match, tuple[Event, ...]]:
+    """Score the finished hand, move levels and name the next starter (R10, R11)."""
+    last, trump, starter = hand.last_trick, hand.trump, hand.starter
+    assert last is not None and trump is not None and starter is not None
+    declarers = team_of(starter)
+    multiplier = kitty_multiplier(last.lead, trump, match.rules)
+    kitty_points = card_points(hand.kitty)
+    scored = kitty_points * multiplier if team_of(last.winner) != declarers else 0
+    total = hand.opponent_points + scored
+    side, gained = settle(total, match.rules)
+    team = declarers if side == "declarers" else 1 - declarers
+    levels = list(match.levels)
+    won = False
+    if gained:
+        levels[team], won = advance_level(levels[team], gained, side == "declarers",
+                                          match.rules)
+    new_levels = (levels[0], levels[1])
+    next_starter = (starter + (2 if side == "declarers" else 1)) % SEATS
+    winner = team if won else None
+    result = HandResult(hand.seed, hand.kitty, kitty_points, multiplier, scored, total, side,
+                        gained, match.levels, new_levels, next_starter, winner)
+    events += [KittyRevealed(hand.kitty, kitty_points, multiplier, scored),
+               HandSettled(hand.number, total, side, gained, match.levels, new_levels,
+                           next_starter, hand.seed)]
+    if won:
+        events.append(MatchWon(team))
+    hand = replace(hand, phase=Phase.MATCH_OVER if won else Phase.BETWEEN_HANDS, turn=None,
+                   opponent_points=total, result=result)
+    return replace(match, hand=hand, levels=new_levels, starter=next_starter,
+                   winner=winner), tuple(events)
+
+
+# --- serialization ------------------------------------------------------------------------
+
+
+def _cards_in(text: str) -> Cards:
+    return tuple(parse_cards(text))
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _failed_to_dict(failed: FailedThrow) -> dict[str, Any]:
+    return {"seat": failed.seat, "attempted": format_cards(failed.attempted),
+            "forced": format_cards(failed.forced), "penalty": failed.penalty}
+
+
+def _failed_from_dict(data: dict[str, Any]) -> FailedThrow:
+    return FailedThrow(int(data["seat"]), _cards_in(data["attempted"]),
+                       _cards_in(data["forced"]), int(data["penalty"]))
+
+
+def trick_to_dict(trick: Trick) -> dict[str, Any]:
+    """A trick as JSON-able data (public)."""
+    return {"number": trick.number, "leader": trick.leader,
+            "plays": [format_cards(play) for play in trick.plays], "best": trick.best,
+            "failed_throw": None if trick.failed_throw is None
+            else _failed_to_dict(trick.failed_throw)}
+
+
+def _trick_from_dict(data: dict[str, Any] | None) -> Trick | None:
+    if data is None:
+        return None
+    failed = data["failed_throw"]
+    return Trick(int(data["number"]), int(data["leader"]),
+                 tuple(_cards_in(play) for play in data["plays"]), int(data["best"]),
+                 None if failed is None else _failed_from_dict(failed))
+
+
+def result_to_dict(result: HandResult) -> dict[str, Any]:
+    """A hand result as JSON-able data (public)."""
+    return {
+        "seed": result.seed, "kitty": format_cards(result.kitty),
+        "kitty_points": result.kitty_points, "kitty_multiplier": result.kitty_multiplier,
+        "kitty_scored": result.kitty_scored, "opponent_points": result.opponent_points,
+        "side": result.side, "levels_gained": result.levels_gained,
+        "levels": [str(r) for r in result.levels],
+        "new_levels": [str(r) for r in result.new_levels],
+        "next_starter": result.next_starter, "match_winner": result.match_winner,
+    }
+
+
+def _levels(texts: Sequence[str]) -> tuple[Rank, Rank]:
+    return Rank.parse(texts[0]), Rank.parse(texts[1])
+
+
+def _side(text: str) -> Side:
+    if text == "declarers":
+        return "declarers"
+    if text == "opponents":
+        return "opponents"
+    raise ValueError(f"unknown side {text!r}")
+
+
+def _result_from_dict(data: dict[str, Any] | None) -> HandResult | None:
+    if data is None:
+        return None
+    return HandResult(
+        int(data["seed"]), _cards_in(data["kitty"]), int(data["kitty_points"]),
+        int(data["kitty_multiplier"]), int(data["kitty_scored"]), int(data["opponent_points"]),
+        _side(data["side"]), int(data["levels_gained"]), _levels(data["levels"]),
+        _levels(data["new_levels"]), int(data["next_starter"]), _opt_int(data["match_winner"]),
+    )
+
+
+def _hand_to_dict(hand: HandState) -> dict[str, Any]:
+    return {
+        "number": hand.number, "seed": hand.seed, "deal_no": hand.deal_no,
+        "phase": hand.phase.value, "level": str(hand.level), "starter": hand.starter,
+        "hands": [format_cards(cards) for cards in hand.hands],
+        "stock": format_cards(hand.stock), "kitty": format_cards(hand.kitty),
+        "batch": hand.batch, "responded": list(hand.responded),
+        "declarations": [[d.seat, format_cards(d.cards)] for d in hand.declarations],
+        "trump": None if hand.trump is None else str(hand.trump),
+        "trump_how": None if hand.trump_how is None else hand.trump_how.value,
+        "revealed": format_cards(hand.revealed), "turn": hand.turn,
+        "trick": None if hand.trick is None else trick_to_dict(hand.trick),
+        "last_trick": None if hand.last_trick is None else trick_to_dict(hand.last_trick),
+        "tricks_played": hand.tricks_played,
+        "played": [[seat, format_cards(cards)] for seat, cards in hand.played],
+        "opponent_points": hand.opponent_points,
+        "opponent_trick_points": hand.opponent_trick_points,
+        "declarer_trick_points": hand.declarer_trick_points,
+        "failed_throws": [_failed_to_dict(f) for f in hand.failed_throws],
+        "result": None if hand.result is None else result_to_dict(hand.result),
+    }
+
+
+def _hand_from_dict(data: dict[str, Any]) -> HandState:
+    return HandState(
+        number=int(data["number"]), seed=int(data["seed"]), deal_no=int(data["deal_no"]),
+        phase=Phase(data["phase"]), level=Rank.parse(data["level"]),
+        starter=_opt_int(data["starter"]),
+        hands=tuple(_cards_in(text) for text in data["hands"]),
+        stock=_cards_in(data["stock"]), kitty=_cards_in(data["kitty"]),
+        batch=int(data["batch"]), responded=tuple(int(s) for s in data["responded"]),
+        declarations=tuple(Declaration(int(seat), _cards_in(text))
+                           for seat, text in data["declarations"]),
+        trump=None if data["trump"] is None else Trump.parse(data["trump"]),
+        trump_how=None if data["trump_how"] is None else TrumpHow(data["trump_how"]),
+        revealed=_cards_in(data["revealed"]), turn=_opt_int(data["turn"]),
+        trick=_trick_from_dict(data["trick"]), last_trick=_trick_from_dict(data["last_trick"]),
+        tricks_played=int(data["tricks_played"]),
+        played=tuple((int(seat), _cards_in(text)) for seat, text in data["played"]),
+        opponent_points=int(data["opponent_points"]),
+        opponent_trick_points=int(data["opponent_trick_points"]),
+        declarer_trick_points=int(data["declarer_trick_points"]),
+        failed_throws=tuple(_failed_from_dict(f) for f in data["failed_throws"]),
+        result=_result_from_dict(data["result"]),
+    )
+
+
+def _match_to_dict(match: Match) -> dict[str, Any]:
+    return {
+        "v": STATE_VERSION, "rules": match.rules.to_dict(),
+        "levels": [str(r) for r in match.levels], "hand_no": match.hand_no,
+        "starter": match.starter, "winner": match.winner,
+        "hand": None if match.hand is None else _hand_to_dict(match.hand),
+    }
+
+
+def _match_from_dict(data: dict[str, Any]) -> Match:
+    if data.get("v") != STATE_VERSION:
+        raise ValueError(f"unsupported state version {data.get('v')!r}")
+    hand = data["hand"]
+    return Match(
+        rules=RuleSet.from_dict(data["rules"]), levels=_levels(data["levels"]),
+        hand_no=int(data["hand_no"]), starter=_opt_int(data["starter"]),
+        winner=_opt_int(data["winner"]), hand=None if hand is None else _hand_from_dict(hand),
+    )

@@ -1,0 +1,147 @@
+"""Self-play with random legal agents: `python -m engine.selfplay --hands N --seed S`.
+
+Prints one JSON object per hand. A match continues hand to hand; when one is won a new match
+starts. The same arguments always print the same bytes. Agents see only `view_for(seat)`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import Action, Bury, CloseWindow, Declare, Pass, Play, StartHand
+from engine.cards import Card
+from engine.events import Event
+from engine.follow import random_legal_follow
+from engine.game import KITTY_SIZE, Match, Phase
+from engine.rules import RuleSet
+from engine.trump import Trump
+from engine.units import decompose_suit, group_by_suit
+from engine.views import PlayerView
+
+CLOSE_WINDOW_CHANCE = 0.05
+"""How often the driver lets a declaration window time out instead of asking a seat."""
+
+
+def random_lead(hand: Sequence[Card], trump: Trump, rng: random.Random,
+                throw_chance: float = 0.2) -> list[Card]:
+    """A random lead: one unit of a random suit, or sometimes several (a throw attempt)."""
+    groups = [group for group in group_by_suit(hand, trump) if group]
+    units = decompose_suit(rng.choice(groups), trump)
+    if len(units) >= 2 and rng.random() < throw_chance:
+        chosen = rng.sample(units, rng.randint(2, min(len(units), 4)))
+        return [card for unit in chosen for card in unit.cards]
+    return list(rng.choice(units).cards)
+
+
+@dataclass(slots=True)
+class RandomAgent:
+    """Random legal moves, from its own view only."""
+
+    rng: random.Random
+    declare_chance: float = 0.5
+
+    def act(self, view: PlayerView) -> Action:
+        """The agent's action for `view` (declaring, burying or playing)."""
+        phase = view.public.phase
+        if phase is Phase.DECLARING:
+            if view.legal_declarations and self.rng.random() < self.declare_chance:
+                return Declare(view.seat, self.rng.choice(view.legal_declarations))
+            return Pass(view.seat)
+        if phase is Phase.BURYING:
+            assert view.kitty is not None
+            return Bury(view.seat, tuple(self.rng.sample(view.hand + view.kitty, KITTY_SIZE)))
+        trump = view.public.trump
+        assert phase is Phase.PLAYING and trump is not None
+        lead = view.lead
+        if lead is None:
+            return Play(view.seat, tuple(random_lead(view.hand, trump, self.rng)))
+        return Play(view.seat, tuple(random_legal_follow(view.hand, lead, trump, self.rng)))
+
+
+def next_action(match: Match, agents: Sequence[RandomAgent], rng: random.Random) -> Action:
+    """The next action of a hand in progress: whoever must act (a random seat still to answer
+    while declaring, or a timed-out window now and then)."""
+    public = match.public_view()
+    if public.phase is Phase.DECLARING:
+        if rng.random() < CLOSE_WINDOW_CHANCE:
+            return CloseWindow()
+        seat = rng.choice(public.awaiting)
+    else:
+        assert public.turn is not None
+        seat = public.turn
+    return agents[seat].act(match.view_for(seat))
+
+
+Step = tuple[Match, Action, Match, tuple[Event, ...]]
+
+
+def play_hand(match: Match, seed: int, agents: Sequence[RandomAgent],
+              rng: random.Random) -> Iterator[Step]:
+    """Start a hand from `seed` and play it out: yields (before, action, after, events)."""
+    action: Action = StartHand(seed)
+    while True:
+        after, events = match.apply(action)
+        yield match, action, after, events
+        match = after
+        if match.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
+            return
+        action = next_action(match, agents, rng)
+
+
+def hand_summary(match: Match, match_no: int) -> dict[str, Any]:
+    """The JSON-able record of the settled hand of `match`."""
+    hand = match.hand
+    assert hand is not None and hand.result is not None and hand.trump is not None
+    result = hand.result
+    return {
+        "match": match_no, "hand": hand.number, "seed": hand.seed, "deals": hand.deal_no + 1,
+        "trump": str(hand.trump), "trump_how": None if hand.trump_how is None
+        else hand.trump_how.value,
+        "starter": hand.starter, "levels": [str(r) for r in result.levels],
+        "declarer_trick_points": hand.declarer_trick_points,
+        "opponent_trick_points": hand.opponent_trick_points,
+        "throw_penalties": sum(f.penalty for f in hand.failed_throws),
+        "failed_throws": len(hand.failed_throws),
+        "kitty_points": result.kitty_points, "kitty_multiplier": result.kitty_multiplier,
+        "kitty_scored": result.kitty_scored, "opponent_points": result.opponent_points,
+        "result": [result.side, result.levels_gained],
+        "new_levels": [str(r) for r in result.new_levels], "next_starter": result.next_starter,
+        "tricks": hand.tricks_played, "match_winner": result.match_winner,
+    }
+
+
+def run(hands: int, seed: int, rules: RuleSet | None = None) -> Iterator[dict[str, Any]]:
+    """Play `hands` hands from `seed` and yield each hand's summary."""
+    seeds = random.Random(f"tractor-seeds:{seed}")
+    driver = random.Random(f"tractor-driver:{seed}")
+    agents = [RandomAgent(random.Random(f"tractor-agent:{seed}:{seat}")) for seat in range(4)]
+    match, match_no = Match.new(rules), 1
+    for _ in range(hands):
+        if match.phase is Phase.MATCH_OVER:
+            match, match_no = Match.new(rules), match_no + 1
+        for step in play_hand(match, seeds.getrandbits(64), agents, driver):
+            match = step[2]
+        yield hand_summary(match, match_no)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.selfplay", description=__doc__)
+    parser.add_argument("--hands", type=int, default=10, help="hands to play")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the whole run")
+    parser.add_argument("--rules", default="{}",
+                        help='table options as JSON, e.g. \'{"no_bid": "reveal_until_level"}\'')
+    args = parser.parse_args(argv)
+    rules = RuleSet.from_dict(json.loads(args.rules))
+    for summary in run(args.hands, args.seed, rules):
+        sys.stdout.write(json.dumps(summary) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

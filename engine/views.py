@@ -1,0 +1,204 @@
+"""Views: the only way hidden information leaves the engine (DESIGN.md §1).
+
+`public_view(match)` is what everyone may see; `player_view(match, seat)` adds that seat's
+own cards (and, for the starter, the kitty they took and buried). Renderers, public
+messages and computer players receive views only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import ALL_CARDS, Card, Rank, format_cards
+from engine.declaring import legal_declarations
+from engine.events import TrumpHow
+from engine.game import (
+    SEATS,
+    Cards,
+    Declaration,
+    FailedThrow,
+    HandResult,
+    Phase,
+    Trick,
+    result_to_dict,
+    trick_to_dict,
+)
+from engine.rules import RuleSet
+from engine.trump import Trump
+
+if TYPE_CHECKING:
+    from engine.game import Match
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """Everything public about a match right now (spectators see exactly this)."""
+
+    phase: Phase
+    rules: RuleSet
+    hand_no: int
+    levels: tuple[Rank, Rank]
+    """Team A's (seats 0, 2) and team B's (seats 1, 3) levels."""
+    level: Rank | None
+    """The level rank of the current hand."""
+    starter: int | None
+    trump: Trump | None
+    trump_seat: int | None
+    trump_how: TrumpHow | None
+    declarations: tuple[Declaration, ...]
+    """Declarations shown in this deal, in order; the last one stands."""
+    revealed: Cards
+    """Kitty cards turned up to set trump when nobody declared."""
+    deal_no: int
+    batch: int
+    """Batches of five dealt so far (1–5)."""
+    awaiting: tuple[int, ...]
+    """While declaring: seats that have not yet passed or declared in the open window."""
+    turn: int | None
+    """The seat to bury or play; `None` while declaring or between hands."""
+    cards_left: tuple[int, ...]
+    trick: Trick | None
+    last_trick: Trick | None
+    tricks_played: int
+    played: tuple[tuple[int, Cards], ...]
+    """Every play of the hand in order, as (seat, cards)."""
+    opponent_points: int
+    """Points the opponents have so far (tricks, throw penalties; the kitty once settled)."""
+    failed_throws: tuple[FailedThrow, ...]
+    result: HandResult | None
+    """After settlement: the kitty, the seed and the outcome."""
+    match_winner: int | None
+
+    @property
+    def declarer_team(self) -> int | None:
+        """0 (seats 0, 2) or 1 (seats 1, 3), once the starter is known."""
+        return None if self.starter is None else self.starter % 2
+
+    @property
+    def standing(self) -> Declaration | None:
+        return self.declarations[-1] if self.declarations else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "phase": self.phase.value, "rules": self.rules.to_dict(), "hand_no": self.hand_no,
+            "levels": [str(r) for r in self.levels],
+            "level": None if self.level is None else str(self.level),
+            "starter": self.starter, "declarer_team": self.declarer_team,
+            "trump": None if self.trump is None else str(self.trump),
+            "trump_seat": self.trump_seat,
+            "trump_how": None if self.trump_how is None else self.trump_how.value,
+            "declarations": [[d.seat, format_cards(d.cards)] for d in self.declarations],
+            "revealed": format_cards(self.revealed), "deal_no": self.deal_no,
+            "batch": self.batch, "awaiting": list(self.awaiting), "turn": self.turn,
+            "cards_left": list(self.cards_left),
+            "trick": None if self.trick is None else trick_to_dict(self.trick),
+            "last_trick": None if self.last_trick is None else trick_to_dict(self.last_trick),
+            "tricks_played": self.tricks_played,
+            "played": [[seat, format_cards(cards)] for seat, cards in self.played],
+            "opponent_points": self.opponent_points,
+            "failed_throws": [[f.seat, format_cards(f.attempted), format_cards(f.forced),
+                               f.penalty] for f in self.failed_throws],
+            "result": None if self.result is None else result_to_dict(self.result),
+            "match_winner": self.match_winner,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What one seat sees: the public view plus its own cards."""
+
+    seat: int
+    public: PublicView
+    hand: Cards
+    kitty: Cards | None
+    """The starter's kitty: the 8 cards taken (while burying; `hand` + `kitty` are the 33 to
+    bury from), then the 8 buried. `None` for other seats until settlement."""
+    legal_declarations: tuple[Cards, ...]
+    """Declarations this seat could make now (empty outside the declaration windows)."""
+
+    @property
+    def to_move(self) -> bool:
+        """Whether this seat must bury or play now."""
+        return self.public.turn == self.seat
+
+    @property
+    def lead(self) -> Cards | None:
+        """The cards led to the current trick, or `None` when this seat would lead."""
+        trick = self.public.trick
+        return None if trick is None else trick.plays[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "public": self.public.to_dict(),
+            "hand": format_cards(self.hand),
+            "kitty": None if self.kitty is None else format_cards(self.kitty),
+            "legal_declarations": [format_cards(d) for d in self.legal_declarations],
+        }
+
+
+_NO_CARDS: Cards = ()
+_ZEROS = (0,) * SEATS
+
+
+def public_view(match: Match) -> PublicView:
+    """The public view of `match`."""
+    hand = match.hand
+    if hand is None:
+        return PublicView(
+            phase=match.phase, rules=match.rules, hand_no=match.hand_no, levels=match.levels,
+            level=None, starter=match.starter, trump=None, trump_seat=None, trump_how=None,
+            declarations=(), revealed=_NO_CARDS, deal_no=0, batch=0, awaiting=(), turn=None,
+            cards_left=_ZEROS, trick=None, last_trick=None, tricks_played=0, played=(),
+            opponent_points=0, failed_throws=(), result=None, match_winner=match.winner,
+        )
+    phase = hand.phase
+    declaring = phase is Phase.DECLARING
+    return PublicView(
+        phase=phase, rules=match.rules, hand_no=hand.number, levels=match.levels,
+        level=hand.level, starter=hand.starter, trump=hand.trump, trump_seat=hand.trump_seat,
+        trump_how=hand.trump_how, declarations=hand.declarations, revealed=hand.revealed,
+        deal_no=hand.deal_no, batch=hand.batch,
+        awaiting=tuple(s for s in range(SEATS) if s not in hand.responded) if declaring else (),
+        turn=hand.turn, cards_left=tuple(hand.cards_left(s) for s in range(SEATS)),
+        trick=hand.trick, last_trick=hand.last_trick, tricks_played=hand.tricks_played,
+        played=hand.played, opponent_points=hand.opponent_points,
+        failed_throws=hand.failed_throws, result=hand.result, match_winner=match.winner,
+    )
+
+
+def player_view(match: Match, seat: int) -> PlayerView:
+    """What `seat` may see of `match`."""
+    if not 0 <= seat < SEATS:
+        raise ValueError(f"a seat is 0–3, not {seat!r}")
+    public = public_view(match)
+    hand = match.hand
+    if hand is None:
+        return PlayerView(seat, public, _NO_CARDS, None, ())
+    kitty: Cards | None = None
+    if hand.result is not None:
+        kitty = hand.result.kitty
+    elif seat == hand.starter and hand.phase is not Phase.DECLARING:
+        kitty = hand.kitty
+    options: tuple[Cards, ...] = ()
+    if hand.phase is Phase.DECLARING:
+        standing = (hand.declarations[-1].seat, hand.declarations[-1].cards) \
+            if hand.declarations else None
+        options = tuple(legal_declarations(hand.hands[seat], seat, hand.level, standing,
+                                           match.rules))
+    return PlayerView(seat, public, hand.hands[seat], kitty, options)
+
+
+def unseen_cards(view: PlayerView) -> list[Card]:
+    """Cards this seat cannot see: the pack minus its hand, its kitty and every played card.
+
+    (They are in the other hands or, for a non-starter, the kitty.)
+    """
+    left = Counter({card: 2 for card in ALL_CARDS})
+    left.subtract(view.hand)
+    if view.kitty is not None and view.public.result is None:
+        left.subtract(view.kitty)
+    for _, cards in view.public.played:
+        left.subtract(cards)
+    return [card for card, count in left.items() for _ in range(max(count, 0))]
