@@ -1,0 +1,119 @@
+"""Run the bot: ``python -m bot`` (or ``tractor-bot``).
+
+Reads the settings from the environment and ``.env`` (see bot/config.py). A missing or
+malformed token prints one line and exits with status 2. ``--help`` always works.
+
+The local-play mode (no token: simulated players in a browser through SimCord's
+preview) plugs in at `run_local`; ``--players``, ``--port`` and ``--database`` are
+accepted already.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from collections.abc import Sequence
+
+from bot.config import Config, ConfigError, load_dotenv_file
+
+EXIT_CONFIG = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description=(
+            "Tractor (升级 / Sheng Ji / 80 points) for Discord. Settings come from the "
+            "environment or .env: DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID, LOG_LEVEL, "
+            "BOT_ACTION_DELAY."
+        ),
+    )
+    parser.add_argument(
+        "--database", metavar="PATH", help="SQLite file (overrides DATABASE_PATH)"
+    )
+    parser.add_argument(
+        "--env-file", metavar="PATH", default=None, help="read settings from this .env file"
+    )
+    parser.add_argument(
+        "--local",
+        action="store_true",
+        help="play locally without a token (simulated Discord in the browser)",
+    )
+    parser.add_argument(
+        "--players", type=int, default=1, metavar="N",
+        help="local play: number of human players (1-4; the rest are computer seats)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=8765, metavar="PORT", help="local play: preview port"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the process exit status."""
+    args = build_parser().parse_args(argv)
+    load_dotenv_file(args.env_file)
+    if args.local:
+        return run_local(args)
+    try:
+        config = Config.from_env()
+    except ConfigError as error:
+        print(f"tractor-bot: {error}", file=sys.stderr)
+        return EXIT_CONFIG
+    if args.database:
+        config = config.with_changes(database_path=args.database)
+    return run_discord(config)
+
+
+def run_local(args: argparse.Namespace) -> int:
+    """Local play without a token (to be implemented: SimCord preview)."""
+    print(
+        "tractor-bot: local play is not available yet; set DISCORD_TOKEN to run on Discord",
+        file=sys.stderr,
+    )
+    return EXIT_CONFIG
+
+
+def run_discord(config: Config) -> int:
+    """Connect to Discord and run until stopped (SIGINT/SIGTERM close the database cleanly)."""
+    from bot.logging import log, setup_logging
+
+    setup_logging(config.log_level, secret=config.token)
+    from bot.client import create_bot
+
+    async def runner() -> None:
+        bot = create_bot(config.database_path, config=config)
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+        assert config.token is not None
+        async with bot:
+            task = asyncio.create_task(bot.start(config.token))
+            stopper = asyncio.create_task(stop.wait())
+            done, _ = await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if stopper in done:
+                log.info("stopping: closing the connection and the database")
+            await bot.close()
+            stopper.cancel()
+            if task in done:
+                task.result()  # re-raise a login failure
+
+    import discord
+
+    try:
+        asyncio.run(runner())
+    except discord.LoginFailure:
+        print("tractor-bot: Discord rejected DISCORD_TOKEN; copy it again", file=sys.stderr)
+        return EXIT_CONFIG
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
