@@ -1,0 +1,146 @@
+"""Candidate moves: a few distinct legal follows and leads worth considering."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from engine.cards import Card
+from engine.follow import build_follow
+from engine.matching import best_answer, best_answer_path, full_answer, pair_counts, shapes_of
+from engine.trick import trick_winner
+from engine.trump import Trump
+from engine.units import Unit, decompose_suit, group_by_suit
+
+TRUMP = 4
+CardKey = Callable[[Card], float]
+
+
+def suit_of(cards: Sequence[Card], trump: Trump) -> int:
+    return trump.suit_index(cards[0])
+
+
+def lead_shapes(lead: Sequence[Card], trump: Trump) -> tuple[int, ...]:
+    return shapes_of(u.pairs for u in decompose_suit(list(lead), trump))
+
+
+def discard_key(hand: Sequence[Card], trump: Trump) -> CardKey:
+    """Cheapest card to give away: no points, not a trump, not part of a pair, low."""
+    counts = Counter(hand)
+    suit_sizes = Counter(trump.suit_index(c) for c in hand)
+
+    def key(card: Card) -> float:
+        suit = trump.suit_index(card)
+        return (card.points * 100 + (60 if suit == TRUMP else 0)
+                + (25 if counts[card] >= 2 else 0) + trump.strength(card)
+                + suit_sizes[suit] * 0.5)
+    return key
+
+
+def feed_key(hand: Sequence[Card], trump: Trump) -> CardKey:
+    """Most points first (to feed a partner who wins), then cheap."""
+    cheap = discard_key(hand, trump)
+
+    def key(card: Card) -> float:
+        return cheap(card) - card.points * 250
+    return key
+
+
+def take_pair(pool: list[Card], order: int, trump: Trump) -> Card:
+    seen: set[Card] = set()
+    for card in pool:
+        if trump.strength(card) == order:
+            if card in seen:
+                pool.remove(card)
+                pool.remove(card)
+                return card
+            seen.add(card)
+    raise AssertionError("no pair at that strength")
+
+
+def structured(pool: Sequence[Card], shapes: tuple[int, ...], n: int, trump: Trump,
+               prefer_high: bool, fill_key: CardKey) -> list[Card]:
+    """`n` cards of `pool` answering `shapes` as well as possible, then filled by `fill_key`."""
+    chosen: list[Card] = []
+    rest = list(pool)
+    if shapes:
+        _, path = best_answer_path(shapes, pair_counts(rest, trump), prefer_high)
+        for used in path:
+            for order in used:
+                card = take_pair(rest, order, trump)
+                chosen += [card, card]
+    rest.sort(key=fill_key)
+    return chosen + rest[: n - len(chosen)]
+
+
+def _distinct(options: list[list[Card]]) -> list[list[Card]]:
+    unique: dict[tuple[int, ...], list[Card]] = {}
+    for option in options:
+        unique.setdefault(tuple(sorted(c.code for c in option)), option)
+    return list(unique.values())
+
+
+def follow_options(hand: Sequence[Card], lead: Sequence[Card], trump: Trump) -> list[list[Card]]:
+    """Distinct legal follows worth considering (each a candidate the player may choose).
+
+    Singles: every distinct card; pairs: every pair; otherwise the lowest and the highest
+    structure. Void in a side suit: cheap and point discards and the covering ruffs.
+    """
+    n = len(lead)
+    suit = suit_of(lead, trump)
+    groups = group_by_suit(hand, trump)
+    held = groups[suit]
+    cheap = discard_key(hand, trump)
+    feed = feed_key(hand, trump)
+    options: list[list[Card]] = []
+    shapes = lead_shapes(lead, trump)
+    if len(held) > n:
+        if n == 1:
+            options += [[card] for card in dict.fromkeys(held)]
+        elif shapes == (1,) and n == 2 and any(pair_counts(held, trump)):
+            pairs = [card for card, count in Counter(held).items() if count >= 2]
+            options += [[card, card] for card in pairs]
+        else:
+            for prefer_high in (False, True):
+                for key in (cheap, feed):
+                    options.append(build_follow(hand, lead, trump, prefer_high=prefer_high,
+                                                fill_key=key))
+        return _distinct(options)
+    rest = [c for c in hand if trump.suit_index(c) != suit]
+    for key in (cheap, feed):
+        options.append(held + sorted(rest, key=key)[: n - len(held)])
+    if not held and suit != TRUMP:
+        trumps = groups[TRUMP]
+        if len(trumps) >= n and best_answer(shapes, pair_counts(trumps, trump)) == full_answer(
+                shapes):
+            if n == 1:
+                options += [[card] for card in dict.fromkeys(trumps)]
+            elif shapes == (1,) and n == 2:
+                options += [[card, card] for card, count in Counter(trumps).items()
+                            if count >= 2]
+            else:
+                for prefer_high in (False, True):
+                    options.append(structured(trumps, shapes, n, trump, prefer_high, cheap))
+    return _distinct(options)
+
+
+def simple_leads(hand: Sequence[Card], trump: Trump) -> list[list[Card]]:
+    """Every distinct single, pair and (maximal) tractor in `hand` as a lead."""
+    options: list[list[Card]] = []
+    for group in group_by_suit(hand, trump):
+        if not group:
+            continue
+        options += [[card] for card in dict.fromkeys(group)]
+        counts = Counter(group)
+        options += [[card, card] for card, count in counts.items() if count >= 2]
+        options += [list(u.cards) for u in decompose_suit(group, trump) if u.pairs >= 2]
+    return options
+
+
+def units_of(cards: Sequence[Card], trump: Trump) -> list[Unit]:
+    return decompose_suit(list(cards), trump)
+
+
+def wins_now(plays: Sequence[Sequence[Card]], candidate: Sequence[Card], trump: Trump) -> bool:
+    """Whether `candidate`, played after `plays`, would be winning the trick."""
+    return trick_winner([*plays, candidate], trump) == len(plays)

@@ -1,0 +1,71 @@
+"""A fast full-information simulator of the play of a hand, for Monte Carlo rollouts.
+
+Unlike `engine.game`, it trusts its callers (moves come from `engine.ai.moves`) and keeps
+only what scoring needs: the four hands, the trick in progress, the opponents' points and
+the kitty's points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import Card, card_points
+from engine.rules import RuleSet
+from engine.scoring import kitty_multiplier
+from engine.throw import check_throw
+from engine.trick import trick_winner
+from engine.trump import Trump
+
+
+@dataclass(slots=True)
+class Sim:
+    trump: Trump
+    hands: list[list[Card]]
+    starter: int
+    leader: int
+    current: list[list[Card]]
+    opp_points: int
+    kitty_points: int
+    rules: RuleSet
+
+    def copy(self) -> Sim:
+        return Sim(self.trump, [list(h) for h in self.hands], self.starter, self.leader,
+                   [list(p) for p in self.current], self.opp_points, self.kitty_points,
+                   self.rules)
+
+    @property
+    def turn(self) -> int:
+        return (self.leader + len(self.current)) % 4
+
+    @property
+    def done(self) -> bool:
+        return not self.current and not self.hands[self.leader]
+
+    def is_declarer(self, seat: int) -> bool:
+        return seat % 2 == self.starter % 2
+
+    def play(self, cards: Sequence[Card]) -> None:
+        seat = self.turn
+        hand = self.hands[seat]
+        chosen = list(cards)
+        if not self.current and len(chosen) > 1:
+            others = [self.hands[s] for s in range(4) if s != seat]
+            forced = check_throw(chosen, others, self.trump)
+            if forced is not None:
+                chosen = forced
+        for card in chosen:
+            hand.remove(card)
+        self.current.append(chosen)
+        if len(self.current) == 4:
+            self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        winner = (self.leader + trick_winner(self.current, self.trump)) % 4
+        if not self.is_declarer(winner):
+            self.opp_points += sum(card_points(p) for p in self.current)
+            if not self.hands[0]:
+                self.opp_points += self.kitty_points * kitty_multiplier(
+                    self.current[0], self.trump, self.rules)
+        self.leader = winner
+        self.current = []

@@ -1,0 +1,208 @@
+"""Duplicate-deal arena for computer players: `python -m engine.arena --a ai --b greedy`.
+
+Each seeded deal (hands, kitty, level and starter fixed) is played twice with the teams
+swapped, so card luck cancels. Prints a summary, or with `--json` one JSON object with the
+keys `a`, `b`, `deals`, `hands_won_a`, `hands_won_a_ci`, `level_share_a`, `points_swing_a`,
+`points_swing_a_ci`, `illegal_moves`, and `p50_ms`, `p95_ms`, `max_ms` as `{"a": …, "b": …}`.
+The same arguments give the same result (timings aside).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from timeit import default_timer
+from typing import Any
+
+from engine.actions import Action, Pass, StartHand
+from engine.ai import Player, make_player
+from engine.cards import Rank
+from engine.errors import TractorError
+from engine.game import Match, Phase, team_of
+from engine.rules import RuleSet
+
+LEVELS = [r for r in Rank if not r.is_joker]
+
+
+@dataclass(slots=True)
+class HandRecord:
+    """One hand of a deal: which team A sat on, who declared, the outcome."""
+
+    a_team: int
+    declarer_team: int
+    opponent_points: int
+    side: str
+    levels_gained: int
+    illegal: int
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+    @property
+    def a_won(self) -> bool:
+        a_declared = self.declarer_team == self.a_team
+        return (self.side == "declarers") == a_declared
+
+    @property
+    def levels_a(self) -> int:
+        return self.levels_gained if self.a_won else 0
+
+    @property
+    def levels_b(self) -> int:
+        return 0 if self.a_won else self.levels_gained
+
+
+def deal_setup(seed: int, index: int) -> tuple[int, Rank, int]:
+    """The fixed deal `index` of an arena run: hand seed, level and starter."""
+    rng = random.Random(f"arena-deal:{seed}:{index}")
+    return rng.getrandbits(63), rng.choice(LEVELS), rng.randrange(4)
+
+
+def play_hand(players: Sequence[Player], hand_seed: int, level: Rank, starter: int,
+              rules: RuleSet, a_team: int) -> HandRecord:
+    """Play one hand from a fixed deal; illegal actions are counted and replaced."""
+    match = Match(rules=rules, levels=(level, level), starter=starter)
+    match, _ = match.apply(StartHand(hand_seed))
+    times: dict[str, list[float]] = {"a": [], "b": []}
+    illegal = 0
+    while match.phase not in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
+        public = match.public_view()
+        if public.phase is Phase.DECLARING:
+            first = (starter + public.batch) % 4
+            seat = min(public.awaiting, key=lambda s: (s - first) % 4)
+        else:
+            assert public.turn is not None
+            seat = public.turn
+        view = match.view_for(seat)
+        start = default_timer()
+        action = players[seat].decide(view)
+        elapsed = (default_timer() - start) * 1000
+        side = "a" if team_of(seat) == a_team else "b"
+        times[side].append(elapsed)
+        try:
+            match, _ = match.apply(action)
+        except TractorError:
+            illegal += 1
+            match, _ = match.apply(_fallback(match, seat, public.phase))
+    hand = match.hand
+    assert hand is not None and hand.result is not None and hand.starter is not None
+    result = hand.result
+    return HandRecord(a_team, team_of(hand.starter), result.opponent_points, result.side,
+                      result.levels_gained, illegal, times)
+
+
+def _fallback(match: Match, seat: int, phase: Phase) -> Action:
+    if phase is Phase.DECLARING:
+        return Pass(seat)
+    return make_player("random", 0).decide(match.view_for(seat))
+
+
+def play_deal(args: tuple[str, str, int, int]) -> list[HandRecord]:
+    """Both hands of deal `index`: A on team 0, then A on team 1."""
+    a, b, seed, index = args
+    hand_seed, level, starter = deal_setup(seed, index)
+    records = []
+    for a_team in (0, 1):
+        names = [a if team_of(s) == a_team else b for s in range(4)]
+        players = [make_player(name, seed * 1_000_003 + index * 8 + s)
+                   for s, name in enumerate(names)]
+        records.append(play_hand(players, hand_seed, level, starter, RuleSet(), a_team))
+    return records
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[index]
+
+
+def swing(deal: Sequence[HandRecord]) -> float:
+    """Points taken as opponents by A minus by B, on the same cards."""
+    a_opp = next(r.opponent_points for r in deal if r.declarer_team != r.a_team)
+    b_opp = next(r.opponent_points for r in deal if r.declarer_team == r.a_team)
+    return a_opp - b_opp
+
+
+def run(a: str, b: str, deals: int, seed: int, jobs: int = 1) -> dict[str, Any]:
+    """Play `deals` duplicate deals and summarise (see the module docstring)."""
+    tasks = [(a, b, seed, index) for index in range(deals)]
+    if jobs > 1:
+        with Pool(jobs) as pool:
+            results = pool.map(play_deal, tasks, chunksize=1)
+    else:
+        results = [play_deal(task) for task in tasks]
+    hands = [r for deal in results for r in deal]
+    won = sum(r.a_won for r in hands)
+    levels_a = sum(r.levels_a for r in hands)
+    levels_b = sum(r.levels_b for r in hands)
+    swings = [swing(deal) for deal in results]
+    mean = sum(swings) / len(swings) if swings else 0.0
+    sd = math.sqrt(sum((x - mean) ** 2 for x in swings) / (len(swings) - 1)) \
+        if len(swings) > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(len(swings)) if swings else 0.0
+    low, high = wilson(won, len(hands))
+    times = {side: [t for r in hands for t in r.times[side]] for side in ("a", "b")}
+    summary: dict[str, Any] = {
+        "a": a, "b": b, "deals": deals, "hands": len(hands),
+        "hands_won_a": round(won / len(hands), 4) if hands else 0.0,
+        "hands_won_a_ci": [round(low, 4), round(high, 4)],
+        "level_share_a": round(levels_a / (levels_a + levels_b), 4)
+        if levels_a + levels_b else 0.5,
+        "points_swing_a": round(mean, 2),
+        "points_swing_a_ci": [round(mean - half, 2), round(mean + half, 2)],
+        "illegal_moves": sum(r.illegal for r in hands),
+    }
+    summary["p50_ms"] = {s: round(percentile(times[s], 0.5), 2) for s in ("a", "b")}
+    summary["p95_ms"] = {s: round(percentile(times[s], 0.95), 2) for s in ("a", "b")}
+    summary["max_ms"] = {s: round(max(times[s], default=0.0), 2) for s in ("a", "b")}
+    return summary
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--a", default="ai", help="player A: random, greedy or ai")
+    parser.add_argument("--b", default="greedy", help="player B: random, greedy or ai")
+    parser.add_argument("--deals", type=int, default=20, help="duplicate deals (2 hands each)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the run")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    summary = run(args.a, args.b, args.deals, args.seed, args.jobs)
+    if args.json:
+        sys.stdout.write(json.dumps(summary) + "\n")
+        return 0
+    low, high = summary["hands_won_a_ci"]
+    slow, shigh = summary["points_swing_a_ci"]
+    sys.stdout.write(
+        f"{args.a} vs {args.b}: {args.deals} deals, {summary['hands']} hands\n"
+        f"  hands won by {args.a}: {summary['hands_won_a']:.1%} (95% CI {low:.1%}–{high:.1%})\n"
+        f"  level share of {args.a}: {summary['level_share_a']:.1%}\n"
+        f"  points swing as opponents: {summary['points_swing_a']:+.1f} "
+        f"(95% CI {slow:+.1f} to {shigh:+.1f})\n"
+        f"  illegal moves: {summary['illegal_moves']}\n"
+        + "".join(f"  decision ms {name}: p50 {summary['p50_ms'][side]} p95 "
+                  f"{summary['p95_ms'][side]} max {summary['max_ms'][side]}\n"
+                  for side, name in (("a", args.a), ("b", args.b))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,29 @@
+"""A fast arena smoke test: a few duplicate deals, no illegal moves, same result twice."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.arena import main, run, wilson
+
+
+@pytest.mark.parametrize(("a", "b"), [("greedy", "random"), ("ai", "greedy")])
+def test_few_deals_are_legal_and_deterministic(a: str, b: str) -> None:
+    first = run(a, b, deals=2, seed=11)
+    second = run(a, b, deals=2, seed=11)
+    assert first["illegal_moves"] == 0
+    for key in ("hands_won_a", "hands_won_a_ci", "level_share_a", "points_swing_a",
+                "points_swing_a_ci", "illegal_moves"):
+        assert first[key] == second[key]
+    assert first["hands"] == 4
+    assert set(first["p95_ms"]) == {"a", "b"}
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(60, 100)
+    assert 0.50 < low < 0.51 and 0.69 < high < 0.70
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--a", "random", "--b", "random", "--deals", "1", "--json"]) == 0
+    assert '"illegal_moves": 0' in capsys.readouterr().out
