@@ -1,0 +1,160 @@
+"""Schema checks and versioned migrations (``migrations/V<n>__<name>.sql``).
+
+Opening never writes before the file has been recognised: a corrupt file, a foreign
+SQLite database or a schema newer than the code raises and the file stays byte-identical.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import aiosqlite
+
+from .errors import DatabaseCorrupt, SchemaTooNew
+
+APPLICATION_ID = 0x54524354  # 'TRCT', set by V1
+SQLITE_HEADER = b"SQLite format 3\x00"
+_CORRUPT_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+_NAME = re.compile(r"^V(\d+)__(\w+)\.sql$")
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One SQL migration file."""
+
+    version: int
+    name: str
+    sql: str
+
+
+def load_migrations() -> list[Migration]:
+    """All migration files, by version; versions must run 1, 2, 3... without gaps."""
+    found: list[Migration] = []
+    for entry in resources.files("bot.storage").joinpath("migrations").iterdir():
+        match = _NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match[1]), match[2], entry.read_text("utf-8")))
+    found.sort(key=lambda m: m.version)
+    if [m.version for m in found] != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"migration versions must be 1..n: {[m.version for m in found]}")
+    return found
+
+
+MIGRATIONS = load_migrations()
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def is_corruption(exc: BaseException) -> bool:
+    """True if an sqlite3 error means the file is damaged or not a database."""
+    return isinstance(exc, sqlite3.DatabaseError) and (
+        getattr(exc, "sqlite_errorcode", None) in _CORRUPT_CODES
+        or "malformed" in str(exc)
+        or "not a database" in str(exc)
+    )
+
+
+def check_header(path: str | os.PathLike[str]) -> None:
+    """Raise `DatabaseCorrupt` if a non-empty file at ``path`` is not SQLite. Reads only."""
+    p = Path(path)
+    if not p.is_file():
+        return
+    with p.open("rb") as f:
+        head = f.read(len(SQLITE_HEADER))
+    if head and head != SQLITE_HEADER:
+        raise DatabaseCorrupt(path, "not an SQLite database (bad file header)")
+
+
+def split_statements(sql: str) -> list[str]:
+    """Split a script into complete statements (handles triggers and comments)."""
+    out: list[str] = []
+    buf = ""
+    for line in sql.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    rest = "\n".join(ln for ln in buf.splitlines() if not ln.strip().startswith("--"))
+    if rest.strip():
+        raise RuntimeError(f"incomplete SQL statement at end of migration: {rest.strip()[:80]}")
+    return out
+
+
+async def _fetchall(conn: aiosqlite.Connection, sql: str) -> list[sqlite3.Row]:
+    return list(await conn.execute_fetchall(sql))
+
+
+async def applied_versions(conn: aiosqlite.Connection) -> dict[int, str] | None:
+    """{version: name} recorded in schema_version, or None if there is no such table."""
+    rows = await _fetchall(
+        conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    )
+    if not rows:
+        return None
+    return {int(r[0]): str(r[1]) for r in await _fetchall(
+        conn, "SELECT version, name FROM schema_version")}
+
+
+async def inspect(conn: aiosqlite.Connection, path: str | os.PathLike[str]) -> int:
+    """Check integrity and ownership without writing; return the current schema version."""
+    problems = [str(r[0]) for r in await _fetchall(conn, "PRAGMA quick_check(5)")]
+    if problems != ["ok"]:
+        raise DatabaseCorrupt(path, "integrity check failed: " + "; ".join(problems))
+    app_id = int((await _fetchall(conn, "PRAGMA application_id"))[0][0])
+    if app_id not in (0, APPLICATION_ID):
+        raise DatabaseCorrupt(path, f"not a Tractor database (application_id {app_id:#x})")
+    applied = await applied_versions(conn)
+    if applied is None:
+        objects = await _fetchall(
+            conn, "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 3"
+        )
+        if objects or app_id:
+            names = ", ".join(str(r[0]) for r in objects)
+            raise DatabaseCorrupt(
+                path, f"not a Tractor database (no schema_version table; has {names})"
+            )
+        return 0
+    current = max(applied, default=0)
+    if current > LATEST_VERSION:
+        raise SchemaTooNew(path, current, LATEST_VERSION)
+    expected = {m.version: m.name for m in MIGRATIONS if m.version <= current}
+    if applied != expected:
+        raise DatabaseCorrupt(
+            path, f"schema_version rows {sorted(applied.items())} do not match the migrations"
+        )
+    return current
+
+
+async def migrate(
+    conn: aiosqlite.Connection, clock: Callable[[], float], target: int = LATEST_VERSION
+) -> int:
+    """Apply pending migrations up to ``target``, each in one IMMEDIATE transaction.
+
+    The connection must be in autocommit mode (``isolation_level=None``). Returns the
+    schema version reached.
+    """
+    applied = await applied_versions(conn) or {}
+    for migration in MIGRATIONS:
+        if migration.version > target or migration.version in applied:
+            continue
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Re-check under the write lock: another process may have migrated meanwhile.
+            if migration.version not in (await applied_versions(conn) or {}):
+                for statement in split_statements(migration.sql):
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, clock()),
+                )
+            await conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
+    return max([target, *applied])

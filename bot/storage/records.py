@@ -1,0 +1,195 @@
+"""Frozen record types returned by and passed to `Store`.
+
+Seats are 0..3; team A = seats 0 and 2, team B = seats 1 and 3. A player is a Discord user
+id, or ``None`` for a computer seat. Dicts and lists are stored as JSON text, so they must
+be JSON-compatible (dict keys become strings, tuples become lists).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+TableStatus = Literal["lobby", "playing", "ended"]
+Team = Literal["A", "B"]
+Side = Literal["declarers", "opponents"]
+PanelMode = Literal["dm", "ephemeral"]
+Players = tuple[int | None, ...]
+"""Four entries, index = seat; ``None`` is a computer seat."""
+
+
+def team_of(seat: int) -> Team:
+    """Team of a seat: A for 0 and 2, B for 1 and 3."""
+    return "A" if seat % 2 == 0 else "B"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A live table: the bot's JSON document plus the columns storage indexes."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    status: TableStatus
+    version: int
+    doc: dict[str, Any]
+    deadline: float | None
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class HandAction:
+    """One accepted action of a hand; ``seq`` orders the hand's actions (unique per hand)."""
+
+    hand_key: str
+    seq: int
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandRecord:
+    """One hand: enough to replay it exactly (seed + actions) and to score it.
+
+    Upsert it at the deal (``result_side=None``) and again when anything public changes;
+    setting ``result_side`` settles it (once; ratings are updated then).
+    ``actions`` is filled only when loaded; actions are saved through `HandAction`.
+    """
+
+    hand_key: str
+    match_key: str
+    table_id: int
+    hand_no: int
+    seed: int
+    level: str
+    trump: str | None = None
+    starter: int | None = None
+    declarers: tuple[int, int] | None = None
+    players: Players
+    kitty: Sequence[str] = ()
+    opponent_points: int = 0
+    kitty_points: int = 0
+    multiplier: int = 1
+    result_side: Side | None = None
+    result_levels: int = 0
+    actions: Sequence[dict[str, Any]] = field(default=(), compare=False)
+    id: int | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchRecord:
+    """A match (a run of hands until a team passes A). Timestamps default to the store clock."""
+
+    match_key: str
+    table_id: int
+    guild_id: int
+    channel_id: int
+    players: Players
+    levels_a: str = "2"
+    levels_b: str = "2"
+    winner_team: Team | None = None
+    hands_played: int = 0
+    started_at: float | None = None
+    ended_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LevelPoint:
+    """Both teams' levels after ``hands_played`` hands (one per change)."""
+
+    hands_played: int
+    levels_a: str
+    levels_b: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A match as shown in a channel's history."""
+
+    id: int
+    match_key: str
+    table_id: int
+    channel_id: int
+    players: Players
+    levels_a: str
+    levels_b: str
+    winner_team: Team | None
+    hands_played: int
+    has_computers: bool
+    ranked: bool
+    started_at: float
+    ended_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class UserStats:
+    """A player's record in one guild.
+
+    Matches count only when finished (a winner was recorded). "Held" follows the hand's
+    result: declarers hold when the opponents took < 80, opponents "hold" when they took
+    80+. ``rating`` is the display rating (see `bot.storage.ratings`), None if unrated.
+    """
+
+    guild_id: int
+    user_id: int
+    matches_played: int
+    matches_won: int
+    hands_as_declarers: int
+    held_as_declarers: int
+    hands_as_opponents: int
+    held_as_opponents: int
+    levels_gained: int
+    avg_points_as_opponents: float | None
+    favourite_partner: int | None
+    matches_with_favourite: int
+    rating: float | None
+    rated_hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """One player (``users`` has 1 id) or partnership (2 ids, ascending)."""
+
+    rank: int
+    users: tuple[int, ...]
+    rating: float | None
+    rated_hands: int
+    matches: int
+    wins: int
+    levels: int
+    hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """A page of a leaderboard; ``page`` is 1-based, ``total_pages`` >= 1."""
+
+    by: Literal["rating", "wins", "levels"]
+    scope: Literal["players", "partnerships"]
+    page: int
+    per_page: int
+    total_rows: int
+    total_pages: int
+    rows: list[LeaderboardRow]
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """Per-guild settings; ``table_options`` are the defaults for new tables (bot-defined)."""
+
+    guild_id: int
+    language: str = "en"
+    table_options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    """Per-user settings; ``language`` None = follow the guild."""
+
+    user_id: int
+    four_colour: bool = True
+    panel: PanelMode = "dm"
+    language: str | None = None

@@ -1,0 +1,120 @@
+"""Opening, migrating, and refusing databases we must not touch."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+from storage_helpers import FakeClock
+
+from bot.storage import DatabaseCorrupt, SchemaTooNew, StorageError, Store
+from bot.storage.migrate import LATEST_VERSION, MIGRATIONS, migrate, split_statements
+
+
+def versions(path: Path) -> list[tuple[int, str]]:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall()
+
+
+def objects(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+
+
+async def test_fresh_database_is_created_with_all_migrations(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    path = tmp_path / "nested" / "dir" / "t.sqlite3"  # parent dirs are created
+    store = await Store.open(path, clock=clock)
+    try:
+        assert store.schema_version == LATEST_VERSION == 2
+        (row,) = await store._conn.execute_fetchall("PRAGMA foreign_keys")
+        assert row[0] == 1
+    finally:
+        await store.close()
+    assert versions(path) == [(1, "initial"), (2, "stats_views")]
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA application_id").fetchone()[0] == 0x54524354
+    # Reopening is a no-op.
+    store = await Store.open(path, clock=clock)
+    await store.close()
+    assert versions(path) == [(1, "initial"), (2, "stats_views")]
+
+
+async def test_v1_database_is_migrated_to_v2_keeping_data(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    path = tmp_path / "v1.sqlite3"
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        assert await migrate(conn, clock, target=1) == 1
+        await conn.execute("INSERT INTO guilds (guild_id, language, updated_at)"
+                           " VALUES (7, 'zh-TW', 0)")
+    assert versions(path) == [(1, "initial")]
+    assert "settled_hand_seats" not in objects(path)
+
+    store = await Store.open(path, clock=clock)
+    try:
+        assert (await store.guild_settings(7)).language == "zh-TW"
+    finally:
+        await store.close()
+    assert versions(path) == [(1, "initial"), (2, "stats_views")]
+    assert {"settled_hand_seats", "finished_match_seats", "hand_seats_user"} <= objects(path)
+
+
+async def test_newer_schema_is_refused_and_untouched(db_path: Path, clock: FakeClock) -> None:
+    await (await Store.open(db_path, clock=clock)).close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("INSERT INTO schema_version VALUES (99, 'from_the_future', 0)")
+    conn.close()
+    before = db_path.read_bytes()
+    with pytest.raises(SchemaTooNew) as err:
+        await Store.open(db_path, clock=clock)
+    assert err.value.found == 99 and err.value.known == LATEST_VERSION
+    assert "schema version 99" in str(err.value) and "not modified" in str(err.value)
+    assert db_path.read_bytes() == before
+
+
+async def test_garbage_file_is_refused_and_untouched(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    garbage = b"this is not a database\n" * 500
+    db_path.write_bytes(garbage)
+    with pytest.raises(DatabaseCorrupt) as err:
+        await Store.open(db_path)
+    assert isinstance(err.value, StorageError)
+    assert str(db_path) in str(err.value) and "not an SQLite database" in str(err.value)
+    assert db_path.read_bytes() == garbage
+
+
+async def test_damaged_pages_are_refused_and_untouched(db_path: Path, clock: FakeClock) -> None:
+    store = await Store.open(db_path, clock=clock)
+    await store.set_guild_settings(1, table_options={"x": "y" * 5000})
+    await store.close()
+    data = bytearray(db_path.read_bytes())
+    page = 4096
+    data[page + 10 : 3 * page] = b"\xa5" * (2 * page - 10)  # trash pages 2-3 (schema btrees)
+    db_path.write_bytes(bytes(data))
+    with pytest.raises(DatabaseCorrupt):
+        await Store.open(db_path, clock=clock)
+    assert db_path.read_bytes() == bytes(data)
+
+
+async def test_foreign_sqlite_database_is_refused(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
+    conn.close()
+    before = db_path.read_bytes()
+    with pytest.raises(DatabaseCorrupt, match="not a Tractor database"):
+        await Store.open(db_path)
+    assert db_path.read_bytes() == before
+
+
+def test_migration_files_split_into_statements() -> None:
+    assert [m.version for m in MIGRATIONS] == [1, 2]
+    stmts = split_statements("-- c\nCREATE TABLE a (x);\n-- tail comment\nSELECT ';';\n")
+    assert stmts == ["-- c\nCREATE TABLE a (x);", "-- tail comment\nSELECT ';';"]
+    with pytest.raises(RuntimeError):
+        split_statements("CREATE TABLE b (x)")
