@@ -14,9 +14,9 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.actions import Action, Bury, CloseWindow, Declare, Pass, Play, StartHand
 from engine.cards import Card, Rank, card_points, format_cards, full_deck, missing_from, parse_cards
@@ -100,22 +100,18 @@ class FailedThrow:
 
 @dataclass(frozen=True, slots=True)
 class Trick:
-    """A trick so far (public): plays in order from `leader`; `best` indexes the winning play."""
+    """A trick (public): the plays in order from `leader`, and once complete its winner."""
 
     number: int
     leader: int
     plays: tuple[Cards, ...]
-    best: int = 0
+    winner: int | None = None
+    """The seat that won, once all four have played."""
     failed_throw: FailedThrow | None = None
 
     @property
     def lead(self) -> Cards:
         return self.plays[0]
-
-    @property
-    def winner(self) -> int:
-        """The seat winning (or that won) the trick."""
-        return (self.leader + self.best) % SEATS
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -128,6 +124,12 @@ class Trick:
     @property
     def complete(self) -> bool:
         return len(self.plays) == SEATS
+
+    def winning_seat(self, trump: Trump) -> int:
+        """The seat winning so far (R9), or that won."""
+        if self.winner is not None:
+            return self.winner
+        return (self.leader + trick_winner(self.plays, trump)) % SEATS
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +292,18 @@ def _hand_in(match: Match, phase: Phase) -> HandState:
 
 def _with_hand(match: Match, hand: HandState,
                events: list[Event]) -> tuple[Match, tuple[Event, ...]]:
-    return replace(match, hand=hand), tuple(events)
+    return _evolve(match, hand=hand), tuple(events)
+
+
+_T = TypeVar("_T")
+
+
+def _evolve(obj: _T, **changes: Any) -> _T:
+    """`dataclasses.replace` for the slotted state records, without its overhead (hot path)."""
+    new = object.__new__(type(obj))
+    for name in type(obj).__slots__:  # type: ignore[attr-defined]
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
 
 
 def _start_hand(match: Match, action: StartHand) -> tuple[Match, tuple[Event, ...]]:
@@ -306,7 +319,7 @@ def _start_hand(match: Match, action: StartHand) -> tuple[Match, tuple[Event, ..
     if starter is not None:
         events.append(StarterSet(starter))
     events.append(CardsDealt(1, 0))
-    return replace(match, hand=hand, hand_no=number), tuple(events)
+    return _evolve(match, hand=hand, hand_no=number), tuple(events)
 
 
 def deal_seed(seed: int, deal_no: int) -> int:
@@ -337,7 +350,7 @@ def _deal_batch(hand: HandState) -> HandState:
         tuple(order.sort(hand.hands[seat] + stock[seat * BATCH_SIZE:(seat + 1) * BATCH_SIZE]))
         for seat in range(SEATS)
     )
-    return replace(hand, hands=hands, stock=stock[SEATS * BATCH_SIZE:], batch=hand.batch + 1,
+    return _evolve(hand, hands=hands, stock=stock[SEATS * BATCH_SIZE:], batch=hand.batch + 1,
                    responded=())
 
 
@@ -354,7 +367,7 @@ def _declare(match: Match, action: Declare) -> tuple[Match, tuple[Event, ...]]:
         raise IllegalPlay(reason, action.cards)
     responded = hand.responded if action.seat in hand.responded else (
         *hand.responded, action.seat)
-    hand = replace(hand, declarations=(*hand.declarations, Declaration(action.seat, action.cards)),
+    hand = _evolve(hand, declarations=(*hand.declarations, Declaration(action.seat, action.cards)),
                    responded=responded)
     return _after_response(match, hand, [Declared(action.seat, action.cards)])
 
@@ -364,7 +377,7 @@ def _pass(match: Match, action: Pass) -> tuple[Match, tuple[Event, ...]]:
     if action.seat in hand.responded:
         raise NotYourTurn("You have already answered this declaration window; wait for the "
                           "next batch (R5)")
-    hand = replace(hand, responded=(*hand.responded, action.seat))
+    hand = _evolve(hand, responded=(*hand.responded, action.seat))
     return _after_response(match, hand, [Passed(action.seat)])
 
 
@@ -397,7 +410,7 @@ def _end_window(match: Match, hand: HandState, events: list[Event],
         level = match.levels[team_of(starter)]
         trump = declared_trump(declaration.cards, level)
         events.append(TrumpSet(trump, declaration.seat, TrumpHow.DECLARED))
-        hand = replace(hand, starter=starter, level=level, trump=trump,
+        hand = _evolve(hand, starter=starter, level=level, trump=trump,
                        trump_how=TrumpHow.DECLARED)
     elif hand.starter is None:  # first hand, nobody declared: deal again (R5)
         deal_no = hand.deal_no + 1
@@ -408,13 +421,13 @@ def _end_window(match: Match, hand: HandState, events: list[Event],
         revealed, trump = no_bid_trump(hand.kitty, hand.level, match.rules.no_bid)
         how = TrumpHow(match.rules.no_bid.value)
         events += [NoBidTrump(revealed, trump), TrumpSet(trump, None, how)]
-        hand = replace(hand, trump=trump, trump_how=how, revealed=revealed)
+        hand = _evolve(hand, trump=trump, trump_how=how, revealed=revealed)
     starter, chosen = hand.starter, hand.trump
     assert starter is not None and chosen is not None
     hands = tuple(tuple(chosen.sort(cards)) for cards in hand.hands)
-    hand = replace(hand, hands=hands, phase=Phase.BURYING, turn=starter, responded=())
+    hand = _evolve(hand, hands=hands, phase=Phase.BURYING, turn=starter, responded=())
     events.append(KittyTaken(starter))
-    return replace(match, hand=hand, starter=starter), tuple(events)
+    return _evolve(match, hand=hand, starter=starter), tuple(events)
 
 
 def no_bid_trump(kitty: Sequence[Card], level: Rank, rule: NoBid) -> tuple[Cards, Trump]:
@@ -448,15 +461,29 @@ def _bury(match: Match, action: Bury) -> tuple[Match, tuple[Event, ...]]:
                           f"(R6)", action.cards)
     kept = tuple(hand.trump.sort(_remove(pool, action.cards)))
     hands = _set_seat(hand.hands, action.seat, kept)
-    hand = replace(hand, hands=hands, kitty=action.cards, phase=Phase.PLAYING,
+    hand = _evolve(hand, hands=hands, kitty=action.cards, phase=Phase.PLAYING,
                    turn=hand.starter)
     return _with_hand(match, hand, [Buried(action.seat)])
 
 
-def _remove(cards: Sequence[Card], taken: Sequence[Card]) -> list[Card]:
+def _take(cards: Sequence[Card], taken: Sequence[Card]) -> tuple[list[Card], list[Card]]:
+    """(`cards` without `taken`, the cards of `taken` that `cards` lacks), as multisets."""
     rest = list(cards)
+    codes = [card.code for card in rest]  # compare ints, not Cards: this is the hot path
+    missing = []
     for card in taken:
-        rest.remove(card)
+        try:
+            index = codes.index(card.code)
+        except ValueError:
+            missing.append(card)
+        else:
+            del rest[index], codes[index]
+    return rest, missing
+
+
+def _remove(cards: Sequence[Card], taken: Sequence[Card]) -> list[Card]:
+    rest, missing = _take(cards, taken)
+    assert not missing, "removing cards that are not there"
     return rest
 
 
@@ -475,10 +502,11 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
         raise NotYourTurn(f"It is not your turn: seat {hand.turn} plays next ({rule})")
     held = hand.hands[seat]
     events: list[Event] = []
+    rest: list[Card] | None = None
     opponent_points = hand.opponent_points
     failed_throws = hand.failed_throws
     if trick is None:
-        missing = missing_from(held, cards)
+        rest, missing = _take(held, cards)
         if missing:
             raise IllegalPlay(f"You don't hold {format_cards(missing)} (R7)", cards)
         reason = lead_error(cards, trump)
@@ -495,24 +523,27 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
             failed_throws = (*failed_throws, failed)
             events.append(ThrowFailed(seat, cards, failed.forced, penalty))
             cards = failed.forced
-        trick = Trick(hand.tricks_played + 1, seat, (cards,), 0, failed)
+            rest = None
+        trick = Trick(hand.tricks_played + 1, seat, (cards,), None, failed)
     else:
         reason = follow_error(held, trick.plays[0], cards, trump)
         if reason is not None:
             raise IllegalPlay(reason, cards)
-        plays = (*trick.plays, cards)
-        trick = replace(trick, plays=plays, best=trick_winner(plays, trump))
+        trick = Trick(trick.number, trick.leader, (*trick.plays, cards), None,
+                      trick.failed_throw)
     events.append(CardsPlayed(seat, cards))
-    hands = _set_seat(hand.hands, seat, tuple(_remove(held, cards)))
+    hands = _set_seat(hand.hands, seat, tuple(_remove(held, cards) if rest is None else rest))
     played = (*hand.played, (seat, cards))
     if not trick.complete:
-        hand = replace(hand, hands=hands, trick=trick, turn=(seat + 1) % SEATS, played=played,
+        hand = _evolve(hand, hands=hands, trick=trick, turn=(seat + 1) % SEATS, played=played,
                        opponent_points=opponent_points, failed_throws=failed_throws)
         return _with_hand(match, hand, events)
-    winner, points = trick.winner, trick.points
+    winner = (trick.leader + trick_winner(trick.plays, trump)) % SEATS
+    trick = Trick(trick.number, trick.leader, trick.plays, winner, trick.failed_throw)
+    points = trick.points
     events.append(TrickWon(winner, points, trick.number))
     opponents_won = team_of(winner) != team_of(starter)
-    hand = replace(
+    hand = _evolve(
         hand, hands=hands, trick=None, last_trick=trick, turn=winner, played=played,
         tricks_played=trick.number, failed_throws=failed_throws,
         opponent_points=opponent_points + (points if opponents_won else 0),
@@ -537,7 +568,7 @@ def _settle(match: Match, hand: HandState, events: list[Event]) -> tuple[Match, 
     declarers = team_of(starter)
     multiplier = kitty_multiplier(last.lead, trump, match.rules)
     kitty_points = card_points(hand.kitty)
-    scored = kitty_points * multiplier if team_of(last.winner) != declarers else 0
+    scored = kitty_points * multiplier if team_of(last.winning_seat(trump)) != declarers else 0
     total = hand.opponent_points + scored
     side, gained = settle(total, match.rules)
     team = declarers if side == "declarers" else 1 - declarers
@@ -556,9 +587,9 @@ def _settle(match: Match, hand: HandState, events: list[Event]) -> tuple[Match, 
                            next_starter, hand.seed)]
     if won:
         events.append(MatchWon(team))
-    hand = replace(hand, phase=Phase.MATCH_OVER if won else Phase.BETWEEN_HANDS, turn=None,
+    hand = _evolve(hand, phase=Phase.MATCH_OVER if won else Phase.BETWEEN_HANDS, turn=None,
                    opponent_points=total, result=result)
-    return replace(match, hand=hand, levels=new_levels, starter=next_starter,
+    return _evolve(match, hand=hand, levels=new_levels, starter=next_starter,
                    winner=winner), tuple(events)
 
 
@@ -586,7 +617,7 @@ def _failed_from_dict(data: dict[str, Any]) -> FailedThrow:
 def trick_to_dict(trick: Trick) -> dict[str, Any]:
     """A trick as JSON-able data (public)."""
     return {"number": trick.number, "leader": trick.leader,
-            "plays": [format_cards(play) for play in trick.plays], "best": trick.best,
+            "plays": [format_cards(play) for play in trick.plays], "winner": trick.winner,
             "failed_throw": None if trick.failed_throw is None
             else _failed_to_dict(trick.failed_throw)}
 
@@ -596,7 +627,7 @@ def _trick_from_dict(data: dict[str, Any] | None) -> Trick | None:
         return None
     failed = data["failed_throw"]
     return Trick(int(data["number"]), int(data["leader"]),
-                 tuple(_cards_in(play) for play in data["plays"]), int(data["best"]),
+                 tuple(_cards_in(play) for play in data["plays"]), _opt_int(data["winner"]),
                  None if failed is None else _failed_from_dict(failed))
 
 

@@ -66,15 +66,17 @@ class RandomAgent:
 
 def next_action(match: Match, agents: Sequence[RandomAgent], rng: random.Random) -> Action:
     """The next action of a hand in progress: whoever must act (a random seat still to answer
-    while declaring, or a timed-out window now and then)."""
-    public = match.public_view()
-    if public.phase is Phase.DECLARING:
+    while declaring, or a timed-out window now and then). The driver plays the bot's part
+    (it knows whose turn it is); the agents see only their own views."""
+    hand = match.hand
+    assert hand is not None
+    if hand.phase is Phase.DECLARING:
         if rng.random() < CLOSE_WINDOW_CHANCE:
             return CloseWindow()
-        seat = rng.choice(public.awaiting)
+        seat = rng.choice([s for s in range(4) if s not in hand.responded])
     else:
-        assert public.turn is not None
-        seat = public.turn
+        assert hand.turn is not None
+        seat = hand.turn
     return agents[seat].act(match.view_for(seat))
 
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import ALL_CARDS, Card, Rank, format_cards
-from engine.declaring import legal_declarations
+from engine.declaring import legal_declarations as declarations_for
 from engine.events import TrumpHow
 from engine.game import (
+    KITTY_SIZE,
     SEATS,
     Cards,
     Declaration,
@@ -77,6 +78,13 @@ class PublicView:
         return None if self.starter is None else self.starter % 2
 
     @property
+    def trick_winner(self) -> int | None:
+        """The seat winning the current trick so far (R9), if a trick is under way."""
+        if self.trick is None or self.trump is None:
+            return None
+        return self.trick.winning_seat(self.trump)
+
+    @property
     def standing(self) -> Declaration | None:
         return self.declarations[-1] if self.declarations else None
 
@@ -94,6 +102,7 @@ class PublicView:
             "batch": self.batch, "awaiting": list(self.awaiting), "turn": self.turn,
             "cards_left": list(self.cards_left),
             "trick": None if self.trick is None else trick_to_dict(self.trick),
+            "trick_winner": self.trick_winner,
             "last_trick": None if self.last_trick is None else trick_to_dict(self.last_trick),
             "tricks_played": self.tricks_played,
             "played": [[seat, format_cards(cards)] for seat, cards in self.played],
@@ -115,8 +124,17 @@ class PlayerView:
     kitty: Cards | None
     """The starter's kitty: the 8 cards taken (while burying; `hand` + `kitty` are the 33 to
     bury from), then the 8 buried. `None` for other seats until settlement."""
-    legal_declarations: tuple[Cards, ...]
-    """Declarations this seat could make now (empty outside the declaration windows)."""
+
+    @property
+    def legal_declarations(self) -> tuple[Cards, ...]:
+        """Declarations this seat could make now, weakest first (empty when not declaring)."""
+        public = self.public
+        if public.phase is not Phase.DECLARING or public.level is None:
+            return ()
+        standing = public.standing
+        return tuple(declarations_for(
+            self.hand, self.seat, public.level,
+            None if standing is None else (standing.seat, standing.cards), public.rules))
 
     @property
     def to_move(self) -> bool:
@@ -161,11 +179,18 @@ def public_view(match: Match) -> PublicView:
         trump_how=hand.trump_how, declarations=hand.declarations, revealed=hand.revealed,
         deal_no=hand.deal_no, batch=hand.batch,
         awaiting=tuple(s for s in range(SEATS) if s not in hand.responded) if declaring else (),
-        turn=hand.turn, cards_left=tuple(hand.cards_left(s) for s in range(SEATS)),
+        turn=hand.turn, cards_left=_cards_left(hand.hands, hand.starter, phase),
         trick=hand.trick, last_trick=hand.last_trick, tricks_played=hand.tricks_played,
         played=hand.played, opponent_points=hand.opponent_points,
         failed_throws=hand.failed_throws, result=hand.result, match_winner=match.winner,
     )
+
+
+def _cards_left(hands: tuple[Cards, ...], starter: int | None, phase: Phase) -> tuple[int, ...]:
+    counts = tuple(map(len, hands))
+    if phase is Phase.BURYING and starter is not None:  # the starter holds the kitty too
+        return tuple(n + KITTY_SIZE if seat == starter else n for seat, n in enumerate(counts))
+    return counts
 
 
 def player_view(match: Match, seat: int) -> PlayerView:
@@ -175,19 +200,13 @@ def player_view(match: Match, seat: int) -> PlayerView:
     public = public_view(match)
     hand = match.hand
     if hand is None:
-        return PlayerView(seat, public, _NO_CARDS, None, ())
+        return PlayerView(seat, public, _NO_CARDS, None)
     kitty: Cards | None = None
     if hand.result is not None:
         kitty = hand.result.kitty
     elif seat == hand.starter and hand.phase is not Phase.DECLARING:
         kitty = hand.kitty
-    options: tuple[Cards, ...] = ()
-    if hand.phase is Phase.DECLARING:
-        standing = (hand.declarations[-1].seat, hand.declarations[-1].cards) \
-            if hand.declarations else None
-        options = tuple(legal_declarations(hand.hands[seat], seat, hand.level, standing,
-                                           match.rules))
-    return PlayerView(seat, public, hand.hands[seat], kitty, options)
+    return PlayerView(seat, public, hand.hands[seat], kitty)
 
 
 def unseen_cards(view: PlayerView) -> list[Card]:
