@@ -77,14 +77,15 @@ def _follow_options(view: PlayerView, lead: Cards, trump: Trump) -> list[Cards]:
     partner_ahead = trick.winning_seat(trump) == partner
     last = len(plays) == SEATS - 1
     cost = {o: sum(cheap(c) for c in o) for o in options}
+    power = {o: sum(trump.suit_index(c) * 20 + trump.strength(c) for c in o) for o in options}
     points = {o: sum(c.points for c in o) for o in options}
 
     def rank(index: int) -> tuple[int, float]:
         option = options[index]
-        if partner_ahead and (last or not any(winning)):
+        if partner_ahead and last:
             return 0, -points[option] * 1000 + cost[option]  # feed the partner's trick
-        if winning[index] and not partner_ahead:
-            return 0, cost[option]  # the cheapest winning play
+        if winning[index] and not partner_ahead:  # the cheapest winning play
+            return 0, power[option] + (0 if last else points[option])
         return 1, cost[option]  # else the lowest play
 
     ranked = [options[i] for i in sorted(range(len(options)), key=rank)]
