@@ -17,7 +17,7 @@ from engine.trump import Trump
 Step = tuple[Match, Action, Match, tuple[Event, ...]]
 
 
-def C(text: str) -> tuple[Card, ...]:  # noqa: N802 - reads like the notation
+def C(text: str) -> tuple[Card, ...]:
     """`C("AS AS")`: cards as a tuple."""
     return tuple(parse_cards(text))
 
