@@ -1,0 +1,28 @@
+"""Pictures for the table: pure Pillow functions from engine views to PNG bytes.
+
+No Discord here. Every function is blocking and CPU-bound (a few ms): call it with
+`asyncio.to_thread`. Fonts and card faces are loaded/drawn lazily and cached.
+
+- `render_hand(player_view, selected=..., four_colour=..., labels=...)`
+- `render_table(public_view, seats, four_colour=..., labels=..., bottom=...)`
+- `render_summary(public_view_or_HandSummary, seats, four_colour=..., labels=...)`
+"""
+
+from bot.render.hand import render_hand
+from bot.render.labels import ENGLISH, Labels
+from bot.render.sorting import SUIT_ORDER, hand_groups, sort_hand
+from bot.render.summary import HandSummary, render_summary
+from bot.render.table import SeatLabel, render_table
+
+__all__ = [
+    "ENGLISH",
+    "SUIT_ORDER",
+    "HandSummary",
+    "Labels",
+    "SeatLabel",
+    "hand_groups",
+    "render_hand",
+    "render_summary",
+    "render_table",
+    "sort_hand",
+]

@@ -1,0 +1,129 @@
+"""Small drawing helpers shared by the renderers: text, pills, panels, rows of cards."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from bot.render.faces import card_face, card_height
+from bot.render.fonts import drawable, font
+from bot.render.labels import Labels
+from bot.render.style import CARD, FELT, FELT_DARK, RGB, suit_ink
+from engine.cards import Card, Suit
+from engine.trump import Trump
+
+Box = tuple[float, float, float, float]
+
+
+def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], value: str, size: int,
+         fill: RGB, *, bold: bool = False, anchor: str = "la") -> float:
+    """Draw `value` (characters the font lacks become "?") and return its advance width.
+
+    `anchor` is Pillow's (`la` left/ascender, `mm` middle, `ra` right …).
+    """
+    f = font(size, bold)
+    value = drawable(value)
+    draw.text(xy, value, font=f, fill=fill, anchor=anchor)
+    return f.getlength(value)
+
+
+def width_of(value: str, size: int, *, bold: bool = False) -> float:
+    return font(size, bold).getlength(drawable(value))
+
+
+def fit(value: str, size: int, width: float, *, bold: bool = False) -> str:
+    """`value` cut with an ellipsis so that it is at most `width` px wide."""
+    value = drawable(value)
+    f = font(size, bold)
+    if f.getlength(value) <= width:
+        return value
+    while value and f.getlength(value + "…") > width:
+        value = value[:-1]
+    return value + "…"
+
+
+def pill(draw: ImageDraw.ImageDraw, xy: tuple[float, float], value: str, size: int,
+         fill: RGB, ink: RGB, *, anchor: str = "l", bold: bool = True) -> Box:
+    """A rounded label; `xy` is its left-middle (`anchor="l"`), centre (`"m"`) or right-middle
+    (`"r"`) point. Returns its box."""
+    w = width_of(value, size, bold=bold) + size * 0.9
+    h = size * 1.45
+    x, y = xy
+    x0 = x if anchor == "l" else x - w / 2 if anchor == "m" else x - w
+    box = (x0, y - h / 2, x0 + w, y + h / 2)
+    draw.rounded_rectangle(box, radius=h / 2, fill=fill)
+    text(draw, ((box[0] + box[2]) / 2, y), value, size, ink, bold=bold, anchor="mm")
+    return box
+
+
+def suit_chip(draw: ImageDraw.ImageDraw, xy: tuple[float, float], suit: Suit, size: int,
+              four_colour: bool) -> float:
+    """A suit symbol on a small white chip (readable on the dark felt); `xy` is its left-middle
+    point. Returns its width."""
+    side = size * 1.3
+    x, y = xy
+    draw.rounded_rectangle((x, y - side / 2, x + side, y + side / 2), radius=size * 0.3,
+                           fill=CARD)
+    text(draw, (x + side / 2, y + size * 0.04), suit.symbol, size, suit_ink(suit, four_colour),
+         bold=True, anchor="mm")
+    return side
+
+
+def rich(draw: ImageDraw.ImageDraw, xy: tuple[float, float], parts: Sequence[str | Suit],
+         size: int, fill: RGB, *, bold: bool = False, four_colour: bool = True) -> float:
+    """Text with suit chips: `["Trump ", Suit.HEARTS]`. `xy` is the left-middle point.
+    Returns the width drawn."""
+    x, y = xy
+    for part in parts:
+        if isinstance(part, Suit):
+            x += suit_chip(draw, (x + 1, y), part, round(size * 0.9), four_colour) + 3
+        else:
+            x += text(draw, (x, y), part, size, fill, bold=bold, anchor="lm")
+    return x - xy[0]
+
+
+def rich_width(parts: Sequence[str | Suit], size: int, *, bold: bool = False) -> float:
+    return sum(round(size * 0.9) * 1.3 + 4 if isinstance(p, Suit) else width_of(p, size, bold=bold)
+               for p in parts)
+
+
+def trump_parts(trump: Trump | None, labels: Labels) -> list[str | Suit]:
+    """`Trump ♥` with the suit as a chip, or `No trump`, or `Trump not set`."""
+    if trump is None:
+        return [labels.trump_not_set]
+    if trump.suit is None:
+        return [labels.no_trump]
+    before, _, after = labels.trump.partition("{trump}")
+    return [p for p in (before, trump.suit, after) if p != ""]
+
+
+def paste_row(canvas: Image.Image, cards: Sequence[Card], xy: tuple[int, int], width: int, *,
+              step: float, trump: Trump | None, four_colour: bool, labels: Labels) -> Box:
+    """Paste `cards` overlapping left to right from top-left `xy`; returns the row's box."""
+    x0, y0 = xy
+    for i, card in enumerate(cards):
+        is_trump = trump is not None and trump.is_trump(card)
+        face = card_face(card, width, four_colour=four_colour, trump=is_trump,
+                         points=card.points > 0, labels=labels)
+        canvas.paste(face, (round(x0 + i * step), y0), face)
+    return (x0, y0, x0 + (len(cards) - 1) * step + width, y0 + card_height(width))
+
+
+def row_step(count: int, width: int, max_width: float, step: float) -> float:
+    """The overlap step so that `count` cards of `width` fit in `max_width` (at most `step`)."""
+    if count <= 1:
+        return step
+    return min(step, (max_width - width) / (count - 1))
+
+
+@cache
+def felt(size: tuple[int, int]) -> Image.Image:
+    """The felt background: a dark rim around a rounded felt table (shared, never mutate)."""
+    image = Image.new("RGB", size, FELT_DARK)
+    draw = ImageDraw.Draw(image)
+    w, h = size
+    draw.rounded_rectangle((6, 6, w - 7, h - 7), radius=26, fill=FELT)
+    return image
+

@@ -1,0 +1,87 @@
+"""The words drawn into images, so the bot can localize them.
+
+`Labels()` is English. The bot builds localized labels from its catalog, where every field
+`name` is the message `render.<name>` (all three .po files carry them). Pass the *raw*
+templates (the renderers fill the placeholders), e.g.::
+
+    from bot.i18n import messages, resolve_locale
+    labels = Labels.from_messages(messages(resolve_locale(locale)))   # cache one per locale
+
+Fields are `str.format` templates; the placeholders each one takes are in its comment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Final
+
+KEY_PREFIX: Final = "render."
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """Every label the renderers draw; the defaults are English."""
+
+    joker_big: str = "RJ"  # index printed on the big (red) joker card
+    joker_small: str = "BJ"  # index printed on the small (black) joker card
+    trump_badge: str = "T"  # the badge on every trump card (中文: 主)
+    kitty_badge: str = "K"  # the badge on the kitty cards while burying (中文: 底)
+    level: str = "Level {rank}"
+    trump: str = "Trump {trump}"  # {trump}: the suit, drawn as a symbol chip
+    no_trump: str = "No trump"
+    trump_not_set: str = "Trump not set"
+    cards: str = "{count} cards"
+    selected: str = "{count} selected"
+    bury_hint: str = "Bury 8 · K = from the kitty"
+    hand_number: str = "Hand {number}"
+    team_a: str = "Team A"
+    team_b: str = "Team B"
+    team_level: str = "{team}: {rank}"
+    computer: str = "computer"
+    autopilot: str = "autopilot"
+    starter: str = "Starter"
+    declarer: str = "Declarer"
+    declared_by: str = "declared by {name} (×{count})"
+    trump_from_kitty: str = "turned up from the kitty"
+    to_play: str = "to play"
+    throw_failed: str = "Throw failed"
+    last_trick: str = "Last trick"
+    opponents_points: str = "Opponents {points} / 80"
+    phase_dealing: str = "Dealing {batch}/5"  # {batch}: batches dealt so far
+    phase_burying: str = "Burying"
+    phase_playing: str = "Trick {number}"
+    phase_settled: str = "Hand over"
+    result_title: str = "Hand {number} result"
+    kitty: str = "Kitty"
+    kitty_scored: str = "Kitty {points} × {multiplier} = {total} to the opponents"
+    kitty_not_scored: str = "Kitty {points}: declarers won the last trick, no count"
+    opponents_total: str = "Opponents' points: {points}"
+    result_declarers: str = "Declarers +{levels}"
+    result_swap: str = "Opponents take over"
+    result_swap_up: str = "Opponents take over, +{levels}"
+    new_levels: str = "New levels"
+    match_won: str = "{team} wins the match!"
+    next_starter: str = "Next starter: {name}"
+
+    @classmethod
+    def from_lookup(cls, lookup: Callable[[str], str]) -> Labels:
+        """Labels from a catalog: `lookup("render.level")` → the localized *unformatted*
+        template (`"级牌 {rank}"`), not a formatted message."""
+        return cls(**{f.name: lookup(KEY_PREFIX + f.name) for f in fields(cls)})
+
+    @classmethod
+    def from_messages(cls, messages: Mapping[str, str]) -> Labels:
+        """Labels from a `{key: template}` catalog (`bot.i18n.messages(locale)`); a key
+        missing from it keeps its English label."""
+        english = cls()
+        return cls(**{f.name: messages.get(KEY_PREFIX + f.name, getattr(english, f.name))
+                      for f in fields(cls)})
+
+    @classmethod
+    def catalog_keys(cls) -> tuple[str, ...]:
+        """The catalog keys `from_lookup` asks for."""
+        return tuple(KEY_PREFIX + f.name for f in fields(cls))
+
+
+ENGLISH: Final = Labels()

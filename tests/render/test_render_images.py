@@ -1,0 +1,158 @@
+"""Pictures: golden images of seeded positions, and size/aspect/mode limits for all of them.
+
+The goldens live in tests/render/golden/. After an intended change to the pictures (or to
+the engine's dealing, which moves the seeded positions), look at the new images and
+regenerate them with:
+
+    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/render -q
+
+A golden matches when the mean absolute pixel difference (RGB, 0–255) is at most
+`TOLERANCE`: small font-rasterizer differences pass, a moved or changed card does not.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Callable
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from bot.render import HandSummary, Labels, SeatLabel, render_hand, render_summary, render_table
+from bot.render.demo import SEATS, Positions, positions
+from engine.cards import parse_cards
+from engine.game import Trick
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+TOLERANCE = 1.5
+MAX_BYTES = 60 * 1024
+
+ZH = Labels(  # fixed here (not read from the catalog) so that translators never move a golden
+    joker_big="大王", joker_small="小王", trump_badge="主", kitty_badge="底", level="级牌 {rank}",
+    trump="主 {trump}", no_trump="无主", trump_not_set="未定主", cards="{count} 张",
+    selected="已选 {count}", bury_hint="扣 8 张 · 底 = 底牌", hand_number="第 {number} 局",
+    team_a="A 队", team_b="B 队", team_level="{team}：{rank}", computer="电脑", autopilot="托管",
+    starter="庄", declarer="庄家方", declared_by="{name} 亮主（×{count}）",
+    trump_from_kitty="翻底定主", to_play="轮到出牌", throw_failed="甩牌失败", last_trick="上一轮",
+    opponents_points="闲家 {points} / 80", phase_dealing="发牌 {batch}/5", phase_burying="扣底中",
+    phase_playing="第 {number} 轮", phase_settled="本局结束", result_title="第 {number} 局结果",
+    kitty="底牌", kitty_scored="底牌 {points} 分 × {multiplier} = {total} 分归闲家",
+    kitty_not_scored="底牌 {points} 分：庄家赢得最后一轮，不计",
+    opponents_total="闲家得分：{points}",
+    result_declarers="庄家升 {levels} 级", result_swap="闲家上台",
+    result_swap_up="闲家上台并升 {levels} 级", new_levels="新级别", match_won="{team} 赢得比赛！",
+    next_starter="下一局庄家：{name}",
+)
+
+
+@cache
+def suit_hand() -> Positions:
+    return positions(17)  # spades trump; a pair trick in progress; opponents take over
+
+
+@cache
+def no_trump_hand() -> Positions:
+    return positions(68)  # no trump (two red jokers declared)
+
+
+CASES: dict[str, Callable[[], bytes]] = {
+    "hand_playing": lambda: render_hand(suit_hand().playing,
+                                        selected=suit_hand().playing.hand[:2]),
+    "hand_burying": lambda: render_hand(suit_hand().burying),
+    "table_playing": lambda: render_table(suit_hand().playing.public, SEATS),
+    "summary": lambda: render_summary(suit_hand().settled.public_view(), SEATS),
+    "hand_declaring_zh": lambda: render_hand(no_trump_hand().declaring, labels=ZH),
+    "table_settled_two_colour_zh": lambda: render_table(
+        no_trump_hand().settled.public_view(), SEATS, four_colour=False, labels=ZH, bottom=2),
+}
+
+
+def load(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+def check_limits(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) <= MAX_BYTES, f"{len(data)} bytes"
+    image = load(data)
+    assert image.mode == "P"
+    width, height = image.size
+    assert width == 800
+    assert 1.2 <= width / height <= 2.0, image.size
+    return image
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden(name: str) -> None:
+    data = CASES[name]()
+    image = check_limits(data)
+    path = GOLDEN / f"{name}.png"
+    if UPDATE or not path.exists():
+        if not UPDATE:
+            pytest.fail(f"no golden {path.name}: run with UPDATE_GOLDEN=1 to create it")
+        path.write_bytes(data)
+        return
+    golden = Image.open(path).convert("RGB")
+    assert golden.size == image.size, f"{name}: size {image.size} != golden {golden.size}"
+    diff = ImageChops.difference(image.convert("RGB"), golden)
+    mean = sum(ImageStat.Stat(diff).mean) / 3
+    assert mean <= TOLERANCE, (
+        f"{name} differs from its golden (mean abs diff {mean:.2f} > {TOLERANCE}); if the change "
+        f"is intended, look at it and rerun with UPDATE_GOLDEN=1")
+
+
+def test_every_phase_and_both_schemes_fit_the_limits() -> None:
+    for pos in (suit_hand(), no_trump_hand()):
+        views = (pos.declaring, pos.burying, pos.playing)
+        for four_colour in (True, False):
+            for view in views:
+                check_limits(render_hand(view, four_colour=four_colour))
+                check_limits(render_table(view.public, SEATS, four_colour=four_colour))
+            settled = pos.settled.public_view()
+            check_limits(render_table(settled, SEATS, four_colour=four_colour))
+            check_limits(render_summary(settled, SEATS, four_colour=four_colour, labels=ZH))
+
+
+def test_an_empty_hand_and_a_single_card() -> None:
+    view = suit_hand().playing
+    check_limits(render_hand(replace(view, hand=())))
+    check_limits(render_hand(replace(view, hand=view.hand[:1]), selected=view.hand[:1]))
+
+
+def test_selected_cards_are_raised() -> None:
+    view = suit_hand().playing
+    plain = load(render_hand(view)).convert("RGB")
+    raised = load(render_hand(view, selected=view.hand[:1])).convert("RGB")
+    assert ImageChops.difference(plain, raised).getbbox() is not None
+
+
+def test_long_plays_names_and_odd_characters() -> None:
+    public = suit_hand().playing.public
+    throw = tuple(parse_cards("AH AH KH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H"))
+    trick = Trick(number=1, leader=0, plays=(throw, throw, throw))
+    seats = [SeatLabel("A very long display name that never ends 🂡🎴", computer=True),
+             SeatLabel("\u0000\ttab"), SeatLabel("龍龍龍龍龍龍龍龍龍龍龍龍龍龍"),
+             SeatLabel("", autopilot=True)]
+    check_limits(render_table(replace(public, trick=trick), seats))
+
+
+def test_summary_with_a_match_winner_and_a_huge_score() -> None:
+    summary = HandSummary.from_view(suit_hand().settled.public_view())
+    big = replace(summary, opponent_points=285, kitty_scored=80, levels_gained=5,
+                  match_winner=1)
+    check_limits(render_summary(big, SEATS))
+    zero = replace(summary, opponent_points=0, kitty_counted=False, kitty_scored=0,
+                   side="declarers", levels_gained=3)
+    check_limits(render_summary(zero, SEATS))
+
+
+def test_the_table_rotates_to_the_viewer() -> None:
+    public = suit_hand().playing.public
+    assert render_table(public, SEATS, bottom=0) != render_table(public, SEATS, bottom=1)
