@@ -65,9 +65,18 @@ def _follow_options(view: PlayerView, lead: Cards, trump: Trump) -> list[Cards]:
     def trumps_low(card: Card) -> float:  # a ruff attempt when void
         return (0 if trump.is_trump(card) else 1000) + card.points * 10 + trump.strength(card)
 
+    winner = trick.plays[(trick.winning_seat(trump) - trick.leader) % SEATS]
+    top = max(winner, key=lambda c: (trump.suit_index(c), trump.strength(c)))
+
+    def just_over(card: Card) -> float:  # the smallest card that beats the winning one
+        if trump.suit_index(card) == trump.suit_index(top) and trump.strength(card) > \
+                trump.strength(top):
+            return trump.strength(card) + card.points
+        return 1000 + cheap(card)
+
     keys: list[tuple[bool, Callable[[Card], float]]] = [
-        (False, cheap), (True, strong), (False, points_first), (False, trumps_low),
-        (True, trumps_low), (True, cheap),
+        (False, cheap), (True, strong), (False, just_over), (False, points_first),
+        (False, trumps_low), (True, trumps_low), (True, cheap),
     ]
     options = _unique(build_follow(hand, lead, trump, prefer_high=high, fill_key=key)
                       for high, key in keys)
