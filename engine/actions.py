@@ -16,11 +16,16 @@ ACTION_VERSION = 1
 
 
 def _check_seat(seat: int) -> None:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+    if seat not in _SEATS:
         raise ValueError(f"a seat is 0–3, not {seat!r}")
 
 
+_SEATS = frozenset(range(4))
+
+
 def _cards(cards: Sequence[Card] | str) -> tuple[Card, ...]:
+    if type(cards) is tuple:
+        return cards
     return tuple(parse_cards(cards)) if isinstance(cards, str) else tuple(cards)
 
 
