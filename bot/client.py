@@ -1,7 +1,15 @@
-"""The bot object: `create_bot(database)` and its ``setup_hook``."""
+"""The bot object: `create_bot(database)` and its ``setup_hook``.
+
+``setup_hook`` opens the database (`bot.storage.Store`), installs the translator, builds the
+``/tractor`` group from the feature cogs (bot/cogs), registers the dynamic components,
+restores the open tables (timers re-armed from their stored deadlines, computer seats
+resumed, table messages refreshed with a "restored after restart" line) and syncs the
+commands (to ``DEV_GUILD_ID`` when set, else globally).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Any
 
@@ -10,14 +18,35 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs import load_features, make_tractor_group
+from bot.components import ComponentId, TractorButton, TractorSelect
 from bot.config import Config
+from bot.handlers import Handlers
 from bot.logging import log
+from bot.publish import Publisher
+from bot.service import TableService
+from bot.storage import Store
 
 __all__ = ["TractorBot", "create_bot"]
 
 
+class TractorTree(app_commands.CommandTree[Any]):
+    """Routes every command error through `Handlers.on_error` (one error path)."""
+
+    async def on_error(self, interaction: discord.Interaction[Any],
+                       error: app_commands.AppCommandError) -> None:
+        client = interaction.client
+        if isinstance(client, TractorBot) and client.handlers is not None:
+            await client.handlers.on_error(interaction, error)
+        else:  # pragma: no cover - only before setup
+            await super().on_error(interaction, error)
+
+
 class TractorBot(commands.Bot):
     """The Tractor bot. Unstarted until ``start``/SimCord; ``setup_hook`` does the wiring."""
+
+    store: Store
+    service: TableService
+    publisher: Publisher
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.none()
@@ -27,20 +56,34 @@ class TractorBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=TractorTree,
         )
         self.config = config
         self.tractor_group: app_commands.Group = make_tractor_group()
         self.features: list[str] = []
+        self.handlers: Handlers = Handlers(self)
+        self._store_open = False
 
     async def setup_hook(self) -> None:
         from bot.i18n import TractorTranslator
 
+        # Migrate on a private event loop first: a fresh file is created and migrated
+        # before the bot's loop touches it (cheap when it is already up to date).
+        await asyncio.to_thread(_prepare_database, self.config.database_path)
+        self.store = await Store.open(self.config.database_path)
+        self._store_open = True
+        self.service = TableService(self.store, self.config)
+        self.publisher = Publisher(self, self.service)
+        self.service.publisher = self.publisher
         await self.tree.set_translator(TractorTranslator())
         self.tree.add_command(self.tractor_group)
         self.features = await load_features(self)
+        self.add_dynamic_items(TractorButton, TractorSelect)
+        restored = await self.service.restore()
         if self.config.sync_commands:
             await self._sync()
-        log.info("ready to sync: features %s", ", ".join(self.features))
+        log.info("setup done: features %s; %d open table(s) restored",
+                 ", ".join(self.features), len(restored))
 
     async def _sync(self) -> None:
         guild_id = self.config.dev_guild_id
@@ -51,12 +94,38 @@ class TractorBot(commands.Bot):
         else:
             await self.tree.sync()
 
+    async def handle_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                               values: list[str]) -> None:
+        await self.handlers.component(interaction, cid, values)
+
+    async def close_store(self) -> None:
+        """Stop timers and close the database (idempotent)."""
+        if self._store_open:
+            self._store_open = False
+            await self.service.close()
+            await self.store.close()
+
+    async def close(self) -> None:
+        try:
+            await self.close_store()
+        finally:
+            await super().close()
+
+
+def _prepare_database(path: str) -> None:
+    async def run() -> None:
+        store = await Store.open(path)
+        await store.close()
+
+    asyncio.run(run())
+
 
 def create_bot(
     database: str | os.PathLike[str], *, config: Config | None = None, **changes: Any
 ) -> TractorBot:
     """An unstarted bot on the SQLite file `database` (settings from the environment
-    unless `config` is given; keyword `changes` override single settings)."""
+    unless `config` is given; keyword `changes` override single settings, e.g.
+    ``create_bot(path, action_delay=0, edit_interval=0)`` in tests)."""
     base = config if config is not None else Config.from_env(require_token=False)
     base = base.with_changes(database_path=os.fspath(database), **changes)
     return TractorBot(base)

@@ -24,6 +24,7 @@ from pathlib import Path
 __all__ = ["DEFAULT_DATABASE", "Config", "ConfigError", "load_dotenv_file"]
 
 DEFAULT_DATABASE = "./data/tractor.sqlite3"
+_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # Discord bot tokens: three base64url parts separated by dots.
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
@@ -49,6 +50,15 @@ class Config:
     """Seconds added to a timer whose deadline passed while the bot was down."""
     sync_commands: bool = True
     """Sync the command tree in ``setup_hook`` (to ``dev_guild_id`` when set)."""
+    hand_pause: float = 8.0
+    """Seconds between a settled hand and the next deal."""
+    computer_player: str = "ai"
+    """The computer player (``engine.ai.make_player`` name; TRACTOR_COMPUTER)."""
+    seed: int | None = None
+    """Seed the hands' shuffles (tests, demos); None = cryptographically random."""
+    debug_start_level: str | None = None
+    """Debug/test option (TRACTOR_DEBUG_START_LEVEL): new matches start with both teams at
+    this level (``A`` makes a match last a hand or two). Never set it in production."""
 
     @classmethod
     def from_env(
@@ -88,7 +98,13 @@ class Config:
                 ) from None
             if not 0 <= delay <= 30:
                 raise ConfigError("BOT_ACTION_DELAY must be between 0 and 30 seconds")
+        computer = (source.get("TRACTOR_COMPUTER") or "ai").strip()
+        debug_level = (source.get("TRACTOR_DEBUG_START_LEVEL") or "").strip().upper() or None
+        if debug_level is not None and debug_level not in _RANKS:
+            raise ConfigError(f"TRACTOR_DEBUG_START_LEVEL must be a rank 2-A, not {debug_level!r}")
         return cls(
+            computer_player=computer,
+            debug_start_level=debug_level,
             token=token,
             database_path=database,
             dev_guild_id=dev_guild,

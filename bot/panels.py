@@ -1,0 +1,509 @@
+"""Messages the bot builds: the hand panel (a player's DM or an ephemeral reply) and the
+public table message (DESIGN.md §4).
+
+Hand panel rows (classic components: at most 5 rows):
+
+- declaring: ``♠ ♥ ♣ ♦ NT`` (always in these places, enabled when that bid is legal now),
+  then ``Pass`` · ``Type…`` · a link to the table;
+- burying (the starter): up to three card selects over the 33 cards (kitty cards marked),
+  then ``Suggest`` · ``Bury (k/8)`` · ``Clear`` · ``Type…`` · link;
+- playing: ``Quick plays`` (on your turn), up to three card selects (one per suit group;
+  small groups share a select, a group above 25 is split), then ``Play (n)`` · ``Clear`` ·
+  ``Hint`` · ``Type…`` · link.
+
+Card select values are *instances* (``AS`` for the first ace of spades in the list,
+``AS.2`` for the second) so two identical cards can be picked separately; the selection is
+reflected in the selects' default values, so a restarted bot reads it back from the
+message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import ui
+
+from bot.components import ComponentId, TractorButton, TractorSelect, link_button
+from bot.i18n import t
+from bot.images import SeatLabel, hand_png, table_png
+from bot.players import QuickPlay, quick_plays, shape_of
+from bot.render.sorting import hand_groups
+from bot.table import TableDoc
+from bot.text import (
+    cards_text,
+    deadline_text,
+    header,
+    lobby_content,
+    seat_name,
+    shape_word,
+    table_content,
+    trick_line,
+)
+from engine.cards import Card, Suit
+from engine.follow import follow_error
+from engine.game import KITTY_SIZE, Phase
+from engine.throw import lead_error
+from engine.views import PlayerView
+
+__all__ = [
+    "DECLARE_SUITS",
+    "Panel",
+    "build_panel",
+    "build_table_message",
+    "instances",
+    "selection_cards",
+]
+
+MAX_OPTIONS = 25
+CARD_SELECT_ROWS = 3
+DECLARE_SUITS: tuple[tuple[str, Suit | None], ...] = (
+    ("S", Suit.SPADES), ("H", Suit.HEARTS), ("C", Suit.CLUBS), ("D", Suit.DIAMONDS), ("N", None),
+)
+
+
+@dataclass(slots=True)
+class Panel:
+    """A message ready to send or edit."""
+
+    content: str
+    image: bytes | None
+    filename: str
+    view: ui.View | None
+
+    def file(self) -> discord.File | None:
+        if self.image is None:
+            return None
+        import io
+
+        return discord.File(io.BytesIO(self.image), filename=self.filename)
+
+    def files(self) -> list[discord.File]:
+        file = self.file()
+        return [] if file is None else [file]
+
+
+# ---- card instances and selections ----------------------------------------------------
+
+
+def instances(cards: Sequence[Card]) -> list[tuple[str, Card]]:
+    """``[("AS", AS), ("AS.2", AS), ...]``: a unique value per physical card."""
+    seen: Counter[Card] = Counter()
+    out: list[tuple[str, Card]] = []
+    for card in cards:
+        seen[card] += 1
+        out.append((str(card) if seen[card] == 1 else f"{card}.{seen[card]}", card))
+    return out
+
+
+def selection_cards(pool: Sequence[Card], selected: Sequence[str]) -> list[Card]:
+    """The cards of `pool` named by instance values (unknown values are dropped)."""
+    by_value = dict(instances(pool))
+    return [by_value[value] for value in dict.fromkeys(selected) if value in by_value]
+
+
+def _pool(view: PlayerView) -> list[Card]:
+    """The cards the seat picks from, in display order (33 while the starter buries)."""
+    public = view.public
+    cards = list(view.hand)
+    if public.phase is Phase.BURYING and view.kitty is not None and view.to_move:
+        cards += list(view.kitty)
+    level = public.level
+    assert level is not None or not cards
+    if level is None:
+        return cards
+    return [c for group in hand_groups(cards, public.trump, level) for c in group]
+
+
+def _groups(view: PlayerView) -> list[list[Card]]:
+    public = view.public
+    cards = list(view.hand)
+    if public.phase is Phase.BURYING and view.kitty is not None and view.to_move:
+        cards += list(view.kitty)
+    if public.level is None:
+        return [cards] if cards else []
+    return hand_groups(cards, public.trump, public.level)
+
+
+def pack_groups(groups: list[list[Card]], rows: int = CARD_SELECT_ROWS,
+                size: int = MAX_OPTIONS) -> list[list[int]]:
+    """Indices into the flattened display order, packed into at most `rows` selects of at
+    most `size` options: one select per group where possible, a group above `size` split,
+    the smallest neighbours merged when there are too many groups."""
+    chunks: list[list[int]] = []
+    start = 0
+    for group in groups:
+        indices = list(range(start, start + len(group)))
+        start += len(group)
+        for offset in range(0, len(indices), size):
+            chunks.append(indices[offset:offset + size])
+    while len(chunks) > rows:
+        best = min(range(len(chunks) - 1), key=lambda i: len(chunks[i]) + len(chunks[i + 1]))
+        if len(chunks[best]) + len(chunks[best + 1]) > size:
+            break
+        chunks[best:best + 2] = [chunks[best] + chunks[best + 1]]
+    return chunks[:rows]
+
+
+def _group_name(cards: Sequence[Card], view: PlayerView, locale: str) -> str:
+    trump = view.public.trump
+    names: list[str] = []
+    for card in cards:
+        if trump is not None and trump.is_trump(card):
+            name = t("term.trumps", locale)
+        elif trump is None and (card.suit is None or card.rank == view.public.level):
+            name = t("panel.group_top", locale)
+        else:
+            assert card.suit is not None
+            name = card.suit.symbol
+        if name not in names:
+            names.append(name)
+    return " · ".join(names)
+
+
+# ---- the hand panel ------------------------------------------------------------------
+
+
+def _selected_line(view: PlayerView, cards: list[Card], locale: str) -> str:
+    public = view.public
+    if public.phase is Phase.BURYING and view.to_move:
+        text = cards_text(cards) if cards else t("panel.nothing_selected", locale)
+        return t("panel.bury_selected", locale, cards=text, count=len(cards), total=KITTY_SIZE)
+    if public.phase is not Phase.PLAYING:
+        return ""
+    if not cards:
+        return t("panel.nothing_selected", locale)
+    trump = public.trump
+    assert trump is not None
+    reason: str | None = None
+    if view.to_move:
+        lead = view.lead
+        reason = lead_error(cards, trump) if lead is None else follow_error(
+            view.hand, lead, cards, trump)
+    if reason is not None:
+        return t("panel.selected_illegal", locale, cards=cards_text(cards), reason=reason)
+    return t("panel.selected", locale, cards=cards_text(cards),
+             shape=shape_word(shape_of(cards, trump), locale))
+
+
+def _hand_text(view: PlayerView, locale: str) -> str:
+    groups = _groups(view)
+    kitty = Counter(view.kitty or ()) if view.public.phase is Phase.BURYING and view.to_move \
+        else Counter()
+    parts = []
+    for group in groups:
+        marked = []
+        for card in group:
+            if kitty[card]:
+                kitty[card] -= 1
+                marked.append(f"{card.pretty}*")
+            else:
+                marked.append(card.pretty)
+        parts.append(" ".join(marked))
+    return " | ".join(parts) if parts else "—"
+
+
+def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list[Card],
+                  locale: str, table_url: str | None) -> str:
+    public = view.public
+    seat = view.seat
+    lines = [header(doc, public, locale)]
+    count = len(view.hand)
+    lines.append(t("panel.your_hand", locale, count=count, cards=_hand_text(view, locale)))
+    when = deadline_text(doc.deadline)
+    phase = public.phase
+    if phase is Phase.DECLARING:
+        if public.declarations:
+            last = public.declarations[-1]
+            lines.append(t("table.standing_declaration", locale,
+                           player=seat_name(doc, last.seat, locale),
+                           cards=cards_text(last.cards)))
+        if seat in public.awaiting:
+            lines.append(t("panel.declare_prompt", locale, batch=public.batch,
+                           deadline=when or "—"))
+        else:
+            lines.append(t("panel.declare_waiting", locale, batch=public.batch))
+    elif phase is Phase.BURYING:
+        if view.to_move:
+            lines.append(t("panel.bury_prompt", locale, deadline=when or "—"))
+        else:
+            lines.append(t("table.burying_status", locale,
+                           player=seat_name(doc, public.turn or 0, locale),
+                           deadline=when or "—"))
+    elif phase is Phase.PLAYING:
+        if public.trick is not None:
+            lines.append(t("table.current_trick", locale, number=public.trick.number,
+                           plays=trick_line(doc, public.trick, locale, public.trump)))
+        if view.to_move:
+            lines.append(t("panel.your_turn", locale, deadline=when or "—"))
+        elif public.turn is not None:
+            lines.append(t("table.waiting_for", locale,
+                           player=seat_name(doc, public.turn, locale)))
+    elif phase is Phase.BETWEEN_HANDS:
+        lines.append(t("panel.hand_over", locale))
+    elif phase is Phase.MATCH_OVER:
+        lines.append(t("table.match_over", locale))
+    entry = doc.seats[seat]
+    if entry is not None and entry.autopilot:
+        lines.append(t("panel.autopilot", locale))
+    line = _selected_line(view, selected, locale)
+    if line:
+        lines.append(line)
+    return "\n".join(lines)[:1990]
+
+
+def _quick_options(plays: list[QuickPlay], view: PlayerView, locale: str
+                   ) -> list[discord.SelectOption]:
+    options = []
+    seen: set[str] = set()
+    trump = view.public.trump
+    for play in plays:
+        value = " ".join(str(c) for c in play.cards)
+        if len(value) > 100 or value in seen:
+            continue
+        seen.add(value)
+        label = f"{'★ ' if play.recommended else ''}{cards_text(play.cards)}"
+        description = shape_word(shape_of(play.cards, trump), locale)
+        if play.recommended:
+            description = t("panel.recommended", locale, shape=description)
+        options.append(discord.SelectOption(label=label[:100], value=value,
+                                            description=description[:100]))
+    return options[:MAX_OPTIONS]
+
+
+def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[str],
+               locale: str, table_url: str | None, plays: list[QuickPlay]) -> ui.View | None:
+    """The components of a seat's panel (None when there is nothing to do)."""
+    public = view.public
+    seat = view.seat
+    hand_no = public.hand_no
+    step = doc.step
+
+    def cid(verb: str, extra: str = "") -> ComponentId:
+        return ComponentId(table_id, hand_no, step, verb, f"{seat}.{extra}" if extra else str(seat))
+
+    items: list[ui.Item[Any]] = []
+    row_buttons: list[ui.Item[Any]] = []
+    phase = public.phase
+    link = [link_button(t("button.table", locale), table_url)] if table_url else []
+    if phase is Phase.DECLARING:
+        options = view.legal_declarations
+        for code, suit in DECLARE_SUITS:
+            choice = _declaration_for(options, suit)
+            label = _declare_label(choice, public, seat, locale, code)
+            items.append(TractorButton(cid("decl", code), label=label,
+                                       style=discord.ButtonStyle.primary if choice
+                                       else discord.ButtonStyle.secondary,
+                                       disabled=choice is None, row=0))
+        awaiting = seat in public.awaiting
+        row_buttons = [
+            TractorButton(cid("pass"), label=t("button.pass_declare", locale),
+                          disabled=not awaiting, row=1),
+            TractorButton(cid("type"), label=t("button.type", locale), disabled=not options,
+                          row=1),
+            TractorButton(cid("refresh"), label=t("button.refresh", locale), row=1),
+        ]
+        for button in link:
+            button.row = 1
+        return _view([*items, *row_buttons, *link])
+    if phase not in (Phase.BURYING, Phase.PLAYING):
+        return None
+    burying = phase is Phase.BURYING
+    if burying and not view.to_move:
+        return None
+    pool = _pool(view)
+    values = instances(pool)
+    chosen = set(selected)
+    row = 0
+    if phase is Phase.PLAYING and view.to_move and plays:
+        options = _quick_options(plays, view, locale)
+        if options:
+            items.append(TractorSelect(cid("quick"), options=options,
+                                       placeholder=t("panel.quick_plays", locale), row=row))
+            row += 1
+    kitty_left = Counter(view.kitty or ()) if burying else Counter()
+    # Kitty cards are the last copies of each card in display order: mark per instance.
+    kitty_marks: set[str] = set()
+    if burying:
+        remaining = Counter(kitty_left)
+        for value, card in reversed(values):
+            if remaining[card]:
+                remaining[card] -= 1
+                kitty_marks.add(value)
+    groups = _groups(view)
+    for index, chunk in enumerate(pack_groups(groups, rows=4 - row)):
+        options = []
+        for i in chunk:
+            value, card = values[i]
+            options.append(discord.SelectOption(
+                label=card.pretty, value=value, default=value in chosen,
+                description=t("panel.kitty_card", locale) if value in kitty_marks else None))
+        name = _group_name([values[i][1] for i in chunk], view, locale)
+        items.append(TractorSelect(cid("sel", str(index)), options=options,
+                                   placeholder=t("panel.select_group", locale, group=name),
+                                   min_values=0, max_values=len(options), row=row))
+        row += 1
+    count = len([v for v in selected if v in dict(values)])
+    if burying:
+        row_buttons = [
+            TractorButton(cid("suggest"), label=t("button.suggest", locale), row=4),
+            TractorButton(cid("bury"), label=t("button.bury", locale, count=count,
+                                               total=KITTY_SIZE),
+                          style=discord.ButtonStyle.success, disabled=count != KITTY_SIZE,
+                          row=4),
+            TractorButton(cid("clear"), label=t("button.clear", locale), row=4),
+            TractorButton(cid("type"), label=t("button.type", locale), row=4),
+        ]
+    else:
+        my_turn = view.to_move
+        row_buttons = [
+            TractorButton(cid("play"), label=t("button.play", locale, count=count),
+                          style=discord.ButtonStyle.success,
+                          disabled=not my_turn or count == 0, row=4),
+            TractorButton(cid("clear"), label=t("button.clear", locale), row=4),
+            TractorButton(cid("hint"), label=t("button.hint", locale), disabled=not my_turn,
+                          row=4),
+            TractorButton(cid("type"), label=t("button.type", locale), disabled=not my_turn,
+                          row=4),
+        ]
+    for button in link:
+        button.row = 4
+    return _view([*items, *row_buttons, *link])
+
+
+def _view(items: list[ui.Item[Any]]) -> ui.View:
+    view = ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+def _declaration_for(options: Sequence[Sequence[Card]], suit: Suit | None
+                     ) -> tuple[Card, ...] | None:
+    """The declaration the suit's button makes: a pair when legal, else a single; for NT the
+    weakest legal joker pair."""
+    matching = [tuple(o) for o in options if o[0].suit == suit]
+    if not matching:
+        return None
+    if suit is None:
+        return matching[0]
+    pairs = [o for o in matching if len(o) == 2]
+    return pairs[-1] if pairs else matching[-1]
+
+
+def declaration_for(view: PlayerView, code: str) -> tuple[Card, ...] | None:
+    suit = dict(DECLARE_SUITS).get(code, "?")
+    if suit == "?":
+        return None
+    return _declaration_for(view.legal_declarations, suit)  # type: ignore[arg-type]
+
+
+def _declare_label(choice: tuple[Card, ...] | None, public: Any, seat: int, locale: str,
+                   code: str) -> str:
+    symbol = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}.get(code)
+    if choice is None:
+        return symbol or t("declare.no_trump", locale)
+    if symbol is None:
+        return t("declare.no_trump_pair", locale, cards=cards_text(choice))
+    standing = public.standing
+    if standing is not None and standing.seat == seat:
+        return t("declare.reinforce", locale, suit=symbol)
+    if standing is not None:
+        return t("declare.overturn", locale, suit=symbol)
+    return t("declare.bid", locale, suit=symbol, count=len(choice))
+
+
+async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
+                      selected: list[str], *, table_url: str | None = None,
+                      four_colour: bool = True) -> Panel:
+    """The hand panel of `seat` (rendering and suggestions run in a thread)."""
+    match = doc.get_match()
+    assert match is not None
+    view = match.view_for(seat)
+    pool = _pool(view)
+    known = {value for value, _ in instances(pool)}
+    selected = [v for v in selected if v in known]
+    cards = selection_cards(pool, selected)
+
+    def work() -> tuple[bytes, list[QuickPlay]]:
+        image = hand_png(view, locale, selected=cards, four_colour=four_colour)
+        return image, quick_plays(view)
+
+    image, plays = await asyncio.to_thread(work)
+    content = panel_content(doc, table_id, view, cards, locale, table_url)
+    components = panel_view(doc, table_id, view, selected, locale, table_url, plays)
+    return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
+
+
+# ---- the table message ----------------------------------------------------------------
+
+
+def seat_labels(doc: TableDoc, locale: str) -> list[SeatLabel]:
+    labels = []
+    for seat in range(4):
+        entry = doc.seats[seat]
+        name = seat_name(doc, seat, locale).replace("\\", "")
+        labels.append(SeatLabel(name, computer=entry is not None and entry.user_id is None,
+                                autopilot=entry is not None and entry.autopilot))
+    return labels
+
+
+def table_view(doc: TableDoc, table_id: int, locale: str) -> ui.View:
+    match = doc.get_match()
+    hand_no = 0 if match is None else match.hand_no
+    step = doc.step
+
+    def cid(verb: str, arg: str = "") -> ComponentId:
+        return ComponentId(table_id, hand_no, step, verb, arg)
+
+    items: list[ui.Item[Any]] = []
+    in_lobby = match is None or match.phase is Phase.MATCH_OVER
+    if in_lobby:
+        items += [
+            TractorButton(cid("join"), label=t("button.join", locale),
+                          style=discord.ButtonStyle.primary, row=0),
+            TractorButton(cid("leave"), label=t("button.leave", locale), row=0),
+            TractorButton(cid("addbot"), label=t("button.add_bot", locale), row=0),
+            TractorButton(cid("start"), label=t("button.start", locale),
+                          style=discord.ButtonStyle.success, disabled=not doc.full, row=0),
+            TractorButton(cid("rules"), label=t("button.rules", locale), row=0),
+        ]
+        if match is not None:
+            items.append(TractorButton(cid("score"), label=t("button.score_sheet", locale),
+                                       row=1))
+        return _view(items)
+    items += [
+        TractorButton(cid("myhand"), label=t("button.my_hand", locale),
+                      style=discord.ButtonStyle.primary, row=0),
+        TractorButton(cid("last"), label=t("button.last_trick", locale), row=0),
+        TractorButton(cid("score"), label=t("button.score_sheet", locale), row=0),
+    ]
+    for seat, entry in enumerate(doc.seats):
+        if entry is not None and entry.autopilot and entry.user_id is not None:
+            items.append(TractorButton(cid("back", str(seat)),
+                                       label=t("button.im_back_seat", locale,
+                                               name=seat_name(doc, seat, locale)[:60]),
+                                       style=discord.ButtonStyle.danger, row=1))
+    return _view(items[:10])
+
+
+async def build_table_message(doc: TableDoc, table_id: int) -> Panel:
+    """The public table message: text, the table image (public view only) and buttons."""
+    locale = doc.locale
+    match = doc.get_match()
+    if match is None:
+        return Panel(lobby_content(doc, locale), None, "table.png",
+                     table_view(doc, table_id, locale))
+    public = match.public_view()
+    labels = seat_labels(doc, locale)
+    image = await asyncio.to_thread(table_png, public, labels, locale)
+    content = table_content(doc, public, locale)
+    if match.phase is Phase.MATCH_OVER:
+        ready = t("lobby.ready", locale) if doc.full else t("lobby.how_to", locale)
+        content = f"{content}\n{ready}"[:1990]
+    return Panel(content, image, f"table-{table_id}-{public.hand_no}.png",
+                 table_view(doc, table_id, locale))

@@ -1,0 +1,91 @@
+"""Computer players and suggestions, behind small adapter functions.
+
+Everything here sees one seat's `PlayerView` only (DESIGN.md §1): computer seats, timeouts,
+``Hint``, ``Suggest``, the Quick plays select and the typed commands' autocomplete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import hints
+from engine.actions import Action, Declare, Pass
+from engine.ai import make_player
+from engine.cards import Card
+from engine.trump import Trump
+from engine.units import decompose
+from engine.views import PlayerView
+
+__all__ = [
+    "QuickPlay",
+    "computer_action",
+    "quick_plays",
+    "suggest_bury",
+]
+
+
+
+def _seed(*parts: object) -> int:
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def computer_action(view: PlayerView, player: str, *seed_parts: object) -> Action:
+    """The computer player's action for this seat (blocking: run it in a thread)."""
+    return make_player(player, _seed(player, view.seat, *seed_parts)).decide(view)
+
+
+@dataclass(frozen=True, slots=True)
+class QuickPlay:
+    """A suggested play: the cards, and whether it is the recommended one."""
+
+    cards: tuple[Card, ...]
+    recommended: bool = False
+
+
+def quick_plays(view: PlayerView, limit: int = 25) -> list[QuickPlay]:
+    """Legal plays for the seat to move, the recommended one first (empty if not its turn):
+    ``engine.hints.quick_plays`` (forced cards first; leads: safe throws, tractors, pairs,
+    side aces, low cards; follows: cheapest winning, lowest legal, other shapes)."""
+    plays = hints.quick_plays(view, limit=limit)
+    return [QuickPlay(tuple(cards), index == 0) for index, cards in enumerate(plays)]
+
+
+def suggest_bury(view: PlayerView) -> tuple[Card, ...]:
+    """A sensible bury of 8 of the starter's 33 cards (``engine.hints.suggest_bury``)."""
+    return tuple(hints.suggest_bury(view))
+
+
+def declaration_options(view: PlayerView) -> list[tuple[Card, ...]]:
+    """Legal declarations right now, weakest first."""
+    return [tuple(option) for option in view.legal_declarations]
+
+
+def shape_of(cards: Sequence[Card], trump: Trump | None) -> str:
+    """``single`` / ``pair`` / ``tractor`` / ``throw`` / ``mixed`` for a play."""
+    if trump is None or not cards:
+        return "mixed"
+    suits = {trump.suit_index(c) for c in cards}
+    if len(suits) > 1:
+        return "mixed"
+    units = decompose(list(cards), trump)
+    if len(units) > 1:
+        return "throw"
+    return units[0].kind.value
+
+
+def is_pass(action: Action) -> bool:
+    return isinstance(action, Pass)
+
+
+def is_declare(action: Action) -> bool:
+    return isinstance(action, Declare)
+
+
+def multiset_contains(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
+    have = Counter(hand)
+    need = Counter(cards)
+    return all(have[c] >= n for c, n in need.items())

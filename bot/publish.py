@@ -1,0 +1,263 @@
+"""Publishing to Discord after a commit: announcements, the table message, DM panels.
+
+`Publisher.submit` merges what a commit wants shown into the table's pending job and starts
+one drain task per table (it exits when nothing is pending, so SimCord can settle). The
+drain reads the *latest* stored document, so bursts of moves are coalesced: the table
+message is edited at most once per ``Config.edit_interval`` seconds and always shows the
+newest state. Discord errors never reach the game: a failed DM (50007) marks the seat's
+DMs closed and tells the player once, in the channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t
+from bot.images import summary_png
+from bot.logging import table_logger
+from bot.panels import Panel, build_panel, build_table_message, seat_labels
+from bot.service import Announcement, Publish
+from bot.table import TableDoc
+from bot.text import mention
+
+if TYPE_CHECKING:
+    from bot.client import TractorBot
+    from bot.service import TableService
+
+__all__ = ["Publisher"]
+
+DM_CLOSED = 50007
+NONE = discord.AllowedMentions.none()
+
+
+@dataclass(slots=True)
+class _Job:
+    publish: Publish = field(default_factory=Publish)
+    ended: bool = False
+
+
+class Publisher:
+    """Per-table ordered publishing, outside the table lock."""
+
+    def __init__(self, bot: TractorBot, service: TableService) -> None:
+        self.bot = bot
+        self.service = service
+        self._pending: dict[int, _Job] = {}
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._last_edit: dict[int, float] = {}
+
+    def submit(self, table_id: int, publish: Publish, *, ended: bool = False) -> None:
+        job = self._pending.setdefault(table_id, _Job())
+        job.publish.merge(publish)
+        job.ended = job.ended or ended
+        task = self._running.get(table_id)
+        if task is None or task.done():
+            self._running[table_id] = asyncio.create_task(
+                self._drain(table_id), name=f"tractor-publish-{table_id}")
+
+    async def idle(self) -> None:
+        """Wait until nothing is being published (tests, shutdown)."""
+        while True:
+            tasks = [task for task in self._running.values() if not task.done()]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _drain(self, table_id: int) -> None:
+        try:
+            while table_id in self._pending:
+                job = self._pending.pop(table_id)
+                interval = self.service.config.edit_interval
+                if interval > 0 and not job.publish.repost and not job.ended:
+                    wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                        later = self._pending.pop(table_id, None)
+                        if later is not None:
+                            job.publish.merge(later.publish)
+                            job.ended = job.ended or later.ended
+                try:
+                    await self._publish(table_id, job)
+                except Exception:
+                    table_logger(table_id).exception("publishing failed")
+        finally:
+            if self._running.get(table_id) is asyncio.current_task():
+                del self._running[table_id]
+
+    # ---- one job -----------------------------------------------------------------------
+
+    async def _publish(self, table_id: int, job: _Job) -> None:
+        stored = await self.service.store.load_table(table_id)
+        if stored is None:
+            return
+        doc = TableDoc.from_dict(stored.doc)
+        channel = self.bot.get_partial_messageable(doc.channel_id, guild_id=doc.guild_id)
+        meta: dict[str, Any] = {"seats": {}}
+        for announcement in job.publish.announcements:
+            await self._announce(table_id, doc, channel, announcement)
+        if stored.status == "ended" or job.ended:
+            await self._close_table_message(doc, channel)
+            return
+        match = doc.get_match()
+        hand_no = 0 if match is None else match.hand_no
+        if job.publish.repost or doc.table_message is None or doc.table_message_hand != hand_no:
+            message_id = await self._post_table(table_id, doc, channel)
+            if message_id is not None:
+                meta["table_message"] = (message_id, hand_no)
+        elif job.publish.table:
+            ok = await self._edit_table(table_id, doc, channel)
+            if not ok:
+                message_id = await self._post_table(table_id, doc, channel)
+                if message_id is not None:
+                    meta["table_message"] = (message_id, hand_no)
+        if match is not None:
+            for seat, mode in sorted(job.publish.panels.items()):
+                await self._panel(table_id, doc, seat, mode, meta)
+        await self._save_meta(table_id, meta)
+
+    async def _save_meta(self, table_id: int, meta: dict[str, Any]) -> None:
+        if not meta.get("table_message") and not meta["seats"]:
+            return
+
+        def apply(doc: TableDoc) -> None:
+            if "table_message" in meta:
+                doc.table_message, doc.table_message_hand = meta["table_message"]
+            for seat, (user_id, changes) in meta["seats"].items():
+                entry = doc.seats[seat]
+                if entry is None or entry.user_id != user_id:
+                    continue
+                for name, value in changes.items():
+                    setattr(entry, name, value)
+
+        await self.service.update_meta(table_id, apply)
+
+    # ---- channel messages ----------------------------------------------------------------
+
+    async def _announce(self, table_id: int, doc: TableDoc, channel: discord.PartialMessageable,
+                        announcement: Announcement) -> None:
+        files: list[discord.File] = []
+        if announcement.summary_image and announcement.summary_view is not None:
+            image = await asyncio.to_thread(summary_png, announcement.summary_view,
+                                            seat_labels(doc, doc.locale), doc.locale)
+            files.append(Panel("", image, f"hand-{table_id}-summary.png", None).files()[0])
+        mentions = (discord.AllowedMentions(users=[discord.Object(announcement.ping)])
+                    if announcement.ping else NONE)
+        try:
+            await channel.send(announcement.content, files=files, allowed_mentions=mentions)
+        except discord.HTTPException as error:
+            table_logger(table_id).warning("announcement failed: %s", error.status)
+
+    async def _post_table(self, table_id: int, doc: TableDoc,
+                          channel: discord.PartialMessageable) -> int | None:
+        panel = await build_table_message(doc, table_id)
+        try:
+            message = await channel.send(panel.content, files=panel.files(), view=panel.view,
+                                         allowed_mentions=NONE)
+        except discord.HTTPException as error:
+            table_logger(table_id).warning("could not post the table message: %s",
+                                           error.status)
+            return None
+        self._last_edit[table_id] = time.monotonic()
+        if doc.table_message is not None and doc.table_message != message.id:
+            old = channel.get_partial_message(doc.table_message)
+            with contextlib.suppress(discord.HTTPException):
+                await old.edit(view=None)
+        return message.id
+
+    async def _edit_table(self, table_id: int, doc: TableDoc,
+                          channel: discord.PartialMessageable) -> bool:
+        assert doc.table_message is not None
+        panel = await build_table_message(doc, table_id)
+        message = channel.get_partial_message(doc.table_message)
+        try:
+            await message.edit(content=panel.content, attachments=panel.files(),
+                               view=panel.view, allowed_mentions=NONE)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as error:
+            table_logger(table_id).warning("could not edit the table message: %s",
+                                           error.status)
+            return True
+        self._last_edit[table_id] = time.monotonic()
+        return True
+
+    async def _close_table_message(self, doc: TableDoc,
+                                   channel: discord.PartialMessageable) -> None:
+        if doc.table_message is None:
+            return
+        message = channel.get_partial_message(doc.table_message)
+        with contextlib.suppress(discord.HTTPException):
+            await message.edit(content=t("table.closed", doc.locale), attachments=[],
+                               view=None, allowed_mentions=NONE)
+
+    # ---- DM panels ---------------------------------------------------------------------
+
+    async def _panel(self, table_id: int, doc: TableDoc, seat: int, mode: str,
+                     meta: dict[str, Any]) -> None:
+        entry = doc.seats[seat]
+        if entry is None or entry.user_id is None or entry.dm_closed:
+            return
+        user_id = entry.user_id
+        changes: dict[str, Any] = {}
+        meta["seats"][seat] = (user_id, changes)
+        selected = self.service.selections.get((table_id, seat), [])
+        panel = await build_panel(doc, table_id, seat, entry.locale, selected,
+                                  table_url=self._table_url(doc))
+        try:
+            dm_id = entry.dm_channel
+            if dm_id is None:
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                dm = user.dm_channel or await user.create_dm()
+                dm_id = dm.id
+                changes["dm_channel"] = dm_id
+            channel = self.bot.get_partial_messageable(dm_id, type=discord.ChannelType.private)
+            if mode == "edit" and entry.panel_message is not None:
+                message = channel.get_partial_message(entry.panel_message)
+                try:
+                    await message.edit(content=panel.content, attachments=panel.files(),
+                                       view=panel.view, allowed_mentions=NONE)
+                    changes["panel_step"] = doc.step
+                    return
+                except discord.NotFound:
+                    pass
+            if entry.panel_message is not None:
+                old = channel.get_partial_message(entry.panel_message)
+                with contextlib.suppress(discord.HTTPException):
+                    await old.edit(content=t("panel.superseded", entry.locale),
+                                   attachments=[], view=None)
+            content = panel.content
+            mentions = NONE
+            if mode == "new":
+                content = f"<@{user_id}> {content}"[:2000]
+                mentions = discord.AllowedMentions(users=[discord.Object(user_id)])
+            message = await channel.send(content, files=panel.files(), view=panel.view,
+                                         allowed_mentions=mentions)
+            changes.update(panel_message=message.id, panel_step=doc.step,
+                           panel_turn_step=doc.step)
+        except discord.Forbidden as error:
+            if error.code != DM_CLOSED and error.status != 403:
+                raise
+            changes["dm_closed"] = True
+            table_logger(table_id).info("seat %s has DMs closed", seat)
+            if not entry.dm_notice_sent:
+                changes["dm_notice_sent"] = True
+                channel_ = self.bot.get_partial_messageable(doc.channel_id,
+                                                            guild_id=doc.guild_id)
+                await self._announce(table_id, doc, channel_, Announcement(
+                    t("error.dm_closed_public", doc.locale,
+                      player=mention(doc, seat, doc.locale)), ping=user_id))
+        except discord.HTTPException as error:
+            table_logger(table_id).warning("DM panel for seat %s failed: %s", seat,
+                                           error.status)
+
+    def _table_url(self, doc: TableDoc) -> str | None:
+        if doc.table_message is None:
+            return None
+        return (f"https://discord.com/channels/{doc.guild_id}/{doc.channel_id}/"
+                f"{doc.table_message}")

@@ -1,0 +1,702 @@
+"""`TableService`: every change to a table goes through here.
+
+load → check → apply (engine) → persist (one `Store.save_table` transaction with a version
+compare-and-set, including the hand's actions and the hand/match records) → publish
+(Discord, after the commit and outside the lock), under a per-table `asyncio.Lock`.
+
+Callers pass a *transaction function* that mutates a `Tx` (the loaded `TableDoc`, plus the
+records, announcements and panel refreshes to publish) and raises `TractorError` or
+`UserFacingError` to refuse; a refused transaction writes nothing. Computer seats and
+timeouts decide from ``view_for(seat)`` in a thread, outside the lock, then apply their
+action through the same path, checked against the step they were computed for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from bot.errors import UserFacingError
+from bot.i18n import t
+from bot.logging import table_logger
+from bot.players import computer_action
+from bot.storage import (
+    HandAction,
+    HandRecord,
+    MatchRecord,
+    StaleVersion,
+    Store,
+    StoredTable,
+    TableExists,
+    TableStatus,
+)
+from bot.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
+from bot.text import event_lines, mention, seat_name, summary_text, team_names
+from bot.timers import Timers, now
+from engine.actions import Action, CloseWindow, Pass, StartHand
+from engine.cards import Rank
+from engine.errors import TractorError
+from engine.events import (
+    CardsDealt,
+    Declared,
+    Event,
+    HandSettled,
+    HandStarted,
+    MatchWon,
+    NoBidTrump,
+    Redealt,
+    StarterSet,
+    TrumpSet,
+)
+from engine.game import Match, Phase
+from engine.rules import RuleSet
+from engine.views import PublicView
+
+if TYPE_CHECKING:
+    from bot.config import Config
+    from bot.publish import Publisher
+
+__all__ = ["Announcement", "PanelMode", "Publish", "TableService", "Tx"]
+
+T = TypeVar("T")
+PanelMode = Literal["new", "edit"]
+
+
+@dataclass(slots=True)
+class Announcement:
+    """A new public message in the table's channel (it notifies, unlike edits)."""
+
+    content: str
+    summary_image: bool = False
+    """Attach the end-of-hand summary image (rendered from the public view)."""
+    ping: int | None = None
+    """A user id this message may ping (DMs-closed notice only)."""
+    summary_view: PublicView | None = None
+    """The public view right after settlement, for the summary image."""
+
+
+@dataclass(slots=True)
+class Publish:
+    """What Discord should show after a commit."""
+
+    table: bool = True
+    """Refresh the table message (coalesced)."""
+    repost: bool = False
+    """Post the table message anew at the bottom (a new hand, ``/tractor table``)."""
+    announcements: list[Announcement] = field(default_factory=list)
+    panels: dict[int, PanelMode] = field(default_factory=dict)
+    """DM panels to refresh, by seat: ``new`` (a new message that notifies) or ``edit``."""
+
+    def panel(self, seat: int, mode: PanelMode) -> None:
+        if self.panels.get(seat) != "new":
+            self.panels[seat] = mode
+
+    def merge(self, other: Publish) -> None:
+        self.table = self.table or other.table
+        self.repost = self.repost or other.repost
+        self.announcements.extend(other.announcements)
+        for seat, mode in other.panels.items():
+            self.panel(seat, mode)
+
+
+@dataclass(slots=True)
+class Tx:
+    """One transaction on a table: mutate ``doc``; fill the records and what to publish."""
+
+    table: StoredTable
+    doc: TableDoc
+    status: TableStatus | None = None
+    actions: list[HandAction] = field(default_factory=list)
+    hand: HandRecord | None = None
+    match: MatchRecord | None = None
+    publish: Publish = field(default_factory=Publish)
+    events: list[Event] = field(default_factory=list)
+    end: bool = False
+    changed: bool = True
+    """Set False to commit nothing (a no-op)."""
+
+    @property
+    def table_id(self) -> int:
+        return self.table.id
+
+
+class TableService:
+    """One per bot: tables' lifecycle, locks, timers and computer seats."""
+
+    def __init__(self, store: Store, config: Config) -> None:
+        self.store = store
+        self.config = config
+        self.timers = Timers(self._on_timer)
+        self.publisher: Publisher | None = None
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._pending_computer: set[tuple[int, int, int]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._rng: random.Random = (
+            random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
+        )
+        self.selections: dict[tuple[int, int], list[str]] = {}
+        """Selected card instances of a seat's panel (see bot/panels.py), in memory."""
+        self._closed = False
+
+    # ---- plumbing ----------------------------------------------------------------------
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    async def load(self, table_id: int) -> tuple[StoredTable, TableDoc]:
+        stored = await self.store.load_table(table_id)
+        if stored is None or stored.status == "ended":
+            raise UserFacingError("error.table_gone")
+        return stored, TableDoc.from_dict(stored.doc)
+
+    async def table_in_channel(self, channel_id: int) -> tuple[StoredTable, TableDoc] | None:
+        stored = await self.store.table_in_channel(channel_id)
+        if stored is None:
+            return None
+        return stored, TableDoc.from_dict(stored.doc)
+
+    async def transact(self, table_id: int, fn: Callable[[Tx], T]) -> tuple[Tx, T]:
+        """Run `fn` on the loaded table under its lock and persist the result atomically."""
+        async with self.lock(table_id):
+            stored, doc = await self.load(table_id)
+            doc.restored = False
+            tx = Tx(stored, doc)
+            value = fn(tx)
+            if not tx.changed:
+                return tx, value
+            if tx.end:
+                await self.store.save_table(table_id, stored.version, doc.to_dict(),
+                                            status="ended", deadline=None, actions=tx.actions,
+                                            hand=tx.hand, match=tx.match)
+            else:
+                tx.table = await self.store.save_table(
+                    table_id, stored.version, doc.to_dict(), status=tx.status,
+                    deadline=doc.deadline if doc.timer else None, actions=tx.actions,
+                    hand=tx.hand, match=tx.match)
+        self._after_commit(tx)
+        return tx, value
+
+    def _after_commit(self, tx: Tx) -> None:
+        doc = tx.doc
+        if tx.end:
+            self.timers.cancel(tx.table_id)
+        else:
+            self.timers.arm(tx.table_id, doc.deadline if doc.timer else None, doc.timer_step)
+            self._schedule_computers(tx.table_id, doc)
+        if self.publisher is not None:
+            self.publisher.submit(tx.table_id, tx.publish, ended=tx.end)
+
+    async def update_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:
+        """Record message ids and similar bookkeeping (no step change, nothing published)."""
+        def apply(tx: Tx) -> None:
+            fn(tx.doc)
+        try:
+            async with self.lock(table_id):
+                stored, doc = await self.load(table_id)
+                tx = Tx(stored, doc)
+                apply(tx)
+                await self.store.save_table(table_id, stored.version, doc.to_dict())
+        except (UserFacingError, StaleVersion):
+            pass
+
+    async def close(self) -> None:
+        self._closed = True
+        await self.timers.close()
+
+    def log(self, table_id: int, doc: TableDoc | None = None) -> Any:
+        hand = None
+        if doc is not None and doc.match is not None:
+            hand = doc.match.get("hand_no")
+        return table_logger(table_id, hand)
+
+    # ---- lobby -------------------------------------------------------------------------
+
+    async def open_table(self, guild_id: int, channel_id: int, user_id: int, name: str,
+                         locale: str, options: dict[str, Any]) -> tuple[StoredTable, TableDoc]:
+        rules = RuleSet.from_dict(options)
+        doc = TableDoc(guild_id=guild_id, channel_id=channel_id, creator_id=user_id,
+                       options=rules.to_dict(), locale=locale)
+        doc.seats[0] = Seat(user_id, name[:32], locale)
+        if self.config.debug_start_level:
+            doc.start_levels = [self.config.debug_start_level] * 2
+        doc.decision = ["lobby"]
+        try:
+            stored = await self.store.create_table(guild_id, channel_id, user_id, doc.to_dict())
+        except TableExists:
+            raise UserFacingError("error.table_exists") from None
+        self.log(stored.id).info("opened by user %s", user_id)
+        if self.publisher is not None:
+            self.publisher.submit(stored.id, Publish(repost=True))
+        return stored, doc
+
+    def _lobby(self, tx: Tx) -> None:
+        if not self.in_lobby(tx.doc):
+            raise UserFacingError("error.match_running")
+
+    @staticmethod
+    def in_lobby(doc: TableDoc) -> bool:
+        return doc.match is None or doc.phase is Phase.MATCH_OVER
+
+    async def join(self, table_id: int, user_id: int, name: str, locale: str,
+                   seat: int | None = None) -> int:
+        def fn(tx: Tx) -> int:
+            doc = tx.doc
+            self._lobby(tx)
+            if doc.seat_of(user_id) is not None:
+                raise UserFacingError("error.already_seated")
+            index = self._free_seat(doc, seat, allow_computer=True)
+            doc.seats[index] = Seat(user_id, name[:32], locale)
+            doc.add_note(t("note.joined", doc.locale, player=f"<@{user_id}>", number=index + 1))
+            return index
+        _, index = await self.transact(table_id, fn)
+        return index
+
+    @staticmethod
+    def _free_seat(doc: TableDoc, seat: int | None, *, allow_computer: bool) -> int:
+        if seat is not None:
+            if not 0 <= seat < 4:
+                raise UserFacingError("error.bad_seat")
+            entry = doc.seats[seat]
+            if entry is None or (allow_computer and entry.user_id is None):
+                return seat
+            raise UserFacingError("error.seat_taken", number=seat + 1)
+        for index, entry in enumerate(doc.seats):
+            if entry is None:
+                return index
+        if allow_computer:
+            for index, entry in enumerate(doc.seats):
+                if entry is not None and entry.user_id is None:
+                    return index
+        raise UserFacingError("error.table_full")
+
+    async def leave(self, table_id: int, user_id: int) -> None:
+        def fn(tx: Tx) -> None:
+            doc = tx.doc
+            index = doc.seat_of(user_id)
+            if index is None:
+                raise UserFacingError("error.not_at_table")
+            if self.in_lobby(doc):
+                doc.seats[index] = None
+                doc.add_note(t("note.left", doc.locale, player=f"<@{user_id}>"))
+                if not doc.humans:
+                    tx.end = True
+                return
+            # During a match the computer takes the seat over for the rest of the match.
+            entry = doc.seat(index)
+            doc.seats[index] = Seat(None, t("seat.computer_for", doc.locale, name=entry.name),
+                                    doc.locale)
+            doc.add_note(t("note.left_match", doc.locale, player=f"<@{user_id}>"))
+            if not doc.humans:
+                tx.end = True
+        await self.transact(table_id, fn)
+
+    async def add_bot(self, table_id: int, user_id: int, seat: int | None = None) -> int:
+        def fn(tx: Tx) -> int:
+            doc = tx.doc
+            self._lobby(tx)
+            if doc.seat_of(user_id) is None and user_id != doc.creator_id:
+                raise UserFacingError("error.not_at_table")
+            index = self._free_seat(doc, seat, allow_computer=False)
+            doc.seats[index] = Seat(None, "", doc.locale)
+            doc.add_note(t("note.bot_added", doc.locale, number=index + 1))
+            return index
+        _, index = await self.transact(table_id, fn)
+        return index
+
+    async def set_option(self, table_id: int, user_id: int, name: str, value: Any) -> RuleSet:
+        def fn(tx: Tx) -> RuleSet:
+            doc = tx.doc
+            self._lobby(tx)
+            if user_id != doc.creator_id:
+                raise UserFacingError("error.creator_only")
+            try:
+                rules = doc.rules.with_changes(**{name: value})
+            except (TypeError, ValueError):
+                raise UserFacingError("error.bad_option") from None
+            doc.options = rules.to_dict()
+            return rules
+        _, rules = await self.transact(table_id, fn)
+        return rules
+
+    async def start(self, table_id: int, user_id: int) -> None:
+        def fn(tx: Tx) -> None:
+            doc = tx.doc
+            self._lobby(tx)
+            if doc.seat_of(user_id) is None and user_id != doc.creator_id:
+                raise UserFacingError("error.not_at_table")
+            if not doc.full:
+                raise UserFacingError("error.need_four")
+            rules = doc.rules
+            match = Match.new(rules)
+            if doc.start_levels:
+                level = Rank.parse(doc.start_levels[0])
+                match = Match(rules=rules, levels=(level, Rank.parse(doc.start_levels[1])))
+            doc.match_no += 1
+            doc.match_key = f"t{tx.table_id}-m{doc.match_no}"
+            doc.results = []
+            for entry in doc.seats:
+                assert entry is not None
+                entry.misses, entry.autopilot = 0, False
+            doc.notes = []
+            tx.match = self._match_record(tx, match)
+            doc.set_match(match)
+            tx.status = "playing"
+            self._start_hand(tx)
+        await self.transact(table_id, fn)
+
+    async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> None:
+        def fn(tx: Tx) -> None:
+            doc = tx.doc
+            if user_id != doc.creator_id and not can_manage:
+                raise UserFacingError("error.end_not_allowed")
+            tx.end = True
+            doc.timer, doc.deadline = None, None
+            doc.add_note(t("note.ended", doc.locale, player=f"<@{user_id}>"))
+        await self.transact(table_id, fn)
+        self.log(table_id).info("ended by user %s", user_id)
+
+    async def repost(self, table_id: int) -> None:
+        if self.publisher is not None:
+            self.publisher.submit(table_id, Publish(repost=True))
+
+    # ---- the game ------------------------------------------------------------------------
+
+    def _match_record(self, tx: Tx, match: Match) -> MatchRecord:
+        doc = tx.doc
+        assert doc.match_key is not None
+        return MatchRecord(
+            match_key=doc.match_key, table_id=tx.table_id, guild_id=doc.guild_id,
+            channel_id=doc.channel_id, players=doc.players(), levels_a=str(match.levels[0]),
+            levels_b=str(match.levels[1]),
+            winner_team=None if match.winner is None else ("A", "B")[match.winner],
+            hands_played=sum(1 for _ in doc.results),
+        )
+
+    def _hand_record(self, tx: Tx, match: Match) -> HandRecord:
+        doc = tx.doc
+        hand = match.hand
+        assert hand is not None and doc.hand_key is not None and doc.match_key is not None
+        starter = hand.starter
+        result = hand.result
+        return HandRecord(
+            hand_key=doc.hand_key, match_key=doc.match_key, table_id=tx.table_id,
+            hand_no=hand.number, seed=hand.seed, level=str(hand.level),
+            trump=None if hand.trump is None else str(hand.trump), starter=starter,
+            declarers=None if starter is None else (starter % 2, starter % 2 + 2),
+            players=doc.players(),
+            kitty=() if result is None else [str(c) for c in result.kitty],
+            opponent_points=hand.opponent_points,
+            kitty_points=0 if result is None else result.kitty_points,
+            multiplier=1 if result is None else result.kitty_multiplier,
+            result_side=None if result is None else result.side,
+            result_levels=0 if result is None else result.levels_gained,
+        )
+
+    def new_seed(self) -> int:
+        return self._rng.getrandbits(63)
+
+    def _start_hand(self, tx: Tx) -> None:
+        doc = tx.doc
+        match = doc.get_match()
+        assert match is not None and doc.match_key is not None
+        doc.hand_key = f"{doc.match_key}-h{match.hand_no + 1}"
+        doc.action_seq = 0
+        self._apply(tx, StartHand(self.new_seed()))
+        new = doc.get_match()
+        assert new is not None
+        tx.hand = self._hand_record(tx, new)
+
+    def _apply(self, tx: Tx, action: Action, *, actor: int | None = None) -> tuple[Event, ...]:
+        """Apply an engine action to the doc (raises `TractorError`, changing nothing)."""
+        doc = tx.doc
+        match = doc.get_match()
+        if match is None:
+            raise UserFacingError("error.no_match")
+        new, events = match.apply(action)
+        assert doc.hand_key is not None
+        tx.actions.append(HandAction(doc.hand_key, doc.action_seq, action.to_dict()))
+        doc.action_seq += 1
+        doc.set_match(new)
+        doc.restored = False
+        tx.events.extend(events)
+        self._after_events(tx, new, events, actor)
+        return events
+
+    def _after_events(self, tx: Tx, match: Match, events: tuple[Event, ...],
+                      actor: int | None) -> None:
+        doc = tx.doc
+        locale = doc.locale
+        pub = tx.publish
+        for line in event_lines(doc, events, locale):
+            doc.add_note(line)
+        humans = [s for s in doc.humans]
+        for event in events:
+            if isinstance(event, HandStarted):
+                pub.repost = True
+            elif isinstance(event, (Redealt, NoBidTrump)):
+                pub.announcements.append(Announcement(event_lines(doc, [event], locale)[0]))
+            elif isinstance(event, (TrumpSet, StarterSet)):
+                tx.hand = self._hand_record(tx, match)
+            elif isinstance(event, Declared):
+                for seat in humans:
+                    pub.panel(seat, "edit")
+            elif isinstance(event, HandSettled):
+                self._settled(tx, match)
+            elif isinstance(event, MatchWon):
+                pub.announcements.append(Announcement(
+                    "🏆 " + t("announce.match_won", locale,
+                             team=team_names(doc, event.team, locale))))
+        if actor is not None and actor in humans:
+            pub.panel(actor, "edit")
+        if bump_step(doc, match):
+            self._arm(doc, match)
+            public = match.public_view()
+            first_batch = any(isinstance(e, CardsDealt) and e.batch == 1 for e in events)
+            if public.phase is Phase.DECLARING:
+                for seat in humans:
+                    pub.panel(seat, "new" if first_batch else "edit")
+            elif public.phase in (Phase.BURYING, Phase.PLAYING) and public.turn is not None:
+                turn = public.turn
+                entry = doc.seats[turn]
+                if entry is not None and entry.user_id is not None:
+                    pub.panel(turn, "edit" if entry.autopilot else "new")
+                if public.phase is Phase.BURYING:
+                    for seat in humans:
+                        pub.panel(seat, "edit")
+            else:
+                for seat in humans:
+                    pub.panel(seat, "edit")
+
+    def _settled(self, tx: Tx, match: Match) -> None:
+        doc = tx.doc
+        public = match.public_view()
+        result = public.result
+        assert result is not None
+        doc.results.append({
+            "hand_no": public.hand_no, "starter": public.starter,
+            "trump": None if public.trump is None else str(public.trump),
+            "opponent_points": result.opponent_points, "side": result.side,
+            "levels_gained": result.levels_gained,
+            "new_levels": [str(r) for r in result.new_levels],
+        })
+        text = summary_text(doc, public, doc.locale)
+        doc.last_summary = text
+        tx.publish.announcements.append(Announcement(text, summary_image=True,
+                                                     summary_view=public))
+        tx.hand = self._hand_record(tx, match)
+        tx.match = self._match_record(tx, match)
+        if match.winner is not None:
+            tx.status = "lobby"
+            doc.add_note(t("note.match_over", doc.locale))
+
+    def _arm(self, doc: TableDoc, match: Match) -> None:
+        """Set the deadline for the decision point just reached."""
+        rules = match.rules
+        phase = match.phase
+        kind: TimerKind | None = None
+        seconds: float = 0
+        if phase is Phase.DECLARING:
+            kind, seconds = "declare", rules.declare_window_s
+        elif phase is Phase.BURYING and rules.turn_timer_s:
+            kind, seconds = "bury", rules.turn_timer_s * 2
+        elif phase is Phase.PLAYING and rules.turn_timer_s:
+            kind, seconds = "turn", rules.turn_timer_s
+        elif phase is Phase.BETWEEN_HANDS:
+            kind, seconds = "next_hand", self.config.hand_pause
+        doc.timer = kind
+        doc.deadline = None if kind is None else now() + seconds
+        doc.timer_step = doc.step
+
+    # ---- player actions --------------------------------------------------------------
+
+    async def act(self, table_id: int, user_id: int, make: Callable[[int], Action], *,
+                  step: int | None = None) -> Tx:
+        """A human's action: `make(seat)` builds it. `step` (from a component) must match.
+
+        Raises `UserFacingError` (not seated, stale) or `TractorError` (the engine's reason).
+        """
+        def fn(tx: Tx) -> None:
+            doc = tx.doc
+            seat = doc.seat_of(user_id)
+            if seat is None:
+                raise UserFacingError("error.not_at_table")
+            if doc.match is None:
+                raise UserFacingError("error.no_match")
+            if step is not None and step != doc.step:
+                raise UserFacingError("error.stale")
+            action = make(seat)
+            entry = doc.seat(seat)
+            self._apply(tx, action, actor=seat)
+            entry.misses = 0
+        tx, _ = await self.transact(table_id, fn)
+        return tx
+
+    async def back(self, table_id: int, user_id: int) -> bool:
+        """`I'm back`: the seat leaves autopilot. Returns False if it was not on autopilot."""
+        def fn(tx: Tx) -> bool:
+            doc = tx.doc
+            seat = doc.seat_of(user_id)
+            if seat is None:
+                raise UserFacingError("error.not_at_table")
+            entry = doc.seat(seat)
+            if not entry.autopilot:
+                tx.changed = False
+                return False
+            entry.autopilot, entry.misses = False, 0
+            doc.add_note(t("note.back", doc.locale, player=seat_name(doc, seat, doc.locale)))
+            tx.publish.panel(seat, "new")
+            return True
+        _, was = await self.transact(table_id, fn)
+        return was
+
+    # ---- timers and computer seats -----------------------------------------------------
+
+    async def _on_timer(self, table_id: int, step: int) -> None:
+        if self._closed:
+            return
+        try:
+            _, doc = await self.load(table_id)
+        except UserFacingError:
+            return
+        if doc.step != step or doc.timer_step != step or doc.timer is None:
+            return
+        kind = doc.timer
+        match = doc.get_match()
+        if match is None:
+            return
+        log = self.log(table_id, doc)
+        if kind == "declare":
+            await self._guarded(table_id, step, lambda tx: self._apply(tx, CloseWindow()))
+        elif kind == "next_hand":
+            def next_hand(tx: Tx) -> None:
+                if tx.doc.get_match() is not None and tx.doc.phase is Phase.BETWEEN_HANDS:
+                    self._start_hand(tx)
+                else:
+                    tx.changed = False
+            await self._guarded(table_id, step, next_hand)
+        else:
+            seat = match.public_view().turn
+            if seat is None:
+                return
+            action = await asyncio.to_thread(
+                computer_action, match.view_for(seat), self.config.computer_player,
+                table_id, match.hand_no, step)
+            log.info("time's up for seat %s (%s)", seat, kind)
+
+            def timeout(tx: Tx) -> None:
+                doc = tx.doc
+                entry = doc.seat(seat)
+                locale = doc.locale
+                if entry.user_id is not None:
+                    entry.misses += 1
+                    doc.add_note(t("timer.auto_played", locale,
+                                   player=seat_name(doc, seat, locale)))
+                    if entry.misses >= 2 and not entry.autopilot:
+                        entry.autopilot = True
+                        doc.add_note(t("timer.autopilot", locale,
+                                       player=mention(doc, seat, locale)))
+                self._apply(tx, action, actor=seat)
+            await self._guarded(table_id, step, timeout)
+
+    async def _guarded(self, table_id: int, step: int, fn: Callable[[Tx], Any]) -> bool:
+        """Apply `fn` only if the table is still at `step`; swallow a race lost."""
+        def checked(tx: Tx) -> None:
+            if tx.doc.step != step:
+                tx.changed = False
+                return
+            fn(tx)
+        try:
+            tx, _ = await self.transact(table_id, checked)
+        except (UserFacingError, StaleVersion):
+            return False
+        return tx.changed
+
+    def _schedule_computers(self, table_id: int, doc: TableDoc) -> None:
+        if self._closed:
+            return
+        match = doc.get_match()
+        if match is None:
+            return
+        for seat in seats_to_act(match):
+            entry = doc.seats[seat]
+            if entry is None or not entry.computer_acts:
+                continue
+            key = (table_id, seat, doc.step)
+            if key in self._pending_computer:
+                continue
+            self._pending_computer.add(key)
+            task = asyncio.create_task(self._computer_turn(table_id, seat, doc.step),
+                                       name=f"tractor-computer-{table_id}-{seat}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _computer_turn(self, table_id: int, seat: int, step: int) -> None:
+        key = (table_id, seat, step)
+        try:
+            if self.config.action_delay > 0:
+                await asyncio.sleep(self.config.action_delay)
+            for _attempt in range(2):
+                _, doc = await self.load(table_id)
+                match = doc.get_match()
+                if (doc.step != step or match is None or seat not in seats_to_act(match)
+                        or not doc.seat(seat).computer_acts):
+                    return
+                action = await asyncio.to_thread(
+                    computer_action, match.view_for(seat), self.config.computer_player,
+                    table_id, match.hand_no, step, doc.action_seq)
+                try:
+                    await self._guarded(table_id, step,
+                                        lambda tx, a=action: self._computer_apply(tx, seat, a))
+                    return
+                except TractorError as error:
+                    # The view went out of date (someone declared first): decide again,
+                    # and pass if that fails too.
+                    self.log(table_id, doc).debug("computer seat %s refused: %s", seat, error)
+            await self._guarded(table_id, step,
+                                lambda tx: self._computer_apply(tx, seat, Pass(seat)))
+        except UserFacingError:
+            return
+        except TractorError:
+            return
+        except Exception:
+            self.log(table_id).exception("computer seat %s failed", seat)
+        finally:
+            self._pending_computer.discard(key)
+
+    def _computer_apply(self, tx: Tx, seat: int, action: Action) -> None:
+        match = tx.doc.get_match()
+        if match is None or seat not in seats_to_act(match) or not tx.doc.seat(seat).computer_acts:
+            tx.changed = False
+            return
+        self._apply(tx, action, actor=seat)
+
+    # ---- restart --------------------------------------------------------------------
+
+    async def restore(self) -> list[int]:
+        """Re-arm timers and computer seats of every open table after a (re)start, and mark
+        them "restored after restart" on their table messages."""
+        restored: list[int] = []
+        grace = self.config.restart_grace
+        for stored in await self.store.active_tables():
+            table_id = stored.id
+
+            def fn(tx: Tx) -> None:
+                doc = tx.doc
+                doc.restored = True
+                if doc.timer is not None and doc.deadline is not None:
+                    doc.deadline = max(doc.deadline, now() + grace)
+            try:
+                await self.transact(table_id, fn)
+            except Exception:
+                self.log(table_id).exception("could not restore")
+                continue
+            restored.append(table_id)
+            self.log(table_id).info("restored after restart")
+        return restored

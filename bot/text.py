@@ -1,0 +1,311 @@
+"""Turning engine data into localized text (public messages, panels, announcements).
+
+Public text is built from `PublicView` and public events only; a seat's own cards are
+formatted only for that seat's panel. Cards are written as ``A♠`` (parseable by
+``/tractor play``), jokers as ``RJ``/``BJ``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import t, tn
+from bot.table import TableDoc
+from engine.cards import Card, Rank
+from engine.events import (
+    Declared,
+    Event,
+    NoBidTrump,
+    Redealt,
+    ThrowFailed,
+    TrickWon,
+)
+from engine.game import BATCHES, Phase, Trick
+from engine.rules import RuleSet
+from engine.trump import Trump
+from engine.views import PublicView
+
+SUIT_SYMBOLS = "♠♥♦♣"
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    """``A♠ A♠ 10♥ RJ``."""
+    return " ".join(card.pretty for card in cards)
+
+
+def trump_text(trump: Trump | None, locale: str) -> str:
+    """``♥`` or the no-trump word; ``?`` before trump is set."""
+    if trump is None:
+        return "?"
+    if trump.suit is None:
+        return t("term.no_trump", locale)
+    return trump.suit.symbol
+
+
+def level_text(level: Rank | None) -> str:
+    return "?" if level is None else str(level)
+
+
+def seat_name(doc: TableDoc, seat: int, locale: str) -> str:
+    """A seat's display name, markdown-escaped (``Computer 3`` for an unnamed computer)."""
+    entry = doc.seats[seat]
+    if entry is None:
+        return t("lobby.seat_empty", locale)
+    if entry.user_id is None and not entry.name:
+        return t("seat.computer_name", locale, number=seat + 1)
+    return discord.utils.escape_markdown(entry.name)
+
+
+def seat_label(doc: TableDoc, seat: int, locale: str) -> str:
+    """``Alice (2)``: the name with the seat number shown 1–4."""
+    return t("seat.label", locale, name=seat_name(doc, seat, locale), number=seat + 1)
+
+
+def shape_word(shape: str, locale: str) -> str:
+    key = {"single": "term.single", "pair": "term.pair", "tractor": "term.tractor",
+           "throw": "term.throw"}.get(shape)
+    return t(key, locale) if key else t("shape.mixed", locale)
+
+
+def options_text(rules: RuleSet, locale: str) -> str:
+    """One line per option, for the lobby and ``/tractor rules``."""
+    timer = (t("option.off", locale) if rules.turn_timer_s == 0
+             else t("option.seconds", locale, seconds=rules.turn_timer_s))
+    lines = [
+        t("option.turn_timer_s", locale, value=timer),
+        t("option.declare_window_s", locale,
+          value=t("option.seconds", locale, seconds=rules.declare_window_s)),
+        t("option.kitty_multiplier", locale,
+          value=t(f"choice.kitty_multiplier.{rules.kitty_multiplier.value}", locale)),
+        t("option.no_bid", locale, value=t(f"choice.no_bid.{rules.no_bid.value}", locale)),
+        t("option.must_defend", locale,
+          value=t(f"choice.must_defend.{_key(rules.must_defend.value)}", locale)),
+        t("option.match_end", locale,
+          value=t(f"choice.match_end.{rules.match_end.value}", locale)),
+        t("option.no_trump_allowed", locale,
+          value=t("option.yes" if rules.no_trump_allowed else "option.no", locale)),
+        t("option.throw_penalty", locale, value=rules.throw_penalty),
+    ]
+    return "\n".join(f"• {line}" for line in lines)
+
+
+def _key(value: str) -> str:
+    return value.lower()
+
+
+def trick_winner_seat(trick: Trick, trump: Trump | None) -> int | None:
+    """The seat winning the trick so far (or that won it)."""
+    if trick.winner is not None:
+        return trick.winner
+    return None if trump is None else trick.winning_seat(trump)
+
+
+def trick_line(doc: TableDoc, trick: Trick, locale: str, trump: Trump | None = None) -> str:
+    winner = trick_winner_seat(trick, trump)
+    parts = []
+    for index, play in enumerate(trick.plays):
+        seat = (trick.leader + index) % 4
+        mark = " ★" if seat == winner else ""
+        parts.append(f"{seat_name(doc, seat, locale)} {cards_text(play)}{mark}")
+    return " · ".join(parts)
+
+
+def header(doc: TableDoc, public: PublicView, locale: str) -> str:
+    """``**Hand 3** · Level 5 · Trump ♥ · Starter Alice``."""
+    bits = [f"**{t('table.hand_no', locale, number=public.hand_no)}**",
+            t("table.level", locale, level=level_text(public.level))]
+    if public.trump is not None:
+        bits.append(t("table.trump", locale, trump=trump_text(public.trump, locale)))
+        if public.trump_seat is not None:
+            bits.append(t("table.declared_by", locale,
+                          player=seat_name(doc, public.trump_seat, locale)))
+    if public.starter is not None:
+        bits.append(t("table.starter", locale, player=seat_name(doc, public.starter, locale)))
+    return " · ".join(bits)
+
+
+def levels_line(doc: TableDoc, public: PublicView, locale: str) -> str:
+    a, b = public.levels
+    return t("table.team_levels", locale,
+             team_a=f"{seat_name(doc, 0, locale)} & {seat_name(doc, 2, locale)}",
+             level_a=str(a),
+             team_b=f"{seat_name(doc, 1, locale)} & {seat_name(doc, 3, locale)}",
+             level_b=str(b))
+
+
+def seats_line(doc: TableDoc, public: PublicView, locale: str) -> str:
+    parts = []
+    for seat in range(4):
+        entry = doc.seats[seat]
+        marks = ""
+        if entry is not None and entry.user_id is None:
+            marks = " 🤖"
+        elif entry is not None and entry.autopilot:
+            marks = " ⏸"
+        count = public.cards_left[seat]
+        parts.append(f"{seat + 1}. {seat_name(doc, seat, locale)}{marks} "
+                     f"({tn('table.cards_left', count, locale)})")
+    return " · ".join(parts)
+
+
+def deadline_text(deadline: float | None) -> str:
+    return "" if deadline is None else f"<t:{int(deadline)}:R>"
+
+
+def mention(doc: TableDoc, seat: int, locale: str) -> str:
+    """A mention for a human (never pings: messages use AllowedMentions.none()), a name
+    for a computer."""
+    entry = doc.seats[seat]
+    if entry is not None and entry.user_id is not None:
+        return f"<@{entry.user_id}>"
+    return seat_name(doc, seat, locale)
+
+
+def status_line(doc: TableDoc, public: PublicView, locale: str) -> str:
+    """Who the table is waiting for, with the countdown."""
+    when = deadline_text(doc.deadline)
+    if public.phase is Phase.DECLARING:
+        waiting = ", ".join(mention(doc, s, locale) for s in public.awaiting)
+        return t("table.declaring_status", locale, batch=public.batch, total=BATCHES,
+                 players=waiting or "—", deadline=when or "—")
+    if public.phase is Phase.BURYING and public.turn is not None:
+        return t("table.burying_status", locale, player=mention(doc, public.turn, locale),
+                 deadline=when or "—")
+    if public.phase is Phase.PLAYING and public.turn is not None:
+        if when:
+            return t("table.waiting_for_until", locale,
+                     player=mention(doc, public.turn, locale), deadline=when)
+        return t("table.waiting_for", locale, player=mention(doc, public.turn, locale))
+    if public.phase is Phase.BETWEEN_HANDS:
+        return t("table.next_hand", locale, deadline=when or "—")
+    if public.phase is Phase.MATCH_OVER:
+        return t("table.match_over", locale)
+    return ""
+
+
+def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
+    """The table message text (public)."""
+    lines = [header(doc, public, locale), levels_line(doc, public, locale),
+             seats_line(doc, public, locale)]
+    if public.declarations and public.phase is Phase.DECLARING:
+        last = public.declarations[-1]
+        lines.append(t("table.standing_declaration", locale,
+                       player=seat_name(doc, last.seat, locale), cards=cards_text(last.cards)))
+    if public.phase in (Phase.PLAYING, Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
+        lines.append(t("table.points_taken", locale, points=public.opponent_points, target=80))
+    if public.trick is not None:
+        lines.append(t("table.current_trick", locale, number=public.trick.number,
+                       plays=trick_line(doc, public.trick, locale, public.trump)))
+    if public.last_trick is not None:
+        lines.append(t("table.last_trick_line", locale, number=public.last_trick.number,
+                       plays=trick_line(doc, public.last_trick, locale, public.trump),
+                       player=seat_name(doc, public.last_trick.winner or 0, locale),
+                       points=public.last_trick.points))
+    if doc.notes:
+        lines.append("")
+        lines.extend(f"› {note}" for note in doc.notes[-4:])
+    if doc.has_computers:
+        lines.append(t("table.computer_seats", locale))
+    if doc.restored:
+        lines.append(t("table.restored", locale))
+    status = status_line(doc, public, locale)
+    if status:
+        lines.append("")
+        lines.append(status)
+    return _fit("\n".join(lines))
+
+
+def lobby_content(doc: TableDoc, locale: str) -> str:
+    lines = [f"**{t('lobby.title', locale)}**",
+             t("lobby.opened_by", locale, player=f"<@{doc.creator_id}>")]
+    for seat in range(4):
+        entry = doc.seats[seat]
+        team = "A" if seat % 2 == 0 else "B"
+        if entry is None:
+            who = t("lobby.seat_empty", locale)
+        elif entry.user_id is None:
+            who = f"{seat_name(doc, seat, locale)} 🤖"
+        else:
+            who = f"<@{entry.user_id}>"
+        lines.append(t("lobby.seat_line", locale, number=seat + 1, team=team, player=who))
+    lines.append("")
+    lines.append(t("lobby.options_title", locale))
+    lines.append(options_text(doc.rules, locale))
+    if doc.notes:
+        lines.append("")
+        lines.extend(f"› {note}" for note in doc.notes[-3:])
+    if doc.restored:
+        lines.append(t("table.restored", locale))
+    lines.append("")
+    lines.append(t("lobby.how_to", locale) if not doc.full else t("lobby.ready", locale))
+    return _fit("\n".join(lines))
+
+
+def event_lines(doc: TableDoc, events: Sequence[Event], locale: str) -> list[str]:
+    """Public one-line notes for the table message (the ones worth a line)."""
+    lines: list[str] = []
+    for event in events:
+        if isinstance(event, Declared):
+            lines.append(t("note.declared", locale, player=seat_name(doc, event.seat, locale),
+                           cards=cards_text(event.cards)))
+        elif isinstance(event, ThrowFailed):
+            key = "note.throw_failed_penalty" if event.penalty else "note.throw_failed"
+            lines.append(t(key, locale, player=seat_name(doc, event.seat, locale),
+                           attempted=cards_text(event.attempted),
+                           forced=cards_text(event.forced), penalty=abs(event.penalty)))
+        elif isinstance(event, TrickWon):
+            lines.append(t("note.trick_won", locale, player=seat_name(doc, event.seat, locale),
+                           number=event.trick_no, points=event.points))
+        elif isinstance(event, Redealt):
+            lines.append(t("announce.redeal", locale))
+        elif isinstance(event, NoBidTrump):
+            lines.append(t("announce.no_bid", locale, cards=cards_text(event.revealed),
+                           trump=trump_text(event.trump, locale)))
+    return lines
+
+
+def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
+    """The end-of-hand announcement (public: the kitty is revealed at settlement)."""
+    result = public.result
+    assert result is not None and public.starter is not None
+    lines = [f"**{t('summary.title', locale, number=public.hand_no)}**"]
+    lines.append(t("summary.kitty", locale, cards=cards_text(result.kitty),
+                   points=result.kitty_points))
+    if result.kitty_scored:
+        lines.append(t("summary.kitty_scored", locale, points=result.kitty_points,
+                       multiplier=result.kitty_multiplier, total=result.kitty_scored))
+    else:
+        lines.append(t("summary.kitty_not_scored", locale))
+    lines.append(t("summary.opponents_total", locale, points=result.opponent_points))
+    declarers = public.starter % 2
+    if result.side == "declarers":
+        lines.append(t("summary.declarers_up", locale, team=_team(doc, declarers, locale),
+                       levels=result.levels_gained))
+    elif result.levels_gained:
+        lines.append(t("summary.opponents_up", locale, team=_team(doc, 1 - declarers, locale),
+                       levels=result.levels_gained))
+    else:
+        lines.append(t("summary.opponents_take_over", locale,
+                       team=_team(doc, 1 - declarers, locale)))
+    a, b = result.new_levels
+    lines.append(t("summary.levels", locale, team_a=_team(doc, 0, locale), level_a=str(a),
+                   team_b=_team(doc, 1, locale), level_b=str(b)))
+    if result.match_winner is None:
+        lines.append(t("summary.next_starter", locale,
+                       player=seat_name(doc, result.next_starter, locale)))
+    lines.append(t("summary.seed", locale, seed=result.seed))
+    return _fit("\n".join(lines))
+
+
+def _team(doc: TableDoc, team: int, locale: str) -> str:
+    return f"{seat_name(doc, team, locale)} & {seat_name(doc, team + 2, locale)}"
+
+
+def team_names(doc: TableDoc, team: int, locale: str) -> str:
+    return _team(doc, team, locale)
+
+
+def _fit(text: str, limit: int = 1990) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
