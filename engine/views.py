@@ -46,7 +46,6 @@ class PublicView:
     """The level rank of the current hand."""
     starter: int | None
     trump: Trump | None
-    trump_seat: int | None
     trump_how: TrumpHow | None
     declarations: tuple[Declaration, ...]
     """Declarations shown in this deal, in order; the last one stands."""
@@ -86,7 +85,15 @@ class PublicView:
 
     @property
     def standing(self) -> Declaration | None:
+        """The declaration that stands (the last one shown)."""
         return self.declarations[-1] if self.declarations else None
+
+    @property
+    def trump_seat(self) -> int | None:
+        """The seat whose declaration set trump, if one did."""
+        if self.trump_how is TrumpHow.DECLARED and self.declarations:
+            return self.declarations[-1].seat
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -164,26 +171,21 @@ def public_view(match: Match) -> PublicView:
     """The public view of `match`."""
     hand = match.hand
     if hand is None:
-        return PublicView(
-            phase=match.phase, rules=match.rules, hand_no=match.hand_no, levels=match.levels,
-            level=None, starter=match.starter, trump=None, trump_seat=None, trump_how=None,
-            declarations=(), revealed=_NO_CARDS, deal_no=0, batch=0, awaiting=(), turn=None,
-            cards_left=_ZEROS, trick=None, last_trick=None, tricks_played=0, played=(),
-            opponent_points=0, failed_throws=(), result=None, match_winner=match.winner,
-        )
+        return PublicView(match.phase, match.rules, match.hand_no, match.levels, None,
+                          match.starter, None, None, (), _NO_CARDS, 0, 0, (), None, _ZEROS,
+                          None, None, 0, (), 0, (), None, match.winner)
     phase = hand.phase
-    declaring = phase is Phase.DECLARING
-    return PublicView(
-        phase=phase, rules=match.rules, hand_no=hand.number, levels=match.levels,
-        level=hand.level, starter=hand.starter, trump=hand.trump, trump_seat=hand.trump_seat,
-        trump_how=hand.trump_how, declarations=hand.declarations, revealed=hand.revealed,
-        deal_no=hand.deal_no, batch=hand.batch,
-        awaiting=tuple(s for s in range(SEATS) if s not in hand.responded) if declaring else (),
-        turn=hand.turn, cards_left=_cards_left(hand.hands, hand.starter, phase),
-        trick=hand.trick, last_trick=hand.last_trick, tricks_played=hand.tricks_played,
-        played=hand.played, opponent_points=hand.opponent_points,
-        failed_throws=hand.failed_throws, result=hand.result, match_winner=match.winner,
-    )
+    if phase is Phase.DECLARING:
+        awaiting = tuple(s for s in range(SEATS) if s not in hand.responded)
+        cards_left = tuple(map(len, hand.hands))
+    else:
+        awaiting = ()
+        cards_left = _cards_left(hand.hands, hand.starter, phase)
+    return PublicView(phase, match.rules, hand.number, match.levels, hand.level, hand.starter,
+                      hand.trump, hand.trump_how, hand.declarations, hand.revealed,
+                      hand.deal_no, hand.batch, awaiting, hand.turn, cards_left, hand.trick,
+                      hand.last_trick, hand.tricks_played, hand.played, hand.opponent_points,
+                      hand.failed_throws, hand.result, match.winner)
 
 
 def _cards_left(hands: tuple[Cards, ...], starter: int | None, phase: Phase) -> tuple[int, ...]:
