@@ -408,6 +408,7 @@ class TableService:
         assert match is not None and doc.match_key is not None
         doc.hand_key = f"{doc.match_key}-h{match.hand_no + 1}"
         doc.action_seq = 0
+        doc.notes = []
         self._apply(tx, StartHand(self.new_seed()))
         new = doc.get_match()
         assert new is not None

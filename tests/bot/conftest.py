@@ -1,0 +1,12 @@
+"""Fixtures for the bot's end-to-end tests; the helpers live in botkit.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "tractor.sqlite3"
