@@ -104,7 +104,8 @@ def decompose_suit(cards: Sequence[Card], trump: Trump) -> list[Unit]:
         units.append(Unit(UnitKind.TRACTOR, tuple(chain), suit, top))
     units += [Unit(UnitKind.PAIR, (card, card), suit, order) for order, card in pairs]
     paired = {card for _, card in pair_orders(cards, trump)}
-    singles = sorted((c for c in cards if c not in paired), key=trump.strength, reverse=True)
+    singles = sorted((c for c in cards if c not in paired),
+                     key=lambda c: (trump.strength(c), c.code), reverse=True)
     units += [Unit(UnitKind.SINGLE, (card,), suit, trump.strength(card)) for card in singles]
     units.sort(key=lambda u: (len(u.cards), u.top), reverse=True)
     return units
