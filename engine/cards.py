@@ -147,7 +147,7 @@ _TOKEN = re.compile(r"[,\s]+")
 
 
 def _parse_token(token: str) -> Card:
-    text = token.strip().upper()
+    text = token.strip().upper().replace("\ufe0f", "")  # Discord sends ♠️ with a selector
     if text in ("RJ", "BJ"):
         return RED_JOKER if text == "RJ" else BLACK_JOKER
     if len(text) >= 2 and text[0] in _SUIT_CHARS and text[-1] not in _SUIT_CHARS:

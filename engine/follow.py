@@ -36,8 +36,9 @@ def follow_error(
     played = [c for c in play if trump.suit_index(c) == suit]
     if len(held) < n:
         if len(played) < len(held):
-            return (f"You must play all {len(held)} of your {name} cards before any other "
-                    f"(R8)")
+            what = (f"your {name} card" if len(held) == 1
+                    else f"all {len(held)} of your {name} cards")
+            return f"You must play {what} before any other (R8)"
         return None
     if len(played) < n:
         return f"You still hold {name} cards, so every card you play must be {name} (R8)"

@@ -79,7 +79,7 @@ def test_r8_error_suit_obligation() -> None:
 
 def test_r8_error_all_of_suit_when_short() -> None:
     why = reason("AS 3D 4C", "9S 9S", "3D 4C")
-    assert "all" in why
+    assert "your ♠ card before any other (r8)" in why
     assert "all" in reason("AS KS 3D 4C 5C", "9S 9S 8S 8S", "AS 3D 4C 5C")
 
 
