@@ -40,6 +40,7 @@ class HandRecord:
     side: str
     levels_gained: int
     illegal: int
+    kitty_scored: int = 0
     times: dict[str, list[float]] = field(default_factory=dict)
 
     @property
@@ -92,7 +93,7 @@ def play_hand(players: Sequence[Player], hand_seed: int, level: Rank, starter: i
     assert hand is not None and hand.result is not None and hand.starter is not None
     result = hand.result
     return HandRecord(a_team, team_of(hand.starter), result.opponent_points, result.side,
-                      result.levels_gained, illegal, times)
+                      result.levels_gained, illegal, result.kitty_scored, times)
 
 
 def _fallback(match: Match, seat: int, phase: Phase) -> Action:

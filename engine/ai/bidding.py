@@ -86,7 +86,7 @@ def _keep_value(card: Card, trump: Trump, counts: Counter[Card]) -> float:
     return value
 
 
-def ai_bury(cards: Sequence[Card], trump: Trump) -> list[Card]:
+def ai_bury(cards: Sequence[Card], trump: Trump, void_bonus: float = 18.0) -> list[Card]:
     """Bury 8 of 33: void short side suits without points, keep points, trumps and pairs.
 
     Tries every set of side suits to void that fits in 8 cards and fills the rest with the
@@ -117,7 +117,7 @@ def ai_bury(cards: Sequence[Card], trump: Trump) -> list[Card]:
                     pool.remove(c)
                     taken.append(c)
             total = bury + taken
-            score = sum(value[c] for c in total) - 18 * len(chosen)
+            score = sum(value[c] for c in total) - void_bonus * len(chosen)
             # a suit left with a single low card is nearly void too
             if best is None or score < best[0]:
                 best = (score, total)

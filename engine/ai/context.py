@@ -116,8 +116,7 @@ class Knowledge:
                 who = trick.seat_of(index)
                 left[who] -= len(play)
                 played_by[who].update(play)
-                if who != seen.seat:
-                    unseen.subtract(play)
+                unseen.subtract(play)
                 if index == 0:
                     continue
                 in_suit = [c for c in play if trump.suit_index(c) == suit]

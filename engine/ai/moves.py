@@ -141,6 +141,33 @@ def units_of(cards: Sequence[Card], trump: Trump) -> list[Unit]:
     return decompose_suit(list(cards), trump)
 
 
+def single_best(plays: Sequence[Sequence[Card]], trump: Trump) -> tuple[int, int, bool]:
+    """For a trick of singles: (index of the winning play, its strength, whether a ruff)."""
+    suit = trump.suit_index(plays[0][0])
+    best, top, ruffed = 0, trump.strength(plays[0][0]), False
+    for index in range(1, len(plays)):
+        card = plays[index][0]
+        card_suit = trump.suit_index(card)
+        strength = trump.strength(card)
+        if card_suit == suit and not ruffed:
+            if strength > top:
+                best, top = index, strength
+        elif card_suit == TRUMP and suit != TRUMP and (not ruffed or strength > top):
+            best, top, ruffed = index, strength, True
+    return best, top, ruffed
+
+
+def single_beats(card: Card, suit: int, top: int, ruffed: bool, trump: Trump) -> bool:
+    """Whether a single `card` takes a trick of singles led in `suit` from its winner."""
+    card_suit = trump.suit_index(card)
+    if card_suit == suit and not ruffed:
+        return trump.strength(card) > top
+    return card_suit == TRUMP and suit != TRUMP and (not ruffed or trump.strength(card) > top)
+
+
 def wins_now(plays: Sequence[Sequence[Card]], candidate: Sequence[Card], trump: Trump) -> bool:
     """Whether `candidate`, played after `plays`, would be winning the trick."""
+    if len(candidate) == 1:
+        _, top, ruffed = single_best(plays, trump)
+        return single_beats(candidate[0], trump.suit_index(plays[0][0]), top, ruffed, trump)
     return trick_winner([*plays, candidate], trump) == len(plays)

@@ -17,6 +17,8 @@ from engine.ai.moves import (
     discard_key,
     follow_options,
     simple_leads,
+    single_beats,
+    single_best,
     suit_of,
     units_of,
     wins_now,
@@ -87,6 +89,17 @@ class ExactInfo:
 
     def beatable_by(self, plays: Sequence[Sequence[Card]], seats: Sequence[int]) -> bool:
         lead = plays[0]
+        trump = self.trump
+        if len(lead) == 1:
+            suit = trump.suit_index(lead[0])
+            _, top, ruffed = single_best(plays, trump)
+            for seat in seats:
+                hand = self.sim.hands[seat]
+                held = [c for c in hand if trump.suit_index(c) == suit]
+                pool = held if held else hand
+                if any(single_beats(c, suit, top, ruffed, trump) for c in pool):
+                    return True
+            return False
         for seat in seats:
             for option in follow_options(self.sim.hands[seat], lead, self.trump):
                 if wins_now(plays, option, self.trump):
