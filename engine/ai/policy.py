@@ -237,7 +237,7 @@ def choose_follow(info: Info) -> list[Card]:
     if len(options) == 1:
         return options[0]
     winner = (info.leader + trick_winner(plays, trump)) % 4
-    later = later_seats(info, len(plays) + 1)
+    later = [s for s in later_seats(info, len(plays) + 1) if s % 2 != info.seat % 2]
     key = discard_key(info.hand, trump)
     trick_points = sum(card_points(p) for p in plays)
 
@@ -261,8 +261,14 @@ def choose_follow(info: Info) -> list[Card]:
         gain = trick_points + card_points(pick)
         if gain > 0 or cost(pick, trump) < 12:
             return pick
-    elif winning and trick_points >= 15 and not later:
-        return min(winning, key=lambda o: cost(o, trump))
+    if winning and trick_points >= 10:
+        # Not provably safe, but nothing in the led suit beats it: only a ruff could.
+        top = [o for o in winning if info.unit_safe(o, later)
+               and trump.suit_index(o[0]) == trump.suit_index(plays[0][0])]
+        if top:
+            return min(top, key=lambda o: cost(o, trump))
+        if not later or trick_points >= 15:
+            return min(winning, key=lambda o: cost(o, trump))
     return min(options, key=cheapness)
 
 
