@@ -103,8 +103,9 @@ def world(k: Knowledge, rng: random.Random) -> Sim:
 
 
 def best_move(k: Knowledge, candidates: Sequence[Sequence[Card]], default: Sequence[Card],
-              samples: int, rng: random.Random) -> list[Card]:
-    """The candidate with the best mean utility over `samples` sampled deals."""
+              samples: int, rng: random.Random, bias: float = 0.5) -> list[Card]:
+    """The candidate with the best mean utility over `samples` sampled deals; the
+    heuristic's `default` gets `bias` per sample, so noise alone does not overturn it."""
     if len(candidates) <= 1:
         return list(default)
     declarer = k.seen.is_declarer
@@ -117,6 +118,6 @@ def best_move(k: Knowledge, candidates: Sequence[Sequence[Card]], default: Seque
             totals[index] += utility(rollout(sim), declarer)
     default_key = sorted(c.code for c in default)
     best = max(range(len(candidates)), key=lambda i: (
-        totals[i] + (0.5 * samples if sorted(c.code for c in candidates[i]) == default_key
+        totals[i] + (bias * samples if sorted(c.code for c in candidates[i]) == default_key
                      else 0.0)))
     return list(candidates[best])

@@ -110,6 +110,8 @@ ENDGAME_SAMPLES = 16
 THROW_BUDGET = 450
 """Samples × candidates × cards in hand for a mid-hand throw decision (~200 ms)."""
 THROW_CANDIDATES = 4
+THROW_BIAS = 3.0
+"""A throw that counting proves safe is kept unless the samples clearly prefer a unit."""
 BURY_SAMPLES = 10
 MAX_CANDIDATES = 8
 
@@ -174,7 +176,7 @@ class AiPlayer:
             units = [list(u.cards) for u in units_of(choice, trump)]
             candidates = [choice, *units[: THROW_CANDIDATES - 1]]
             samples = max(3, THROW_BUDGET // (len(candidates) * len(info.hand)))
-            return best_move(k, candidates, choice, samples, self.rng)
+            return best_move(k, candidates, choice, samples, self.rng, bias=THROW_BIAS)
         if info.plays:
             candidates = follow_options(info.hand, info.plays[0], trump)
         else:

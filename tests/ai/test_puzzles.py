@@ -56,9 +56,9 @@ def test_no_trump_pair_on_a_lost_trick() -> None:
 
 def test_feed_a_king_to_the_partner_who_is_sure_to_win() -> None:
     """Last to play, my partner's AC takes the trick for sure: give it the KC (10 points
-    for us as opponents) rather than a blank card."""
-    match = position(["KC 6C 9D 8D", "5S 6S 7S", "8S 9S 10S", "JS QS KS"], "2H", 1,
-                     leader=1, trick=["3C", "AC", "4C"])
+    for us as opponents). Kept, the KC would only fall to the declarers' AS in the last
+    trick."""
+    match = position(["KC 6C", "KS", "3S", "AS"], "2H", 1, leader=1, trick=["3C", "AC", "4C"])
     assert same(played(match), "KC")
 
 
