@@ -6,12 +6,11 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
-from engine.cards import Card, Rank, Suit
+from engine.cards import Card, Rank
 from engine.declaring import declaration_strength
 from engine.trump import Trump
 
 KITTY = 8
-TRUMP = 4
 
 
 def trump_count(hand: Sequence[Card], trump: Trump) -> int:
@@ -103,22 +102,11 @@ def ai_bury(cards: Sequence[Card], trump: Trump, void_bonus: float = 18.0) -> li
             bury = [c for s in chosen for c in side[s]]
             if len(bury) > KITTY:
                 continue
-            rest = list(cards)
+            rest = list(ranked)
             for c in bury:
                 rest.remove(c)
-            fill = [c for c in ranked if c in rest]
-            # fill from the pool without breaking more suits than needed
-            taken: list[Card] = []
-            pool = list(rest)
-            for c in fill:
-                if len(taken) + len(bury) == KITTY:
-                    break
-                if c in pool:
-                    pool.remove(c)
-                    taken.append(c)
-            total = bury + taken
+            total = bury + rest[: KITTY - len(bury)]
             score = sum(value[c] for c in total) - void_bonus * len(chosen)
-            # a suit left with a single low card is nearly void too
             if best is None or score < best[0]:
                 best = (score, total)
     assert best is not None
@@ -134,5 +122,3 @@ def greedy_bury(cards: Sequence[Card], trump: Trump) -> list[Card]:
                 trump.strength(card), card.code)
     return sorted(cards, key=key)[:KITTY]
 
-
-SUITS = tuple(Suit)

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import ALL_CARDS, Card
+from engine.game import HAND_SIZE
 from engine.matching import best_answer, full_answer, pair_counts, shapes_of
 from engine.rules import RuleSet
 from engine.trump import SUIT_INDEX, Trump
 from engine.units import decompose_suit
 
-HAND_SIZE = 25
 TRUMP = 4
 
 Play = tuple[Card, ...]
@@ -66,10 +66,6 @@ class Seen:
     @property
     def partner(self) -> int:
         return (self.seat + 2) % 4
-
-    @property
-    def leading(self) -> bool:
-        return self.current is None or not self.current.plays
 
 
 

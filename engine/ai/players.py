@@ -29,16 +29,22 @@ class Player(Protocol):
 
 
 class RandomPlayer:
-    """Uniform over legal moves; declares at a chance with probability ½; random bury."""
+    """Uniform over legal moves; declares at its first chance in a deal with probability ½
+    (and then not again that deal); random bury."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(f"random-player:{seed}")
+        self.decided: tuple[int, int] | None = None
+        """The (hand, deal) in which it had its chance to declare."""
 
     def decide(self, view: PlayerView) -> Action:
         phase = view.public.phase
         if phase is Phase.DECLARING:
-            if view.legal_declarations and self.rng.random() < 0.5:
-                return Declare(view.seat, self.rng.choice(view.legal_declarations))
+            deal = (view.public.hand_no, view.public.deal_no)
+            if view.legal_declarations and self.decided != deal:
+                self.decided = deal
+                if self.rng.random() < 0.5:
+                    return Declare(view.seat, self.rng.choice(view.legal_declarations))
             return Pass(view.seat)
         if phase is Phase.BURYING:
             assert view.kitty is not None

@@ -16,7 +16,6 @@ from engine.ai.moves import (
     TRUMP,
     discard_key,
     follow_options,
-    simple_leads,
     single_beats,
     single_best,
     suit_of,
@@ -282,6 +281,3 @@ def rollout(sim: Sim) -> int:
         sim.play(choose_play(ExactInfo(sim)))
     return sim.opp_points
 
-
-__all__ = ["ExactInfo", "Info", "TrackedInfo", "choose_follow", "choose_lead", "choose_play",
-           "rollout", "simple_leads"]
