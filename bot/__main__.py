@@ -3,9 +3,9 @@
 Reads the settings from the environment and ``.env`` (see bot/config.py). A missing or
 malformed token prints one line and exits with status 2. ``--help`` always works.
 
-The local-play mode (no token: simulated players in a browser through SimCord's
-preview) plugs in at `run_local`; ``--players``, ``--port`` and ``--database`` are
-accepted already.
+Without a token (or with ``--local``) it starts local play instead: the bot against
+SimCord's simulated Discord, in a browser (bot/local.py; ``LOCAL_PLAY=off`` turns that
+off, as the Docker image does).
 """
 
 from __future__ import annotations
@@ -49,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--port", type=int, default=8765, metavar="PORT", help="local play: preview port"
     )
+    parser.add_argument(
+        "--no-browser", action="store_true", help="local play: only print the page address"
+    )
     return parser
 
 
@@ -56,7 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
     args = build_parser().parse_args(argv)
     load_dotenv_file(args.env_file)
-    if args.local:
+    from bot.local import wanted as local_play_wanted  # no DISCORD_TOKEN: play locally
+
+    if args.local or local_play_wanted():
         return run_local(args)
     try:
         config = Config.from_env()
@@ -69,12 +74,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_local(args: argparse.Namespace) -> int:
-    """Local play without a token (to be implemented: SimCord preview)."""
-    print(
-        "tractor-bot: local play is not available yet; set DISCORD_TOKEN to run on Discord",
-        file=sys.stderr,
-    )
-    return EXIT_CONFIG
+    """Local play: the bot against SimCord's simulated Discord in a browser (bot/local.py)."""
+    from bot import local
+
+    return local.main(args)
 
 
 def run_discord(config: Config) -> int:

@@ -1,0 +1,510 @@
+"""Local play: the real bot, no token, a simulated Discord in your browser.
+
+``python -m bot`` (``make play``) without a ``DISCORD_TOKEN`` calls `main`. It builds the
+real bot with `bot.create_bot`, attaches it to SimCord's in-process Discord, and makes a
+server "Tractor Club" with a ``#tractor`` channel and you (``--players N``: 1-4 people at
+this computer; the other seats are computer players). Everyone is seated through the
+bot's own slash commands (``/tractor new``, ``join``, ``addbot``, ``start``), exactly as
+on Discord. Then SimCord's preview serves the channel on loopback and the address is
+printed on its own line (``http://127.0.0.1:PORT/#…``; the part after ``#`` is the
+session key, so keep it to yourself). The page shows ``#tractor`` as a Discord client
+would: the table message and its buttons, the ephemeral ``My hand`` panel, and a composer
+for the ``/tractor`` commands. With several local players the page's viewer switch swaps
+seats. Ctrl-C, SIGTERM or "End session" in the page stops it; the database is closed.
+
+The game lives in ``./data/local.sqlite3`` (``--database``). The simulated world is built
+the same way every time (same server, channel and player ids), so an unfinished game
+from the last session is picked up again and re-posted instead of a new one.
+
+Two clocks are reconciled here. SimCord runs the bot on a virtual clock that only moves
+when something moves it; a `_Pump` keeps that clock in step with the wall clock (so
+the computer players' ``BOT_ACTION_DELAY`` pauses, turn timers and ``<t:…:R>``
+countdowns behave as on Discord) and republishes the page whenever the bot did
+something, so computer plays show up one by one. The pump and the page's own actions
+never overlap: both go through one lock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+import webbrowser
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+from bot.config import Config, ConfigError
+
+__all__ = [
+    "CHANNEL_NAME",
+    "DEFAULT_DATABASE",
+    "DEFAULT_PORT",
+    "GUILD_NAME",
+    "LocalSession",
+    "local_session",
+    "main",
+    "wanted",
+]
+
+log = logging.getLogger("tractor.local")
+T = TypeVar("T")
+
+GUILD_NAME = "Tractor Club"
+CHANNEL_NAME = "tractor"
+DEFAULT_DATABASE = "./data/local.sqlite3"
+DEFAULT_PORT = 8765
+BOT_NAME = "Tractor"
+EXIT_USAGE = 2
+
+# SimCord settles after every operation: it waits for the bot's runnable work, and for
+# its timers that fall due before the settle deadline. Advancing time waits for runnable
+# work only (timers are what it moves through), so it gets a generous bound. Everything
+# else (the page's clicks, commands run from here) gets a bound below the bot's pauses
+# (a computer player's BOT_ACTION_DELAY, the table message's edit coalescing): a click
+# then returns as soon as the bot answered it, and the pauses play out in real time
+# afterwards, driven by the `_Pump`, so people can follow the computer players' moves.
+_ADVANCE_SETTLE = 30.0
+_QUICK_SETTLE = 2.0
+_PUMP_INTERVAL = 0.1
+
+
+def _player_names(count: int) -> list[tuple[str, str]]:
+    """(username, display name) of the local people: "you" alone, else Player 1..N."""
+    if count == 1:
+        return [("you", "You")]
+    return [(f"player{i}", f"Player {i}") for i in range(1, count + 1)]
+
+
+def action_settle(config: Config) -> float:
+    """The settle bound for clicks and commands under `config`'s pauses (see above)."""
+    pauses = [p for p in (config.action_delay, config.edit_interval) if p > 0]
+    if pauses and min(pauses) >= 0.5:
+        return min(_QUICK_SETTLE, 0.8 * min(pauses))
+    return _QUICK_SETTLE  # no pauses worth showing one by one: settle through them
+
+
+@dataclass
+class LocalSession:
+    """A running local game: the SimCord world, the bot and the page serving it."""
+
+    env: Any  # simcord.Env
+    bot: Any  # bot.client.TractorBot
+    guild: Any  # simcord.GuildHandle
+    channel: Any  # simcord.ChannelHandle
+    humans: tuple[Any, ...]  # simcord.MemberActor, in seat order
+    database: Path
+    preview: Any  # simcord.Preview
+    resumed: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def url(self) -> str:
+        """The page address; it carries the session key after ``#``."""
+        return str(self.preview.url)
+
+    async def act(self, operation: Callable[[], Awaitable[T]]) -> T:
+        """Run one SimCord operation (an actor's slash, click, select…) between pump ticks.
+
+        Whatever drives the world from Python (the seating, tests) comes through here,
+        like the page's own actions, so no two operations overlap. It settles with the
+        clicks' short bound (see `action_settle`); `idle` waits for the rest."""
+        async with self.lock:
+            return await operation()
+
+    async def idle(self) -> None:
+        """Wait until the bot has done what it can do now (its timers aside)."""
+        async with self.lock:
+            await self._advance(0.0)
+
+    async def wait_closed(self) -> None:
+        """Return when "End session" in the page closed the preview."""
+        await self.preview.wait_closed()
+
+    async def _advance(self, seconds: float) -> None:
+        """Move the virtual clock on, running the bot's timers due by then (lock held)."""
+        env = self.env
+        quick = env.settle_timeout
+        env.settle_timeout = _ADVANCE_SETTLE
+        try:
+            # In a task of its own: SimCord lets a timer that fires in real time wait for
+            # the task advancing time, so that task has to end.
+            await asyncio.ensure_future(env.advance_time(seconds))
+        except TimeoutError as error:  # the bot outran even this bound; it carries on
+            log.warning("the simulated Discord is slow to settle: %s", _first_line(error))
+        finally:
+            env.settle_timeout = quick
+
+    async def _catch_up(self) -> None:
+        """Bring the virtual clock to the wall clock (lock held)."""
+        lag = (datetime.now(UTC) - self.env.now()).total_seconds()
+        if lag > 0.005:
+            await self._advance(lag)
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).splitlines() or [type(error).__name__])[0]
+
+
+class _Pump:
+    """Keeps the virtual clock at the wall clock and the page up to date.
+
+    Every tick, under the session lock: catch the clock up (which runs the bot's due
+    timers: a computer player's pause, the coalesced table edit, a turn timer), then, if
+    the bot sent anything to Discord since the page was last published, republish it."""
+
+    def __init__(self, session: LocalSession) -> None:
+        self.session = session
+        self.published = -1
+
+    async def tick(self) -> None:
+        session = self.session
+        async with session.lock:
+            if session.preview._closed:
+                return
+            await session._catch_up()
+            sent = len(session.env.http_requests)
+            if sent != self.published:
+                try:
+                    await session.preview.refresh()
+                except TimeoutError:  # a timer fired in real time and the bot is at it
+                    return
+                self.published = sent
+
+    async def run(self) -> None:
+        while not self.session.preview._closed:
+            try:
+                await asyncio.ensure_future(self.tick())  # a task per tick: see _advance
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if self.session.preview._closed:
+                    return
+                log.exception("local play: updating the page failed")
+            await asyncio.sleep(_PUMP_INTERVAL)
+
+
+class _PageActions:
+    """Adapts SimCord's page to a game that moves while you look at it.
+
+    - The page's actions take the session lock: they are SimCord operations too, and
+      SimCord refuses one that starts while another runs (the pump's, say).
+    - SimCord refuses a page action made on an older publication of the page than the
+      latest ("stale revision"), and here the page is republished whenever a computer
+      player moves, so a click that raced one would fail. Discord has no such check: the
+      client sends the custom id it shows, and the bot judges it (its custom ids carry the
+      game step, so a click from an outdated panel gets "the table has moved on"). So an
+      action is brought to the current revision when what it acts on is unchanged since
+      the publication the browser saw: the clicked message's components, custom ids
+      included, are the same (then the same control gets the same custom id, as on
+      Discord); commands, autocomplete and modals do not depend on the page at all.
+    """
+
+    _REVISION_FREE = frozenset({"run_command", "autocomplete_command", "modal_submit"})
+    _ON_A_MESSAGE = frozenset({"click", "select"})
+    _KEEP = 32  # publications remembered per page
+
+    def __init__(self, session: LocalSession) -> None:
+        self.session = session
+        self.preview = session.preview
+        self.seen: dict[str, dict[int, dict[str, str]]] = {}
+        self._publish = self.preview._publish
+        self._action = self.preview._action
+        self.preview._publish = self.publish
+        self.preview._action = self.action
+
+    def components(self, message_id: str | int) -> str:
+        """The components of a message in #tractor, as SimCord resolves controls on them."""
+        env, channel = self.session.env, self.session.channel
+        try:
+            message = env.backend.get_message(channel.id, int(message_id))
+        except Exception:
+            return ""
+        text = json.dumps(message.components, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def publish(self, page: Any, **kwargs: Any) -> None:
+        self._publish(page, **kwargs)
+        snapshot = page.snapshot if isinstance(page.snapshot, Mapping) else {}
+        seen = self.seen.setdefault(page.id, {})
+        seen[page.revision] = {mid: self.components(mid) for mid in snapshot.get("messages", {})}
+        for revision in sorted(seen)[: -self._KEEP]:
+            del seen[revision]
+        for closed in self.seen.keys() - self.preview._pages.keys() - {page.id}:
+            del self.seen[closed]
+
+    def current(self, context_id: Any, body: Any) -> Any:
+        """`body`, brought to the page's current revision when that changes nothing."""
+        if not isinstance(body, Mapping) or not isinstance(context_id, str):
+            return body
+        kind, seen_revision = body.get("kind"), body.get("published_revision")
+        page = self.preview._pages.get(context_id)
+        if page is None or not isinstance(seen_revision, int) or seen_revision == page.revision:
+            return body
+        if kind not in self._REVISION_FREE:
+            target = str(body.get("target_id"))
+            seen = self.seen.get(context_id, {}).get(seen_revision, {})
+            if kind not in self._ON_A_MESSAGE or target not in seen:
+                return body
+            if seen[target] != self.components(target):
+                return body
+        return {**body, "published_revision": page.revision}
+
+    async def action(self, context_id: Any, body: Any) -> Any:
+        async with self.session.lock:
+            return await self._action(context_id, self.current(context_id, body))
+
+
+async def _command(session: LocalSession, member: Any, name: str) -> None:
+    """Run ``/<name>`` as `member` in #tractor and wait for the bot; a bot error raises."""
+    before = len(session.env.errors)
+    with contextlib.suppress(TimeoutError):  # a slow machine: the bot is still answering
+        await session.act(lambda: member.slash(session.channel, name))
+    await session.idle()
+    errors = session.env.errors[before:]
+    if errors:
+        raise RuntimeError(f"/{name} failed in the bot: {errors[0]!r}") from errors[0]
+
+
+async def _seat_table(session: LocalSession) -> None:
+    """Open the table and fill it through the bot's own commands, as players would."""
+    host, *others = session.humans
+    await _command(session, host, "tractor new")
+    for member in others:
+        await _command(session, member, "tractor join")
+    for _ in range(4 - len(session.humans)):
+        await _command(session, host, "tractor addbot")
+    await _command(session, host, "tractor start")
+
+
+async def _unfinished_table(session: LocalSession) -> bool:
+    return await session.bot.store.table_in_channel(session.channel.id) is not None
+
+
+@contextlib.asynccontextmanager
+async def local_session(
+    database: str | os.PathLike[str] = DEFAULT_DATABASE,
+    *,
+    players: int = 1,
+    port: int = 0,
+    config: Config | None = None,
+    seat: bool = True,
+) -> AsyncIterator[LocalSession]:
+    """Run local play: the bot in a simulated "Tractor Club", served on ``127.0.0.1:port``.
+
+    `config` holds the bot's settings (the environment's by default; its token and
+    database are not used). With `seat`, the table is opened and started (or the
+    unfinished one re-posted). On exit the page, the simulated Discord and the bot (its
+    database included) are shut down, in that order."""
+    import simcord
+
+    from bot import create_bot
+
+    if not 1 <= players <= 4:
+        raise ValueError("players must be between 1 and 4")
+    base = config if config is not None else Config.from_env(require_token=False)
+    database = Path(database)
+    database.parent.mkdir(parents=True, exist_ok=True)
+    bot = create_bot(
+        database, config=base.with_changes(token=None, dev_guild_id=None, sync_commands=True)
+    )
+    env = simcord.Env(bot, settle_timeout=_ADVANCE_SETTLE, check_errors=False)
+    # The world exists before the bot logs in, as on Discord, and is built in the same
+    # order every time, so its ids (and the game saved in the database) carry over.
+    guild = env.create_guild(GUILD_NAME)
+    channel = guild.create_text_channel(CHANNEL_NAME, topic="Tractor (升级) — local play")
+    humans = tuple(
+        guild.add_member(env.create_user(username, global_name=display))
+        for username, display in _player_names(players)
+    )
+    env.backend.bot_user.name = BOT_NAME
+    # SimCord's clock starts at 2026-01-01; it is set to the wall clock before the bot logs
+    # in, so the deadlines of a restored game and the page's timestamps are real ones.
+    env.backend.advance_clock(max(0.0, (datetime.now(UTC) - env.now()).total_seconds()))
+    try:
+        await env.start()
+        with env.time_context():
+            env.settle_timeout = action_settle(bot.config)
+            preview = env.preview(
+                channel, viewers=humans, layout="channel", port=port, width=1100, height=860
+            )
+            async with preview:
+                session = LocalSession(env, bot, guild, channel, humans, database, preview)
+                _PageActions(session)
+                if seat:
+                    session.resumed = await _unfinished_table(session)
+                    if not session.resumed:
+                        await _seat_table(session)
+                async with session.lock:
+                    await session._advance(bot.config.edit_interval)  # edits are coalesced
+                if session.resumed and channel.last_message is None:
+                    await _command(session, humans[0], "tractor table")  # post it again
+                async with session.lock:
+                    if channel.last_message is not None:  # pages open on the table message
+                        await preview.show(channel.last_message)
+                pump = _Pump(session)
+                await pump.tick()
+                pumping = asyncio.ensure_future(pump.run())
+                try:
+                    yield session
+                finally:
+                    pumping.cancel()
+                    await asyncio.gather(pumping, return_exceptions=True)
+                    await session.idle()  # the bot finishes what it was doing
+    finally:
+        try:
+            if env._started:
+                await env.shutdown()
+        finally:
+            await bot.close()
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def _open_browser(url: str) -> None:
+    """Open `url` in a graphical browser when there is one; never block, never fail.
+
+    On Linux without a display, `webbrowser` would fall back to a text browser in this
+    very terminal, so it is not asked at all."""
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        return
+
+    def open_it() -> None:
+        with contextlib.suppress(Exception):
+            webbrowser.open(url, new=2)
+
+    threading.Thread(target=open_it, name="open-browser", daemon=True).start()
+
+
+def _announce(session: LocalSession, out: IO[str]) -> None:
+    computers = 4 - len(session.humans)
+    people = ", ".join(display for _, display in _player_names(len(session.humans)))
+    state = "your unfinished game is back" if session.resumed else "the first hand is being dealt"
+    print(
+        f"Tractor local play: {GUILD_NAME} #{CHANNEL_NAME} — {people} and {computers} "
+        f"computer player{'s' if computers != 1 else ''}; {state}.",
+        file=out,
+    )
+    print("Open this page to play (press Ctrl-C here to stop):", file=out)
+    print(session.url, file=out)
+    out.flush()
+
+
+async def serve(
+    database: str | os.PathLike[str],
+    *,
+    players: int,
+    port: int,
+    config: Config,
+    open_browser: bool = True,
+    out: IO[str] = sys.stdout,
+) -> int:
+    """Run local play until Ctrl-C, SIGTERM or "End session"; returns the exit status."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    starting = asyncio.current_task()
+
+    def on_signal() -> None:
+        if starting is not None and not stop.is_set() and starting.cancelling() == 0:
+            if up:
+                stop.set()
+            else:  # still starting: abandon it (the session cleans up after itself)
+                starting.cancel()
+
+    up = False
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, on_signal)
+    try:
+        async with local_session(database, players=players, port=port, config=config) as session:
+            up = True
+            _announce(session, out)
+            if open_browser:
+                _open_browser(session.url)
+            stopped = asyncio.ensure_future(stop.wait())
+            closed = asyncio.ensure_future(session.wait_closed())
+            await asyncio.wait({stopped, closed}, return_when=asyncio.FIRST_COMPLETED)
+            for waiter in (stopped, closed):
+                waiter.cancel()
+            print("Stopping local play…", file=out, flush=True)
+    except asyncio.CancelledError:
+        if up:
+            raise
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(sig)
+    print(f"Stopped. The game is saved in {database}.", file=out, flush=True)
+    return 0
+
+
+def wanted(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``python -m bot`` should play locally: no ``DISCORD_TOKEN`` is configured and
+    ``LOCAL_PLAY`` is not ``off`` (the Docker image sets it: there a missing token is an
+    error, since a page on the container's loopback helps nobody)."""
+    source = os.environ if environ is None else environ
+    if (source.get("DISCORD_TOKEN") or "").strip():
+        return False
+    return (source.get("LOCAL_PLAY") or "auto").strip().lower() not in {"off", "0", "no", "false"}
+
+
+def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
+    """Local play from the command line (``python -m bot`` without a token)."""
+    if not isinstance(args, argparse.Namespace):
+        from bot.__main__ import build_parser
+
+        args = build_parser().parse_args(args)
+    players = getattr(args, "players", 1)
+    port = getattr(args, "port", DEFAULT_PORT)
+    if not 1 <= players <= 4:
+        print("tractor-bot: --players must be between 1 and 4", file=sys.stderr)
+        return EXIT_USAGE
+    if not 0 <= port <= 65535:
+        print("tractor-bot: --port must be between 0 and 65535", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        config = Config.from_env(require_token=False)
+    except ConfigError as error:
+        print(f"tractor-bot: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    from bot.logging import setup_logging
+
+    setup_logging(config.log_level)
+    if config.log_level != "DEBUG":  # the simulated Discord's own notices (voice, intents)
+        logging.getLogger("discord").setLevel(logging.ERROR)
+    database = getattr(args, "database", None) or DEFAULT_DATABASE
+    try:
+        return asyncio.run(
+            serve(
+                database,
+                players=players,
+                port=port,
+                config=config,
+                open_browser=not getattr(args, "no_browser", False),
+            )
+        )
+    except KeyboardInterrupt:  # a second Ctrl-C while shutting down
+        return 130
+    except Exception as error:
+        from simcord import SetupError
+
+        if isinstance(error, SetupError) and "could not bind port" in str(error):
+            print(
+                f"tractor-bot: port {port} is in use; pick another with --port "
+                "(make play ARGS=\"--port 0\" takes any free one)",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        raise

@@ -1,0 +1,362 @@
+"""Local play (bot/local.py) and the entry point the Docker image runs.
+
+- One full hand of local play, headless: the real bot in SimCord's simulated Discord, its
+  page served on a free loopback port, "you" playing through the bot's own commands and
+  panels against three computer players, then a clean shutdown.
+- ``python -m bot`` without a token, as ``make play`` runs it: the URL line, an HTTP GET of
+  it, and a clean stop on SIGTERM and on Ctrl-C.
+- ``tractor-bot`` (the console script the Dockerfile runs): ``--help``, and one clear line
+  with exit status 2 for a malformed or (with ``LOCAL_PLAY=off``) missing token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import sysconfig
+import time
+import tomllib
+import urllib.request
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import Config
+from bot.local import LocalSession, _announce, local_session, wanted
+from bot.table import TableDoc, seats_to_act
+from engine.game import Match, Phase
+
+ROOT = Path(__file__).resolve().parents[1]
+URL_LINE = re.compile(r"^http://127\.0\.0\.1:(\d+)/\S*$")
+# Looks like a token to a human, not to the validator (the middle part is too short).
+BAD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.abc.defghijklmnopqrstuvwxyz0123"
+
+
+def http_get(url: str) -> tuple[int, str]:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.status, response.read().decode("utf-8", "replace")
+
+
+def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment for a child process: no token or settings from this machine."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL",
+                       "BOT_ACTION_DELAY", "LOCAL_PLAY", "DISPLAY", "WAYLAND_DISPLAY"}
+    }
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env.update(extra)
+    return env
+
+
+def empty_env_file(tmp_path: Path) -> str:
+    """An empty .env, so the child never reads the repository's own .env."""
+    path = tmp_path / "empty.env"
+    path.write_text("")
+    return str(path)
+
+
+# --------------------------------------------------------------------- one hand, headless
+
+# No pauses, so the hand takes seconds; the greedy computer player is the quick one.
+FAST = Config(action_delay=0.0, edit_interval=0.0, hand_pause=0.0, computer_player="greedy",
+              seed=7)
+
+
+def control(components: list[dict[str, Any]], verb: str) -> dict[str, Any] | None:
+    """The button or select of a message (raw component payloads) with this custom id verb
+    (the bot's ids read ``tr:table:hand:step:verb[:arg]``)."""
+    for component in components:
+        found = control(component.get("components") or [], verb)
+        if found is not None:
+            return found
+        parts = str(component.get("custom_id") or "").split(":")
+        if len(parts) >= 5 and parts[4] == verb:
+            return component
+    return None
+
+
+class Page:
+    """The page's HTTP API, as the browser uses it (SimCord preview protocol 3)."""
+
+    def __init__(self, session: LocalSession) -> None:
+        self.url = session.url
+        self.origin, self.key = self.url.split("/#", 1)
+        self.context = ""
+        self.sequence = 0
+
+    def request(self, method: str, path: str, body: Any = None) -> Any:
+        headers = {"X-Simcord-Capability": self.key, "Content-Type": "application/json"}
+        if self.context:
+            headers["X-Simcord-Context"] = self.context
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.origin + path, data, headers, method=method)
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    async def open(self) -> dict[str, Any]:
+        state = await asyncio.to_thread(self.request, "POST", "/api/pages", {})
+        self.context = state["context"]["id"]
+        return state
+
+    async def state(self) -> dict[str, Any]:
+        return await asyncio.to_thread(self.request, "GET", "/api/state")
+
+    async def click(self, state: dict[str, Any], message_id: str, label: str) -> dict[str, Any]:
+        """Press a button as the page does, on the publication `state` that shows it."""
+        message = state["messages"][message_id]
+        button = next(c for row in message["components"] for c in row["components"]
+                      if c.get("label") == label)
+        self.sequence += 1
+        body = {
+            "protocol_version": 3, "sequence": self.sequence, "request_id": str(uuid.uuid4()),
+            "generation": state["context"]["generation"], "bot_generation": state["botGeneration"],
+            "published_revision": state["publishedRevision"], "kind": "click",
+            "target_id": message_id, "control_key": button["control_key"],
+        }
+        return await asyncio.to_thread(self.request, "POST", "/api/action", body)
+
+
+def table_message_id(state: dict[str, Any]) -> str:
+    return next(mid for mid in reversed(list(state["messages"]))
+                if any(c.get("label") == "My hand" for row in state["messages"][mid]["components"]
+                       for c in row.get("components", [])))
+
+
+async def oracle(session: LocalSession) -> tuple[TableDoc, Match]:
+    """The stored table: whose turn it is (the test reads it; it acts only through Discord)."""
+    stored = await session.bot.store.table_in_channel(session.channel.id)
+    assert stored is not None
+    doc = TableDoc.from_dict(stored.doc)
+    match = doc.get_match()
+    assert match is not None
+    return doc, match
+
+
+async def decide(session: LocalSession) -> None:
+    """One decision of the local player, through the table's ``My hand`` ephemeral panel."""
+    you = session.humans[0]
+    table = next(m for m in reversed(session.channel.history()) if any(
+        getattr(item, "custom_id", "").endswith(":myhand")
+        for row in m.components for item in getattr(row, "children", [])))
+    myhand = next(item.custom_id for row in table.components for item in row.children
+                  if item.custom_id.endswith(":myhand"))
+    opened = await session.act(lambda: you.click(table, custom_id=myhand))
+    panel = opened.response
+    assert panel is not None and panel.ephemeral, "My hand answers with an ephemeral panel"
+    _, match = await oracle(session)
+
+    async def press(verb: str) -> None:
+        button = control(panel.components, verb)
+        assert button is not None and not button.get("disabled"), (verb, panel.content)
+        result = await session.act(lambda: you.click(panel, custom_id=button["custom_id"]))
+        for message in [result.response, *result.followups]:
+            text = message.content if message is not None else ""
+            assert "moved on" not in text and "went wrong" not in text, text
+
+    if match.phase is Phase.DECLARING:
+        await press("pass")
+    elif match.phase is Phase.BURYING:
+        await press("suggest")
+        await press("bury")
+    else:
+        quick = control(panel.components, "quick")
+        assert quick is not None, panel.content
+        best = quick["options"][0]["value"]  # the recommended play comes first
+        await session.act(lambda: you.select(panel, [best], custom_id=quick["custom_id"]))
+        await press("play")
+
+
+async def test_local_play_one_full_hand_headless(tmp_path: Path) -> None:
+    """Local play as `make play` runs it, minus the browser: the URL line, the page over
+    HTTP, one whole hand by the local player against three computers, a clean stop."""
+    database = tmp_path / "data" / "local.sqlite3"
+    printed = io.StringIO()
+    started = time.monotonic()
+    async with local_session(database, players=1, port=0, config=FAST) as session:
+        _announce(session, printed)
+        lines = printed.getvalue().splitlines()
+        urls = [line for line in lines if URL_LINE.match(line)]
+        assert urls == [session.url], lines
+        url = urls[0]
+        status, body = await asyncio.to_thread(http_get, url)
+        assert status == 200 and "<html" in body.lower()
+
+        # The page's own actions: "My hand" pressed over HTTP answers with the panel...
+        page = Page(session)
+        state = await page.open()
+        table = table_message_id(state)
+        receipt = await page.click(state, table, "My hand")
+        assert not receipt["rejected"] and receipt["settlement"] == "settled", receipt
+        # ...and still does from a publication older than the latest, since the table
+        # message (its buttons) did not change: SimCord alone would refuse it as stale.
+        await session.act(session.preview.refresh)
+        receipt = await page.click(state, table, "My hand")
+        assert not receipt["rejected"] and receipt["settlement"] == "settled", receipt
+        # A button whose message has changed since is still refused (the bot re-posts
+        # the table message; the old one loses its buttons).
+        you = session.humans[0]
+        await session.act(lambda: you.slash(session.channel, "tractor table"))
+        await session.idle()
+        receipt = await page.click(state, table, "My hand")
+        assert receipt["rejected"], receipt
+
+        # One whole hand: the local player decides through the panel whenever it is
+        # their turn; the computer players and the timers run on their own.
+        doc, match = await oracle(session)
+        seat = doc.seat_of(you.id)
+        assert seat is not None and doc.humans == [seat]  # and three computers
+        played = 0  # cards the local player played through the panel
+        while match.hand_no == 1 and match.phase not in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
+            assert time.monotonic() - started < 50, f"the hand is stuck: {match.phase}"
+            if seat not in seats_to_act(match):
+                await asyncio.sleep(0.05)  # the computers (and the timers) are at it
+            else:
+                playing = match.phase is Phase.PLAYING
+                before = len(match.view_for(seat).hand)
+                await decide(session)
+                doc, match = await oracle(session)
+                if playing:
+                    played += before - (len(match.view_for(seat).hand) if match.hand_no == 1
+                                        and match.phase is Phase.PLAYING else 0)
+            doc, match = await oracle(session)
+        assert played == 25  # every card of the hand, none by a timer
+        records = await session.bot.store.match_hands(doc.match_key or "")
+        assert [h.hand_no for h in records if h.result_side] == [1]
+
+        # The page shows the hand's end (the pump republishes what the bot posts).
+        await session.idle()
+        await asyncio.sleep(0.3)
+        shown = await page.state()
+        texts = [m["content"] for m in shown["messages"].values()]
+        assert any("Hand 1 is over" in text for text in texts), texts[-3:]
+        assert not session.env.errors, session.env.errors
+    # Stopped: the page is gone and the database closed (no WAL left behind).
+    with pytest.raises(OSError):
+        http_get(url)
+    assert not Path(f"{database}-wal").exists()
+    assert time.monotonic() - started < 60
+
+
+async def test_local_play_runs_in_real_time(tmp_path: Path) -> None:
+    """With the computers' pauses on, the simulated clock follows the wall clock and the
+    page is republished as the computer players move, with nobody clicking."""
+    paced = FAST.with_changes(action_delay=0.5, edit_interval=0.5)
+    async with local_session(tmp_path / "local.sqlite3", port=0, config=paced) as session:
+        page = Page(session)
+        first = (await page.open())["publishedRevision"]
+        await asyncio.sleep(2.5)  # the three computers declare or pass in the first batches
+        assert (await page.state())["publishedRevision"] > first
+        lag = (datetime.now(UTC) - session.env.now()).total_seconds()
+        assert abs(lag) < 0.5, lag
+        assert not session.env.errors, session.env.errors
+
+
+# ------------------------------------------------------------------------- entry points
+
+
+def test_local_play_is_wanted_exactly_without_a_token() -> None:
+    assert wanted({})
+    assert wanted({"DISCORD_TOKEN": "  "})
+    assert not wanted({"DISCORD_TOKEN": BAD_TOKEN})
+    assert not wanted({"LOCAL_PLAY": "off"})
+
+
+def test_console_script_is_the_bot_main() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["scripts"]["tractor-bot"] == "bot.__main__:main"
+
+
+def tractor_bot() -> list[str]:
+    """The installed console script (``make test`` installs the project)."""
+    script = Path(sysconfig.get_path("scripts")) / "tractor-bot"
+    if not script.exists():
+        pytest.skip("the tractor-bot console script is not installed (make test installs it)")
+    return [str(script)]
+
+
+def test_tractor_bot_help(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*tractor_bot(), "--help"], capture_output=True, text=True, timeout=60,
+        env=clean_env(tmp_path), cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    for option in ("--players", "--port", "--database", "--no-browser"):
+        assert option in done.stdout
+    assert "DISCORD_TOKEN" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ({"DISCORD_TOKEN": BAD_TOKEN}, "DISCORD_TOKEN does not look like a bot token"),
+        ({"LOCAL_PLAY": "off"}, "DISCORD_TOKEN is not set"),
+    ],
+    ids=["malformed-token", "docker-without-token"],
+)
+def test_tractor_bot_token_errors_are_one_line(
+    tmp_path: Path, extra: dict[str, str], expected: str
+) -> None:
+    done = subprocess.run(
+        [*tractor_bot(), "--env-file", empty_env_file(tmp_path)],
+        capture_output=True, text=True, timeout=60, env=clean_env(tmp_path, **extra),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert expected in lines[0]
+    assert "Traceback" not in done.stderr
+    assert BAD_TOKEN not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_python_m_bot_without_token_serves_local_play(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    """What ``make play`` runs: it prints the URL on its own line, the URL answers, and a
+    signal stops it cleanly (exit 0, the database closed)."""
+    database = tmp_path / "data" / "local.sqlite3"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--no-browser", "--port", "0",
+         "--database", str(database), "--env-file", empty_env_file(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        env=clean_env(tmp_path, BOT_ACTION_DELAY="0", LOG_LEVEL="WARNING"),
+    )
+    try:
+        assert child.stdout is not None
+        printed: list[str] = []
+        deadline = time.monotonic() + 45
+        url = None
+        while url is None and time.monotonic() < deadline:
+            line = child.stdout.readline()
+            if not line:
+                break
+            printed.append(line)
+            if URL_LINE.match(line.rstrip("\n")):
+                url = line.strip()
+        assert url is not None, "".join(printed) + (child.stderr.read() if child.stderr else "")
+        status, body = http_get(url)
+        assert status == 200
+        assert "<html" in body.lower()
+        child.send_signal(stop)
+        out, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == 0, err
+    assert "Stopped." in out
+    assert "Traceback" not in err, err
+    assert database.exists()
+    assert not Path(f"{database}-wal").exists() or Path(f"{database}-wal").stat().st_size == 0
