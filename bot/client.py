@@ -10,6 +10,7 @@ commands (to ``DEV_GUILD_ID`` when set, else globally).
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 from typing import Any
 
@@ -71,17 +72,24 @@ class TractorBot(commands.Bot):
         # before the bot's loop touches it (cheap when it is already up to date).
         await asyncio.to_thread(_prepare_database, self.config.database_path)
         self.store = await Store.open(self.config.database_path)
+        # Store.open runs PRAGMAs whose cursors are only reset when collected; collect
+        # them now so no statement is left "in progress" for the first transaction.
+        gc.collect()
         self._store_open = True
         self.service = TableService(self.store, self.config)
         self.publisher = Publisher(self, self.service)
         self.service.publisher = self.publisher
-        await self.tree.set_translator(TractorTranslator())
-        self.tree.add_command(self.tractor_group)
-        self.features = await load_features(self)
-        self.add_dynamic_items(TractorButton, TractorSelect)
-        restored = await self.service.restore()
-        if self.config.sync_commands:
-            await self._sync()
+        try:
+            await self.tree.set_translator(TractorTranslator())
+            self.tree.add_command(self.tractor_group)
+            self.features = await load_features(self)
+            self.add_dynamic_items(TractorButton, TractorSelect)
+            restored = await self.service.restore()
+            if self.config.sync_commands:
+                await self._sync()
+        except BaseException:
+            await self.close_store()
+            raise
         log.info("setup done: features %s; %d open table(s) restored",
                  ", ".join(self.features), len(restored))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -123,8 +123,10 @@ class CardsModal(ui.Modal):
         self.add_item(self.cards)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        await self.handlers.typed(interaction, self.cid.table, self.kind, self.cards.value,
-                                  step=self.cid.step)
+        await self.handlers.guard(
+            interaction, self.handlers.typed(interaction, self.cid.table, self.kind,
+                                             self.cards.value, step=self.cid.step),
+            self.cid.table)
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception,
                        item: ui.Item[Any] | None = None) -> None:
@@ -155,7 +157,7 @@ class Handlers:
         elif isinstance(error, TractorError):
             text = t("error.not_allowed", locale, reason=error.reason)
         else:
-            table_logger(table_id).error("interaction failed: %r", error,
+            table_logger(table_id).error("interaction failed: %s", type(error).__name__,
                                          exc_info=(type(error), error, error.__traceback__))
             text = t("error.internal", locale)
         with contextlib.suppress(discord.HTTPException):
@@ -163,12 +165,29 @@ class Handlers:
 
     # ---- components --------------------------------------------------------------------
 
+    async def guard(self, interaction: discord.Interaction[Any], work: Awaitable[None],
+                    table_id: int | None = None) -> None:
+        """Run `work`; a refusal (`UserFacingError`, `TractorError`) is answered ephemerally.
+        Anything else is answered politely and re-raised, so it is logged as a bug."""
+        try:
+            await work
+        except (UserFacingError, TractorError) as error:
+            await self.on_error(interaction, error, table_id)
+        except Exception as error:
+            await self.on_error(interaction, error, table_id)
+            raise
+
+    async def here(self, interaction: discord.Interaction[Any],
+                   work: Callable[[int], Awaitable[None]]) -> None:
+        """A command about this channel's table: `work(table_id)`, guarded."""
+        async def run() -> None:
+            table_id, _ = await self.table_here(interaction)
+            await work(table_id)
+        await self.guard(interaction, run())
+
     async def component(self, interaction: discord.Interaction[Any], cid: ComponentId,
                         values: list[str]) -> None:
-        try:
-            await self._component(interaction, cid, values)
-        except Exception as error:
-            await self.on_error(interaction, error, cid.table)
+        await self.guard(interaction, self._component(interaction, cid, values), cid.table)
 
     async def _component(self, interaction: discord.Interaction[Any], cid: ComponentId,
                          values: list[str]) -> None:

@@ -22,15 +22,17 @@ class Play(TractorCog):
     @app_commands.command(name="hand", description=lstr("cmd.hand.desc"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         """Your hand panel, here and only for you (works with DMs closed)."""
-        table_id, _ = await self.bot.handlers.table_here(interaction)
-        await self.bot.handlers.show_hand(interaction, table_id)
+        handlers = self.bot.handlers
+        await handlers.here(interaction, lambda table_id: handlers.show_hand(
+            interaction, table_id))
 
     @app_commands.command(name="play", description=lstr("cmd.play.desc"))
     @app_commands.describe(cards=lstr("cmd.play.cards.desc"))
     async def play(self, interaction: discord.Interaction[Any], cards: str) -> None:
         """Lead or follow with cards written like AS AS or 10H."""
-        table_id, _ = await self.bot.handlers.table_here(interaction)
-        await self.bot.handlers.typed(interaction, table_id, "play", cards)
+        handlers = self.bot.handlers
+        await handlers.here(interaction, lambda table_id: handlers.typed(
+            interaction, table_id, "play", cards))
 
     @play.autocomplete("cards")
     async def play_cards(self, interaction: discord.Interaction[Any],
@@ -41,8 +43,9 @@ class Play(TractorCog):
     @app_commands.describe(cards=lstr("cmd.declare.cards.desc"))
     async def declare(self, interaction: discord.Interaction[Any], cards: str) -> None:
         """Declare trump while the cards are dealt: one or two level cards, or a joker pair."""
-        table_id, _ = await self.bot.handlers.table_here(interaction)
-        await self.bot.handlers.typed(interaction, table_id, "declare", cards)
+        handlers = self.bot.handlers
+        await handlers.here(interaction, lambda table_id: handlers.typed(
+            interaction, table_id, "declare", cards))
 
     @declare.autocomplete("cards")
     async def declare_cards(self, interaction: discord.Interaction[Any],
@@ -52,15 +55,17 @@ class Play(TractorCog):
     @app_commands.command(name="pass", description=lstr("cmd.pass.desc"))
     async def pass_(self, interaction: discord.Interaction[Any]) -> None:
         """Do not declare in this declaration window."""
-        table_id, _ = await self.bot.handlers.table_here(interaction)
-        await self.bot.handlers.pass_(interaction, table_id)
+        handlers = self.bot.handlers
+        await handlers.here(interaction, lambda table_id: handlers.pass_(
+            interaction, table_id))
 
     @app_commands.command(name="bury", description=lstr("cmd.bury.desc"))
     @app_commands.describe(cards=lstr("cmd.bury.cards.desc"))
     async def bury(self, interaction: discord.Interaction[Any], cards: str) -> None:
         """Bury 8 of your 33 cards as the new kitty (the starter only)."""
-        table_id, _ = await self.bot.handlers.table_here(interaction)
-        await self.bot.handlers.typed(interaction, table_id, "bury", cards)
+        handlers = self.bot.handlers
+        await handlers.here(interaction, lambda table_id: handlers.typed(
+            interaction, table_id, "bury", cards))
 
     @bury.autocomplete("cards")
     async def bury_cards(self, interaction: discord.Interaction[Any],
@@ -70,8 +75,9 @@ class Play(TractorCog):
     @app_commands.command(name="back", description=lstr("cmd.back.desc"))
     async def back(self, interaction: discord.Interaction[Any]) -> None:
         """Take your seat back from the computer (after two missed turns)."""
-        table_id, _ = await self.bot.handlers.table_here(interaction)
-        await self.bot.handlers.back(interaction, table_id)
+        handlers = self.bot.handlers
+        await handlers.here(interaction, lambda table_id: handlers.back(
+            interaction, table_id))
 
 
 async def setup(bot: TractorBot) -> None:

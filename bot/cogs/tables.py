@@ -56,18 +56,21 @@ class Tables(TractorCog):
         throw_penalty: app_commands.Range[int, 0, 50] | None = None,
     ) -> None:
         """Open a table in this channel (one per channel), with the table options."""
-        bot = self.bot
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        settings = await bot.store.guild_settings(interaction.guild_id)
-        options: dict[str, Any] = dict(settings.table_options)
-        given = {
+        await self.bot.handlers.guard(interaction, self._new(interaction, {
             "turn_timer_s": turn_timer, "declare_window_s": declare_window,
             "kitty_multiplier": kitty_multiplier, "no_bid": no_bid,
             "must_defend": must_defend, "match_end": match_end,
             "no_trump_allowed": no_trump, "throw_penalty": throw_penalty,
-        }
+        }))
+
+    async def _new(self, interaction: discord.Interaction[Any], given: dict[str, Any]) -> None:
+        bot = self.bot
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        settings = await bot.store.guild_settings(interaction.guild_id)
+        options: dict[str, Any] = dict(settings.table_options)
         options.update({k: v for k, v in given.items() if v is not None})
-        if turn_timer is not None and 0 < turn_timer < 15:
+        timer = given.get("turn_timer_s")
+        if timer is not None and 0 < timer < 15:
             options["turn_timer_s"] = 15
         locale = (settings.language if settings.language != "en"
                   else resolve_locale(interaction.guild_locale))
@@ -89,14 +92,16 @@ class Tables(TractorCog):
     async def join(self, interaction: discord.Interaction[Any],
                    seat: int | None = None) -> None:
         """Take a seat at this channel's table (a computer's seat too, before the start)."""
-        table_id, _ = await self.bot.handlers.table_here(interaction)
-        await self.bot.handlers.join(interaction, table_id, None if seat is None else seat - 1)
+        handlers = self.bot.handlers
+        await handlers.here(interaction, lambda table_id: handlers.join(
+            interaction, table_id, None if seat is None else seat - 1))
 
     @app_commands.command(name="leave", description=lstr("cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave your seat (during a match a computer player takes it over)."""
-        table_id, _ = await self.bot.handlers.table_here(interaction)
-        await self.bot.handlers.leave(interaction, table_id)
+        handlers = self.bot.handlers
+        await handlers.here(interaction, lambda table_id: handlers.leave(
+            interaction, table_id))
 
     @app_commands.command(name="addbot", description=lstr("cmd.addbot.desc"))
     @app_commands.describe(seat=lstr("cmd.addbot.seat.desc"))
@@ -104,35 +109,40 @@ class Tables(TractorCog):
     async def addbot(self, interaction: discord.Interaction[Any],
                      seat: int | None = None) -> None:
         """Seat a computer player (the first empty seat unless you pick one)."""
-        table_id, _ = await self.bot.handlers.table_here(interaction)
-        await self.bot.handlers.add_bot(interaction, table_id,
-                                        None if seat is None else seat - 1)
+        handlers = self.bot.handlers
+        await handlers.here(interaction, lambda table_id: handlers.add_bot(
+            interaction, table_id, None if seat is None else seat - 1))
 
     @app_commands.command(name="start", description=lstr("cmd.start.desc"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start the match (all four seats filled)."""
-        table_id, _ = await self.bot.handlers.table_here(interaction)
-        await self.bot.handlers.start(interaction, table_id)
+        handlers = self.bot.handlers
+        await handlers.here(interaction, lambda table_id: handlers.start(
+            interaction, table_id))
 
     @app_commands.command(name="end", description=lstr("cmd.end.desc"))
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         """Close the table (its creator or Manage Channels; a running match asks first)."""
-        table_id, _ = await self.bot.handlers.table_here(interaction)
-        await self.bot.handlers.end(interaction, table_id, confirmed=False)
+        handlers = self.bot.handlers
+        await handlers.here(interaction, lambda table_id: handlers.end(
+            interaction, table_id, confirmed=False))
 
     @app_commands.command(name="table", description=lstr("cmd.table.desc"))
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         """Post the table message again at the bottom of the channel."""
-        table_id, _ = await self.bot.handlers.table_here(interaction)
-        await self.bot.service.repost(table_id)
-        await reply(interaction, t("table.reposted", locale_of(interaction)))
+        async def repost(table_id: int) -> None:
+            await self.bot.service.repost(table_id)
+            await reply(interaction, t("table.reposted", locale_of(interaction)))
+        await self.bot.handlers.here(interaction, repost)
 
     @app_commands.command(name="rules", description=lstr("cmd.rules.desc"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """How to play, and this table's options (its creator may change them before the
         start)."""
-        found = await self.bot.service.table_in_channel(interaction.channel_id or 0)
-        await self.bot.handlers.rules(interaction, None if found is None else found[0].id)
+        async def show() -> None:
+            found = await self.bot.service.table_in_channel(interaction.channel_id or 0)
+            await self.bot.handlers.rules(interaction, None if found is None else found[0].id)
+        await self.bot.handlers.guard(interaction, show())
 
     @app_commands.command(name="help", description=lstr("cmd.help.desc"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:

@@ -44,14 +44,18 @@ def make_bot(database: Path, **changes: Any) -> TractorBot:
     return create_bot(database, config=TEST_CONFIG, **changes)
 
 
-def components(message: discord.Message) -> list[Any]:
+def components(message: Any) -> list[Any]:
+    """The buttons and selects of a message (a `discord.Message` or SimCord's
+    `ResponseMessage` for interaction replies)."""
+    if not isinstance(message, discord.Message):
+        message = message.message
     out: list[Any] = []
     for row in message.components:
         out.extend(getattr(row, "children", [row]))
     return out
 
 
-def find(message: discord.Message, verb: str, *, extra: str | None = None) -> Any | None:
+def find(message: Any, verb: str, *, extra: str | None = None) -> Any | None:
     """The component of `message` whose custom id has this verb (and arg extra)."""
     for item in components(message):
         custom_id = getattr(item, "custom_id", None) or ""
@@ -95,8 +99,10 @@ class World:
     async def restart(self, **changes: Any) -> None:
         """A fresh bot object on the same database (the virtual world persists)."""
         old = self.bot
-        await self.env.restart_bot(make_bot(self.database, **{**self.changes, **changes}))
-        await old.close_store()
+        try:
+            await self.env.restart_bot(make_bot(self.database, **{**self.changes, **changes}))
+        finally:
+            await old.close_store()
 
     # ---- oracle -------------------------------------------------------------------------
 

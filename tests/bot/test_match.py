@@ -1,0 +1,36 @@
+"""One person and three computer players play a whole match to its end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from botkit import by_panel, by_typing, find, play_hand, world
+
+from engine.game import Phase
+
+
+async def test_one_person_and_three_computers_play_a_match_to_the_end(tmp_path: Path) -> None:
+    # debug_start_level="A" (Config / TRACTOR_DEBUG_START_LEVEL) makes a match last a hand
+    # or two: any level gained at A wins it.
+    async with world(tmp_path, humans=1, debug_start_level="A") as w:
+        await w.open_table(1, turn_timer=30)
+        await w.start()
+        hands = 0
+        while (await w.match()).phase is not Phase.MATCH_OVER:
+            hands += 1
+            assert hands <= 8, "the match should be over by now"
+            await play_hand(w, by_panel if hands % 2 else by_typing)
+        match = await w.match()
+        assert match.winner is not None
+        winners = [m for m in w.public_messages() if "win the match!" in m.content]
+        assert len(winners) == 1
+        doc = await w.doc()
+        stored = await w.bot.store.load_table(w.table_id)
+        assert stored is not None and stored.status == "lobby"
+        record = await w.bot.store.match_record(doc.match_key or "")
+        assert record is not None and record.winner_team == ("A", "B")[match.winner]
+        assert record.hands_played == hands
+        table = w.table_message()
+        start = find(table, "start")
+        assert start is not None and not start.disabled  # a new match can start
+        assert "The match is over" in table.content
