@@ -86,6 +86,10 @@ class Panel:
         file = self.file()
         return [] if file is None else [file]
 
+    def view_kwargs(self) -> dict[str, Any]:
+        """``{"view": ...}`` for ``send`` (which does not take ``view=None``)."""
+        return {} if self.view is None else {"view": self.view}
+
 
 # ---- card instances and selections ----------------------------------------------------
 
@@ -291,9 +295,9 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
     phase = public.phase
     link = [link_button(t("button.table", locale), table_url)] if table_url else []
     if phase is Phase.DECLARING:
-        options = view.legal_declarations
+        legal = view.legal_declarations
         for code, suit in DECLARE_SUITS:
-            choice = _declaration_for(options, suit)
+            choice = _declaration_for(legal, suit)
             label = _declare_label(choice, public, seat, locale, code)
             items.append(TractorButton(cid("decl", code), label=label,
                                        style=discord.ButtonStyle.primary if choice
@@ -303,7 +307,7 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
         row_buttons = [
             TractorButton(cid("pass"), label=t("button.pass_declare", locale),
                           disabled=not awaiting, row=1),
-            TractorButton(cid("type"), label=t("button.type", locale), disabled=not options,
+            TractorButton(cid("type"), label=t("button.type", locale), disabled=not legal,
                           row=1),
             TractorButton(cid("refresh"), label=t("button.refresh", locale), row=1),
         ]

@@ -157,8 +157,8 @@ class Publisher:
                           channel: discord.PartialMessageable) -> int | None:
         panel = await build_table_message(doc, table_id)
         try:
-            message = await channel.send(panel.content, files=panel.files(), view=panel.view,
-                                         allowed_mentions=NONE)
+            message = await channel.send(panel.content, files=panel.files(),
+                                         allowed_mentions=NONE, **panel.view_kwargs())
         except discord.HTTPException as error:
             table_logger(table_id).warning("could not post the table message: %s",
                                            error.status)
@@ -236,8 +236,8 @@ class Publisher:
             if mode == "new":
                 content = f"<@{user_id}> {content}"[:2000]
                 mentions = discord.AllowedMentions(users=[discord.Object(user_id)])
-            message = await channel.send(content, files=panel.files(), view=panel.view,
-                                         allowed_mentions=mentions)
+            message = await channel.send(content, files=panel.files(),
+                                         allowed_mentions=mentions, **panel.view_kwargs())
             changes.update(panel_message=message.id, panel_step=doc.step,
                            panel_turn_step=doc.step)
         except discord.Forbidden as error:

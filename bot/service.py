@@ -652,9 +652,10 @@ class TableService:
                 action = await asyncio.to_thread(
                     computer_action, match.view_for(seat), self.config.computer_player,
                     table_id, match.hand_no, step, doc.action_seq)
+                def apply(tx: Tx, action: Action = action) -> None:
+                    self._computer_apply(tx, seat, action)
                 try:
-                    await self._guarded(table_id, step,
-                                        lambda tx, a=action: self._computer_apply(tx, seat, a))
+                    await self._guarded(table_id, step, apply)
                     return
                 except TractorError as error:
                     # The view went out of date (someone declared first): decide again,

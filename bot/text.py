@@ -206,6 +206,9 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
     if doc.notes:
         lines.append("")
         lines.extend(f"› {note}" for note in doc.notes[-4:])
+    for seat, entry in enumerate(doc.seats):
+        if entry is not None and entry.user_id is not None and entry.autopilot:
+            lines.append(t("table.autopilot", locale, player=seat_name(doc, seat, locale)))
     if doc.has_computers:
         lines.append(t("table.computer_seats", locale))
     if doc.restored:
