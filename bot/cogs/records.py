@@ -1,0 +1,517 @@
+"""Records: ``/tractor stats``, ``leaderboard``, ``history``, ``replay`` and ``settings``.
+
+Replies to the person who asked (stats, replay, settings) are ephemeral, in their language
+(their ``/tractor settings language``, else the Discord client's). The leaderboard and the
+history are public messages in the server's language; they mention players without pinging
+anyone. Paging buttons are `discord.ui.DynamicItem`s whose custom id carries everything
+needed (``rec:lb:<by>:<scope>:<page>``, ``rec:rp:<hand>:<step>``), so they keep working
+after a restart. Matches with computer seats are shown (history, stats) but ranked nowhere:
+`bot.storage.Store` keeps them out of ratings and leaderboards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.cogs import TractorCog, add_tractor_cog
+from bot.i18n import NATIVE_NAMES, SUPPORTED, lstr, resolve_locale, t, tn
+from bot.replay import (
+    Frame,
+    ReplayError,
+    SeatInfo,
+    frame_png,
+    frame_text,
+    levels_before,
+    replay_frames,
+)
+from bot.storage import LeaderboardPage, MatchSummary, Players, Store, UserStats
+from engine.rules import RuleSet
+
+if TYPE_CHECKING:
+    from bot.client import TractorBot
+
+__all__ = ["LeaderboardButton", "Records", "ReplayButton", "setup"]
+
+NO_PINGS = discord.AllowedMentions.none()
+PER_PAGE = 10
+MESSAGE_LIMIT = 2000
+BY = ("rating", "wins", "levels")
+SCOPES = ("players", "partnerships")
+REPLAY_CACHE = 32
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+async def store_of(bot: TractorBot) -> Store:
+    """The bot's open `Store` (``bot.store``); opened here on first use if the bot has none."""
+    store: Store | None = getattr(bot, "store", None)
+    if store is None:
+        store = await Store.open(bot.config.database_path)
+        bot.store = store
+    return store
+
+
+async def reply_locale(interaction: discord.Interaction, store: Store) -> str:
+    """The language to answer ``interaction.user`` in: their setting, else their client's."""
+    settings = await store.user_settings(interaction.user.id)
+    return resolve_locale(settings.language or interaction.locale)
+
+
+async def public_locale(interaction: discord.Interaction, store: Store) -> str:
+    """The server's language for public messages."""
+    if interaction.guild_id is None:
+        return resolve_locale(interaction.locale)
+    return resolve_locale((await store.guild_settings(interaction.guild_id)).language)
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{round(100 * part / whole)}%" if whole else "—"
+
+
+def mention(user_id: int | None, seat: int, locale: str) -> str:
+    """A player as a mention (rendered, never pinging), or the computer seat's name."""
+    if user_id is None:
+        return t("records.computer", locale, number=seat + 1)
+    return f"<@{user_id}>"
+
+
+def team_text(players: Players, team: int, locale: str) -> str:
+    return " & ".join(mention(players[s], s, locale) for s in (team, team + 2))
+
+
+def id_ranges(ids: Sequence[int]) -> str:
+    """``#3–#5, #9``: hand numbers for ``/tractor replay``."""
+    parts: list[str] = []
+    ordered = sorted(set(ids))
+    start = prev = ordered[0]
+    for value in [*ordered[1:], None]:
+        if value is not None and value == prev + 1:
+            prev = value
+            continue
+        parts.append(f"#{start}" if start == prev else f"#{start}–#{prev}")
+        if value is not None:
+            start = prev = value
+    return ", ".join(parts)
+
+
+async def fail(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral error answer (works before or after the response)."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.send_message(text, ephemeral=True,
+                                                allowed_mentions=NO_PINGS)
+
+
+# ---------------------------------------------------------------------------- stats
+
+
+def stats_embed(name: str, user_mention: str, every: UserStats, ranked: UserStats,
+                locale: str) -> discord.Embed:
+    """The ``/tractor stats`` card: all matches (computers included), then ranked only."""
+    embed = discord.Embed(title=t("stats.title", locale, name=name), colour=0x2E7D32)
+    played_anything = every.matches_played or every.hands_as_declarers or every.hands_as_opponents
+    embed.description = user_mention if played_anything else (
+        f"{user_mention}\n{t('stats.empty', locale)}")
+    embed.add_field(name=t("stats.matches", locale), value=t(
+        "stats.matches.value", locale, won=every.matches_won, played=every.matches_played,
+        percent=percent(every.matches_won, every.matches_played)))
+    embed.add_field(name=t("stats.declarers", locale), value=tn(
+        "stats.declarers.value", every.hands_as_declarers, locale,
+        held=every.held_as_declarers,
+        percent=percent(every.held_as_declarers, every.hands_as_declarers)))
+    embed.add_field(name=t("stats.opponents", locale), value=tn(
+        "stats.opponents.value", every.hands_as_opponents, locale,
+        held=every.held_as_opponents,
+        percent=percent(every.held_as_opponents, every.hands_as_opponents)))
+    embed.add_field(name=t("stats.levels", locale), value=str(every.levels_gained))
+    avg = every.avg_points_as_opponents
+    embed.add_field(name=t("stats.avg_points", locale),
+                    value="—" if avg is None else f"{avg:.1f}")
+    partner = every.favourite_partner
+    embed.add_field(name=t("stats.partner", locale), value="—" if partner is None else tn(
+        "stats.partner.value", every.matches_with_favourite, locale, partner=f"<@{partner}>"))
+    embed.add_field(
+        name=t("stats.rating", locale),
+        value=t("stats.unrated", locale) if every.rating is None else tn(
+            "stats.rating.value", every.rated_hands, locale, rating=f"{every.rating:.1f}"),
+        inline=False)
+    embed.add_field(name=t("stats.ranked", locale), value=tn(
+        "stats.ranked.value", ranked.matches_played, locale, won=ranked.matches_won,
+        levels=ranked.levels_gained), inline=False)
+    with_computers = every.matches_played - ranked.matches_played
+    if with_computers:
+        embed.add_field(name=t("stats.computers", locale),
+                        value=tn("stats.computers.value", with_computers, locale),
+                        inline=False)
+    return embed
+
+
+# ---------------------------------------------------------------------------- leaderboard
+
+
+def _who(users: Sequence[int]) -> str:
+    return " & ".join(f"<@{u}>" for u in users)
+
+
+def leaderboard_content(board: LeaderboardPage, server: str, locale: str) -> str:
+    """The public leaderboard page (mentions, to be sent without pings)."""
+    lines = [t("leaderboard.title", locale, server=discord.utils.escape_markdown(server),
+               by=t(f"choice.by.{board.by}", locale),
+               scope=t(f"choice.scope.{board.scope}", locale), page=board.page,
+               pages=board.total_pages)]
+    if not board.rows:
+        lines.append(t("leaderboard.empty", locale))
+    for row in board.rows:
+        who = _who(row.users)
+        if board.by == "rating":
+            lines.append(tn("leaderboard.row.rating", row.rated_hands, locale, rank=row.rank,
+                            who=who, rating=f"{row.rating or 0.0:.1f}"))
+        elif board.by == "wins":
+            lines.append(tn("leaderboard.row.wins", row.matches, locale, rank=row.rank,
+                            who=who, wins=row.wins))
+        else:
+            lines.append(tn("leaderboard.row.levels", row.hands, locale, rank=row.rank,
+                            who=who, levels=row.levels))
+    lines.append(f"-# {t('leaderboard.footer', locale)}")
+    return "\n".join(lines)
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rec:lb:(?P<by>rating|wins|levels):(?P<scope>players|partnerships):(?P<page>[0-9]{1,6})",
+):
+    """◀ / ▶ on a leaderboard: shows page ``page`` (the custom id is the whole state)."""
+
+    def __init__(self, by: str, scope: str, page: int, *, label: str = "▶",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+            custom_id=f"rec:lb:{by}:{scope}:{page}"))
+        self.by, self.scope, self.page = by, scope, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LeaderboardButton:
+        return cls(match["by"], match["scope"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: TractorBot = interaction.client  # type: ignore[assignment]
+        store = await store_of(bot)
+        content, view = await leaderboard_message(interaction, store, self.by, self.scope,
+                                                  self.page)
+        await interaction.response.edit_message(content=content, view=view,
+                                                allowed_mentions=NO_PINGS)
+
+
+def leaderboard_view(board: LeaderboardPage) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(LeaderboardButton(board.by, board.scope, board.page - 1, label="◀",
+                                    disabled=board.page <= 1))
+    view.add_item(LeaderboardButton(board.by, board.scope, board.page + 1, label="▶",
+                                    disabled=board.page >= board.total_pages))
+    return view
+
+
+async def leaderboard_message(interaction: discord.Interaction, store: Store, by: str,
+                              scope: str, page: int) -> tuple[str, discord.ui.View]:
+    assert interaction.guild_id is not None
+    by_ = "rating" if by not in BY else by
+    scope_ = "players" if scope not in SCOPES else scope
+    board = await store.leaderboard(interaction.guild_id, by_, scope_,  # type: ignore[arg-type]
+                                    max(page, 1), PER_PAGE)
+    if board.page > board.total_pages:  # the board shrank since the buttons were made
+        board = await store.leaderboard(interaction.guild_id, by_, scope_,  # type: ignore[arg-type]
+                                        board.total_pages, PER_PAGE)
+    locale = await public_locale(interaction, store)
+    server = interaction.guild.name if interaction.guild is not None else ""
+    return leaderboard_content(board, server, locale), leaderboard_view(board)
+
+
+# ---------------------------------------------------------------------------- history
+
+
+def history_line(index: int, match: MatchSummary, hand_ids: Sequence[int], locale: str) -> str:
+    players = match.players
+    head = t("history.match", locale, date=f"<t:{int(match.started_at)}:f>",
+             team_a=team_text(players, 0, locale), level_a=match.levels_a,
+             team_b=team_text(players, 1, locale), level_b=match.levels_b)
+    if match.winner_team is None:
+        outcome = t("history.unfinished", locale)
+    else:
+        outcome = t("history.won", locale,
+                    team=team_text(players, 0 if match.winner_team == "A" else 1, locale))
+    parts = [f"**{index}.** {head}", outcome]
+    if match.has_computers:
+        parts.append(t("history.computers", locale))
+    hands = (tn("history.hands", len(hand_ids), locale, ids=id_ranges(hand_ids)) if hand_ids
+             else t("history.no_hands", locale))
+    return " · ".join(parts) + f"\n-# {hands}"
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rec:rp:(?P<hand>[0-9]{1,18}):(?P<step>[0-9]{1,4})",
+):
+    """◀ / ▶ of a replay: shows step ``step`` of hand ``hand``."""
+
+    def __init__(self, hand: int, step: int, *, label: str = "▶",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+            custom_id=f"rec:rp:{hand}:{step}"))
+        self.hand, self.step = hand, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplayButton:
+        return cls(int(match["hand"]), int(match["step"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog("Records")  # type: ignore[attr-defined]
+        assert isinstance(cog, Records)
+        await cog.show_replay(interaction, self.hand, self.step, edit=True)
+
+
+def replay_view(hand: int, step: int, steps: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton(hand, step - 1 if step > 0 else steps, label="◀",
+                               disabled=step <= 0))
+    view.add_item(ReplayButton(hand, step + 1, label="▶", disabled=step >= steps - 1))
+    return view
+
+
+# ---------------------------------------------------------------------------- the cog
+
+_BY_CHOICES = [app_commands.Choice(name=lstr(f"choice.by.{b}"), value=b) for b in BY]
+_SCOPE_CHOICES = [app_commands.Choice(name=lstr(f"choice.scope.{s}"), value=s) for s in SCOPES]
+_DECK_CHOICES = [app_commands.Choice(name=lstr("choice.deck.four_colour"), value="four-colour"),
+                 app_commands.Choice(name=lstr("choice.deck.two_colour"), value="two-colour")]
+_PANEL_CHOICES = [app_commands.Choice(name=lstr("choice.panel.dm"), value="dm"),
+                  app_commands.Choice(name=lstr("choice.panel.ephemeral"), value="ephemeral")]
+_LANGUAGES = [app_commands.Choice(name=lstr(f"choice.language.{lang.lower()}"), value=lang)
+              for lang in SUPPORTED]
+_USER_LANGUAGE_CHOICES = [app_commands.Choice(name=lstr("choice.language.auto"), value="auto"),
+                          *_LANGUAGES]
+
+
+class Records(TractorCog):
+    """Stats, leaderboards, match history, hand replays and settings."""
+
+    def __init__(self, bot: TractorBot) -> None:
+        super().__init__(bot)
+        self._frames: OrderedDict[int, tuple[Frame, ...]] = OrderedDict()
+
+    # ---- /tractor stats
+
+    @app_commands.command(name="stats", description=lstr("cmd.stats.desc"))
+    @app_commands.describe(user=lstr("cmd.stats.player.desc"))
+    async def stats(self, interaction: discord.Interaction,
+                    user: discord.User | None = None) -> None:
+        """A player's record in this server: matches, hands, levels, partner, rating."""
+        assert interaction.guild_id is not None
+        store = await store_of(self.bot)
+        locale = await reply_locale(interaction, store)
+        target = user or interaction.user
+        every = await store.stats(interaction.guild_id, target.id)
+        ranked = await store.stats(interaction.guild_id, target.id, include_computers=False)
+        embed = stats_embed(discord.utils.escape_markdown(target.display_name), target.mention,
+                            every, ranked, locale)
+        await interaction.response.send_message(embed=embed, ephemeral=True,
+                                                allowed_mentions=NO_PINGS)
+
+    # ---- /tractor leaderboard
+
+    @app_commands.command(name="leaderboard", description=lstr("cmd.leaderboard.desc"))
+    @app_commands.describe(by=lstr("cmd.leaderboard.by.desc"),
+                           scope=lstr("cmd.leaderboard.scope.desc"))
+    @app_commands.choices(by=_BY_CHOICES, scope=_SCOPE_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, by: str = "rating",
+                          scope: str = "players") -> None:
+        """This server's leaderboard (ranked matches only), ten a page."""
+        store = await store_of(self.bot)
+        content, view = await leaderboard_message(interaction, store, by, scope, 1)
+        await interaction.response.send_message(content, view=view, allowed_mentions=NO_PINGS)
+
+    # ---- /tractor history
+
+    @app_commands.command(name="history", description=lstr("cmd.history.desc"))
+    @app_commands.describe(n=lstr("cmd.history.n.desc"))
+    async def history(self, interaction: discord.Interaction,
+                      n: app_commands.Range[int, 1, 25] = 10) -> None:
+        """The last matches in this channel, with their results and hand numbers."""
+        assert interaction.channel_id is not None
+        store = await store_of(self.bot)
+        locale = await public_locale(interaction, store)
+        matches = await store.history(interaction.channel_id, n)
+        text = t("history.title", locale)
+        if not matches:
+            text += "\n" + t("history.empty", locale)
+        for index, match in enumerate(matches, start=1):
+            hands = await store.match_hands(match.match_key)
+            ids = [h.id for h in hands if h.id is not None and h.result_side is not None]
+            line = history_line(index, match, ids, locale)
+            if len(text) + len(line) + 1 > MESSAGE_LIMIT:
+                break
+            text += "\n" + line
+        await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+
+    # ---- /tractor replay
+
+    @app_commands.command(name="replay", description=lstr("cmd.replay.desc"))
+    @app_commands.describe(hand=lstr("cmd.replay.hand.desc"))
+    async def replay(self, interaction: discord.Interaction,
+                     hand: app_commands.Range[int, 1, 999_999_999_999]) -> None:
+        """Step through a finished hand trick by trick (only what was public)."""
+        await self.show_replay(interaction, hand, 0, edit=False)
+
+    async def _frames_for(self, store: Store, interaction: discord.Interaction,
+                          hand_id: int, locale: str
+                          ) -> tuple[tuple[Frame, ...], Players, dict[str, Any]] | str:
+        """The replay's frames, players and table document, or the error for the user."""
+        record = await store.hand_record(hand_id)
+        table = None if record is None else await store.load_table(record.table_id)
+        if record is None or table is None or table.guild_id != interaction.guild_id:
+            return t("replay.not_found", locale, id=hand_id)
+        if record.result_side is None:
+            return t("replay.not_finished", locale, id=hand_id)
+        frames = self._frames.get(hand_id)
+        if frames is None:
+            options = table.doc.get("options")
+            try:
+                rules = RuleSet.from_dict(options) if isinstance(options, dict) else RuleSet()
+            except (TypeError, ValueError):
+                rules = RuleSet()
+            levels = levels_before(await store.level_history(record.match_key), record.hand_no)
+            try:
+                frames = await asyncio.to_thread(replay_frames, record, rules, levels)
+            except ReplayError:
+                return t("replay.unavailable", locale, id=hand_id)
+            self._frames[hand_id] = frames
+            while len(self._frames) > REPLAY_CACHE:
+                self._frames.popitem(last=False)
+        else:
+            self._frames.move_to_end(hand_id)
+        return frames, record.players, table.doc if isinstance(table.doc, dict) else {}
+
+    async def _seats(self, interaction: discord.Interaction, players: Players,
+                     table_doc: Any, locale: str) -> list[SeatInfo]:
+        names: dict[int, str] = {}
+        for seat in (table_doc.get("seats") or []) if isinstance(table_doc, dict) else []:
+            if isinstance(seat, dict) and seat.get("user_id") is not None and seat.get("name"):
+                names[int(seat["user_id"])] = str(seat["name"])
+        out = []
+        for index, user_id in enumerate(players):
+            if user_id is None:
+                name = t("records.computer", locale, number=index + 1)
+                out.append(SeatInfo(name, name, computer=True))
+                continue
+            name = names.get(user_id) or await self._display_name(interaction, user_id)
+            out.append(SeatInfo(name, f"<@{user_id}>"))
+        return out
+
+    async def _display_name(self, interaction: discord.Interaction, user_id: int) -> str:
+        guild = interaction.guild
+        member = guild.get_member(user_id) if guild is not None else None
+        if member is not None:
+            return member.display_name
+        user = self.bot.get_user(user_id)
+        if user is not None:
+            return user.display_name
+        try:
+            return (await self.bot.fetch_user(user_id)).display_name
+        except discord.HTTPException:
+            return str(user_id)
+
+    async def show_replay(self, interaction: discord.Interaction, hand_id: int, step: int, *,
+                          edit: bool) -> None:
+        """Answer with step ``step`` of hand ``hand_id`` (a new ephemeral message, or by
+        editing the replay message whose button was clicked)."""
+        store = await store_of(self.bot)
+        locale = await reply_locale(interaction, store)
+        found = await self._frames_for(store, interaction, hand_id, locale)
+        if isinstance(found, str):
+            await fail(interaction, found)
+            return
+        frames, players, table_doc = found
+        step = min(max(step, 0), len(frames) - 1)
+        seats = await self._seats(interaction, players, table_doc, locale)
+        settings = await store.user_settings(interaction.user.id)
+        bottom = players.index(interaction.user.id) if interaction.user.id in players else 0
+        text = frame_text(frames, step, seats, locale, hand_id=hand_id)
+        png = await asyncio.to_thread(frame_png, frames[step], seats, locale,
+                                      four_colour=settings.four_colour, bottom=bottom)
+        files = [discord.File(io.BytesIO(png), filename=f"hand{hand_id}-step{step + 1}.png")]
+        view = replay_view(hand_id, step, len(frames))
+        if edit:
+            await interaction.response.edit_message(content=text, attachments=files, view=view,
+                                                    allowed_mentions=NO_PINGS)
+        else:
+            await interaction.response.send_message(text, files=files, view=view,
+                                                    ephemeral=True, allowed_mentions=NO_PINGS)
+
+    # ---- /tractor settings
+
+    @app_commands.command(name="settings", description=lstr("cmd.settings.desc"))
+    @app_commands.describe(deck=lstr("cmd.settings.deck.desc"),
+                           panel=lstr("cmd.settings.panel.desc"),
+                           language=lstr("cmd.settings.language.desc"),
+                           server_language=lstr("cmd.settings.server_language.desc"))
+    @app_commands.choices(deck=_DECK_CHOICES, panel=_PANEL_CHOICES,
+                          language=_USER_LANGUAGE_CHOICES, server_language=_LANGUAGES)
+    async def settings(self, interaction: discord.Interaction, deck: str | None = None,
+                       panel: str | None = None, language: str | None = None,
+                       server_language: str | None = None) -> None:
+        """Your card colours, hand panel and language; the server's language (Manage Server)."""
+        assert interaction.guild_id is not None
+        store = await store_of(self.bot)
+        if server_language is not None and not interaction.permissions.manage_guild:
+            await fail(interaction, t("settings.need_manage_server",
+                                      await reply_locale(interaction, store)))
+            return
+        changed = any(v is not None for v in (deck, panel, language, server_language))
+        changes: dict[str, Any] = {}
+        if deck is not None:
+            changes["four_colour"] = deck == "four-colour"
+        if panel in ("dm", "ephemeral"):
+            changes["panel"] = panel
+        if language is not None:
+            changes["language"] = None if language not in SUPPORTED else language
+        user = (await store.set_user_settings(interaction.user.id, **changes) if changes
+                else await store.user_settings(interaction.user.id))
+        guild = (await store.set_guild_settings(interaction.guild_id, language=server_language)
+                 if server_language in SUPPORTED
+                 else await store.guild_settings(interaction.guild_id))
+        locale = resolve_locale(user.language or interaction.locale)
+        deck_key = "four_colour" if user.four_colour else "two_colour"
+        lang_name = (t("choice.language.auto", locale) if user.language is None
+                     else NATIVE_NAMES.get(user.language, user.language))
+        lines = [t("settings.saved", locale)] if changed else []
+        lines += [
+            t("settings.title", locale),
+            t("settings.deck", locale, value=t(f"choice.deck.{deck_key}", locale)),
+            t("settings.panel", locale, value=t(f"choice.panel.{user.panel}", locale)),
+            t("settings.language", locale, value=lang_name),
+            t("settings.server_title", locale),
+            t("settings.server_language", locale,
+              value=NATIVE_NAMES.get(resolve_locale(guild.language), guild.language)),
+        ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True,
+                                                allowed_mentions=NO_PINGS)
+
+
+async def setup(bot: TractorBot) -> None:
+    bot.add_dynamic_items(LeaderboardButton, ReplayButton)
+    await add_tractor_cog(bot, Records(bot))

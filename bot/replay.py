@@ -1,0 +1,301 @@
+"""Replaying a finished hand for ``/tractor replay``: seed + action list → public frames.
+
+A hand's record (`bot.storage.HandRecord`) holds its seed and every accepted action. Running
+them through the engine again gives the hand exactly; `replay_frames` keeps only what was
+public at each step, through `PublicView`s:
+
+- step 0: trump and the starter, before the first lead;
+- one step per trick, the trick complete in front of the players (the previous one small);
+- the last step: the settled hand, with the kitty turned up and the result.
+
+Nothing before the last step carries the kitty or its points: the last trick's frame is
+made from the settled view with the result, the kitty bonus and the new levels taken out
+(`_before_settlement`). Cards still in the players' hands are never in a `PublicView`.
+Pure and blocking (the engine, and Pillow for the images): call from a thread.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from bot import render
+from bot.i18n import resolve_locale, t, tn
+from bot.storage import HandRecord, LevelPoint
+from engine.actions import Action, StartHand, action_from_dict
+from engine.cards import Card, Rank
+from engine.errors import TractorError
+from engine.events import HandSettled, TrickWon
+from engine.game import Match, Phase, Trick
+from engine.rules import RuleSet
+from engine.views import PublicView
+
+__all__ = [
+    "Frame",
+    "ReplayError",
+    "SeatInfo",
+    "frame_png",
+    "frame_text",
+    "levels_before",
+    "replay_frames",
+]
+
+FrameKind = Literal["start", "trick", "kitty"]
+MAX_TEXT = 1900  # Discord allows 2000 characters; leave room for the header
+
+
+class ReplayError(Exception):
+    """The record cannot be replayed (incomplete, or does not reach its stored result)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One step of a replay: what everybody could see at that moment."""
+
+    kind: FrameKind
+    view: PublicView
+    trick: Trick | None = None
+    """The trick shown (trick steps)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """How a seat is named in the replay: ``mention`` in text, ``name`` on the image."""
+
+    name: str
+    mention: str
+    computer: bool = False
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+def _actions(record: HandRecord) -> list[Action]:
+    actions: list[Action] = []
+    for data in record.actions:
+        try:
+            actions.append(action_from_dict(dict(data)))
+        except ValueError:
+            continue  # bookkeeping entries that are not engine actions
+    if not actions or not isinstance(actions[0], StartHand):
+        actions.insert(0, StartHand(record.seed))
+    return actions
+
+
+def _before_settlement(view: PublicView, trick: Trick, previous: Trick | None) -> PublicView:
+    """The settled view as it looked when the last trick was complete: no result, no kitty
+    bonus, the old levels."""
+    result = view.result
+    assert result is not None
+    return replace(
+        view, phase=Phase.PLAYING, result=None, match_winner=None, levels=result.levels,
+        opponent_points=result.opponent_points - result.kitty_scored, trick=trick,
+        last_trick=previous, turn=None,
+    )
+
+
+def _run(match: Match, actions: Sequence[Action]) -> tuple[Frame, ...]:
+    frames: list[Frame] = []
+    previous: Trick | None = None
+    settled = False
+    for action in actions:
+        if settled:
+            break  # a following hand's actions are not part of this one
+        match, events = match.apply(action)
+        view = match.public_view()
+        if not frames and view.phase is Phase.PLAYING and view.trick is None:
+            frames.append(Frame("start", replace(view, turn=view.starter)))
+        if not any(isinstance(e, TrickWon) for e in events):
+            continue
+        trick = view.last_trick
+        assert trick is not None
+        if any(isinstance(e, HandSettled) for e in events):
+            frames.append(Frame("trick", _before_settlement(view, trick, previous), trick))
+            frames.append(Frame("kitty", view, trick))
+            settled = True
+        else:
+            frames.append(Frame("trick", replace(view, trick=trick, last_trick=previous,
+                                                 turn=None), trick))
+        previous = trick
+    if not settled or frames[0].kind != "start":
+        raise ReplayError("the actions do not play the hand to its end")
+    return tuple(frames)
+
+
+def levels_before(points: Sequence[LevelPoint], hand_no: int) -> tuple[str, str] | None:
+    """Team A's and team B's levels when hand ``hand_no`` started, from the match's level
+    history (`Store.level_history`)."""
+    earlier = [p for p in points if p.hands_played <= hand_no - 1]
+    if not earlier:
+        return None
+    last = max(earlier, key=lambda p: (p.hands_played, p.at))
+    return last.levels_a, last.levels_b
+
+
+def _matches_record(frames: Sequence[Frame], record: HandRecord) -> bool:
+    result = frames[-1].view.result
+    return result is not None and (result.side, result.opponent_points) == (
+        record.result_side, record.opponent_points)
+
+
+def _team_levels(record: HandRecord, level: Rank,
+                 levels: tuple[str, str] | None) -> list[tuple[Rank, Rank]]:
+    """Both teams' levels before the hand: ``levels`` if given and consistent with the
+    hand's own level, else the hand's level for both (only the declarers' level matters
+    for the play; the other shows on the pictures)."""
+    out: list[tuple[Rank, Rank]] = []
+    if levels is not None and record.starter is not None:
+        try:
+            both = (Rank.parse(levels[0]), Rank.parse(levels[1]))
+        except (TractorError, ValueError, IndexError):
+            both = None
+        if both is not None and both[record.starter % 2] == level:
+            out.append(both)
+    out.append((level, level))
+    return out
+
+
+def replay_frames(record: HandRecord, rules: RuleSet | None = None,
+                  levels: tuple[str, str] | None = None) -> tuple[Frame, ...]:
+    """The public steps of a settled hand (see the module docstring).
+
+    The match is rebuilt as it stood before the hand: the teams' ``levels`` (team A, team
+    B; see `levels_before`), the starter unless it is the match's first hand, when a
+    declaration decides it. Raises `ReplayError` if the record is not settled or its
+    actions do not play the hand to the end.
+    """
+    if record.result_side is None:
+        raise ReplayError("the hand is not finished")
+    try:
+        level = Rank.parse(record.level)
+        actions = _actions(record)
+    except (TractorError, ValueError) as exc:
+        raise ReplayError(str(exc)) from exc
+    rules = rules or RuleSet()
+    first_hand = record.hand_no <= 1 or record.starter is None
+    starters = [None, record.starter] if first_hand else [record.starter, None]
+    fallback: tuple[Frame, ...] | None = None
+    for both, starter in ((b, s) for b in _team_levels(record, level, levels)
+                          for s in dict.fromkeys(starters)):
+        match = Match(rules=rules, levels=both, hand_no=max(record.hand_no - 1, 0),
+                      starter=starter)
+        try:
+            frames = _run(match, actions)
+        except (TractorError, ValueError, ReplayError, AssertionError):
+            continue
+        if _matches_record(frames, record):
+            return frames
+        fallback = fallback or frames
+    if fallback is None:
+        raise ReplayError("the actions do not replay")
+    return fallback  # played to the end under other rules: still the recorded plays
+
+
+# ---------------------------------------------------------------------------- text
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(card.pretty for card in cards)
+
+
+def _trump_text(view: PublicView, locale: str) -> str:
+    trump = view.trump
+    if trump is None:
+        return "?"
+    return t("term.no_trump", locale) if trump.suit is None else trump.suit.symbol
+
+
+def _team(seats: Sequence[SeatInfo], team: int) -> str:
+    return f"{seats[team].mention} & {seats[team + 2].mention}"
+
+
+def _trick_lines(trick: Trick, seats: Sequence[SeatInfo], locale: str) -> list[str]:
+    lines = []
+    failed = trick.failed_throw
+    if failed is not None:
+        lines.append(t("replay.failed_throw", locale, player=seats[failed.seat].mention,
+                       cards=cards_text(failed.attempted), forced=cards_text(failed.forced)))
+    winner = trick.winner if trick.winner is not None else trick.leader
+    for seat, cards in zip(trick.seats, trick.plays, strict=True):
+        mark = " ★" if seat == winner else ""
+        lines.append(t("replay.play", locale, player=seats[seat].mention,
+                       cards=cards_text(cards)) + mark)
+    return lines
+
+
+def frame_text(frames: Sequence[Frame], step: int, seats: Sequence[SeatInfo], locale: str, *,
+               hand_id: int) -> str:
+    """The message shown with step `step` (0-based) of a replay, in `locale`.
+
+    Built from the frame's public view only; the kitty appears in the last step alone.
+    """
+    lang = resolve_locale(locale)
+    frame = frames[step]
+    view = frame.view
+    lines = [t("replay.title", lang, id=hand_id, number=view.hand_no, step=step + 1,
+               steps=len(frames))]
+    starter = "?" if view.starter is None else seats[view.starter].mention
+    if frame.kind == "start":
+        lines.append(t("replay.start", lang, trump=_trump_text(view, lang),
+                       level="?" if view.level is None else str(view.level), starter=starter))
+        if view.trump_seat is not None and view.standing is not None:
+            lines.append(t("replay.declared", lang, player=seats[view.trump_seat].mention,
+                           cards=cards_text(view.standing.cards)))
+        elif view.revealed:
+            lines.append(t("replay.trump_revealed", lang, cards=cards_text(view.revealed)))
+        if view.declarer_team is not None:
+            lines.append(t("replay.declarers", lang, team=_team(seats, view.declarer_team)))
+    elif frame.kind == "trick":
+        trick = frame.trick
+        assert trick is not None and trick.winner is not None
+        lines.append(t("replay.trick", lang, number=trick.number,
+                       leader=seats[trick.leader].mention, winner=seats[trick.winner].mention,
+                       points=trick.points))
+        lines += _trick_lines(trick, seats, lang)
+        lines.append(t("table.points_taken", lang, points=view.opponent_points, target=80))
+    else:
+        result = view.result
+        assert result is not None
+        lines.append(t("replay.kitty", lang, cards=cards_text(result.kitty),
+                       points=result.kitty_points))
+        if result.kitty_scored:
+            lines.append(t("replay.kitty_scored", lang, points=result.kitty_points,
+                           multiplier=result.kitty_multiplier, total=result.kitty_scored))
+        else:
+            lines.append(t("replay.kitty_not_scored", lang))
+        if result.side == "declarers":
+            lines.append(tn("replay.result.declarers", result.levels_gained, lang,
+                            points=result.opponent_points))
+        elif result.levels_gained:
+            lines.append(tn("replay.result.opponents_up", result.levels_gained, lang,
+                            points=result.opponent_points))
+        else:
+            lines.append(t("replay.result.opponents", lang, points=result.opponent_points))
+        if result.match_winner is not None:
+            lines.append(t("replay.match_won", lang, team=_team(seats, result.match_winner)))
+    text = "\n".join(lines)
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+# ---------------------------------------------------------------------------- images
+
+@functools.cache
+def _labels(lang: str) -> render.Labels:
+    try:
+        return render.Labels.from_lookup(lambda key: t(key, lang))
+    except (KeyError, ValueError):
+        return render.ENGLISH
+
+
+def frame_png(frame: Frame, seats: Sequence[SeatInfo], locale: str, *,
+              four_colour: bool = True, bottom: int = 0) -> bytes:
+    """The image of a step: the table (every step but the last), then the hand summary with
+    the kitty (the last), from the step's public view only."""
+    labels = _labels(resolve_locale(locale))
+    names = [render.SeatLabel(s.name, computer=s.computer) for s in seats]
+    if frame.kind == "kitty":
+        return render.render_summary(frame.view, names, four_colour=four_colour, labels=labels)
+    return render.render_table(frame.view, names, four_colour=four_colour, labels=labels,
+                               bottom=bottom)
