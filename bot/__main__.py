@@ -108,10 +108,15 @@ def run_discord(config: Config) -> int:
 
     import discord
 
+    from bot.storage import StorageError
+
     try:
         asyncio.run(runner())
     except discord.LoginFailure:
         print("tractor-bot: Discord rejected DISCORD_TOKEN; copy it again", file=sys.stderr)
+        return EXIT_CONFIG
+    except StorageError as error:  # a corrupt, foreign or too-new database file
+        print(f"tractor-bot: {error}", file=sys.stderr)
         return EXIT_CONFIG
     except KeyboardInterrupt:
         pass

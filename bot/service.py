@@ -50,6 +50,7 @@ from engine.events import (
     NoBidTrump,
     Redealt,
     StarterSet,
+    ThrowFailed,
     TrumpSet,
 )
 from engine.game import Match, Phase
@@ -441,7 +442,8 @@ class TableService:
         for event in events:
             if isinstance(event, HandStarted):
                 pub.repost = True
-            elif isinstance(event, (Redealt, NoBidTrump)):
+                table_logger(tx.table_id, event.hand_no).info("hand started")
+            elif isinstance(event, (Redealt, NoBidTrump, ThrowFailed)):
                 pub.announcements.append(Announcement(event_lines(doc, [event], locale)[0]))
             elif isinstance(event, (TrumpSet, StarterSet)):
                 tx.hand = self._hand_record(tx, match)
@@ -480,6 +482,10 @@ class TableService:
         public = match.public_view()
         result = public.result
         assert result is not None
+        won = "" if result.match_winner is None else f", team {'AB'[result.match_winner]} won"
+        table_logger(tx.table_id, public.hand_no).info(
+            "hand settled: opponents %s points, %s +%s%s", result.opponent_points, result.side,
+            result.levels_gained, won)
         doc.results.append({
             "hand_no": public.hand_no, "starter": public.starter,
             "trump": None if public.trump is None else str(public.trump),

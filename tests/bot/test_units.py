@@ -1,0 +1,99 @@
+"""Small pieces of the bot without Discord: custom ids, select packing, card instances,
+the table document, configuration and the command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.components import BUTTON_VERBS, SELECT_VERBS, ComponentId, make_id, parse_id
+from bot.config import Config, ConfigError
+from bot.panels import instances, pack_groups, selection_cards
+from bot.table import Seat, TableDoc, bump_step
+from engine.actions import StartHand
+from engine.cards import parse_cards
+from engine.game import Match
+
+
+def test_custom_ids_round_trip_and_fit() -> None:
+    for verb in (*BUTTON_VERBS, *SELECT_VERBS):
+        cid = ComponentId(2**63 - 1, 999_999, 999_999_999, verb, "3.turn_timer_s")
+        text = str(cid)
+        assert len(text) <= 100
+        assert parse_id(text) == cid
+    assert parse_id("tr:1:2:3:nonsense") is None
+    assert parse_id("other:1:2:3:play") is None
+    assert make_id(1, 2, 3, "play", "0") == "tr:1:2:3:play:0"
+    assert parse_id("tr:1:2:3:decl:2.H") == ComponentId(1, 2, 3, "decl", "2.H")
+    assert ComponentId(1, 2, 3, "decl", "2.H").seat == 2
+    assert ComponentId(1, 2, 3, "decl", "2.H").extra == "H"
+
+
+def test_card_instances_tell_twins_apart() -> None:
+    cards = parse_cards("AS AS KH RJ RJ")
+    values = [v for v, _ in instances(cards)]
+    assert values == ["AS", "AS.2", "KH", "RJ", "RJ.2"]
+    assert selection_cards(cards, ["AS.2", "RJ", "XX", "AS.2"]) == parse_cards("AS RJ")
+
+
+@pytest.mark.parametrize(("sizes", "rows"), [
+    ([9, 6, 5, 7, 6], 3),   # 33 cards while burying: merged into three selects
+    ([26, 3, 2, 2], 3),     # a trump group above 25 is split
+    ([5, 5], 3),            # one select per group when they fit
+    ([25], 1),
+])
+def test_select_packing(sizes: list[int], rows: int) -> None:
+    groups = [[object()] * n for n in sizes]
+    packed = pack_groups(groups, rows=rows)  # type: ignore[arg-type]
+    assert len(packed) <= rows
+    assert all(1 <= len(chunk) <= 25 for chunk in packed)
+    flat = [i for chunk in packed for i in chunk]
+    assert flat == list(range(sum(sizes)))  # every card once, in display order
+    if len(sizes) <= rows and max(sizes) <= 25:
+        assert [len(c) for c in packed] == sizes
+
+
+def test_table_document_round_trip_and_steps() -> None:
+    doc = TableDoc(guild_id=1, channel_id=2, creator_id=3)
+    doc.seats[0] = Seat(3, "alice")
+    doc.seats[1] = Seat(None, "")
+    match, _ = Match.new().apply(StartHand(7))
+    doc.set_match(match)
+    assert bump_step(doc, match) and doc.step == 1
+    assert not bump_step(doc, match)  # same decision point: same step
+    again = TableDoc.from_dict(doc.to_dict())
+    assert again.to_dict() == doc.to_dict()
+    assert again.get_match() == match
+
+
+def test_config_from_env() -> None:
+    token = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
+    config = Config.from_env({"DISCORD_TOKEN": token, "BOT_ACTION_DELAY": "0",
+                              "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"})
+    assert config.action_delay == 0 and config.dev_guild_id == 123
+    assert config.log_level == "DEBUG" and token not in repr(config)
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN is not set"):
+        Config.from_env({})
+    with pytest.raises(ConfigError, match="does not look like a bot token"):
+        Config.from_env({"DISCORD_TOKEN": "nope"})
+    with pytest.raises(ConfigError, match="BOT_ACTION_DELAY"):
+        Config.from_env({"DISCORD_TOKEN": token, "BOT_ACTION_DELAY": "soon"})
+    assert Config.from_env({}, require_token=False).token is None
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_command_line_help_and_bad_token() -> None:
+    run = subprocess.run([sys.executable, "-m", "bot", "--help"], capture_output=True,
+                         text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0 and "DISCORD_TOKEN" in run.stdout
+    env = {"DISCORD_TOKEN": "not-a-token", "PATH": "", "LOCAL_PLAY": "off"}
+    run = subprocess.run([sys.executable, "-m", "bot"], capture_output=True, text=True,
+                         timeout=120, env=env, cwd=ROOT)
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert "not-a-token" not in run.stderr
