@@ -335,8 +335,15 @@ class Handlers:
 
     async def _panel(self, doc: TableDoc, table_id: int, seat: int, selected: list[str],
                      locale: str) -> Panel:
+        entry = doc.seats[seat]
+        four_colour = True
+        if entry is not None and entry.user_id is not None:
+            settings = await self.service.store.user_settings(entry.user_id)
+            four_colour = settings.four_colour
+            if settings.language:
+                locale = resolve_locale(settings.language)
         return await build_panel(doc, table_id, seat, locale, selected,
-                                 table_url=_table_url(doc))
+                                 table_url=_table_url(doc), four_colour=four_colour)
 
     async def _edit_panel(self, interaction: discord.Interaction[Any], doc: TableDoc,
                           table_id: int, seat: int, selected: list[str], locale: str) -> None:

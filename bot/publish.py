@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import resolve_locale, t
 from bot.images import summary_png
 from bot.logging import table_logger
 from bot.panels import Panel, build_panel, build_table_message, seat_labels
@@ -204,11 +204,16 @@ class Publisher:
         if entry is None or entry.user_id is None or entry.dm_closed:
             return
         user_id = entry.user_id
+        settings = await self.service.store.user_settings(user_id)
+        if settings.panel == "ephemeral":
+            return  # this player asked for the My hand panel only (/tractor settings)
         changes: dict[str, Any] = {}
         meta["seats"][seat] = (user_id, changes)
         selected = self.service.selections.get((table_id, seat), [])
-        panel = await build_panel(doc, table_id, seat, entry.locale, selected,
-                                  table_url=self._table_url(doc))
+        locale = resolve_locale(settings.language or entry.locale)
+        panel = await build_panel(doc, table_id, seat, locale, selected,
+                                  table_url=self._table_url(doc),
+                                  four_colour=settings.four_colour)
         try:
             dm_id = entry.dm_channel
             if dm_id is None:
@@ -229,7 +234,7 @@ class Publisher:
             if entry.panel_message is not None:
                 old = channel.get_partial_message(entry.panel_message)
                 with contextlib.suppress(discord.HTTPException):
-                    await old.edit(content=t("panel.superseded", entry.locale),
+                    await old.edit(content=t("panel.superseded", locale),
                                    attachments=[], view=None)
             content = panel.content
             mentions = NONE
