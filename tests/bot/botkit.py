@@ -34,7 +34,7 @@ TEST_CONFIG = Config(
     seed=20240611,
     restart_grace=15.0,
 )
-SETTLE = 10.0
+SETTLE = 3.0
 
 PRETTY = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9JQKA])([♠♥♦♣])|\b(RJ|BJ)\b")
 CANONICAL = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b|\b(RJ|BJ)\b")
