@@ -10,7 +10,6 @@ commands (to ``DEV_GUILD_ID`` when set, else globally).
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 from typing import Any
 
@@ -72,9 +71,6 @@ class TractorBot(commands.Bot):
         # before the bot's loop touches it (cheap when it is already up to date).
         await asyncio.to_thread(_prepare_database, self.config.database_path)
         self.store = await Store.open(self.config.database_path)
-        # Store.open runs PRAGMAs whose cursors are only reset when collected; collect
-        # them now so no statement is left "in progress" for the first transaction.
-        gc.collect()
         self._store_open = True
         self.service = TableService(self.store, self.config)
         self.publisher = Publisher(self, self.service)

@@ -124,11 +124,12 @@ class Store:
         conn = await aiosqlite.connect(path_s, isolation_level=None)
         try:
             conn.row_factory = aiosqlite.Row
-            await conn.execute("PRAGMA busy_timeout = 5000")
-            await conn.execute("PRAGMA foreign_keys = ON")
+            await conn.execute_fetchall("PRAGMA busy_timeout = 5000")
+            await conn.execute_fetchall("PRAGMA foreign_keys = ON")
             await inspect(conn, path_s)  # read-only: raises before anything is written
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable up to OS crash
+            await conn.execute_fetchall("PRAGMA journal_mode = WAL")
+            # WAL with synchronous=NORMAL: durable up to an OS crash
+            await conn.execute_fetchall("PRAGMA synchronous = NORMAL")
             await migrate(conn, clock)
         except BaseException as exc:
             await conn.close()
@@ -144,7 +145,7 @@ class Store:
                 return
             self._closed = True
             with contextlib.suppress(sqlite3.Error):
-                await self._conn.execute("PRAGMA optimize")
+                await self._conn.execute_fetchall("PRAGMA optimize")
             await self._conn.close()
 
     async def __aenter__(self) -> Self:
