@@ -29,14 +29,20 @@ How to add commands (the pattern every module here follows)
 3. Every description is a catalog key through ``lstr`` (bot/i18n); every option has a
    description (``@app_commands.describe``); choices use ``lstr`` names too.
 4. Errors: raise ``engine.TractorError`` (its reason is shown ephemerally) or
-   `bot.errors.UserFacingError` (``key`` + format kwargs from the catalog); anything
-   else is logged and answered politely by the tree's ``on_error`` (bot/client.py).
+   `bot.errors.UserFacingError` (``key`` + format kwargs from the catalog) and run the
+   body through ``await self.bot.handlers.guard(interaction, coro)`` (or
+   ``handlers.here(interaction, lambda table_id: ...)`` for "this channel's table"):
+   refusals are answered ephemerally and are not bugs; anything else is answered
+   politely, re-raised and logged with the table id by the tree's ``on_error``
+   (bot/client.py). The service is ``self.bot.service`` (bot/service.py), the store
+   ``self.bot.store``.
 5. Defer (``interaction.response.defer``) before anything that may take over ~2 s;
    run blocking work (rendering) with ``asyncio.to_thread``.
 
-Names used by the modules here: ``tables`` (/tractor new, join, leave, start, add-bot,
-rules), ``play`` (/tractor hand, play, declare, bury, back), ``records`` (stats,
-leaderboard, history, replay, settings — another module, same pattern).
+Names used by the modules here: ``tables`` (/tractor new, join, leave, addbot, start, end,
+table, rules, help), ``play`` (/tractor hand, play, declare, pass, bury, back),
+``records`` (stats, leaderboard, history, replay, settings — another module, same
+pattern). A group holds at most 25 subcommands.
 """
 
 from __future__ import annotations
