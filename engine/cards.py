@@ -185,11 +185,11 @@ def card_points(cards: Iterable[Card]) -> int:
 
 def missing_from(hand: Iterable[Card], cards: Iterable[Card]) -> list[Card]:
     """The cards of `cards` that `hand` does not hold (as a multiset)."""
-    have = Counter(hand)
+    have = Counter(card.code for card in hand)
     missing = []
     for card in cards:
-        if have[card]:
-            have[card] -= 1
+        if have[card.code]:
+            have[card.code] -= 1
         else:
             missing.append(card)
     return missing

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
-from engine.cards import Card
+from engine.cards import ALL_CARDS, Card
 from engine.trump import EffectiveSuit, Trump
 
 
@@ -89,8 +90,16 @@ def decompose_suit(cards: Sequence[Card], trump: Trump) -> list[Unit]:
     """The units of cards that share one effective suit: longest tractors first (R4)."""
     if not cards:
         return []
+    return list(_decompose_codes(tuple(sorted(card.code for card in cards)), trump))
+
+
+@lru_cache(maxsize=1 << 16)
+def _decompose_codes(codes: tuple[int, ...], trump: Trump) -> tuple[Unit, ...]:
+    """`decompose_suit` keyed by sorted card codes: a lead is decomposed many times a trick."""
+    cards = [ALL_CARDS[code] for code in codes]
     suit = trump.effective_suit(cards[0])
     pairs = pair_orders(cards, trump)
+    paired = {card for _, card in pairs}
     units: list[Unit] = []
     while len(pairs) >= 2:
         length, top = longest_run([o for o, _ in pairs])
@@ -103,12 +112,11 @@ def decompose_suit(cards: Sequence[Card], trump: Trump) -> list[Unit]:
             del pairs[index]
         units.append(Unit(UnitKind.TRACTOR, tuple(chain), suit, top))
     units += [Unit(UnitKind.PAIR, (card, card), suit, order) for order, card in pairs]
-    paired = {card for _, card in pair_orders(cards, trump)}
     singles = sorted((c for c in cards if c not in paired),
                      key=lambda c: (trump.strength(c), c.code), reverse=True)
     units += [Unit(UnitKind.SINGLE, (card,), suit, trump.strength(card)) for card in singles]
     units.sort(key=lambda u: (len(u.cards), u.top), reverse=True)
-    return units
+    return tuple(units)
 
 
 def decompose(cards: Iterable[Card], trump: Trump) -> list[Unit]:
