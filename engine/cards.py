@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
@@ -185,11 +184,11 @@ def card_points(cards: Iterable[Card]) -> int:
 
 def missing_from(hand: Iterable[Card], cards: Iterable[Card]) -> list[Card]:
     """The cards of `cards` that `hand` does not hold (as a multiset)."""
-    have = Counter(card.code for card in hand)
+    have = [card.code for card in hand]
     missing = []
     for card in cards:
-        if have[card.code]:
-            have[card.code] -= 1
-        else:
+        try:
+            have.remove(card.code)
+        except ValueError:
             missing.append(card)
     return missing

@@ -42,6 +42,8 @@ def follow_error(
         return None
     if len(played) < n:
         return f"You still hold {name} cards, so every card you play must be {name} (R8)"
+    if n == 1:
+        return None
     units = _lead_units(lead, trump)
     shapes = shapes_of(u.pairs for u in units)
     if not shapes:
@@ -124,6 +126,10 @@ def random_legal_follow(
     hand: Sequence[Card], lead: Sequence[Card], trump: Trump, rng: random.Random
 ) -> list[Card]:
     """A random legal follow (for random agents and property tests)."""
+    if len(lead) == 1:  # the common case, without the structure machinery
+        suit = trump.suit_index(lead[0])
+        held = [c for c in hand if trump.suit_index(c) == suit]
+        return [rng.choice(held or list(hand))]
     noise = {card: rng.random() for card in hand}
     return build_follow(hand, lead, trump, prefer_high=rng.random() < 0.5,
                         fill_key=noise.__getitem__)

@@ -22,6 +22,8 @@ def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump) -> int:
     """
     lead = list(plays[0])
     suit = trump.suit_index(lead[0])
+    if len(lead) == 1:
+        return _single_winner(plays, suit, trump)
     units = decompose_suit(lead, trump)
     shapes = shapes_of(u.pairs for u in units)
     largest = units[0]
@@ -41,6 +43,20 @@ def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump) -> int:
             key = _ruff_strength(largest, play, trump)
             if not ruffed or key > best:
                 winner, best, ruffed = index, key, True
+    return winner
+
+
+def _single_winner(plays: Sequence[Sequence[Card]], suit: int, trump: Trump) -> int:
+    """`trick_winner` for a single card led: the common case, kept lean."""
+    winner, best, ruffed = 0, trump.strength(plays[0][0]), False
+    for index in range(1, len(plays)):
+        card = plays[index][0]
+        card_suit = trump.suit_index(card)
+        if card_suit == suit:
+            if not ruffed and trump.strength(card) > best:
+                winner, best = index, trump.strength(card)
+        elif card_suit == TRUMP_SUIT and (not ruffed or trump.strength(card) > best):
+            winner, best, ruffed = index, trump.strength(card), True
     return winner
 
 
