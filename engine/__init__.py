@@ -1,5 +1,15 @@
 """Tractor (升级) rules engine: pure, typed, no I/O. See ../shared/RULES.md (R1–R12)."""
 
+from engine.actions import (
+    Action,
+    Bury,
+    CloseWindow,
+    Declare,
+    Pass,
+    Play,
+    StartHand,
+    action_from_dict,
+)
 from engine.cards import Card, Rank, Suit, card_points, format_cards, full_deck, parse_cards
 from engine.declaring import (
     declaration_error,
@@ -8,39 +18,60 @@ from engine.declaring import (
     legal_declarations,
 )
 from engine.errors import IllegalPlay, InvalidNotation, NotYourTurn, TractorError, WrongPhase
+from engine.events import Event, event_from_dict
 from engine.follow import follow_error, forced_cards, legal_follow_candidates, random_legal_follow
+from engine.game import HandState, Match, Phase, Trick, apply
+from engine.hints import quick_plays, suggest_bury
 from engine.rules import KittyMultiplier, MatchEnd, MustDefend, NoBid, RuleSet
 from engine.scoring import advance_level, kitty_multiplier, settle
 from engine.throw import check_throw, lead_error
 from engine.trick import trick_winner
 from engine.trump import TRUMPS, Trump
 from engine.units import Unit, UnitKind, decompose
+from engine.views import PlayerView, PublicView
 
 __all__ = [
     "TRUMPS",
+    "Action",
+    "Bury",
     "Card",
+    "CloseWindow",
+    "Declare",
+    "Event",
+    "HandState",
     "IllegalPlay",
     "InvalidNotation",
     "KittyMultiplier",
+    "Match",
     "MatchEnd",
     "MustDefend",
     "NoBid",
     "NotYourTurn",
+    "Pass",
+    "Phase",
+    "Play",
+    "PlayerView",
+    "PublicView",
     "Rank",
     "RuleSet",
+    "StartHand",
     "Suit",
     "TractorError",
+    "Trick",
     "Trump",
     "Unit",
     "UnitKind",
     "WrongPhase",
+    "action_from_dict",
     "advance_level",
+    "apply",
     "card_points",
     "check_throw",
     "declaration_error",
     "declaration_strength",
     "declared_trump",
     "decompose",
+    "event_from_dict",
     "follow_error",
     "forced_cards",
     "format_cards",
@@ -50,7 +81,9 @@ __all__ = [
     "legal_declarations",
     "legal_follow_candidates",
     "parse_cards",
+    "quick_plays",
     "random_legal_follow",
     "settle",
+    "suggest_bury",
     "trick_winner",
 ]
