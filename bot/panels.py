@@ -254,6 +254,8 @@ def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list
     entry = doc.seats[seat]
     if entry is not None and entry.autopilot:
         lines.append(t("panel.autopilot", locale))
+    if doc.restored:
+        lines.append(t("table.restored", locale))
     line = _selected_line(view, selected, locale)
     if line:
         lines.append(line)

@@ -689,7 +689,12 @@ class TableService:
 
     async def restore(self) -> list[int]:
         """Re-arm timers and computer seats of every open table after a (re)start, and mark
-        them "restored after restart" on their table messages."""
+        them "restored after restart": the table message is refreshed (re-posted if it is
+        gone) and every DM panel edited in place (same step, so its buttons keep working).
+
+        A deadline that passed while the bot was down (or is about to) gets a short grace
+        (`Config.restart_grace` seconds from now), so nobody is timed out by the downtime.
+        """
         restored: list[int] = []
         grace = self.config.restart_grace
         for stored in await self.store.active_tables():
@@ -700,6 +705,10 @@ class TableService:
                 doc.restored = True
                 if doc.timer is not None and doc.deadline is not None:
                     doc.deadline = max(doc.deadline, now() + grace)
+                if doc.match is not None:
+                    for seat in doc.humans:
+                        if doc.seat(seat).panel_message is not None:
+                            tx.publish.panel(seat, "edit")
             try:
                 await self.transact(table_id, fn)
             except Exception:
