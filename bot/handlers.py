@@ -27,6 +27,7 @@ from bot.panels import (
     selection_cards,
 )
 from bot.players import computer_action, quick_plays, shape_of, suggest_bury
+from bot.storage import StorageError
 from bot.table import TableDoc
 from bot.text import (
     cards_text,
@@ -40,6 +41,7 @@ from engine.actions import Action, Bury, Declare, Pass, Play
 from engine.cards import Card, parse_cards
 from engine.errors import InvalidNotation, TractorError
 from engine.game import Phase
+from engine.rules import RuleSet
 
 if TYPE_CHECKING:
     from bot.client import TractorBot
@@ -58,8 +60,15 @@ OPTION_CHOICES: dict[str, list[Any]] = {
 }
 
 
+LOCALE_KEY = "tractor.locale"
+
+
 def locale_of(interaction: discord.Interaction[Any]) -> str:
-    return resolve_locale(interaction.locale)
+    """The language to answer this person in: their ``/tractor settings language``, else
+    their Discord client's. `Handlers.reader_locale` looks the setting up once per
+    interaction (every entry point calls it) and caches it in ``interaction.extras``."""
+    cached = interaction.extras.get(LOCALE_KEY)
+    return cached if isinstance(cached, str) else resolve_locale(interaction.locale)
 
 
 async def reply(interaction: discord.Interaction[Any], content: str, *,
@@ -143,11 +152,28 @@ class Handlers:
     def service(self) -> Any:
         return self.bot.service
 
+    async def reader_locale(self, interaction: discord.Interaction[Any]) -> str:
+        """Look up (once) the language this interaction's user reads: their personal
+        setting, else the interaction's locale. Every ephemeral reply uses it."""
+        cached = interaction.extras.get(LOCALE_KEY)
+        if isinstance(cached, str):
+            return cached
+        language: str | None = None
+        store = getattr(self.bot, "store", None)
+        if store is not None:
+            try:
+                language = (await store.user_settings(interaction.user.id)).language
+            except StorageError as error:  # answer anyway, in the client's language
+                table_logger(None).warning("user settings unavailable: %s", error)
+        locale = resolve_locale(language or interaction.locale)
+        interaction.extras[LOCALE_KEY] = locale
+        return locale
+
     # ---- error path ----------------------------------------------------------------------
 
     async def on_error(self, interaction: discord.Interaction[Any], error: BaseException,
                        table_id: int | None = None) -> None:
-        locale = locale_of(interaction)
+        locale = await self.reader_locale(interaction)
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
         if isinstance(error, UserFacingError):
@@ -170,6 +196,7 @@ class Handlers:
         """Run `work`; a refusal (`UserFacingError`, `TractorError`) is answered ephemerally.
         Anything else is answered politely and re-raised, so it is logged as a bug."""
         try:
+            await self.reader_locale(interaction)
             await work
         except (UserFacingError, TractorError) as error:
             await self.on_error(interaction, error, table_id)
@@ -484,21 +511,51 @@ class Handlers:
         await self.service.start(table_id, interaction.user.id)
         await reply(interaction, t("start.done", locale_of(interaction)))
 
-    async def rules(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
-        """The rules summary, the table's options and, for the creator before the start,
-        selects to change them."""
+    async def default_rules(self, guild_id: int | None) -> RuleSet:
+        """The options a new table in this server gets (the server's defaults, else R12's)."""
+        if guild_id is None:
+            return RuleSet()
+        settings = await self.service.store.guild_settings(guild_id)
+        try:
+            return RuleSet.from_dict(dict(settings.table_options))
+        except (TypeError, ValueError):
+            return RuleSet()
+
+    async def game_intro(self, interaction: discord.Interaction[Any], table_id: int | None
+                         ) -> tuple[str, TableDoc | None]:
+        """The game in brief and the options in force: this channel's table's, else those a
+        new table here would get — in the reader's language."""
         locale = locale_of(interaction)
-        text = t("rules.summary", locale)
-        view: ui.View | None = None
+        doc: TableDoc | None = None
         if table_id is not None:
             _, doc = await self.service.load(table_id)
-            text += "\n\n" + t("lobby.options_title", locale) + "\n" + options_text(doc.rules,
-                                                                                    locale)
-            if interaction.user.id == doc.creator_id and self.service.in_lobby(doc):
-                view = options_view(doc, table_id, locale)
-                text += "\n" + t("rules.creator_can_change", locale)
+            title, rules = t("lobby.options_title", locale), doc.rules
+        else:
+            title = t("rules.default_options_title", locale)
+            rules = await self.default_rules(interaction.guild_id)
+        text = f"{t('rules.summary', locale)}\n\n{title}\n{options_text(rules, locale)}"
+        return text, doc
+
+    async def help(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
+        """``/tractor help``: the game in brief, the commands and the options in force."""
+        locale = locale_of(interaction)
+        intro, _ = await self.game_intro(interaction, table_id)
+        summary, _, options = intro.partition("\n\n")
+        text = "\n\n".join([summary, t("help.text", locale), options])
+        await reply(interaction, _fit(text))
+
+    async def rules(self, interaction: discord.Interaction[Any], table_id: int | None) -> None:
+        """The rules summary, the options in force and, for the table's creator before the
+        start, selects to change them."""
+        locale = locale_of(interaction)
+        text, doc = await self.game_intro(interaction, table_id)
+        view: ui.View | None = None
+        if (doc is not None and table_id is not None and interaction.user.id == doc.creator_id
+                and self.service.in_lobby(doc)):
+            view = options_view(doc, table_id, locale)
+            text += "\n" + t("rules.creator_can_change", locale)
         kwargs: dict[str, Any] = {} if view is None else {"view": view}
-        await reply(interaction, text[:1990], **kwargs)
+        await reply(interaction, _fit(text), **kwargs)
 
     async def set_option(self, interaction: discord.Interaction[Any], cid: ComponentId,
                          values: list[str]) -> None:
@@ -599,7 +656,7 @@ class Handlers:
     async def choices(self, interaction: discord.Interaction[Any], kind: str,
                       current: str) -> list[app_commands.Choice[str]]:
         """Legal choices for this user right now; the first is the recommended default."""
-        locale = locale_of(interaction)
+        locale = await self.reader_locale(interaction)
         found = await self.service.table_in_channel(interaction.channel_id or 0)
         if found is None:
             return []
@@ -662,6 +719,10 @@ def _pool_of(view: Any) -> list[Card]:
     from bot.panels import _pool
 
     return _pool(view)
+
+
+def _fit(text: str, limit: int = 2000) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _table_url(doc: TableDoc) -> str | None:

@@ -14,6 +14,7 @@ action through the same path, checked against the step they were computed for.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 from collections.abc import Callable
@@ -217,14 +218,27 @@ class TableService:
             hand = doc.match.get("hand_no")
         return table_logger(table_id, hand)
 
+    async def set_locale(self, table_id: int, locale: str) -> None:
+        """Switch the table's public text to `locale` (the server's language changed)."""
+        def fn(tx: Tx) -> None:
+            if tx.doc.locale == locale:
+                tx.changed = False
+                return
+            tx.doc.locale = locale
+        with contextlib.suppress(UserFacingError, StaleVersion):
+            await self.transact(table_id, fn)
+
     # ---- lobby -------------------------------------------------------------------------
 
     async def open_table(self, guild_id: int, channel_id: int, user_id: int, name: str,
-                         locale: str, options: dict[str, Any]) -> tuple[StoredTable, TableDoc]:
+                         locale: str, options: dict[str, Any], *,
+                         player_locale: str | None = None) -> tuple[StoredTable, TableDoc]:
+        """Open a table: `locale` is the language of its public text (the server's),
+        `player_locale` the creator's own (their panels; defaults to `locale`)."""
         rules = RuleSet.from_dict(options)
         doc = TableDoc(guild_id=guild_id, channel_id=channel_id, creator_id=user_id,
                        options=rules.to_dict(), locale=locale)
-        doc.seats[0] = Seat(user_id, name[:32], locale)
+        doc.seats[0] = Seat(user_id, name[:32], player_locale or locale)
         if self.config.debug_start_level:
             doc.start_levels = [self.config.debug_start_level] * 2
         doc.decision = ["lobby"]

@@ -22,7 +22,16 @@ import discord
 from discord import app_commands
 
 from bot.cogs import TractorCog, add_tractor_cog
-from bot.i18n import NATIVE_NAMES, SUPPORTED, lstr, resolve_locale, t, tn
+from bot.i18n import (
+    NATIVE_NAMES,
+    SUPPORTED,
+    lstr,
+    resolve_locale,
+    server_locale,
+    stored_server_language,
+    t,
+    tn,
+)
 from bot.replay import (
     Frame,
     ReplayError,
@@ -67,10 +76,12 @@ async def reply_locale(interaction: discord.Interaction, store: Store) -> str:
 
 
 async def public_locale(interaction: discord.Interaction, store: Store) -> str:
-    """The server's language for public messages."""
+    """The server's language for public messages: its ``server_language`` setting, else
+    the server's Discord language."""
     if interaction.guild_id is None:
         return resolve_locale(interaction.locale)
-    return resolve_locale((await store.guild_settings(interaction.guild_id)).language)
+    stored = (await store.guild_settings(interaction.guild_id)).language
+    return server_locale(stored, interaction.guild_locale)
 
 
 def percent(part: int, whole: int) -> str:
@@ -491,9 +502,14 @@ class Records(TractorCog):
             changes["language"] = None if language not in SUPPORTED else language
         user = (await store.set_user_settings(interaction.user.id, **changes) if changes
                 else await store.user_settings(interaction.user.id))
-        guild = (await store.set_guild_settings(interaction.guild_id, language=server_language)
-                 if server_language in SUPPORTED
-                 else await store.guild_settings(interaction.guild_id))
+        if server_language in SUPPORTED:
+            guild = await store.set_guild_settings(
+                interaction.guild_id, language=stored_server_language(server_language))
+            await self._relocalize_tables(interaction.guild_id,
+                                          server_locale(guild.language, None))
+        else:
+            guild = await store.guild_settings(interaction.guild_id)
+        public = server_locale(guild.language, interaction.guild_locale)
         locale = resolve_locale(user.language or interaction.locale)
         deck_key = "four_colour" if user.four_colour else "two_colour"
         lang_name = (t("choice.language.auto", locale) if user.language is None
@@ -505,11 +521,19 @@ class Records(TractorCog):
             t("settings.panel", locale, value=t(f"choice.panel.{user.panel}", locale)),
             t("settings.language", locale, value=lang_name),
             t("settings.server_title", locale),
-            t("settings.server_language", locale,
-              value=NATIVE_NAMES.get(resolve_locale(guild.language), guild.language)),
+            t("settings.server_language", locale, value=NATIVE_NAMES[public]),
         ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True,
                                                 allowed_mentions=NO_PINGS)
+
+    async def _relocalize_tables(self, guild_id: int, locale: str) -> None:
+        """The server's open tables switch their public text to the new language."""
+        service = getattr(self.bot, "service", None)
+        if service is None:
+            return
+        for stored in await service.store.active_tables():
+            if stored.guild_id == guild_id:
+                await service.set_locale(stored.id, locale)
 
 
 async def setup(bot: TractorBot) -> None:

@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot.cogs import TractorCog, add_tractor_cog
 from bot.handlers import locale_of, reply
-from bot.i18n import lstr, resolve_locale, t
+from bot.i18n import lstr, server_locale, t
 
 if TYPE_CHECKING:
     from bot.client import TractorBot
@@ -72,8 +72,7 @@ class Tables(TractorCog):
         timer = given.get("turn_timer_s")
         if timer is not None and 0 < timer < 15:
             options["turn_timer_s"] = 15
-        locale = (settings.language if settings.language != "en"
-                  else resolve_locale(interaction.guild_locale))
+        locale = server_locale(settings.language, interaction.guild_locale)
         user = interaction.user
         name = getattr(user, "display_name", user.name)
         try:
@@ -83,7 +82,8 @@ class Tables(TractorCog):
         except (TypeError, ValueError):
             options = {k: v for k, v in given.items() if v is not None}
         await bot.service.open_table(interaction.guild_id, interaction.channel_id, user.id,
-                                     name, locale, options)
+                                     name, locale, options,
+                                     player_locale=locale_of(interaction))
         await reply(interaction, t("new.done", locale_of(interaction)))
 
     @app_commands.command(name="join", description=lstr("cmd.join.desc"))
@@ -146,8 +146,11 @@ class Tables(TractorCog):
 
     @app_commands.command(name="help", description=lstr("cmd.help.desc"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        """The commands, in short."""
-        await reply(interaction, t("help.text", locale_of(interaction)))
+        """The game in brief, the commands, and the options of this channel's table."""
+        async def show() -> None:
+            found = await self.bot.service.table_in_channel(interaction.channel_id or 0)
+            await self.bot.handlers.help(interaction, None if found is None else found[0].id)
+        await self.bot.handlers.guard(interaction, show())
 
 
 async def setup(bot: TractorBot) -> None:

@@ -53,6 +53,8 @@ __all__ = [
     "lstr",
     "messages",
     "resolve_locale",
+    "server_locale",
+    "stored_server_language",
     "t",
     "tn",
 ]
@@ -106,6 +108,27 @@ def resolve_locale(value: str | discord.Locale | None) -> str:
     if "hant" in parts or any(p in ("tw", "hk", "mo") for p in parts):
         return "zh_Hant"
     return "zh_Hans"
+
+
+GUILD_UNSET: Final = "en"
+"""``guilds.language`` when nobody chose a server language (the column's default): public
+messages then follow the server's Discord language (``Interaction.guild_locale``)."""
+GUILD_ENGLISH: Final = "en-US"
+"""How an explicit English server language is stored (distinct from `GUILD_UNSET`)."""
+
+
+def server_locale(stored: str | None, guild_locale: str | discord.Locale | None) -> str:
+    """The language of a server's public messages: its ``/tractor settings
+    server_language`` when one was chosen (`stored`), else the server's Discord language."""
+    if stored and stored != GUILD_UNSET:
+        return resolve_locale(stored)
+    return resolve_locale(guild_locale)
+
+
+def stored_server_language(choice: str) -> str:
+    """What to store for a chosen server language (English must differ from unset)."""
+    lang = resolve_locale(choice)
+    return GUILD_ENGLISH if lang == DEFAULT else lang
 
 
 @functools.cache

@@ -169,6 +169,26 @@ class World:
         await self.users[0].click(self.table_message(), label="Start")
 
 
+def client_locales(monkeypatch: Any, locales: dict[int, str]) -> None:
+    """Users' Discord client languages: SimCord sends every interaction with
+    ``locale="en-US"`` and ``guild_locale="en-US"``; this makes `locales[user_id]` the
+    interaction's locale and the guild's ``preferred_locale`` its ``guild_locale``."""
+    import simcord.interactions as interactions
+
+    original = interactions.base_payload
+
+    def base_payload(backend: Any, **kwargs: Any) -> Any:
+        record, payload = original(backend, **kwargs)
+        locale = locales.get(kwargs["user_id"])
+        if locale is not None:
+            payload["locale"] = locale
+        if kwargs.get("guild_id") is not None:
+            payload["guild_locale"] = backend.get_guild(kwargs["guild_id"]).preferred_locale
+        return record, payload
+
+    monkeypatch.setattr(interactions, "base_payload", base_payload)
+
+
 @asynccontextmanager
 async def world(tmp_path: Path, humans: int = 4, users: int | None = None,
                 **changes: Any) -> AsyncIterator[World]:
