@@ -24,16 +24,31 @@ def follow_error(
     hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump
 ) -> str | None:
     """`None` if `play` is a legal follow to `lead` from `hand`, else the reason (R8)."""
+    if len(play) == len(lead):
+        missing = missing_from(hand, play)
+        if missing:
+            return f"You don't hold {_describe(missing)} (R8)"
+    return held_follow_error(hand, lead, play, trump)
+
+
+def held_follow_error(
+    hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump
+) -> str | None:
+    """`follow_error` for a `play` already known to come from `hand` (the game checks
+    possession as it takes the cards out)."""
     n = len(lead)
     if len(play) != n:
         return f"Play exactly {n} card{'s' if n != 1 else ''}, as many as were led (R8)"
-    missing = missing_from(hand, play)
-    if missing:
-        return f"You don't hold {_describe(missing)} (R8)"
-    suit = trump.suit_index(lead[0])
+    suits = trump.suit_indexes
+    suit = suits[lead[0].code]
+    if n == 1:  # the common case: a card of the led suit, or none left in that suit
+        if suits[play[0].code] == suit or all(suits[c.code] != suit for c in hand):
+            return None
+        name = suit_name(suit)
+        return f"You still hold {name} cards, so every card you play must be {name} (R8)"
+    held = [c for c in hand if suits[c.code] == suit]
+    played = [c for c in play if suits[c.code] == suit]
     name = suit_name(suit)
-    held = [c for c in hand if trump.suit_index(c) == suit]
-    played = [c for c in play if trump.suit_index(c) == suit]
     if len(held) < n:
         if len(played) < len(held):
             what = (f"your {name} card" if len(held) == 1
@@ -42,8 +57,6 @@ def follow_error(
         return None
     if len(played) < n:
         return f"You still hold {name} cards, so every card you play must be {name} (R8)"
-    if n == 1:
-        return None
     units = _lead_units(lead, trump)
     shapes = shapes_of(u.pairs for u in units)
     if not shapes:
@@ -75,8 +88,9 @@ def _structure_reason(
 def forced_cards(hand: Sequence[Card], lead: Sequence[Card], trump: Trump) -> list[Card]:
     """Cards every legal follow must contain: all of the led suit when you hold no more
     than were led (R8). Empty when the choice is open."""
-    suit = trump.suit_index(lead[0])
-    held = [c for c in hand if trump.suit_index(c) == suit]
+    suits = trump.suit_indexes
+    suit = suits[lead[0].code]
+    held = [c for c in hand if suits[c.code] == suit]
     return held if len(held) <= len(lead) else []
 
 
@@ -91,10 +105,11 @@ def build_follow(
     """A legal follow: the best structure (highest or lowest pairs), then the remaining
     cards by `fill_key` (smallest first) — from the led suit, else from the rest."""
     n = len(lead)
-    suit = trump.suit_index(lead[0])
-    held = [c for c in hand if trump.suit_index(c) == suit]
+    suits = trump.suit_indexes
+    suit = suits[lead[0].code]
+    held = [c for c in hand if suits[c.code] == suit]
     if len(held) <= n:
-        rest = sorted((c for c in hand if trump.suit_index(c) != suit), key=fill_key)
+        rest = sorted((c for c in hand if suits[c.code] != suit), key=fill_key)
         return held + rest[: n - len(held)]
     chosen: list[Card] = []
     shapes = shapes_of(u.pairs for u in _lead_units(lead, trump))
@@ -127,8 +142,9 @@ def random_legal_follow(
 ) -> list[Card]:
     """A random legal follow (for random agents and property tests)."""
     if len(lead) == 1:  # the common case, without the structure machinery
-        suit = trump.suit_index(lead[0])
-        held = [c for c in hand if trump.suit_index(c) == suit]
+        suits = trump.suit_indexes
+        suit = suits[lead[0].code]
+        held = [c for c in hand if suits[c.code] == suit]
         return [rng.choice(held or list(hand))]
     noise = {card: rng.random() for card in hand}
     return build_follow(hand, lead, trump, prefer_high=rng.random() < 0.5,

@@ -22,7 +22,7 @@ from engine.game import KITTY_SIZE, Match, Phase
 from engine.rules import RuleSet
 from engine.trump import Trump
 from engine.units import decompose_suit, group_by_suit
-from engine.views import PlayerView
+from engine.views import PlayerView, player_view
 
 CLOSE_WINDOW_CHANCE = 0.05
 """How often the driver lets a declaration window time out instead of asking a seat."""
@@ -50,8 +50,9 @@ class RandomAgent:
         """The agent's action for `view` (declaring, burying or playing)."""
         phase = view.public.phase
         if phase is Phase.DECLARING:
-            if view.legal_declarations and self.rng.random() < self.declare_chance:
-                return Declare(view.seat, self.rng.choice(view.legal_declarations))
+            options = view.legal_declarations
+            if options and self.rng.random() < self.declare_chance:
+                return Declare(view.seat, self.rng.choice(options))
             return Pass(view.seat)
         if phase is Phase.BURYING:
             assert view.kitty is not None
@@ -77,7 +78,7 @@ def next_action(match: Match, agents: Sequence[RandomAgent], rng: random.Random)
     else:
         assert hand.turn is not None
         seat = hand.turn
-    return agents[seat].act(match.view_for(seat))
+    return agents[seat].act(player_view(match, seat))
 
 
 Step = tuple[Match, Action, Match, tuple[Event, ...]]

@@ -19,7 +19,8 @@ def lead_error(cards: Sequence[Card], trump: Trump) -> str | None:
     """Why `cards` cannot be led, or `None`: a lead is cards of one effective suit (R7)."""
     if not cards:
         return "Choose at least one card to lead (R7)"
-    suits = {trump.suit_index(card) for card in cards}
+    suit_indexes = trump.suit_indexes
+    suits = {suit_indexes[card.code] for card in cards}
     if len(suits) > 1:
         names = ", ".join(suit_name(s) for s in sorted(suits))
         return f"A lead must be all one suit (trumps count as one suit), not {names} (R7)"
@@ -46,11 +47,14 @@ def check_throw(
     beatable in its suit by one other player; the forced play is the smallest beatable
     unit: fewest cards, then weakest.
     """
-    suit = trump.suit_index(lead[0])
-    units = decompose_suit(list(lead), trump)
+    if len(lead) == 1:  # a single card is no throw
+        return None
+    units = decompose_suit(lead, trump)
     if len(units) <= 1:
         return None
-    hands = [[c for c in hand if trump.suit_index(c) == suit] for hand in others]
+    suits = trump.suit_indexes
+    suit = suits[lead[0].code]
+    hands = [[c for c in hand if suits[c.code] == suit] for hand in others]
     beatable = [u for u in units if any(beats_unit(u, hand, trump) for hand in hands)]
     if not beatable:
         return None

@@ -48,15 +48,16 @@ def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump) -> int:
 
 def _single_winner(plays: Sequence[Sequence[Card]], suit: int, trump: Trump) -> int:
     """`trick_winner` for a single card led: the common case, kept lean."""
-    winner, best, ruffed = 0, trump.strength(plays[0][0]), False
+    suits, strengths = trump.suit_indexes, trump.strengths
+    winner, best, ruffed = 0, strengths[plays[0][0].code], False
     for index in range(1, len(plays)):
-        card = plays[index][0]
-        card_suit = trump.suit_index(card)
+        code = plays[index][0].code
+        card_suit, strength = suits[code], strengths[code]
         if card_suit == suit:
-            if not ruffed and trump.strength(card) > best:
-                winner, best = index, trump.strength(card)
-        elif card_suit == TRUMP_SUIT and (not ruffed or trump.strength(card) > best):
-            winner, best, ruffed = index, trump.strength(card), True
+            if not ruffed and strength > best:
+                winner, best = index, strength
+        elif card_suit == TRUMP_SUIT and (not ruffed or strength > best):
+            winner, best, ruffed = index, strength, True
     return winner
 
 

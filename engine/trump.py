@@ -56,6 +56,17 @@ class Trump:
     def __str__(self) -> str:
         return f"{self.level}{self.suit.value if self.suit else 'NT'}"
 
+    @property
+    def suit_indexes(self) -> tuple[int, ...]:
+        """`suit_index` of every card, indexed by `Card.code`: for loops over many cards,
+        `suit_indexes[card.code]` saves a method call per card."""
+        return self._suit_of
+
+    @property
+    def strengths(self) -> tuple[int, ...]:
+        """`strength` of every card, indexed by `Card.code` (see `suit_indexes`)."""
+        return self._order_of
+
     def is_trump(self, card: Card) -> bool:
         """Jokers, level cards and cards of the trump suit (R3)."""
         return self._suit_of[card.code] == 4

@@ -51,8 +51,9 @@ class Unit:
 def group_by_suit(cards: Iterable[Card], trump: Trump) -> list[list[Card]]:
     """Cards split into five lists by effective suit index (S, H, D, C, trumps)."""
     groups: list[list[Card]] = [[], [], [], [], []]
+    suits = trump.suit_indexes
     for card in cards:
-        groups[trump.suit_index(card)].append(card)
+        groups[suits[card.code]].append(card)
     return groups
 
 

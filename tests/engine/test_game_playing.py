@@ -319,3 +319,22 @@ def test_hand_summary_counts_add_up():
     assert hand is not None and hand.result is not None
     assert hand.opponent_trick_points == 10 and hand.declarer_trick_points == 0
     assert hand.result.opponent_points == 10 + 25 * 6
+
+
+def test_the_play_fast_path_copies_every_field_like_replace():
+    """`_after_play` spells out `dataclasses.replace` for speed: no field may be dropped or
+    swapped (every field gets a distinct value, so a mix-up shows)."""
+    from dataclasses import fields, replace
+    from typing import Any
+
+    from engine.game import HandState, _after_play
+
+    values: dict[str, Any] = {f.name: object() for f in fields(HandState)}
+    hand = HandState(**values)
+    changed: dict[str, Any] = {
+        name: object() for name in ("hands", "turn", "trick", "last_trick", "tricks_played",
+                                    "played", "opponent_points", "opponent_trick_points",
+                                    "declarer_trick_points", "failed_throws")}
+    copied = _after_play(hand, **changed)
+    expected = replace(hand, **changed)
+    assert all(getattr(copied, f.name) is getattr(expected, f.name) for f in fields(HandState))
