@@ -16,10 +16,13 @@ RUN useradd --create-home --uid 10001 tractor && mkdir /data && chown tractor /d
 COPY --from=build /opt/venv /opt/venv
 COPY --from=build /src/assets /app/assets
 WORKDIR /app
+# LOCAL_PLAY=off: without DISCORD_TOKEN the container stops with one clear line (exit 2)
+# rather than serving a local game on its own loopback.
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     DATABASE_PATH=/data/tractor.sqlite3 \
-    TRACTOR_ASSETS=/app/assets
+    TRACTOR_ASSETS=/app/assets \
+    LOCAL_PLAY=off
 USER tractor
 VOLUME ["/data"]
 # SIGTERM: the bot finishes the current writes and closes the database before it exits.

@@ -52,7 +52,8 @@ def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         key: value
         for key, value in os.environ.items()
         if key not in {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL",
-                       "BOT_ACTION_DELAY", "LOCAL_PLAY", "DISPLAY", "WAYLAND_DISPLAY"}
+                       "BOT_ACTION_DELAY", "TRACTOR_COMPUTER", "TRACTOR_DEBUG_START_LEVEL",
+                       "LOCAL_PLAY", "DISPLAY", "WAYLAND_DISPLAY"}
     }
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env.update(extra)
@@ -275,6 +276,21 @@ def test_local_play_is_wanted_exactly_without_a_token() -> None:
 def test_console_script_is_the_bot_main() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["tractor-bot"] == "bot.__main__:main"
+
+
+def test_env_example_lists_every_setting_and_docker_runs_tractor_bot() -> None:
+    """.env.example names exactly the variables the code reads; the image runs the console
+    script with local play off."""
+    read = set()
+    for module in ("bot/config.py", "bot/local.py"):
+        read |= set(re.findall(r'source\.get\("([A-Z_]+)"\)', (ROOT / module).read_text()))
+    example = {line.split("=", 1)[0] for line in (ROOT / ".env.example").read_text().splitlines()
+               if re.match(r"^[A-Z_]+=", line)}
+    assert read == example
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert 'ENTRYPOINT ["tractor-bot"]' in dockerfile
+    assert re.search(r"\bLOCAL_PLAY=off\b", dockerfile)
+    assert "STOPSIGNAL SIGTERM" in dockerfile
 
 
 def tractor_bot() -> list[str]:
