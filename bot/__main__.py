@@ -28,7 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Tractor (升级 / Sheng Ji / 80 points) for Discord. Settings come from the "
             "environment or .env: DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID, LOG_LEVEL, "
-            "BOT_ACTION_DELAY."
+            "BOT_ACTION_DELAY, TRACTOR_COMPUTER, TRACTOR_DEBUG_START_LEVEL, TRACTOR_ASSETS "
+            "(see .env.example)."
         ),
     )
     parser.add_argument(

@@ -7,6 +7,9 @@
 | ``DEV_GUILD_ID`` | — | sync slash commands to this guild only (instant while developing) |
 | ``LOG_LEVEL`` | ``INFO`` | DEBUG, INFO, WARNING or ERROR |
 | ``BOT_ACTION_DELAY`` | ``1.0`` | seconds a computer seat pauses before it acts (0 in tests) |
+| ``TRACTOR_COMPUTER`` | ``ai`` | the computer player (``engine.ai.make_player`` name) |
+| ``TRACTOR_DEBUG_START_LEVEL`` | — | debugging: new matches start at this level (2–A) |
+| ``TRACTOR_ASSETS`` | the repo's ``assets/`` | folder with ``fonts/`` for an installed package |
 
 `ConfigError` carries one line for the operator; the token is never printed.
 """
@@ -102,6 +105,14 @@ class Config:
         debug_level = (source.get("TRACTOR_DEBUG_START_LEVEL") or "").strip().upper() or None
         if debug_level is not None and debug_level not in _RANKS:
             raise ConfigError(f"TRACTOR_DEBUG_START_LEVEL must be a rank 2-A, not {debug_level!r}")
+        assets = (source.get("TRACTOR_ASSETS") or "").strip()
+        if assets and not (Path(assets).expanduser() / "fonts").is_dir():
+            # The renderer reads it itself (bot.render.assets_dir); checked here so a wrong
+            # path is one line at start, not a failure at the first picture.
+            raise ConfigError(
+                f"TRACTOR_ASSETS={assets!r} has no fonts/ folder: point it at the assets/ "
+                "folder shipped with the bot (or leave it unset in a checkout)"
+            )
         return cls(
             computer_player=computer,
             debug_start_level=debug_level,

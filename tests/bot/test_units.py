@@ -82,6 +82,16 @@ def test_config_from_env() -> None:
     with pytest.raises(ConfigError, match="BOT_ACTION_DELAY"):
         Config.from_env({"DISCORD_TOKEN": token, "BOT_ACTION_DELAY": "soon"})
     assert Config.from_env({}, require_token=False).token is None
+    assets = str(Path(__file__).resolve().parents[2] / "assets")
+    assert Config.from_env({"TRACTOR_ASSETS": assets}, require_token=False).token is None
+    assert Config.from_env({"TRACTOR_ASSETS": " "}, require_token=False).token is None
+    with pytest.raises(ConfigError, match="TRACTOR_ASSETS='/nowhere' has no fonts/ folder"):
+        Config.from_env({"TRACTOR_ASSETS": "/nowhere"}, require_token=False)
+    with pytest.raises(ConfigError, match="TRACTOR_DEBUG_START_LEVEL"):
+        Config.from_env({"TRACTOR_DEBUG_START_LEVEL": "1"}, require_token=False)
+    config = Config.from_env({"TRACTOR_COMPUTER": "greedy",
+                              "TRACTOR_DEBUG_START_LEVEL": "a"}, require_token=False)
+    assert (config.computer_player, config.debug_start_level) == ("greedy", "A")
 
 
 ROOT = Path(__file__).resolve().parents[2]
