@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
-from engine.cards import BLACK_JOKER, RED_JOKER, Card, Rank
+from engine.cards import ALL_CARDS, BLACK_JOKER, RED_JOKER, Card, Rank
 from engine.rules import RuleSet
 from engine.trump import Trump
 
@@ -72,12 +71,16 @@ def legal_declarations(
     rules: RuleSet = RuleSet(),  # noqa: B008 - a frozen value
 ) -> list[tuple[Card, ...]]:
     """Every distinct declaration `seat` could make now from `hand`, weakest first."""
-    counts = Counter(hand)
+    counts: dict[int, int] = {}  # only level cards and jokers declare: count those by code
+    for card in hand:
+        if card.rank == level or card.suit is None:
+            counts[card.code] = counts.get(card.code, 0) + 1
     options: list[tuple[Card, ...]] = []
-    for card in sorted(counts, key=lambda c: c.code):
+    for code in sorted(counts):
+        card = ALL_CARDS[code]
         if card.rank == level:
             options.append((card,))
-        if counts[card] >= 2 and (card.rank == level or card.rank.is_joker):
+        if counts[code] >= 2:
             options.append((card, card))
     legal = [c for c in options if declaration_error(standing, seat, c, level, rules) is None]
     legal.sort(key=lambda c: (declaration_strength(c, level) or 0, c[0].code))

@@ -368,8 +368,11 @@ def _pass(match: Match, action: Pass) -> tuple[Match, tuple[Event, ...]]:
     if action.seat in hand.responded:
         raise NotYourTurn("You have already answered this declaration window; wait for the "
                           "next batch (R5)")
-    hand = replace(hand, responded=(*hand.responded, action.seat))
-    return _after_response(match, hand, [Passed(action.seat)])
+    events: list[Event] = [Passed(action.seat)]
+    if len(hand.responded) == SEATS - 1:
+        # The last answer closes the window, which forgets who answered: skip recording it.
+        return _end_window(match, hand, events, timed_out=False)
+    return _with_hand(match, replace(hand, responded=(*hand.responded, action.seat)), events)
 
 
 def _after_response(match: Match, hand: HandState,

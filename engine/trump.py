@@ -34,13 +34,16 @@ class Trump:
     suit: Suit | None
     _suit_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _order_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _sort_key: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Per card code: one int ordering like (effective suit, order, code), for `sort`."""
 
     def __post_init__(self) -> None:
         if self.level.is_joker:
             raise ValueError("the level is a rank from 2 to A")
-        suit_of, order_of = _tables(self.level, self.suit)
+        suit_of, order_of, sort_key = _tables(self.level, self.suit)
         object.__setattr__(self, "_suit_of", suit_of)
         object.__setattr__(self, "_order_of", order_of)
+        object.__setattr__(self, "_sort_key", sort_key)
 
     @classmethod
     def parse(cls, text: str) -> Trump:
@@ -89,12 +92,15 @@ class Trump:
 
     def sort(self, cards: Iterable[Card], *, descending: bool = True) -> list[Card]:
         """Cards grouped by effective suit (trumps first when descending), strongest first."""
-        return sorted(cards, key=lambda c: (self._suit_of[c.code], self._order_of[c.code],
-                                            c.code), reverse=descending)
+        sort_key = self._sort_key
+        return sorted(cards, key=lambda c: sort_key[c.code], reverse=descending)
 
 
 @cache
-def _tables(level: Rank, trump_suit: Suit | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _tables(level: Rank, trump_suit: Suit | None
+            ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Per card code: effective suit index, order, and a sort key packing (effective suit,
+    order, code) in one int (orders < 16, codes < 64)."""
     side_ranks = [r for r in Rank if not r.is_joker and r != level]  # 12 ranks, 2..A without L
     suit_of: list[int] = []
     order_of: list[int] = []
@@ -115,4 +121,7 @@ def _tables(level: Rank, trump_suit: Suit | None) -> tuple[tuple[int, ...], tupl
         else:
             suit_of.append(SUIT_INDEX[card.suit])
             order_of.append(side_ranks.index(card.rank))
-    return tuple(suit_of), tuple(order_of)
+    sort_key = [(suit * 16 + order) * 64 + code
+                for code, (suit, order) in enumerate(zip(suit_of, order_of, strict=True))]
+    return tuple(suit_of), tuple(order_of), tuple(sort_key)
+
