@@ -138,6 +138,8 @@ ALL_CARDS: tuple[Card, ...] = tuple(
 )
 """The 54 distinct cards, indexed by `Card.code`."""
 
+_POINTS_BY_CODE = tuple(card.points for card in ALL_CARDS)
+
 RED_JOKER = ALL_CARDS[53]
 BLACK_JOKER = ALL_CARDS[52]
 
@@ -179,7 +181,7 @@ def full_deck() -> list[Card]:
 
 def card_points(cards: Iterable[Card]) -> int:
     """Total point value of `cards` (R1)."""
-    return sum(POINTS.get(card.rank, 0) for card in cards)
+    return sum([_POINTS_BY_CODE[card.code] for card in cards])
 
 
 def missing_from(hand: Iterable[Card], cards: Iterable[Card]) -> list[Card]:

@@ -119,7 +119,7 @@ class Trick:
 
     @property
     def points(self) -> int:
-        return sum(card_points(play) for play in self.plays)
+        return card_points([card for play in self.plays for card in play])
 
     @property
     def complete(self) -> bool:

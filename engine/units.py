@@ -94,30 +94,44 @@ def decompose_suit(cards: Sequence[Card], trump: Trump) -> list[Unit]:
     return list(_decompose_codes(tuple(sorted(card.code for card in cards)), trump))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def _decompose_codes(codes: tuple[int, ...], trump: Trump) -> tuple[Unit, ...]:
-    """`decompose_suit` keyed by sorted card codes: a lead is decomposed many times a trick."""
-    cards = [ALL_CARDS[code] for code in codes]
-    suit = trump.effective_suit(cards[0])
-    pairs = pair_orders(cards, trump)
-    paired = {card for _, card in pairs}
-    units: list[Unit] = []
+    """`decompose_suit` keyed by sorted card codes: a lead is decomposed many times a trick.
+
+    The cache stays small: its units are objects the garbage collector walks through, and
+    the reuse that matters (one lead, several checks) is recent.
+    """
+    strengths = trump.strengths
+    suit = trump.effective_suit(ALL_CARDS[codes[0]])
+    pairs: list[tuple[int, int]] = []  # (order, code); the two copies of a code are a pair
+    singles: list[tuple[int, int]] = []
+    index = 0
+    while index < len(codes):
+        code = codes[index]
+        if index + 1 < len(codes) and codes[index + 1] == code:
+            pairs.append((strengths[code], code))
+            index += 2
+        else:
+            singles.append((strengths[code], code))
+            index += 1
+    pairs.sort(reverse=True)  # strongest first, the higher code first among equal orders
+    singles.sort(reverse=True)
+    tractors: list[Unit] = []
     while len(pairs) >= 2:
-        length, top = longest_run([o for o, _ in pairs])
+        length, top = longest_run([order for order, _ in pairs])
         if length < 2:
             break
         chain: list[Card] = []
         for order in range(top, top - length, -1):
-            index = next(i for i, (o, _) in enumerate(pairs) if o == order)
-            chain += [pairs[index][1]] * 2
-            del pairs[index]
-        units.append(Unit(UnitKind.TRACTOR, tuple(chain), suit, top))
-    units += [Unit(UnitKind.PAIR, (card, card), suit, order) for order, card in pairs]
-    singles = sorted((c for c in cards if c not in paired),
-                     key=lambda c: (trump.strength(c), c.code), reverse=True)
-    units += [Unit(UnitKind.SINGLE, (card,), suit, trump.strength(card)) for card in singles]
-    units.sort(key=lambda u: (len(u.cards), u.top), reverse=True)
-    return tuple(units)
+            at = next(i for i, (o, _) in enumerate(pairs) if o == order)
+            card = ALL_CARDS[pairs.pop(at)[1]]
+            chain += (card, card)
+        tractors.append(Unit(UnitKind.TRACTOR, tuple(chain), suit, top))
+    tractors.sort(key=lambda u: (len(u.cards), u.top), reverse=True)
+    # Tractors, then pairs, then singles: largest first, strongest first among equals.
+    return (*tractors,
+            *[Unit(UnitKind.PAIR, (ALL_CARDS[code],) * 2, suit, order) for order, code in pairs],
+            *[Unit(UnitKind.SINGLE, (ALL_CARDS[code],), suit, order) for order, code in singles])
 
 
 def decompose(cards: Iterable[Card], trump: Trump) -> list[Unit]:
