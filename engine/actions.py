@@ -24,8 +24,6 @@ _SEATS = frozenset(range(4))
 
 
 def _cards(cards: Sequence[Card] | str) -> tuple[Card, ...]:
-    if type(cards) is tuple:
-        return cards
     return tuple(parse_cards(cards)) if isinstance(cards, str) else tuple(cards)
 
 
@@ -54,7 +52,8 @@ class Declare:
 
     def __post_init__(self) -> None:
         _check_seat(self.seat)
-        object.__setattr__(self, "cards", _cards(self.cards))
+        if type(self.cards) is not tuple:
+            object.__setattr__(self, "cards", _cards(self.cards))
 
     def to_dict(self) -> dict[str, Any]:
         return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat,
@@ -95,7 +94,8 @@ class Bury:
 
     def __post_init__(self) -> None:
         _check_seat(self.seat)
-        object.__setattr__(self, "cards", _cards(self.cards))
+        if type(self.cards) is not tuple:
+            object.__setattr__(self, "cards", _cards(self.cards))
 
     def to_dict(self) -> dict[str, Any]:
         return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat,
@@ -112,7 +112,8 @@ class Play:
 
     def __post_init__(self) -> None:
         _check_seat(self.seat)
-        object.__setattr__(self, "cards", _cards(self.cards))
+        if type(self.cards) is not tuple:
+            object.__setattr__(self, "cards", _cards(self.cards))
 
     def to_dict(self) -> dict[str, Any]:
         return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat,

@@ -129,9 +129,10 @@ def _decompose_codes(codes: tuple[int, ...], trump: Trump) -> tuple[Unit, ...]:
         tractors.append(Unit(UnitKind.TRACTOR, tuple(chain), suit, top))
     tractors.sort(key=lambda u: (len(u.cards), u.top), reverse=True)
     # Tractors, then pairs, then singles: largest first, strongest first among equals.
+    pair, single = UnitKind.PAIR, UnitKind.SINGLE
     return (*tractors,
-            *[Unit(UnitKind.PAIR, (ALL_CARDS[code],) * 2, suit, order) for order, code in pairs],
-            *[Unit(UnitKind.SINGLE, (ALL_CARDS[code],), suit, order) for order, code in singles])
+            *[Unit(pair, (ALL_CARDS[code],) * 2, suit, order) for order, code in pairs],
+            *[Unit(single, (ALL_CARDS[code],), suit, order) for order, code in singles])
 
 
 def decompose(cards: Iterable[Card], trump: Trump) -> list[Unit]:

@@ -175,24 +175,18 @@ def public_view(match: Match) -> PublicView:
                           match.starter, None, None, (), _NO_CARDS, 0, 0, (), None, _ZEROS,
                           None, None, 0, (), 0, (), None, match.winner)
     phase = hand.phase
+    cards_left = tuple(map(len, hand.hands))
+    awaiting: tuple[int, ...] = ()
     if phase is Phase.DECLARING:
         awaiting = tuple(s for s in range(SEATS) if s not in hand.responded)
-        cards_left = tuple(map(len, hand.hands))
-    else:
-        awaiting = ()
-        cards_left = _cards_left(hand.hands, hand.starter, phase)
+    elif phase is Phase.BURYING and hand.starter is not None:  # the starter holds the kitty
+        cards_left = tuple(n + KITTY_SIZE if seat == hand.starter else n
+                           for seat, n in enumerate(cards_left))
     return PublicView(phase, match.rules, hand.number, match.levels, hand.level, hand.starter,
                       hand.trump, hand.trump_how, hand.declarations, hand.revealed,
                       hand.deal_no, hand.batch, awaiting, hand.turn, cards_left, hand.trick,
                       hand.last_trick, hand.tricks_played, hand.played, hand.opponent_points,
                       hand.failed_throws, hand.result, match.winner)
-
-
-def _cards_left(hands: tuple[Cards, ...], starter: int | None, phase: Phase) -> tuple[int, ...]:
-    counts = tuple(map(len, hands))
-    if phase is Phase.BURYING and starter is not None:  # the starter holds the kitty too
-        return tuple(n + KITTY_SIZE if seat == starter else n for seat, n in enumerate(counts))
-    return counts
 
 
 def player_view(match: Match, seat: int) -> PlayerView:

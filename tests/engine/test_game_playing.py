@@ -321,13 +321,13 @@ def test_hand_summary_counts_add_up():
     assert hand.result.opponent_points == 10 + 25 * 6
 
 
-def test_the_play_fast_path_copies_every_field_like_replace():
-    """`_after_play` spells out `dataclasses.replace` for speed: no field may be dropped or
-    swapped (every field gets a distinct value, so a mix-up shows)."""
+def test_the_fast_state_copies_copy_every_field_like_replace():
+    """`_after_play` and `_answered` spell out `dataclasses.replace` for speed: no field may
+    be dropped or swapped (every field gets a distinct value, so a mix-up shows)."""
     from dataclasses import fields, replace
     from typing import Any
 
-    from engine.game import HandState, _after_play
+    from engine.game import HandState, _after_play, _answered
 
     values: dict[str, Any] = {f.name: object() for f in fields(HandState)}
     hand = HandState(**values)
@@ -335,6 +335,8 @@ def test_the_play_fast_path_copies_every_field_like_replace():
         name: object() for name in ("hands", "turn", "trick", "last_trick", "tricks_played",
                                     "played", "opponent_points", "opponent_trick_points",
                                     "declarer_trick_points", "failed_throws")}
-    copied = _after_play(hand, **changed)
-    expected = replace(hand, **changed)
-    assert all(getattr(copied, f.name) is getattr(expected, f.name) for f in fields(HandState))
+    answers: dict[str, Any] = {"responded": object(), "declarations": object()}
+    for copied, expected in [(_after_play(hand, **changed), replace(hand, **changed)),
+                             (_answered(hand, **answers), replace(hand, **answers))]:
+        assert all(getattr(copied, f.name) is getattr(expected, f.name)
+                   for f in fields(HandState))
