@@ -21,7 +21,7 @@ from engine.follow import random_legal_follow
 from engine.game import KITTY_SIZE, Match, Phase
 from engine.rules import RuleSet
 from engine.trump import Trump
-from engine.units import decompose_suit, group_by_suit
+from engine.units import group_by_suit, unit_cards
 from engine.views import PlayerView, player_view
 
 CLOSE_WINDOW_CHANCE = 0.05
@@ -32,11 +32,11 @@ def random_lead(hand: Sequence[Card], trump: Trump, rng: random.Random,
                 throw_chance: float = 0.2) -> list[Card]:
     """A random lead: one unit of a random suit, or sometimes several (a throw attempt)."""
     groups = [group for group in group_by_suit(hand, trump) if group]
-    units = decompose_suit(rng.choice(groups), trump)
+    units = unit_cards(rng.choice(groups), trump)  # as `decompose_suit`, lighter
     if len(units) >= 2 and rng.random() < throw_chance:
         chosen = rng.sample(units, rng.randint(2, min(len(units), 4)))
-        return [card for unit in chosen for card in unit.cards]
-    return list(rng.choice(units).cards)
+        return [card for unit in chosen for card in unit]
+    return list(rng.choice(units))
 
 
 @dataclass(slots=True)

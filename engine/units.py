@@ -57,19 +57,6 @@ def group_by_suit(cards: Iterable[Card], trump: Trump) -> list[list[Card]]:
     return groups
 
 
-def pair_orders(cards: Sequence[Card], trump: Trump) -> list[tuple[int, Card]]:
-    """The pairs among `cards` (one effective suit) as (order, card), strongest first."""
-    seen: set[Card] = set()
-    pairs = []
-    for card in cards:
-        if card in seen:
-            pairs.append((trump.strength(card), card))
-        else:
-            seen.add(card)
-    pairs.sort(key=lambda oc: (oc[0], oc[1].code), reverse=True)
-    return pairs
-
-
 def longest_run(orders: Sequence[int]) -> tuple[int, int]:
     """(length, top order) of the longest run of consecutive distinct orders; ties → highest.
 
@@ -94,6 +81,15 @@ def decompose_suit(cards: Sequence[Card], trump: Trump) -> list[Unit]:
     return list(_decompose_codes(tuple(sorted(card.code for card in cards)), trump))
 
 
+def unit_cards(cards: Sequence[Card], trump: Trump) -> list[tuple[Card, ...]]:
+    """The cards of each unit of `decompose_suit(cards, trump)`, in the same order, without
+    building `Unit`s or caching: for one-off decompositions, like a random lead from a
+    hand's suit (which seldom repeats)."""
+    if not cards:
+        return []
+    return [unit for _, unit, _ in _split(sorted(card.code for card in cards), trump)]
+
+
 @lru_cache(maxsize=1 << 12)
 def _decompose_codes(codes: tuple[int, ...], trump: Trump) -> tuple[Unit, ...]:
     """`decompose_suit` keyed by sorted card codes: a lead is decomposed many times a trick.
@@ -101,8 +97,14 @@ def _decompose_codes(codes: tuple[int, ...], trump: Trump) -> tuple[Unit, ...]:
     The cache stays small: its units are objects the garbage collector walks through, and
     the reuse that matters (one lead, several checks) is recent.
     """
-    strengths = trump.strengths
     suit = trump.effective_suit(ALL_CARDS[codes[0]])
+    return tuple([Unit(kind, unit, suit, top) for kind, unit, top in _split(codes, trump)])
+
+
+def _split(codes: Sequence[int], trump: Trump) -> list[tuple[UnitKind, tuple[Card, ...], int]]:
+    """The units of sorted card `codes` of one effective suit as (kind, cards, top): tractors,
+    then pairs, then singles; largest first, strongest first among equals."""
+    strengths = trump.strengths
     pairs: list[tuple[int, int]] = []  # (order, code); the two copies of a code are a pair
     singles: list[tuple[int, int]] = []
     index = 0
@@ -116,7 +118,7 @@ def _decompose_codes(codes: tuple[int, ...], trump: Trump) -> tuple[Unit, ...]:
             index += 1
     pairs.sort(reverse=True)  # strongest first, the higher code first among equal orders
     singles.sort(reverse=True)
-    tractors: list[Unit] = []
+    units: list[tuple[UnitKind, tuple[Card, ...], int]] = []
     while len(pairs) >= 2:
         length, top = longest_run([order for order, _ in pairs])
         if length < 2:
@@ -126,13 +128,12 @@ def _decompose_codes(codes: tuple[int, ...], trump: Trump) -> tuple[Unit, ...]:
             at = next(i for i, (o, _) in enumerate(pairs) if o == order)
             card = ALL_CARDS[pairs.pop(at)[1]]
             chain += (card, card)
-        tractors.append(Unit(UnitKind.TRACTOR, tuple(chain), suit, top))
-    tractors.sort(key=lambda u: (len(u.cards), u.top), reverse=True)
-    # Tractors, then pairs, then singles: largest first, strongest first among equals.
+        units.append((UnitKind.TRACTOR, tuple(chain), top))
+    units.sort(key=lambda unit: (len(unit[1]), unit[2]), reverse=True)
     pair, single = UnitKind.PAIR, UnitKind.SINGLE
-    return (*tractors,
-            *[Unit(pair, (ALL_CARDS[code],) * 2, suit, order) for order, code in pairs],
-            *[Unit(single, (ALL_CARDS[code],), suit, order) for order, code in singles])
+    units += [(pair, (ALL_CARDS[code],) * 2, order) for order, code in pairs]
+    units += [(single, (ALL_CARDS[code],), order) for order, code in singles]
+    return units
 
 
 def decompose(cards: Iterable[Card], trump: Trump) -> list[Unit]:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from tractor_dsl import BJ, RJ, T, cards, key, ref_shapes
 
 from engine import Card, Rank, Suit, Trump, decompose, format_cards
+from engine.units import decompose_suit, unit_cards
 
 
 def shape(text: str, trump: str) -> list[tuple[str, str]]:
@@ -210,6 +211,14 @@ def test_r4_property_decompose_matches_rule_text(case: tuple[list[Card], Trump])
     mine = sorted(((u.kind.value, len(u.cards) // 2 if u.kind != "single" else 0)
                    for u in units), reverse=True)
     assert mine == sorted(((k, n) for k, n, _ in ref), reverse=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(one_suit_play())
+def test_r4_unit_cards_are_the_cards_of_decompose_suit(case: tuple[list[Card], Trump]) -> None:
+    """`unit_cards` (no `Unit`s, no cache) gives each unit's cards in `decompose_suit` order."""
+    play, trump = case
+    assert unit_cards(play, trump) == [u.cards for u in decompose_suit(play, trump)]
 
 
 def test_r4_jokers_pair_only_with_their_twin() -> None:
