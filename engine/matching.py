@@ -23,13 +23,15 @@ Counts = tuple[int, ...]
 def pair_counts(cards: Iterable[Card], trump: Trump) -> Counts:
     """Number of pairs at each strength among `cards` (one effective suit)."""
     counts = [0] * ORDERS
+    strengths = trump.strengths
     seen: set[int] = set()
     for card in cards:
-        if card.code in seen:
-            counts[trump.strength(card)] += 1
-            seen.discard(card.code)
+        code = card.code
+        if code in seen:
+            counts[strengths[code]] += 1
+            seen.discard(code)
         else:
-            seen.add(card.code)
+            seen.add(code)
     return tuple(counts)
 
 

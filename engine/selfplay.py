@@ -49,20 +49,20 @@ class RandomAgent:
     def act(self, view: PlayerView) -> Action:
         """The agent's action for `view` (declaring, burying or playing)."""
         phase = view.public.phase
+        if phase is Phase.PLAYING:
+            trump = view.public.trump
+            assert trump is not None
+            lead = view.lead
+            if lead is None:
+                return Play(view.seat, tuple(random_lead(view.hand, trump, self.rng)))
+            return Play(view.seat, tuple(random_legal_follow(view.hand, lead, trump, self.rng)))
         if phase is Phase.DECLARING:
             options = view.legal_declarations
             if options and self.rng.random() < self.declare_chance:
                 return Declare(view.seat, self.rng.choice(options))
             return Pass(view.seat)
-        if phase is Phase.BURYING:
-            assert view.kitty is not None
-            return Bury(view.seat, tuple(self.rng.sample(view.hand + view.kitty, KITTY_SIZE)))
-        trump = view.public.trump
-        assert phase is Phase.PLAYING and trump is not None
-        lead = view.lead
-        if lead is None:
-            return Play(view.seat, tuple(random_lead(view.hand, trump, self.rng)))
-        return Play(view.seat, tuple(random_legal_follow(view.hand, lead, trump, self.rng)))
+        assert phase is Phase.BURYING and view.kitty is not None
+        return Bury(view.seat, tuple(self.rng.sample(view.hand + view.kitty, KITTY_SIZE)))
 
 
 def next_action(match: Match, agents: Sequence[RandomAgent], rng: random.Random) -> Action:
@@ -82,6 +82,7 @@ def next_action(match: Match, agents: Sequence[RandomAgent], rng: random.Random)
 
 
 Step = tuple[Match, Action, Match, tuple[Event, ...]]
+_HAND_OVER = (Phase.BETWEEN_HANDS, Phase.MATCH_OVER)
 
 
 def play_hand(match: Match, seed: int, agents: Sequence[RandomAgent],
@@ -92,7 +93,7 @@ def play_hand(match: Match, seed: int, agents: Sequence[RandomAgent],
         after, events = match.apply(action)
         yield match, action, after, events
         match = after
-        if match.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
+        if match.phase in _HAND_OVER:
             return
         action = next_action(match, agents, rng)
 

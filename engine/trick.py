@@ -20,8 +20,9 @@ def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump) -> int:
     shape and stronger than the current winner (compared by the units answering the lead's
     largest unit). Ties keep the earlier play.
     """
-    lead = list(plays[0])
-    suit = trump.suit_index(lead[0])
+    lead = plays[0]
+    suit_indexes = trump.suit_indexes
+    suit = suit_indexes[lead[0].code]
     if len(lead) == 1:
         return _single_winner(plays, suit, trump)
     units = decompose_suit(lead, trump)
@@ -29,10 +30,10 @@ def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump) -> int:
     largest = units[0]
     winner, best, ruffed = 0, largest.top, False
     for index, play in enumerate(plays[1:], start=1):
-        suits = {trump.suit_index(card) for card in play}
+        suits = {suit_indexes[card.code] for card in play}
         if suits == {suit}:
             if len(units) == 1 and not ruffed:
-                answer = decompose_suit(list(play), trump)
+                answer = decompose_suit(play, trump)
                 if (len(answer) == 1 and answer[0].kind is largest.kind
                         and answer[0].size == largest.size and answer[0].top > best):
                     winner, best = index, answer[0].top
