@@ -30,8 +30,8 @@ def lead_error(cards: Sequence[Card], trump: Trump) -> str | None:
 def beats_unit(unit: Unit, cards: Sequence[Card], trump: Trump) -> bool:
     """Whether `cards` (one player's cards of the unit's suit) hold a stronger unit (R7)."""
     if unit.kind is UnitKind.SINGLE:
-        strengths, top = trump.strengths, unit.top
-        return any(strengths[card.code] > top for card in cards)
+        strengths = trump.strengths
+        return any(strengths[card.code] > unit.top for card in cards)
     counts = pair_counts(cards, trump)
     if unit.kind is UnitKind.PAIR:
         return any(counts[order] for order in range(unit.top + 1, len(counts)))
