@@ -14,14 +14,21 @@ seats. Ctrl-C, SIGTERM or "End session" in the page stops it; the database is cl
 
 The game lives in ``./data/local.sqlite3`` (``--database``). The simulated world is built
 the same way every time (same server, channel and player ids), so an unfinished game
-from the last session is picked up again and re-posted instead of a new one.
+from the last session is picked up again instead of a new one being seated.
 
-Two clocks are reconciled here. SimCord runs the bot on a virtual clock that only moves
-when something moves it; a `_Pump` keeps that clock in step with the wall clock (so
-the computer players' ``BOT_ACTION_DELAY`` pauses, turn timers and ``<t:…:R>``
-countdowns behave as on Discord) and republishes the page whenever the bot did
-something, so computer plays show up one by one. The pump and the page's own actions
-never overlap: both go through one lock.
+Time. SimCord runs the bot on a virtual clock that moves only when something moves it,
+and after each operation waits for the bot's work, timers included. Here the clock is
+set to the wall clock before the bot logs in, and a `_Pump` keeps it there, so the
+computer players' ``BOT_ACTION_DELAY`` pauses, turn timers and ``<t:…:R>`` countdowns run
+in real time; operations (the page's clicks, commands run from Python) wait only for the
+bot's answer, not for its timers (`LocalSession._answered`); and the pump republishes the
+page whenever the bot sent something, so the computer players' moves show up one by one.
+The pump and the page's actions take turns on one lock.
+
+This leans on internals of the pinned SimCord 3.2.1, each exercised by
+tests/test_local_play.py: ``Env._advancing`` and ``Env._real_advance_task`` (the timer
+switch), ``Backend.advance_clock`` and ``Backend.bot_user`` before the bot logs in, and
+the preview's ``_action``, ``_publish``, ``_pages`` and ``_closed`` (see `_PageActions`).
 """
 
 from __future__ import annotations
@@ -66,15 +73,8 @@ DEFAULT_PORT = 8765
 BOT_NAME = "Tractor"
 EXIT_USAGE = 2
 
-# SimCord settles after every operation: it waits for the bot's runnable work, and for
-# its timers that fall due before the settle deadline. Advancing time waits for runnable
-# work only (timers are what it moves through), so it gets a generous bound. Everything
-# else (the page's clicks, commands run from here) gets a bound below the bot's pauses
-# (a computer player's BOT_ACTION_DELAY, the table message's edit coalescing): a click
-# then returns as soon as the bot answered it, and the pauses play out in real time
-# afterwards, driven by the `_Pump`, so people can follow the computer players' moves.
-_ADVANCE_SETTLE = 30.0
-_QUICK_SETTLE = 2.0
+# How long SimCord may wait for the bot to settle after an operation (see `_answered`).
+_SETTLE = 30.0
 _PUMP_INTERVAL = 0.1
 
 
@@ -83,14 +83,6 @@ def _player_names(count: int) -> list[tuple[str, str]]:
     if count == 1:
         return [("you", "You")]
     return [(f"player{i}", f"Player {i}") for i in range(1, count + 1)]
-
-
-def action_settle(config: Config) -> float:
-    """The settle bound for clicks and commands under `config`'s pauses (see above)."""
-    pauses = [p for p in (config.action_delay, config.edit_interval) if p > 0]
-    if pauses and min(pauses) >= 0.5:
-        return min(_QUICK_SETTLE, 0.8 * min(pauses))
-    return _QUICK_SETTLE  # no pauses worth showing one by one: settle through them
 
 
 @dataclass
@@ -116,10 +108,9 @@ class LocalSession:
         """Run one SimCord operation (an actor's slash, click, select…) between pump ticks.
 
         Whatever drives the world from Python (the seating, tests) comes through here,
-        like the page's own actions, so no two operations overlap. It settles with the
-        clicks' short bound (see `action_settle`); `idle` waits for the rest."""
+        like the page's own actions, so no two operations overlap; see `_answered`."""
         async with self.lock:
-            return await operation()
+            return await self._answered(operation)
 
     async def idle(self) -> None:
         """Wait until the bot has done what it can do now (its timers aside)."""
@@ -130,19 +121,45 @@ class LocalSession:
         """Return when "End session" in the page closed the preview."""
         await self.preview.wait_closed()
 
+    async def _answered(self, operation: Callable[[], Awaitable[T]]) -> T:
+        """Run `operation` (lock held), settling for the bot's answer but not its timers.
+
+        After each operation SimCord waits for the bot's work, timers included when they
+        fall due before its settle deadline, in real time. A click would then return only
+        after the computer players' pauses had played out, and the page would jump past
+        their moves. So operations run the way SimCord runs `advance_time`: every timer
+        counts as waiting, the operation returns once the bot answered, and the pump then
+        plays the timers out in real time."""
+        async with self._timers_held():
+            return await operation()
+
     async def _advance(self, seconds: float) -> None:
         """Move the virtual clock on, running the bot's timers due by then (lock held)."""
+        async with self._timers_held():
+            try:
+                # In a task of its own: SimCord lets a timer that fires in real time wait
+                # for the task advancing time, so that task has to end.
+                await asyncio.ensure_future(self.env.advance_time(seconds))
+            except TimeoutError as error:  # the bot took longer than _SETTLE; it carries on
+                log.warning("the simulated Discord is slow to settle: %s", _first_line(error))
+
+    @contextlib.asynccontextmanager
+    async def _timers_held(self) -> AsyncIterator[None]:
+        """SimCord's advancing switch, on (``Env._advancing``: pinned SimCord 3.2.1).
+
+        While it is on, every timer counts as waiting and none fires on its own. A timer
+        that already fired on its own (SimCord then advances the clock in a background
+        task) is let finish first: an advance started meanwhile and that task would wait
+        for each other until the settle bound."""
         env = self.env
-        quick = env.settle_timeout
-        env.settle_timeout = _ADVANCE_SETTLE
+        running = env._real_advance_task
+        if running is not None and not running.done():
+            await asyncio.wait({running})
+        env._advancing = True
         try:
-            # In a task of its own: SimCord lets a timer that fires in real time wait for
-            # the task advancing time, so that task has to end.
-            await asyncio.ensure_future(env.advance_time(seconds))
-        except TimeoutError as error:  # the bot outran even this bound; it carries on
-            log.warning("the simulated Discord is slow to settle: %s", _first_line(error))
+            yield
         finally:
-            env.settle_timeout = quick
+            env._advancing = False
 
     async def _catch_up(self) -> None:
         """Bring the virtual clock to the wall clock (lock held)."""
@@ -165,6 +182,7 @@ class _Pump:
     def __init__(self, session: LocalSession) -> None:
         self.session = session
         self.published = -1
+        self.shown = 0
 
     async def tick(self) -> None:
         session = self.session
@@ -174,11 +192,22 @@ class _Pump:
             await session._catch_up()
             sent = len(session.env.http_requests)
             if sent != self.published:
-                try:
-                    await session.preview.refresh()
-                except TimeoutError:  # a timer fired in real time and the bot is at it
-                    return
+                await session._answered(session.preview.refresh)
                 self.published = sent
+                await self.follow()
+
+    async def follow(self) -> None:
+        """Keep the page's starting point at the newest message, so a page opened (or
+        reloaded) later starts there rather than at the table of the first hand."""
+        from simcord import SetupError
+
+        session = self.session
+        newest = session.channel.last_message
+        if newest is None or newest.id == self.shown:
+            return
+        self.shown = newest.id
+        with contextlib.suppress(SetupError):  # someone else's ephemeral message
+            await session.preview.show(newest)
 
     async def run(self) -> None:
         while not self.session.preview._closed:
@@ -260,16 +289,15 @@ class _PageActions:
         return {**body, "published_revision": page.revision}
 
     async def action(self, context_id: Any, body: Any) -> Any:
-        async with self.session.lock:
-            return await self._action(context_id, self.current(context_id, body))
+        return await self.session.act(
+            lambda: self._action(context_id, self.current(context_id, body))
+        )
 
 
 async def _command(session: LocalSession, member: Any, name: str) -> None:
     """Run ``/<name>`` as `member` in #tractor and wait for the bot; a bot error raises."""
     before = len(session.env.errors)
-    with contextlib.suppress(TimeoutError):  # a slow machine: the bot is still answering
-        await session.act(lambda: member.slash(session.channel, name))
-    await session.idle()
+    await session.act(lambda: member.slash(session.channel, name))
     errors = session.env.errors[before:]
     if errors:
         raise RuntimeError(f"/{name} failed in the bot: {errors[0]!r}") from errors[0]
@@ -317,7 +345,7 @@ async def local_session(
     bot = create_bot(
         database, config=base.with_changes(token=None, dev_guild_id=None, sync_commands=True)
     )
-    env = simcord.Env(bot, settle_timeout=_ADVANCE_SETTLE, check_errors=False)
+    env = simcord.Env(bot, settle_timeout=_SETTLE, check_errors=False)
     # The world exists before the bot logs in, as on Discord, and is built in the same
     # order every time, so its ids (and the game saved in the database) carry over.
     guild = env.create_guild(GUILD_NAME)
@@ -333,7 +361,6 @@ async def local_session(
     try:
         await env.start()
         with env.time_context():
-            env.settle_timeout = action_settle(bot.config)
             preview = env.preview(
                 channel, viewers=humans, layout="channel", port=port, width=1100, height=860
             )
@@ -348,11 +375,8 @@ async def local_session(
                     await session._advance(bot.config.edit_interval)  # edits are coalesced
                 if session.resumed and channel.last_message is None:
                     await _command(session, humans[0], "tractor table")  # post it again
-                async with session.lock:
-                    if channel.last_message is not None:  # pages open on the table message
-                        await preview.show(channel.last_message)
                 pump = _Pump(session)
-                await pump.tick()
+                await pump.tick()  # also points the page at the newest message, the table
                 pumping = asyncio.ensure_future(pump.run())
                 try:
                     yield session

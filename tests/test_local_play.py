@@ -241,6 +241,9 @@ async def test_local_play_one_full_hand_headless(tmp_path: Path) -> None:
         shown = await page.state()
         texts = [m["content"] for m in shown["messages"].values()]
         assert any("Hand 1 is over" in text for text in texts), texts[-3:]
+        # A page opened now (a reload, a second tab) starts at the newest message.
+        late = await Page(session).open()
+        assert late["targetId"] == str(session.channel.last_message.id)
         assert not session.env.errors, session.env.errors
     # Stopped: the page is gone and the database closed (no WAL left behind).
     with pytest.raises(OSError):
