@@ -71,6 +71,17 @@ class Rank(IntEnum):
         return rank
 
 
+RankLike = Rank | str | int
+"""A rank, its text (`"10"`, `"T"`) or its number: what public functions accept as a level."""
+
+
+def as_rank(value: RankLike) -> Rank:
+    """A `Rank` from a rank, its text (`"10"`, `"T"`, `"A"`) or its number (2–14)."""
+    if isinstance(value, Rank):
+        return value
+    return Rank.parse(value) if isinstance(value, str) else Rank(value)
+
+
 _RANK_TEXT = {r: str(r.value) for r in Rank if r <= Rank.TEN} | {
     Rank.JACK: "J",
     Rank.QUEEN: "Q",

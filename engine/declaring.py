@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import ALL_CARDS, BLACK_JOKER, RED_JOKER, Card, Rank
+from engine.cards import ALL_CARDS, BLACK_JOKER, RED_JOKER, Card, Rank, RankLike, as_rank
 from engine.rules import RuleSet
 from engine.trump import Trump
 
@@ -12,11 +12,12 @@ Standing = tuple[int, Sequence[Card]] | None
 """The declaration that currently stands: `(seat, cards)`, or `None` before any."""
 
 
-def declaration_strength(cards: Sequence[Card], level: Rank) -> int | None:
+def declaration_strength(cards: Sequence[Card], level: RankLike) -> int | None:
     """1 one level card, 2 two identical level cards, 3 two black jokers, 4 two red jokers (R5).
 
     `None` when `cards` are not a declaration at this level.
     """
+    level = as_rank(level)
     if len(cards) == 1:
         return 1 if cards[0].rank == level else None
     if len(cards) == 2 and cards[0] == cards[1]:
@@ -37,13 +38,14 @@ def declaration_error(
     standing: Standing,
     seat: int,
     cards: Sequence[Card],
-    level: Rank,
+    level: RankLike,
     rules: RuleSet = RuleSet(),  # noqa: B008 - a frozen value
 ) -> str | None:
     """Why `seat` may not declare `cards` over `standing` now, or `None` if it may (R5).
 
     Does not check that the seat holds the cards: the game does.
     """
+    level = as_rank(level)
     strength = declaration_strength(cards, level)
     if strength is None:
         return (f"Declare with one or two identical {level}s, or a pair of jokers (R5)")

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
-from engine.cards import ALL_CARDS, Card, Rank, Suit
+from engine.cards import ALL_CARDS, Card, Rank, Suit, as_rank
 from engine.errors import InvalidNotation
 
 TRUMPS: Literal["T"] = "T"
@@ -38,6 +38,7 @@ class Trump:
     """Per card code: one int ordering like (effective suit, order, code), for `sort`."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "level", as_rank(self.level))  # also accept "4" or 4
         if self.level.is_joker:
             raise ValueError("the level is a rank from 2 to A")
         suit_of, order_of, sort_key = _tables(self.level, self.suit)
