@@ -43,12 +43,12 @@ class StartHand:
 
 
 @dataclass(frozen=True, slots=True)
-class Declare:
-    """Show level cards or a joker pair to set trump while the cards are dealt (R5)."""
+class _SeatCards:
+    """An action of one seat showing or playing cards (`cards` may be given as text)."""
 
     seat: int
     cards: tuple[Card, ...]
-    type: ClassVar[str] = "declare"
+    type: ClassVar[str]
 
     def __post_init__(self) -> None:
         _check_seat(self.seat)
@@ -58,6 +58,13 @@ class Declare:
     def to_dict(self) -> dict[str, Any]:
         return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat,
                 "cards": format_cards(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class Declare(_SeatCards):
+    """Show level cards or a joker pair to set trump while the cards are dealt (R5)."""
+
+    type: ClassVar[str] = "declare"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,39 +92,17 @@ class CloseWindow:
 
 
 @dataclass(frozen=True, slots=True)
-class Bury:
+class Bury(_SeatCards):
     """The starter puts 8 of their 33 cards face down as the new kitty (R6)."""
 
-    seat: int
-    cards: tuple[Card, ...]
     type: ClassVar[str] = "bury"
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-        if type(self.cards) is not tuple:
-            object.__setattr__(self, "cards", _cards(self.cards))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat,
-                "cards": format_cards(self.cards)}
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Play(_SeatCards):
     """Lead (R7) or follow (R8) with `cards`."""
 
-    seat: int
-    cards: tuple[Card, ...]
     type: ClassVar[str] = "play"
-
-    def __post_init__(self) -> None:
-        _check_seat(self.seat)
-        if type(self.cards) is not tuple:
-            object.__setattr__(self, "cards", _cards(self.cards))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat,
-                "cards": format_cards(self.cards)}
 
 
 Action = StartHand | Declare | Pass | CloseWindow | Bury | Play
@@ -132,16 +117,13 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     try:
         if kind == StartHand.type:
             return StartHand(int(data["seed"]))
-        if kind == Declare.type:
-            return Declare(int(data["seat"]), tuple(parse_cards(data["cards"])))
         if kind == Pass.type:
             return Pass(int(data["seat"]))
         if kind == CloseWindow.type:
             return CloseWindow()
-        if kind == Bury.type:
-            return Bury(int(data["seat"]), tuple(parse_cards(data["cards"])))
-        if kind == Play.type:
-            return Play(int(data["seat"]), tuple(parse_cards(data["cards"])))
+        for cls in (Declare, Bury, Play):
+            if kind == cls.type:
+                return cls(int(data["seat"]), tuple(parse_cards(data["cards"])))
     except KeyError as missing:
         raise ValueError(f"action {kind!r} lacks {missing}") from None
     raise ValueError(f"unknown action type {kind!r}")
