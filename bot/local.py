@@ -294,10 +294,10 @@ class _PageActions:
         )
 
 
-async def _command(session: LocalSession, member: Any, name: str) -> None:
+async def _command(session: LocalSession, member: Any, name: str, **options: Any) -> None:
     """Run ``/<name>`` as `member` in #tractor and wait for the bot; a bot error raises."""
     before = len(session.env.errors)
-    await session.act(lambda: member.slash(session.channel, name))
+    await session.act(lambda: member.slash(session.channel, name, **options))
     errors = session.env.errors[before:]
     if errors:
         raise RuntimeError(f"/{name} failed in the bot: {errors[0]!r}") from errors[0]
@@ -306,9 +306,10 @@ async def _command(session: LocalSession, member: Any, name: str) -> None:
 async def _seat_table(session: LocalSession) -> None:
     """Open the table and fill it through the bot's own commands, as players would."""
     host, *others = session.humans
-    await _command(session, host, "tractor new")
-    for member in others:
-        await _command(session, member, "tractor join")
+    await _command(session, host, "tractor new")  # the host takes seat 1
+    seats = (3,) if len(others) == 1 else (2, 3, 4)  # two people play as partners
+    for member, seat in zip(others, seats, strict=False):
+        await _command(session, member, "tractor join", seat=seat)
     for _ in range(4 - len(session.humans)):
         await _command(session, host, "tractor addbot")
     await _command(session, host, "tractor start")
@@ -358,8 +359,10 @@ async def local_session(
     # SimCord's clock starts at 2026-01-01; it is set to the wall clock before the bot logs
     # in, so the deadlines of a restored game and the page's timestamps are real ones.
     env.backend.advance_clock(max(0.0, (datetime.now(UTC) - env.now()).total_seconds()))
+    started = False
     try:
         await env.start()
+        started = True
         with env.time_context():
             preview = env.preview(
                 channel, viewers=humans, layout="channel", port=port, width=1100, height=860
@@ -386,7 +389,7 @@ async def local_session(
                     await session.idle()  # the bot finishes what it was doing
     finally:
         try:
-            if env._started:
+            if started:
                 await env.shutdown()
         finally:
             await bot.close()
@@ -524,6 +527,8 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
     except Exception as error:
         from simcord import SetupError
 
+        from bot.storage import StorageError
+
         if isinstance(error, SetupError) and "could not bind port" in str(error):
             print(
                 f"tractor-bot: port {port} is in use; pick another with --port "
@@ -531,4 +536,7 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return EXIT_USAGE
+        if isinstance(error, StorageError | PermissionError):  # the file or its folder
+            print(f"tractor-bot: {error}", file=sys.stderr)
+            return 1
         raise

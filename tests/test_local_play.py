@@ -252,6 +252,14 @@ async def test_local_play_one_full_hand_headless(tmp_path: Path) -> None:
     assert time.monotonic() - started < 60
 
 
+async def test_two_local_people_are_partners_and_both_view_the_page(tmp_path: Path) -> None:
+    async with local_session(tmp_path / "local.sqlite3", players=2, port=0, config=FAST) as s:
+        doc, _ = await oracle(s)
+        assert [doc.seat_of(member.id) for member in s.humans] == [0, 2]  # seats 1 and 3
+        state = await Page(s).open()
+        assert {viewer["id"] for viewer in state["viewers"]} == {str(m.id) for m in s.humans}
+
+
 async def test_local_play_runs_in_real_time(tmp_path: Path) -> None:
     """With the computers' pauses on, the simulated clock follows the wall clock and the
     page is republished as the computer players move, with nobody clicking."""
@@ -337,6 +345,19 @@ def test_tractor_bot_token_errors_are_one_line(
     assert expected in lines[0]
     assert "Traceback" not in done.stderr
     assert BAD_TOKEN not in done.stderr + done.stdout
+
+
+def test_local_play_with_a_broken_database_says_so_in_one_line(tmp_path: Path) -> None:
+    database = tmp_path / "local.sqlite3"
+    database.write_bytes(b"not a database, just some words long enough to be read" * 4)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "--no-browser", "--port", "0", "--database",
+         str(database), "--env-file", empty_env_file(tmp_path)],
+        capture_output=True, text=True, timeout=60, env=clean_env(tmp_path), cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()], done.stderr
+    assert "not an SQLite database" in done.stderr
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
