@@ -113,19 +113,35 @@ class Page:
     async def state(self) -> dict[str, Any]:
         return await asyncio.to_thread(self.request, "GET", "/api/state")
 
+    async def action(self, state: dict[str, Any], kind: str, **fields: Any) -> dict[str, Any]:
+        """Send one page action made on the publication `state`."""
+        self.sequence += 1
+        body = {
+            "protocol_version": 3, "sequence": self.sequence, "request_id": str(uuid.uuid4()),
+            "generation": state["context"]["generation"], "bot_generation": state["botGeneration"],
+            "published_revision": state["publishedRevision"], "kind": kind, **fields,
+        }
+        return await asyncio.to_thread(self.request, "POST", "/api/action", body)
+
     async def click(self, state: dict[str, Any], message_id: str, label: str) -> dict[str, Any]:
         """Press a button as the page does, on the publication `state` that shows it."""
         message = state["messages"][message_id]
         button = next(c for row in message["components"] for c in row["components"]
                       if c.get("label") == label)
-        self.sequence += 1
-        body = {
-            "protocol_version": 3, "sequence": self.sequence, "request_id": str(uuid.uuid4()),
-            "generation": state["context"]["generation"], "bot_generation": state["botGeneration"],
-            "published_revision": state["publishedRevision"], "kind": "click",
-            "target_id": message_id, "control_key": button["control_key"],
-        }
-        return await asyncio.to_thread(self.request, "POST", "/api/action", body)
+        return await self.action(state, "click", target_id=message_id,
+                                 control_key=button["control_key"])
+
+    async def command(self, state: dict[str, Any], invocation: str, *,
+                      focused: str | None = None) -> dict[str, Any]:
+        """Type ``/invocation`` in the message box (with `focused`: ask for its choices)."""
+        catalog = await asyncio.to_thread(self.request, "GET", "/api/commands")
+        entry = next(e for e in catalog["entries"] if e["invocation"] == invocation)
+        fields = {"command_id": entry["commandId"], "path": entry["path"],
+                  "schema_fingerprint": entry["schemaFingerprint"], "options": {}}
+        if focused is None:
+            return await self.action(state, "run_command", **fields)
+        return await self.action(state, "autocomplete_command", focused=focused, value="",
+                                 **fields)
 
 
 def table_message_id(state: dict[str, Any]) -> str:
@@ -204,6 +220,12 @@ async def test_local_play_one_full_hand_headless(tmp_path: Path) -> None:
         await session.act(session.preview.refresh)
         receipt = await page.click(state, table, "My hand")
         assert not receipt["rejected"] and receipt["settlement"] == "settled", receipt
+        # The message box works the same way: a command, and the choices offered as the
+        # cards are typed (the legal declarations now), from that older publication too.
+        receipt = await page.command(state, "tractor help")
+        assert not receipt["rejected"] and receipt["settlement"] == "settled", receipt
+        receipt = await page.command(state, "tractor declare", focused="cards")
+        assert receipt["settlement"] == "settled" and receipt["result"]["answered"], receipt
         # A button whose message has changed since is still refused (the bot re-posts
         # the table message; the old one loses its buttons).
         you = session.humans[0]
