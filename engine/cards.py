@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
 from engine.errors import InvalidNotation
+from engine.reasons import ruling
 
 
 class Suit(StrEnum):
@@ -30,7 +31,7 @@ class Suit(StrEnum):
         for suit in cls:
             if key in (suit.value, _SYMBOLS[suit]):
                 return suit
-        raise InvalidNotation(f"'{text}' is not a suit (use S H D C or ♠ ♥ ♦ ♣)", text)
+        raise InvalidNotation(ruling("notation.suit", token=text), text)
 
 
 _SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
@@ -67,7 +68,7 @@ class Rank(IntEnum):
         """`"10"`, `"T"`, `"q"`, `"A"` → a `Rank` (levels and card ranks alike)."""
         rank = _RANK_BY_TEXT.get(text.strip().upper())
         if rank is None:
-            raise InvalidNotation(f"'{text}' is not a rank (use 2–10, J, Q, K, A)", text)
+            raise InvalidNotation(ruling("notation.rank", token=text), text)
         return rank
 
 
@@ -165,10 +166,7 @@ def _parse_token(token: str) -> Card:
     if len(text) >= 2 and text[0] in _SUIT_CHARS and text[-1] not in _SUIT_CHARS:
         text = text[1:] + text[0]  # "♠K" → "K♠"
     if len(text) < 2 or text[-1] not in _SUIT_CHARS or text[:-1] not in _RANK_BY_TEXT:
-        raise InvalidNotation(
-            f"'{token}' is not a card: write rank then suit, like AS, 10H, ♠K, or RJ/BJ for jokers",
-            token,
-        )
+        raise InvalidNotation(ruling("notation.card", token=token), token)
     return ALL_CARDS[_SUIT_INDEX[Suit.parse(text[-1])] * 13 + _RANK_BY_TEXT[text[:-1]] - 2]
 
 

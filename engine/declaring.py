@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import ALL_CARDS, BLACK_JOKER, RED_JOKER, Card, Rank, RankLike, as_rank
+from engine.cards import (
+    ALL_CARDS,
+    BLACK_JOKER,
+    RED_JOKER,
+    Card,
+    Rank,
+    RankLike,
+    as_rank,
+    format_cards,
+)
+from engine.reasons import Reason, ruling
 from engine.rules import RuleSet
 from engine.trump import Trump
 
@@ -40,17 +50,32 @@ def declaration_error(
     cards: Sequence[Card],
     level: RankLike,
     rules: RuleSet = RuleSet(),  # noqa: B008 - a frozen value
-) -> str | None:
+) -> Reason | None:
     """Why `seat` may not declare `cards` over `standing` now, or `None` if it may (R5).
 
     Does not check that the seat holds the cards: the game does.
     """
     level = as_rank(level)
+    key = _refusal(standing, seat, cards, level, rules)
+    if key is None:
+        return None
+    if key == "declare.shape":
+        return ruling(key, level=str(level))
+    if key == "declare.too_weak":
+        assert standing is not None
+        return ruling(key, cards=format_cards(standing[1]))
+    return ruling(key)
+
+
+def _refusal(standing: Standing, seat: int, cards: Sequence[Card], level: Rank,
+             rules: RuleSet) -> str | None:
+    """`declaration_error`'s ruling key, or `None` (no message built: `legal_declarations`
+    asks this of every option)."""
     strength = declaration_strength(cards, level)
     if strength is None:
-        return (f"Declare with one or two identical {level}s, or a pair of jokers (R5)")
+        return "declare.shape"
     if strength >= 3 and not rules.no_trump_allowed:
-        return "This table does not allow no trump: jokers cannot declare (R12)"
+        return "declare.no_trump_off"
     if standing is None:
         return None
     holder, shown = standing
@@ -58,10 +83,9 @@ def declaration_error(
     if holder == seat:
         if shown_strength == 1 and strength == 2 and cards[0] == shown[0]:
             return None  # reinforcing one's own single with its twin
-        return ("Your declaration already stands: you cannot overturn yourself, only reinforce "
-                "a single with its twin (R5)")
+        return "declare.self"
     if strength <= shown_strength:
-        return f"To overturn you must show something stronger than {_describe(shown)} (R5)"
+        return "declare.too_weak"
     return None
 
 
@@ -84,10 +108,6 @@ def legal_declarations(
             options.append((card,))
         if counts[code] >= 2:
             options.append((card, card))
-    legal = [c for c in options if declaration_error(standing, seat, c, level, rules) is None]
+    legal = [c for c in options if _refusal(standing, seat, c, level, rules) is None]
     legal.sort(key=lambda c: (declaration_strength(c, level) or 0, c[0].code))
     return legal
-
-
-def _describe(cards: Sequence[Card]) -> str:
-    return " ".join(card.pretty for card in cards)

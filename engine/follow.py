@@ -5,15 +5,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from engine.cards import Card, missing_from
+from engine.cards import Card, format_cards, missing_from
 from engine.matching import best_answer, best_answer_path, pair_counts, shapes_of
-from engine.throw import suit_name
+from engine.reasons import SUIT_CODES, Reason, ruling
 from engine.trump import Trump
 from engine.units import Unit, decompose_suit
-
-
-def _describe(cards: Sequence[Card]) -> str:
-    return " ".join(card.pretty for card in cards)
 
 
 def _lead_units(lead: Sequence[Card], trump: Trump) -> list[Unit]:
@@ -22,41 +18,37 @@ def _lead_units(lead: Sequence[Card], trump: Trump) -> list[Unit]:
 
 def follow_error(
     hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump
-) -> str | None:
+) -> Reason | None:
     """`None` if `play` is a legal follow to `lead` from `hand`, else the reason (R8)."""
     if len(play) == len(lead):
         missing = missing_from(hand, play)
         if missing:
-            return f"You don't hold {_describe(missing)} (R8)"
+            return ruling("follow.not_held", cards=format_cards(missing))
     return held_follow_error(hand, lead, play, trump)
 
 
 def held_follow_error(
     hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump
-) -> str | None:
+) -> Reason | None:
     """`follow_error` for a `play` already known to come from `hand` (the game checks
     possession as it takes the cards out)."""
     n = len(lead)
     if len(play) != n:
-        return f"Play exactly {n} card{'s' if n != 1 else ''}, as many as were led (R8)"
+        return ruling("follow.count", count=n)
     suits = trump.suit_indexes
     suit = suits[lead[0].code]
     if n == 1:  # the common case: a card of the led suit, or none left in that suit
         if suits[play[0].code] == suit or all(suits[c.code] != suit for c in hand):
             return None
-        name = suit_name(suit)
-        return f"You still hold {name} cards, so every card you play must be {name} (R8)"
+        return ruling("follow.suit", suit=SUIT_CODES[suit])
     held = [c for c in hand if suits[c.code] == suit]
     played = [c for c in play if suits[c.code] == suit]
-    name = suit_name(suit)
     if len(held) < n:
         if len(played) < len(held):
-            what = (f"your {name} card" if len(held) == 1
-                    else f"all {len(held)} of your {name} cards")
-            return f"You must play {what} before any other (R8)"
+            return ruling("follow.all_of_suit", count=len(held), suit=SUIT_CODES[suit])
         return None
     if len(played) < n:
-        return f"You still hold {name} cards, so every card you play must be {name} (R8)"
+        return ruling("follow.suit", suit=SUIT_CODES[suit])
     units = _lead_units(lead, trump)
     shapes = shapes_of(u.pairs for u in units)
     if not shapes:
@@ -65,24 +57,22 @@ def held_follow_error(
     got = best_answer(shapes, pair_counts(played, trump))
     if got == need:
         return None
-    return _structure_reason(shapes, need, got, name, throw=len(units) > 1)
+    return _structure_reason(shapes, need, got, SUIT_CODES[suit], throw=len(units) > 1)
 
 
 def _structure_reason(
-    shapes: tuple[int, ...], need: tuple[int, ...], got: tuple[int, ...], name: str, throw: bool
-) -> str:
+    shapes: tuple[int, ...], need: tuple[int, ...], got: tuple[int, ...], suit: str, throw: bool
+) -> Reason:
     i = next(i for i, (a, b) in enumerate(zip(need, got, strict=True)) if a != b)
     pairs = shapes[i]
-    against = (" to answer the throw's " + ("pair" if pairs == 1 else f"tractor of {pairs} pairs")
-               if throw else "")
     if pairs == 1:
-        return f"You hold a {name} pair, so you must play a pair{against} (R8)"
+        return ruling("follow.pair_throw" if throw else "follow.pair", suit=suit)
     if need[i] == 2 * pairs + 1:
-        return (f"You hold a {name} tractor of {pairs} pairs, so you must play one"
-                f"{against or ''} (R8)")
-    k = need[i] // 2
-    what = "a pair" if k == 1 else f"{k} pairs"
-    return f"You hold {what} in {name}, so you must play {what}{against} (R8)"
+        return ruling("follow.tractor_throw" if throw else "follow.tractor", suit=suit,
+                      pairs=pairs)
+    if throw:
+        return ruling("follow.pairs_throw", count=need[i] // 2, suit=suit, pairs=pairs)
+    return ruling("follow.pairs", count=need[i] // 2, suit=suit)
 
 
 def forced_cards(hand: Sequence[Card], lead: Sequence[Card], trump: Trump) -> list[Card]:

@@ -45,6 +45,7 @@ from engine.events import (
     WindowClosed,
 )
 from engine.follow import follow_error, held_follow_error
+from engine.reasons import ruling
 from engine.rules import NoBid, RuleSet
 from engine.scoring import advance_level, kitty_multiplier, settle
 from engine.throw import check_throw, lead_error
@@ -276,17 +277,17 @@ def apply(match: Match, action: Action) -> tuple[Match, tuple[Event, ...]]:
     raise TypeError(f"not an action: {action!r}")
 
 
-_PHASE_MESSAGES = {
-    Phase.DECLARING: "Trump can only be declared while the cards are being dealt (R5)",
-    Phase.BURYING: "Only the starter buries, after taking the kitty (R6)",
-    Phase.PLAYING: "Cards are played once the kitty is buried (R7)",
+_PHASE_RULINGS = {
+    Phase.DECLARING: "phase.declaring",
+    Phase.BURYING: "phase.burying",
+    Phase.PLAYING: "phase.playing",
 }
 
 
 def _hand_in(match: Match, phase: Phase) -> HandState:
     hand = match.hand
     if hand is None or hand.phase is not phase:
-        raise WrongPhase(_PHASE_MESSAGES[phase])
+        raise WrongPhase(ruling(_PHASE_RULINGS[phase]))
     return hand
 
 
@@ -299,9 +300,9 @@ def _with_hand(match: Match, hand: HandState,
 
 def _start_hand(match: Match, action: StartHand) -> tuple[Match, tuple[Event, ...]]:
     if match.winner is not None:
-        raise WrongPhase("The match is over (R11): start a new match")
+        raise WrongPhase(ruling("phase.match_over"))
     if match.hand is not None and match.hand.phase is not Phase.BETWEEN_HANDS:
-        raise WrongPhase(f"Hand {match.hand.number} is still being played")
+        raise WrongPhase(ruling("phase.hand_running", number=match.hand.number))
     starter = match.starter
     level = match.levels[team_of(starter)] if starter is not None else match.levels[0]
     number = match.hand_no + 1
@@ -349,8 +350,8 @@ def _declare(match: Match, action: Declare) -> tuple[Match, tuple[Event, ...]]:
     hand = _hand_in(match, Phase.DECLARING)
     missing = missing_from(hand.hands[action.seat], action.cards)
     if missing:
-        raise IllegalPlay(f"You don't hold {format_cards(missing)}: a declaration shows cards "
-                          f"from your hand (R5)", action.cards)
+        raise IllegalPlay(ruling("declare.not_held", notation=format_cards(missing)),
+                          action.cards)
     standing = (hand.declarations[-1].seat, hand.declarations[-1].cards) if hand.declarations \
         else None
     reason = declaration_error(standing, action.seat, action.cards, hand.level, match.rules)
@@ -366,8 +367,7 @@ def _declare(match: Match, action: Declare) -> tuple[Match, tuple[Event, ...]]:
 def _pass(match: Match, action: Pass) -> tuple[Match, tuple[Event, ...]]:
     hand = _hand_in(match, Phase.DECLARING)
     if action.seat in hand.responded:
-        raise NotYourTurn("You have already answered this declaration window; wait for the "
-                          "next batch (R5)")
+        raise NotYourTurn(ruling("declare.answered"))
     events: list[Event] = [Passed(action.seat)]
     if len(hand.responded) == SEATS - 1:
         # The last answer closes the window, which forgets who answered: skip recording it.
@@ -460,15 +460,15 @@ def _bury(match: Match, action: Bury) -> tuple[Match, tuple[Event, ...]]:
     hand = _hand_in(match, Phase.BURYING)
     assert hand.starter is not None and hand.trump is not None
     if action.seat != hand.starter:
-        raise NotYourTurn(f"Only the starter (seat {hand.starter}) buries the kitty (R6)")
+        raise NotYourTurn(ruling("bury.not_starter", seat=hand.starter))
     if len(action.cards) != KITTY_SIZE:
-        raise IllegalPlay(f"Bury exactly {KITTY_SIZE} cards, not {len(action.cards)} (R6)",
+        raise IllegalPlay(ruling("bury.count", size=KITTY_SIZE, played=len(action.cards)),
                           action.cards)
     pool = hand.hands[action.seat] + hand.kitty
     missing = missing_from(pool, action.cards)
     if missing:
-        raise IllegalPlay(f"You don't hold {format_cards(missing)}: bury 8 of your 33 cards "
-                          f"(R6)", action.cards)
+        raise IllegalPlay(ruling("bury.not_held", notation=format_cards(missing)),
+                          action.cards)
     kept = tuple(hand.trump.sort(_remove(pool, action.cards)))
     hands = _set_seat(hand.hands, action.seat, kept)
     hand = replace(hand, hands=hands, kitty=action.cards, phase=Phase.PLAYING,
@@ -508,8 +508,8 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
     seat, cards = action.seat, action.cards
     trick = hand.trick
     if seat != hand.turn:
-        rule = "R7" if trick is None else "R8"
-        raise NotYourTurn(f"It is not your turn: seat {hand.turn} plays next ({rule})")
+        raise NotYourTurn(ruling("turn.lead" if trick is None else "turn.follow",
+                                 seat=hand.turn))
     held = hand.hands[seat]
     rest, missing = _take(held, cards)
     events: list[Event] = []
@@ -518,7 +518,7 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
     plays: tuple[Cards, ...]
     if trick is None:
         if missing:
-            raise IllegalPlay(f"You don't hold {format_cards(missing)} (R7)", cards)
+            raise IllegalPlay(ruling("lead.not_held", notation=format_cards(missing)), cards)
         reason = lead_error(cards, trump)
         if reason is not None:
             raise IllegalPlay(reason, cards)

@@ -6,24 +6,24 @@ from collections.abc import Sequence
 
 from engine.cards import Card
 from engine.matching import pair_counts, strongest_tractor
+from engine.reasons import ENGLISH_SUITS, SUIT_CODES, Reason, ruling
 from engine.trump import Trump
 from engine.units import Unit, UnitKind, decompose_suit
 
 
 def suit_name(suit_index: int) -> str:
-    """A suit for messages: ♠ ♥ ♦ ♣, or "trump"."""
-    return ("♠", "♥", "♦", "♣", "trump")[suit_index]
+    """A suit in English: ♠ ♥ ♦ ♣, or "trump"."""
+    return ENGLISH_SUITS[SUIT_CODES[suit_index]]
 
 
-def lead_error(cards: Sequence[Card], trump: Trump) -> str | None:
+def lead_error(cards: Sequence[Card], trump: Trump) -> Reason | None:
     """Why `cards` cannot be led, or `None`: a lead is cards of one effective suit (R7)."""
     if not cards:
-        return "Choose at least one card to lead (R7)"
+        return ruling("lead.empty")
     suit_indexes = trump.suit_indexes
     suits = {suit_indexes[card.code] for card in cards}
     if len(suits) > 1:
-        names = ", ".join(suit_name(s) for s in sorted(suits))
-        return f"A lead must be all one suit (trumps count as one suit), not {names} (R7)"
+        return ruling("lead.mixed_suits", suits="".join(SUIT_CODES[s] for s in sorted(suits)))
     return None
 
 

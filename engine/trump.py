@@ -9,6 +9,7 @@ from typing import Literal
 
 from engine.cards import ALL_CARDS, Card, Rank, Suit, as_rank
 from engine.errors import InvalidNotation
+from engine.reasons import ruling
 
 TRUMPS: Literal["T"] = "T"
 """The effective suit of every trump card (jokers, level cards, the trump suit)."""
@@ -53,8 +54,7 @@ class Trump:
         if raw.endswith("NT"):
             return cls(Rank.parse(raw[:-2]), None)
         if len(raw) < 2:
-            raise InvalidNotation(f"'{text}' is not a trump: write level then suit, like 4D or 4NT",
-                                  text)
+            raise InvalidNotation(ruling("notation.trump", token=text), text)
         return cls(Rank.parse(raw[:-1]), Suit.parse(raw[-1]))
 
     def __str__(self) -> str:
