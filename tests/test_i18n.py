@@ -28,6 +28,7 @@ from bot.i18n import (
     t,
     tn,
 )
+from engine.reasons import ENGLISH
 
 KEY_RE = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+)+")
 DISCORD_TEXT_LIMIT = 100  # command/option descriptions and choice names
@@ -168,6 +169,33 @@ def test_game_vocabulary(key: str) -> None:
     assert t(key, "zh-CN") == hans
     assert t(key, "zh-TW") == hant
     assert t(key, "en-US") not in (hans, hant)
+
+
+# ---- the engine's rulings (engine/reasons.py) ------------------------------------
+
+CITATION = re.compile(r"\(R\d+\)")
+
+
+@pytest.mark.parametrize("key", sorted(ENGLISH))
+def test_every_engine_ruling_is_in_the_catalog(key: str) -> None:
+    """Each ruling key has ``engine.<key>`` in every language, with the English text of
+    the engine, the same placeholders and the same rule citations."""
+    entry = f"engine.{key}"
+    for lang in SUPPORTED:
+        assert entry in messages(lang), f"{lang}/LC_MESSAGES/tractor.po lacks {entry}"
+    assert messages("en")[entry] == ENGLISH[key], "English must say what the engine says"
+    base = ENGLISH[key.removesuffix(".one")]
+    for lang in SUPPORTED:
+        text = messages(lang)[entry]
+        assert placeholders(text) == placeholders(ENGLISH[key]), (lang, text)
+        assert placeholders(text) <= placeholders(base) | {"count"}, (lang, text)
+        assert CITATION.findall(text) == CITATION.findall(ENGLISH[key]), (lang, text)
+
+
+def test_engine_catalog_keys_are_rulings() -> None:
+    stray = sorted(k for k in ALL_KEYS if k.startswith("engine.")
+                   and k.removeprefix("engine.") not in ENGLISH)
+    assert not stray, f"engine.* keys that engine/reasons.py does not define: {stray}"
 
 
 # ---- locale mapping and lookups ---------------------------------------------------
