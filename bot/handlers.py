@@ -32,6 +32,7 @@ from bot.table import TableDoc
 from bot.text import (
     cards_text,
     options_text,
+    ruling_text,
     seat_name,
     shape_word,
     team_names,
@@ -179,9 +180,9 @@ class Handlers:
         if isinstance(error, UserFacingError):
             text = t(error.key, locale, **error.kwargs)
         elif isinstance(error, InvalidNotation):
-            text = t("error.bad_cards", locale, reason=str(error))
+            text = t("error.bad_cards", locale, reason=ruling_text(error, locale))
         elif isinstance(error, TractorError):
-            text = t("error.not_allowed", locale, reason=error.reason)
+            text = t("error.not_allowed", locale, reason=ruling_text(error, locale))
         else:
             table_logger(table_id).error("interaction failed: %s", type(error).__name__,
                                          exc_info=(type(error), error, error.__traceback__))
@@ -610,7 +611,8 @@ class Handlers:
         try:
             cards = tuple(parse_cards(text))
         except InvalidNotation as error:
-            raise UserFacingError("error.bad_cards", reason=str(error)) from None
+            raise UserFacingError("error.bad_cards",
+                                  reason=ruling_text(error, locale)) from None
         if not cards:
             raise UserFacingError("error.no_cards")
         make: Callable[[int], Action]

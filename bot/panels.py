@@ -39,6 +39,7 @@ from bot.text import (
     deadline_text,
     header,
     lobby_content,
+    ruling_text,
     seat_name,
     shape_word,
     table_content,
@@ -189,7 +190,8 @@ def _selected_line(view: PlayerView, cards: list[Card], locale: str) -> str:
         reason = lead_error(cards, trump) if lead is None else follow_error(
             view.hand, lead, cards, trump)
     if reason is not None:
-        return t("panel.selected_illegal", locale, cards=cards_text(cards), reason=reason)
+        return t("panel.selected_illegal", locale, cards=cards_text(cards),
+                 reason=ruling_text(reason, locale))
     return t("panel.selected", locale, cards=cards_text(cards),
              shape=shape_word(shape_of(cards, trump), locale))
 

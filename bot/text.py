@@ -11,9 +11,10 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import t, tn
+from bot.i18n import DEFAULT, messages, t, tn
 from bot.table import TableDoc
 from engine.cards import Card, Rank
+from engine.errors import TractorError
 from engine.events import (
     Declared,
     Event,
@@ -23,6 +24,7 @@ from engine.events import (
     TrickWon,
 )
 from engine.game import BATCHES, Phase, Trick
+from engine.reasons import Reason, display_params, pretty_cards, template_key
 from engine.rules import RuleSet
 from engine.trump import Trump
 from engine.views import PublicView
@@ -33,6 +35,30 @@ SUIT_SYMBOLS = "♠♥♦♣"
 def cards_text(cards: Sequence[Card]) -> str:
     """``A♠ A♠ 10♥ RJ``."""
     return " ".join(card.pretty for card in cards)
+
+
+def ruling_text(reason: str | TractorError, locale: str) -> str:
+    """An engine ruling in `locale`: a `TractorError`, or a reason from `follow_error`,
+    `lead_error`, `declaration_error` … (`engine.reasons.Reason`). Its ``engine.<key>``
+    message with the parameters made readable (suits as ♠ ♥ ♦ ♣ or the trump word, cards
+    with symbols, seats 1–4); the English text if it has no key in the catalog."""
+    if isinstance(reason, TractorError):
+        reason = reason.ruling
+    if not isinstance(reason, Reason) or not reason.key:
+        return str(reason)
+    key = "engine." + template_key(reason.key, reason.params)
+    if key not in messages(DEFAULT):
+        return str(reason)
+    suits = dict(zip("SHDC", SUIT_SYMBOLS, strict=True)) | {"T": t("term.trump_suit", locale)}
+    params = display_params(reason.params, suits, t("punct.list_separator", locale))
+    for name, value in params.items():
+        if name == "seat" and isinstance(value, int):
+            params[name] = value + 1  # the bot numbers seats 1–4
+        elif name == "notation":
+            params[name] = pretty_cards(str(value))
+        elif name == "token":
+            params[name] = discord.utils.escape_markdown(str(value))
+    return t(key, locale, **params)
 
 
 def trump_text(trump: Trump | None, locale: str) -> str:
