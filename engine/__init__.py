@@ -22,6 +22,7 @@ from engine.events import Event, event_from_dict
 from engine.follow import follow_error, forced_cards, legal_follow_candidates, random_legal_follow
 from engine.game import HandState, Match, Phase, Trick, apply
 from engine.hints import quick_plays, suggest_bury
+from engine.reasons import Reason, ruling
 from engine.rules import KittyMultiplier, MatchEnd, MustDefend, NoBid, RuleSet
 from engine.scoring import advance_level, kitty_multiplier, settle
 from engine.throw import check_throw, lead_error
@@ -53,6 +54,7 @@ __all__ = [
     "PlayerView",
     "PublicView",
     "Rank",
+    "Reason",
     "RuleSet",
     "StartHand",
     "Suit",
@@ -83,6 +85,7 @@ __all__ = [
     "parse_cards",
     "quick_plays",
     "random_legal_follow",
+    "ruling",
     "settle",
     "suggest_bury",
     "trick_winner",
