@@ -101,18 +101,31 @@ def build_follow(
     if len(held) <= n:
         rest = sorted((c for c in hand if suits[c.code] != suit), key=fill_key)
         return held + rest[: n - len(held)]
-    chosen: list[Card] = []
     shapes = shapes_of(u.pairs for u in _lead_units(lead, trump))
+    return answer_shapes(held, shapes, n, trump, prefer_high=prefer_high, fill_key=fill_key)
+
+
+def answer_shapes(
+    pool: Sequence[Card],
+    shapes: tuple[int, ...],
+    n: int,
+    trump: Trump,
+    *,
+    prefer_high: bool,
+    fill_key: Callable[[Card], float],
+) -> list[Card]:
+    """`n` cards of `pool` (one effective suit) answering the lead unit `shapes` as well as
+    `pool` can (R8, R9), the highest or lowest pairs, then filled by `fill_key`."""
+    chosen: list[Card] = []
+    rest = list(pool)
     if shapes:
-        _, path = best_answer_path(shapes, pair_counts(held, trump), prefer_high)
-        pool = list(held)
+        _, path = best_answer_path(shapes, pair_counts(rest, trump), prefer_high)
         for used in path:
             for order in used:
-                card = _take_pair(pool, order, trump)
+                card = _take_pair(rest, order, trump)
                 chosen += [card, card]
-    remaining = missing_from(chosen, held)  # held minus chosen
-    remaining.sort(key=fill_key)
-    return chosen + remaining[: n - len(chosen)]
+    rest.sort(key=fill_key)
+    return chosen + rest[: n - len(chosen)]
 
 
 def _take_pair(pool: list[Card], order: int, trump: Trump) -> Card:

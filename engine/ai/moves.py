@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from engine.cards import Card
-from engine.follow import build_follow
-from engine.matching import best_answer, best_answer_path, full_answer, pair_counts, shapes_of
+from engine.follow import answer_shapes, build_follow
+from engine.matching import best_answer, full_answer, pair_counts, shapes_of
 from engine.trick import trick_winner
 from engine.trump import Trump
 from engine.units import Unit, decompose_suit, group_by_suit
@@ -44,33 +44,6 @@ def feed_key(hand: Sequence[Card], trump: Trump) -> CardKey:
     def key(card: Card) -> float:
         return cheap(card) - card.points * 250
     return key
-
-
-def take_pair(pool: list[Card], order: int, trump: Trump) -> Card:
-    seen: set[Card] = set()
-    for card in pool:
-        if trump.strength(card) == order:
-            if card in seen:
-                pool.remove(card)
-                pool.remove(card)
-                return card
-            seen.add(card)
-    raise AssertionError("no pair at that strength")
-
-
-def structured(pool: Sequence[Card], shapes: tuple[int, ...], n: int, trump: Trump,
-               prefer_high: bool, fill_key: CardKey) -> list[Card]:
-    """`n` cards of `pool` answering `shapes` as well as possible, then filled by `fill_key`."""
-    chosen: list[Card] = []
-    rest = list(pool)
-    if shapes:
-        _, path = best_answer_path(shapes, pair_counts(rest, trump), prefer_high)
-        for used in path:
-            for order in used:
-                card = take_pair(rest, order, trump)
-                chosen += [card, card]
-    rest.sort(key=fill_key)
-    return chosen + rest[: n - len(chosen)]
 
 
 def _distinct(options: list[list[Card]]) -> list[list[Card]]:
@@ -120,7 +93,8 @@ def follow_options(hand: Sequence[Card], lead: Sequence[Card], trump: Trump) -> 
                             if count >= 2]
             else:
                 for prefer_high in (False, True):
-                    options.append(structured(trumps, shapes, n, trump, prefer_high, cheap))
+                    options.append(answer_shapes(trumps, shapes, n, trump, prefer_high=prefer_high,
+                                                  fill_key=cheap))
     return _distinct(options)
 
 
