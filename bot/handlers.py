@@ -294,9 +294,11 @@ class Handlers:
                 current = []
             self.service.selections[key] = current
             await self._edit_panel(interaction, doc, cid.table, seat, current, locale)
+            self._track_panel(interaction, cid.table, seat)
             return
         if stale:
             await self._stale(interaction, doc, cid.table, seat, locale)
+            self._track_panel(interaction, cid.table, seat)
             return
         if verb == "type":
             kind = {Phase.DECLARING: "declare", Phase.BURYING: "bury"}.get(match.phase, "play")
@@ -321,6 +323,7 @@ class Handlers:
             await interaction.edit_original_response(content=panel.content,
                                                      attachments=panel.files(),
                                                      view=panel.view)
+            self._track_panel(interaction, cid.table, seat)
             return
         # Actions: play, bury, declare, pass.
         selected = message_selection(interaction.message) or self.service.selections.get(key, [])
@@ -344,6 +347,7 @@ class Handlers:
             if error.key == "error.stale":
                 _, doc = await self.service.load(cid.table)
                 await self._stale(interaction, doc, cid.table, seat, locale)
+                self._track_panel(interaction, cid.table, seat)
                 return
             raise
         if verb in ("play", "bury"):
@@ -352,14 +356,30 @@ class Handlers:
 
     async def _after_action(self, interaction: discord.Interaction[Any], doc: TableDoc,
                             table_id: int, seat: int, locale: str) -> None:
-        """Refresh the panel the player used: an ephemeral one here (DM panels are
-        refreshed by the publisher)."""
+        """Refresh the panel the player used: an ephemeral one through the publisher,
+        which edits it from the latest table (so it never shows an older state than a
+        refresh that raced it); DM panels are refreshed by the publisher anyway."""
+        if self._track_panel(interaction, table_id, seat):
+            self.bot.publisher.refresh_ephemeral(table_id, seat)
+
+    def _track_panel(self, interaction: discord.Interaction[Any], table_id: int,
+                     seat: int) -> bool:
+        """Remember this interaction as the seat's latest ephemeral hand panel when its
+        original response is that panel: the ``My hand`` reply, or an ephemeral panel
+        message a component was used on (answered by an update or a deferred update)."""
+        kind = interaction.response.type
+        Kind = discord.InteractionResponseType
         message = interaction.message
-        if message is not None and message.flags.ephemeral:
-            panel = await self._panel(doc, table_id, seat, [], locale)
-            await interaction.edit_original_response(content=panel.content,
-                                                     attachments=panel.files(),
-                                                     view=panel.view)
+        if kind in (Kind.message_update, Kind.deferred_message_update):
+            if message is None or not message.flags.ephemeral:
+                return False
+        elif kind is not Kind.deferred_channel_message:
+            return False
+        publisher = getattr(self.bot, "publisher", None)
+        if publisher is None:
+            return False
+        publisher.track_ephemeral(table_id, seat, interaction, locale_of(interaction))
+        return True
 
     async def _panel(self, doc: TableDoc, table_id: int, seat: int, selected: list[str],
                      locale: str) -> Panel:
@@ -421,6 +441,9 @@ class Handlers:
         await interaction.followup.send(panel.content, ephemeral=True,
                                         allowed_mentions=discord.AllowedMentions.none(),
                                         **kwargs)
+        # The first follow-up replaced the "thinking…" original: the panel is the original
+        # response, which the publisher edits as the game moves on.
+        self._track_panel(interaction, table_id, seat)
 
     async def last_trick(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         locale = locale_of(interaction)

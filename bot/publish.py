@@ -6,6 +6,14 @@ drain reads the *latest* stored document, so bursts of moves are coalesced: the 
 message is edited at most once per ``Config.edit_interval`` seconds and always shows the
 newest state. Discord errors never reach the game: a failed DM (50007) marks the seat's
 DMs closed and tells the player once, in the channel.
+
+The ephemeral ``My hand`` panel follows the game too. Discord lets the bot edit an
+ephemeral message only through the interaction that made it (its token lives 15 minutes),
+so the handlers `track_ephemeral` the latest panel interaction of each (table, seat), in
+memory; whenever that seat's DM panel is refreshed, the ephemeral panel is edited as well
+(``edit_original_response``), from the latest stored table, one edit at a time per seat,
+coalesced, in its own task (never in the game's way). An expired or invalid token (10015,
+50027, 401) or a dismissed message (404) just forgets it.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import asyncio
 import contextlib
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -34,6 +43,25 @@ __all__ = ["Publisher"]
 
 DM_CLOSED = 50007
 NONE = discord.AllowedMentions.none()
+TOKEN_LIFETIME = 15 * 60.0
+"""Seconds an interaction token can edit its ephemeral reply (Discord: 15 minutes)."""
+TOKEN_MARGIN = 20.0
+"""Stop using a token this many seconds before it expires."""
+TOKEN_GONE = frozenset({10015, 50027})  # Unknown Webhook, Invalid Webhook Token
+
+PanelKey = tuple[int, int]
+
+
+@dataclass(slots=True)
+class _Ephemeral:
+    """The latest ephemeral hand panel of a seat: the interaction whose original response
+    (or clicked message) it is."""
+
+    interaction: discord.Interaction[Any]
+    user_id: int
+    locale: str
+    expires: datetime
+    """When the token is no longer used (its creation + 15 minutes, less a margin)."""
 
 
 @dataclass(slots=True)
@@ -51,6 +79,10 @@ class Publisher:
         self._pending: dict[int, _Job] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, float] = {}
+        self._ephemeral: dict[PanelKey, _Ephemeral] = {}
+        self._ephemeral_dirty: set[PanelKey] = set()
+        self._ephemeral_tasks: dict[PanelKey, asyncio.Task[None]] = {}
+        self._ephemeral_last: dict[PanelKey, float] = {}
 
     def submit(self, table_id: int, publish: Publish, *, ended: bool = False) -> None:
         job = self._pending.setdefault(table_id, _Job())
@@ -64,7 +96,8 @@ class Publisher:
     async def idle(self) -> None:
         """Wait until nothing is being published (tests, shutdown)."""
         while True:
-            tasks = [task for task in self._running.values() if not task.done()]
+            tasks = [task for task in [*self._running.values(), *self._ephemeral_tasks.values()]
+                     if not task.done()]
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -118,6 +151,7 @@ class Publisher:
                     meta["table_message"] = (message_id, hand_no)
         if match is not None:
             for seat, mode in sorted(job.publish.panels.items()):
+                self.refresh_ephemeral(table_id, seat)
                 await self._panel(table_id, doc, seat, mode, meta)
         await self._save_meta(table_id, meta)
 
@@ -260,6 +294,102 @@ class Publisher:
         except discord.HTTPException as error:
             table_logger(table_id).warning("DM panel for seat %s failed: %s", seat,
                                            error.status)
+
+    # ---- ephemeral hand panels ---------------------------------------------------------
+
+    def track_ephemeral(self, table_id: int, seat: int,
+                        interaction: discord.Interaction[Any], locale: str) -> None:
+        """Remember `interaction` as the latest ephemeral hand panel of (table, seat): its
+        original response is the panel (the ``My hand`` reply, or the panel message a
+        component on it was clicked on, answered by an update or a deferred update)."""
+        self._forget_expired()
+        expires = interaction.created_at + timedelta(seconds=TOKEN_LIFETIME - TOKEN_MARGIN)
+        self._ephemeral[(table_id, seat)] = _Ephemeral(
+            interaction, interaction.user.id, locale, expires)
+
+    def tracked_ephemeral(self, table_id: int, seat: int) -> discord.Interaction[Any] | None:
+        """The interaction of the seat's live ephemeral panel, if any (tests, diagnostics)."""
+        self._forget_expired()
+        entry = self._ephemeral.get((table_id, seat))
+        return None if entry is None else entry.interaction
+
+    def refresh_ephemeral(self, table_id: int, seat: int) -> None:
+        """Edit the seat's ephemeral panel with the latest table (soon, in a task of its
+        own; requests made while one edit runs are merged into one more)."""
+        key = (table_id, seat)
+        self._forget_expired()
+        if key not in self._ephemeral:
+            return
+        self._ephemeral_dirty.add(key)
+        task = self._ephemeral_tasks.get(key)
+        if task is None or task.done():
+            self._ephemeral_tasks[key] = asyncio.create_task(
+                self._drain_ephemeral(key), name=f"tractor-ephemeral-{table_id}-{seat}")
+
+    def _forget_expired(self) -> None:
+        clock = discord.utils.utcnow()
+        for key in [k for k, e in self._ephemeral.items() if e.expires <= clock]:
+            del self._ephemeral[key]
+            self._ephemeral_last.pop(key, None)
+
+    async def _drain_ephemeral(self, key: PanelKey) -> None:
+        try:
+            while key in self._ephemeral_dirty:
+                interval = self.service.config.edit_interval
+                wait = self._ephemeral_last.get(key, 0.0) + interval - time.monotonic()
+                if interval > 0 and wait > 0:  # at most one edit per interval, the latest
+                    await asyncio.sleep(wait)
+                self._ephemeral_dirty.discard(key)
+                self._ephemeral_last[key] = time.monotonic()
+                try:
+                    await self._edit_ephemeral(key)
+                except Exception:
+                    table_logger(key[0]).exception("ephemeral panel refresh failed")
+        finally:
+            if self._ephemeral_tasks.get(key) is asyncio.current_task():
+                del self._ephemeral_tasks[key]
+
+    async def _edit_ephemeral(self, key: PanelKey) -> None:
+        table_id, seat = key
+        self._forget_expired()
+        tracked = self._ephemeral.get(key)
+        if tracked is None:
+            return
+        stored = await self.service.store.load_table(table_id)
+        doc = None if stored is None else TableDoc.from_dict(stored.doc)
+        entry = None if doc is None else doc.seats[seat]
+        if (stored is None or doc is None or stored.status == "ended" or entry is None
+                or entry.user_id != tracked.user_id):
+            self._forget(key, tracked)
+            return
+        if doc.get_match() is None:
+            return
+        settings = await self.service.store.user_settings(tracked.user_id)
+        locale = resolve_locale(settings.language or tracked.locale)
+        selected = self.service.selections.get(key, [])
+        panel = await build_panel(doc, table_id, seat, locale, selected,
+                                  table_url=self._table_url(doc),
+                                  four_colour=settings.four_colour)
+        if self._ephemeral.get(key) is not tracked:
+            # A newer panel interaction came in meanwhile: refresh that one instead.
+            self._ephemeral_dirty.add(key)
+            return
+        try:
+            await tracked.interaction.edit_original_response(
+                content=panel.content, attachments=panel.files(), view=panel.view,
+                allowed_mentions=NONE)
+        except discord.NotFound:  # the token expired (10015) or the panel was dismissed
+            self._forget(key, tracked)
+        except discord.HTTPException as error:
+            if error.code in TOKEN_GONE or error.status == 401:
+                self._forget(key, tracked)
+            else:
+                table_logger(table_id).debug("ephemeral panel of seat %s not edited: %s",
+                                             seat, error.status)
+
+    def _forget(self, key: PanelKey, tracked: _Ephemeral) -> None:
+        if self._ephemeral.get(key) is tracked:
+            del self._ephemeral[key]
 
     def _table_url(self, doc: TableDoc) -> str | None:
         if doc.table_message is None:

@@ -55,13 +55,16 @@ async def test_wrong_user_wrong_turn_garbage_illegal_stale_double(tmp_path: Path
         assert "not seated" in text_of(result)
         assert await snapshot(w) == before
 
-        # stale button: a Pass button (on an ephemeral panel) of a window that has closed
+        # stale button: a Pass button (on an ephemeral panel) of a window that has closed.
+        # The bot keeps only the latest My hand panel of a seat up to date, so the first of
+        # two is left behind.
         match = await w.match()
         seat = seats_to_act(match)[0]
         user = await w.user_of(seat)
         shown = await user.click(w.table_message(), label="My hand")
         old_panel = shown.response
         old_pass = find(old_panel, "pass")
+        await user.click(w.table_message(), label="My hand")
         await w.env.advance_time(16)  # the window times out: batch 2
         before = await snapshot(w)
         result = await user.click(old_panel, custom_id=old_pass.custom_id)
@@ -90,10 +93,12 @@ async def test_wrong_user_wrong_turn_garbage_illegal_stale_double(tmp_path: Path
         assert "'ZS' is not a card" in text_of(result)
         assert await snapshot(w) == before
 
-        # double click: the same play sent from the ephemeral panel and the DM panel
+        # double click: the same play sent from the ephemeral panel and the DM panel (that
+        # panel left behind by a newer My hand, so it has not caught up yet)
         shown = (await mover.click(w.table_message(), label="My hand")).response
         quick = find(shown, "quick")
         await mover.select(shown, [quick.options[0].value], custom_id=quick.custom_id)
+        await mover.click(w.table_message(), label="My hand")
         panel = w.dm_panel(mover)
         quick = find(panel, "quick")
         await mover.user.select(panel, [quick.options[0].value], custom_id=quick.custom_id)
