@@ -1,7 +1,10 @@
 """Run the bot: ``python -m bot`` (or ``tractor-bot``).
 
-Reads the settings from the environment and ``.env`` (see bot/config.py). A missing or
-malformed token prints one line and exits with status 2. ``--help`` always works.
+Reads the settings from the environment and ``.env`` (see bot/config.py). ``--help``
+always works. Whatever stops the bot from starting prints one line on stderr, never a
+traceback (`startup_failure`): a missing, malformed or rejected token, a bad setting or a
+corrupt, too-new or unopenable database exit with status 2 (the database is opened and
+checked before anything goes to the network); Discord out of reach exits with status 1.
 
 Without a token (or with ``--local``) it starts local play instead: the bot against
 SimCord's simulated Discord, in a browser (bot/local.py; ``LOCAL_PLAY=off`` turns that
@@ -20,6 +23,7 @@ from collections.abc import Sequence
 from bot.config import Config, ConfigError, load_dotenv_file
 
 EXIT_CONFIG = 2
+EXIT_NETWORK = 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,12 +85,72 @@ def run_local(args: argparse.Namespace) -> int:
     return local.main(args)
 
 
+def startup_failure(error: BaseException, *, database: str | None = None
+                    ) -> tuple[int, str] | None:
+    """The exit status and the one line to print for an error that stopped the bot from
+    starting, or None for anything else (a bug: let it raise). `database` is the path
+    being opened when the error came from opening it."""
+    import asyncio
+    import sqlite3
+
+    import aiohttp
+    import discord
+
+    from bot.storage import StorageError
+
+    if isinstance(error, StorageError):  # a corrupt, foreign or too-new database file
+        return EXIT_CONFIG, _one_line(str(error))
+    if database is not None and isinstance(error, OSError | sqlite3.Error):
+        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        return EXIT_CONFIG, _one_line(f"cannot open the database {database}: {reason}")
+    if isinstance(error, discord.LoginFailure):
+        return EXIT_CONFIG, ("Discord rejected DISCORD_TOKEN (401 Unauthorized): copy the "
+                             "bot token again from the Discord developer portal")
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return EXIT_CONFIG, ("Discord refused the bot's intents: turn them on in the "
+                             "developer portal (Bot > Privileged Gateway Intents)")
+    if isinstance(error, aiohttp.ClientConnectorError):
+        reason = error.os_error.strerror or str(error.os_error) or type(error.os_error).__name__
+        return EXIT_NETWORK, _one_line(
+            f"cannot reach Discord ({error.host}:{error.port}: {reason}); check the network "
+            "connection (DNS, proxy, firewall) and try again")
+    if isinstance(error, asyncio.TimeoutError):
+        return EXIT_NETWORK, ("cannot reach Discord: the connection timed out; check the "
+                              "network connection and try again")
+    if isinstance(error, OSError | aiohttp.ClientError | discord.GatewayNotFound
+                  | discord.DiscordServerError):
+        detail = str(error) or type(error).__name__
+        return EXIT_NETWORK, _one_line(f"cannot reach Discord ({detail}); check the network "
+                                       "connection and try again")
+    return None
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _fail(status: int, message: str) -> int:
+    print(f"tractor-bot: {message}", file=sys.stderr)
+    return status
+
+
 def run_discord(config: Config) -> int:
-    """Connect to Discord and run until stopped (SIGINT/SIGTERM close the database cleanly)."""
+    """Connect to Discord and run until stopped (SIGINT/SIGTERM close the database cleanly).
+
+    The database is opened (created, migrated, checked) first, so a bad file is reported
+    before anything goes to the network."""
     from bot.logging import log, setup_logging
 
     setup_logging(config.log_level, secret=config.token)
-    from bot.client import create_bot
+    from bot.client import create_bot, prepare_database
+
+    try:
+        prepare_database(config.database_path)
+    except Exception as error:
+        failure = startup_failure(error, database=config.database_path)
+        if failure is None:
+            raise
+        return _fail(*failure)
 
     async def runner() -> None:
         bot = create_bot(config.database_path, config=config)
@@ -105,22 +169,17 @@ def run_discord(config: Config) -> int:
             await bot.close()
             stopper.cancel()
             if task in done:
-                task.result()  # re-raise a login failure
-
-    import discord
-
-    from bot.storage import StorageError
+                task.result()  # re-raise a login or connection failure
 
     try:
         asyncio.run(runner())
-    except discord.LoginFailure:
-        print("tractor-bot: Discord rejected DISCORD_TOKEN; copy it again", file=sys.stderr)
-        return EXIT_CONFIG
-    except StorageError as error:  # a corrupt, foreign or too-new database file
-        print(f"tractor-bot: {error}", file=sys.stderr)
-        return EXIT_CONFIG
     except KeyboardInterrupt:
         pass
+    except Exception as error:
+        failure = startup_failure(error)
+        if failure is None:
+            raise
+        return _fail(*failure)
     return 0
 
 

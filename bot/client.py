@@ -69,7 +69,7 @@ class TractorBot(commands.Bot):
 
         # Migrate on a private event loop first: a fresh file is created and migrated
         # before the bot's loop touches it (cheap when it is already up to date).
-        await asyncio.to_thread(_prepare_database, self.config.database_path)
+        await asyncio.to_thread(prepare_database, self.config.database_path)
         self.store = await Store.open(self.config.database_path)
         self._store_open = True
         self.service = TableService(self.store, self.config)
@@ -116,7 +116,10 @@ class TractorBot(commands.Bot):
             await super().close()
 
 
-def _prepare_database(path: str) -> None:
+def prepare_database(path: str) -> None:
+    """Create or migrate the database at `path` and check it, on a private event loop
+    (raises `bot.storage.StorageError` for a corrupt or too-new file, `OSError` when it
+    cannot be opened). ``python -m bot`` calls it before connecting to Discord."""
     async def run() -> None:
         store = await Store.open(path)
         await store.close()

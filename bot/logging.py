@@ -16,7 +16,8 @@ import sys
 from collections.abc import MutableMapping
 from typing import Any
 
-__all__ = ["RedactFilter", "TableLogger", "log", "setup_logging", "table_logger"]
+__all__ = ["RedactFilter", "TableLogger", "VoiceNoticeFilter", "log", "setup_logging",
+           "table_logger"]
 
 log = logging.getLogger("tractor")
 FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
@@ -57,6 +58,15 @@ class RedactFilter(logging.Filter):
         return True
 
 
+class VoiceNoticeFilter(logging.Filter):
+    """Drops discord.py's start-up warnings about optional voice libraries (PyNaCl,
+    davey): the bot has no voice, and they would be the first lines of every start."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name == "discord.client"
+                    and "voice will NOT be supported" in str(record.msg))
+
+
 def setup_logging(level: int | str = logging.INFO, *, secret: str | None = None) -> None:
     """Configure the root logger once: stderr, one line per record, discord.py at WARNING
     unless DEBUG was asked for."""
@@ -65,6 +75,7 @@ def setup_logging(level: int | str = logging.INFO, *, secret: str | None = None)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter(FORMAT))
     handler.addFilter(RedactFilter(secret))
+    handler.addFilter(VoiceNoticeFilter())
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

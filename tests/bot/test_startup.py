@@ -1,0 +1,152 @@
+"""Discord mode start-up errors are one line on stderr and a non-zero exit status, never a
+traceback: 2 for the configuration or the database, 1 when Discord is out of reach. The
+database is checked before anything goes to the network."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+
+from bot import __main__ as entry
+from bot.config import Config
+from bot.storage import StorageError
+from bot.storage.errors import DatabaseCorrupt, SchemaTooNew
+
+ROOT = Path(__file__).resolve().parents[2]
+# Well-formed for the validator; Discord would reject it (and is never asked here).
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OTA.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789"
+
+# Loaded by the child through PYTHONPATH: any attempt to resolve or connect leaves a mark
+# and fails like an unreachable network.
+NO_NETWORK = '''
+import os, socket
+def _refuse(*args, **kwargs):
+    with open(os.environ["NETWORK_MARK"], "a") as mark:
+        mark.write("network used\\n")
+    raise OSError("network disabled by the test")
+socket.getaddrinfo = _refuse
+socket.socket.connect = _refuse
+socket.create_connection = _refuse
+'''
+
+
+def child_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    guard = tmp_path / "guard"
+    guard.mkdir(exist_ok=True)
+    (guard / "sitecustomize.py").write_text(NO_NETWORK)
+    env = {key: value for key, value in os.environ.items()
+           if key not in {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL",
+                          "BOT_ACTION_DELAY", "TRACTOR_COMPUTER", "TRACTOR_DEBUG_START_LEVEL",
+                          "TRACTOR_ASSETS", "LOCAL_PLAY"}}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(guard), str(ROOT),
+                                                      env.get("PYTHONPATH")]))
+    env["NETWORK_MARK"] = str(tmp_path / "network-used")
+    env.update(extra)
+    return env
+
+
+def run_bot(tmp_path: Path, **extra: str) -> subprocess.CompletedProcess[str]:
+    empty = tmp_path / "empty.env"
+    empty.write_text("")
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "--env-file", str(empty)], capture_output=True,
+        text=True, timeout=60, cwd=tmp_path, env=child_env(tmp_path, **extra))
+
+
+@pytest.mark.parametrize("kind", ["garbage", "directory"])
+def test_a_bad_database_is_one_line_before_any_network_use(tmp_path: Path, kind: str) -> None:
+    database = tmp_path / "tractor.sqlite3"
+    if kind == "garbage":
+        database.write_bytes(b"not a database, just some words long enough to be read" * 4)
+    else:
+        database.mkdir()
+    done = run_bot(tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(database))
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("tractor-bot: ") and str(database) in lines[0]
+    assert "Traceback" not in done.stderr
+    assert TOKEN not in done.stderr + done.stdout
+    assert not (tmp_path / "network-used").exists(), "the bot went to the network first"
+    if kind == "garbage":
+        assert "not an SQLite database" in lines[0]
+        assert database.read_bytes().startswith(b"not a database")  # left untouched
+
+
+def test_discord_out_of_reach_is_one_line_and_status_1(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(tmp_path / "t.sqlite3"))
+    assert (tmp_path / "network-used").exists()  # it did try (the guard refused)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot reach Discord" in lines[0], done.stderr
+    assert "Traceback" not in done.stderr and TOKEN not in done.stderr
+
+
+class Key(SimpleNamespace):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "words"),
+    [
+        (discord.LoginFailure("Improper token has been passed."), 2, "rejected DISCORD_TOKEN"),
+        (aiohttp.ClientConnectorError(Key(host="discord.com", port=443, ssl=True),
+                                      OSError(-2, "Name or service not known")),
+         1, "cannot reach Discord (discord.com:443: Name or service not known)"),
+        (TimeoutError(), 1, "timed out"),
+        (ConnectionResetError(104, "Connection reset by peer"), 1, "cannot reach Discord"),
+        (aiohttp.ServerDisconnectedError(), 1, "cannot reach Discord"),
+        (DatabaseCorrupt("db.sqlite3", "not an SQLite database\n(bad header)"), 2,
+         "db.sqlite3: not an SQLite database (bad header)"),
+        (SchemaTooNew("db.sqlite3", 9, 4), 2, "schema version 9 is newer"),
+        (StorageError("the store is closed"), 2, "the store is closed"),
+    ],
+    ids=["login", "connector", "timeout", "reset", "disconnected", "corrupt", "too-new",
+         "storage"],
+)
+def test_startup_failures_map_to_one_line(error: BaseException, status: int,
+                                          words: str) -> None:
+    failure = entry.startup_failure(error)
+    assert failure is not None
+    code, line = failure
+    assert code == status
+    assert words in line and "\n" not in line
+
+
+def test_database_open_errors_and_bugs() -> None:
+    failure = entry.startup_failure(PermissionError(13, "Permission denied"),
+                                    database="/data/t.sqlite3")
+    assert failure == (2, "cannot open the database /data/t.sqlite3: Permission denied")
+    assert entry.startup_failure(ValueError("a bug")) is None  # raised, not hidden
+    assert entry.startup_failure(KeyError("a bug"), database="x") is None
+
+
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [(discord.LoginFailure("Improper token has been passed."), 2),
+     (aiohttp.ClientConnectorError(Key(host="discord.com", port=443, ssl=True),
+                                   OSError(111, "Connection refused")), 1)],
+    ids=["rejected-token", "unreachable"],
+)
+def test_run_discord_reports_a_failed_login(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str],
+                                            error: BaseException, status: int) -> None:
+    async def static_login(self: Any, token: str) -> Any:
+        raise error
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", static_login)
+    monkeypatch.setattr("bot.logging.setup_logging", lambda *a, **k: None)
+    config = Config(token=TOKEN, database_path=str(tmp_path / "t.sqlite3"),
+                    sync_commands=False)
+    assert entry.run_discord(config) == status
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("tractor-bot: "), err
+    assert TOKEN not in err
