@@ -98,6 +98,22 @@ def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
+async def _connect(path: str) -> aiosqlite.Connection:
+    """``aiosqlite.connect``; when it fails (a folder, no permission), wait until its worker
+    thread has stopped before raising. aiosqlite lets that thread finish on its own, and if
+    the event loop is closed first (``asyncio.run`` ending on this very error) the thread
+    prints a traceback."""
+    conn = aiosqlite.connect(path, isolation_level=None)
+    try:
+        return await conn
+    except BaseException:
+        thread = getattr(conn, "_thread", None)
+        if thread is not None and thread.is_alive():
+            with contextlib.suppress(BaseException):
+                await asyncio.to_thread(thread.join, 5.0)
+        raise
+
+
 class Store:
     """The bot's database. Open with `Store.open`; close with `close` (or ``async with``)."""
 
@@ -121,7 +137,7 @@ class Store:
         if path_s != ":memory:":
             Path(path_s).parent.mkdir(parents=True, exist_ok=True)
             check_header(path_s)
-        conn = await aiosqlite.connect(path_s, isolation_level=None)
+        conn = await _connect(path_s)
         try:
             conn.row_factory = aiosqlite.Row
             await conn.execute_fetchall("PRAGMA busy_timeout = 5000")
