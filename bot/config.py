@@ -7,7 +7,7 @@
 | ``DEV_GUILD_ID`` | — | sync slash commands to this guild only (instant while developing) |
 | ``LOG_LEVEL`` | ``INFO`` | DEBUG, INFO, WARNING or ERROR |
 | ``BOT_ACTION_DELAY`` | ``1.0`` | seconds a computer seat pauses before it acts (0 in tests) |
-| ``TRACTOR_COMPUTER`` | ``ai`` | the computer player (``engine.ai.make_player`` name) |
+| ``TRACTOR_COMPUTER`` | ``ai`` | the computer player: ``random``, ``greedy`` or ``ai`` (checked) |
 | ``TRACTOR_DEBUG_START_LEVEL`` | — | debugging: new matches start at this level (2–A) |
 | ``TRACTOR_ASSETS`` | the repo's ``assets/`` | folder with ``fonts/`` for an installed package |
 
@@ -101,7 +101,8 @@ class Config:
                 ) from None
             if not 0 <= delay <= 30:
                 raise ConfigError("BOT_ACTION_DELAY must be between 0 and 30 seconds")
-        computer = (source.get("TRACTOR_COMPUTER") or "ai").strip()
+        computer = (source.get("TRACTOR_COMPUTER") or "").strip().lower() or "ai"
+        _check_computer(computer)
         debug_level = (source.get("TRACTOR_DEBUG_START_LEVEL") or "").strip().upper() or None
         if debug_level is not None and debug_level not in _RANKS:
             raise ConfigError(f"TRACTOR_DEBUG_START_LEVEL must be a rank 2-A, not {debug_level!r}")
@@ -132,6 +133,18 @@ class Config:
 
     def database_file(self) -> Path:
         return Path(self.database_path)
+
+
+def _check_computer(name: str) -> None:
+    """TRACTOR_COMPUTER must name a player `engine.ai.make_player` builds."""
+    from engine.ai import PLAYERS, make_player
+
+    try:
+        make_player(name, 0)
+    except ValueError:
+        raise ConfigError(
+            f"TRACTOR_COMPUTER must be one of {', '.join(PLAYERS)}, not {name!r}"
+        ) from None
 
 
 def load_dotenv_file(path: str | os.PathLike[str] | None = None) -> None:

@@ -16,7 +16,7 @@ import discord
 import pytest
 
 from bot import __main__ as entry
-from bot.config import Config
+from bot.config import Config, ConfigError
 from bot.storage import StorageError
 from bot.storage.errors import DatabaseCorrupt, SchemaTooNew
 
@@ -58,7 +58,7 @@ def run_bot(tmp_path: Path, **extra: str) -> subprocess.CompletedProcess[str]:
     empty.write_text("")
     return subprocess.run(
         [sys.executable, "-m", "bot", "--env-file", str(empty)], capture_output=True,
-        text=True, timeout=60, cwd=tmp_path, env=child_env(tmp_path, **extra))
+        text=True, timeout=20, cwd=tmp_path, env=child_env(tmp_path, **extra))
 
 
 @pytest.mark.parametrize("kind", ["garbage", "directory"])
@@ -150,3 +150,33 @@ def test_run_discord_reports_a_failed_login(tmp_path: Path, monkeypatch: pytest.
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and err.startswith("tractor-bot: "), err
     assert TOKEN not in err
+
+
+# ------------------------------------------------------------------ TRACTOR_COMPUTER
+
+
+def test_tractor_computer_must_be_a_player_make_player_builds() -> None:
+    from engine.ai import PLAYERS
+
+    for name in PLAYERS:
+        assert Config.from_env({"TRACTOR_COMPUTER": name},
+                               require_token=False).computer_player == name
+    assert Config.from_env({"TRACTOR_COMPUTER": " Greedy "},
+                           require_token=False).computer_player == "greedy"
+    assert Config.from_env({"TRACTOR_COMPUTER": ""}, require_token=False).computer_player == "ai"
+    with pytest.raises(ConfigError) as caught:
+        Config.from_env({"TRACTOR_COMPUTER": "smart"}, require_token=False)
+    assert str(caught.value) == (
+        f"TRACTOR_COMPUTER must be one of {', '.join(PLAYERS)}, not 'smart'")
+
+
+@pytest.mark.parametrize("mode", ["discord", "local"])
+def test_a_bad_tractor_computer_stops_the_start_in_one_line(tmp_path: Path, mode: str) -> None:
+    extra = {"DISCORD_TOKEN": TOKEN} if mode == "discord" else {}
+    done = run_bot(tmp_path, TRACTOR_COMPUTER="smart",
+                   DATABASE_PATH=str(tmp_path / "t.sqlite3"), **extra)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert lines[0].startswith("tractor-bot: TRACTOR_COMPUTER must be one of")
+    assert not (tmp_path / "network-used").exists()
