@@ -7,12 +7,11 @@ Everything here sees one seat's `PlayerView` only (DESIGN.md §1): computer seat
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import hints
-from engine.actions import Action, Declare, Pass
+from engine.actions import Action
 from engine.ai import make_player
 from engine.cards import Card
 from engine.trump import Trump
@@ -59,9 +58,6 @@ def suggest_bury(view: PlayerView) -> tuple[Card, ...]:
     return tuple(hints.suggest_bury(view))
 
 
-def declaration_options(view: PlayerView) -> list[tuple[Card, ...]]:
-    """Legal declarations right now, weakest first."""
-    return [tuple(option) for option in view.legal_declarations]
 
 
 def shape_of(cards: Sequence[Card], trump: Trump | None) -> str:
@@ -75,17 +71,3 @@ def shape_of(cards: Sequence[Card], trump: Trump | None) -> str:
     if len(units) > 1:
         return "throw"
     return units[0].kind.value
-
-
-def is_pass(action: Action) -> bool:
-    return isinstance(action, Pass)
-
-
-def is_declare(action: Action) -> bool:
-    return isinstance(action, Declare)
-
-
-def multiset_contains(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
-    have = Counter(hand)
-    need = Counter(cards)
-    return all(have[c] >= n for c, n in need.items())

@@ -123,9 +123,9 @@ def _key(value: str) -> str:
 
 def trick_winner_seat(trick: Trick, trump: Trump | None) -> int | None:
     """The seat winning the trick so far (or that won it)."""
-    if trick.winner is not None:
+    if trump is None:
         return trick.winner
-    return None if trump is None else trick.winning_seat(trump)
+    return trick.winning_seat(trump)
 
 
 def trick_line(doc: TableDoc, trick: Trick, locale: str, trump: Trump | None = None) -> str:

@@ -25,7 +25,6 @@ from bot.render.style import (
 )
 from engine.cards import Card, Rank
 from engine.game import Phase, Trick
-from engine.trick import trick_winner
 from engine.trump import Trump
 from engine.views import PublicView
 
@@ -74,9 +73,7 @@ def render_table(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: b
 
 def winning_seat(trick: Trick, trump: Trump | None) -> int:
     """The seat winning `trick` so far, or that won it (R9)."""
-    if trump is None:
-        return trick.leader
-    return (trick.leader + trick_winner(trick.plays, trump)) % 4
+    return trick.leader if trump is None else trick.winning_seat(trump)
 
 
 def _declarations(view: PublicView) -> dict[int, tuple[Card, ...]]:
