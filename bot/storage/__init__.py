@@ -2,15 +2,19 @@
 match records for replay, stats, openskill ratings, leaderboards and settings.
 
 Open with ``store = await Store.open(path)``; see `Store` for the API and
-`bot.storage.ratings` for how ratings work. ``python -m bot.storage backup PATH`` makes an
+`bot.storage.ratings` for how ratings work. Every failure the bot should report is a
+`StorageError`; a write that could not get the database in time is a `StorageBusy`
+(nothing written: answer "try again"). ``python -m bot.storage backup PATH`` makes an
 online backup.
 """
 
 from .backup import DEFAULT_DATABASE_PATH, BackupInfo, backup_database, database_path_from_env
 from .errors import (
     DatabaseCorrupt,
+    DatabaseNotWritable,
     SchemaTooNew,
     StaleVersion,
+    StorageBusy,
     StorageError,
     TableExists,
     TableNotFound,
@@ -41,6 +45,7 @@ __all__ = [
     "UNSET",
     "BackupInfo",
     "DatabaseCorrupt",
+    "DatabaseNotWritable",
     "GuildSettings",
     "HandAction",
     "HandRecord",
@@ -56,6 +61,7 @@ __all__ = [
     "SchemaTooNew",
     "Side",
     "StaleVersion",
+    "StorageBusy",
     "StorageError",
     "Store",
     "StoredTable",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import aiosqlite
 import pytest
 from storage_helpers import FakeClock
 
@@ -30,8 +29,8 @@ async def test_fresh_database_is_created_with_all_migrations(
     store = await Store.open(path, clock=clock)
     try:
         assert store.schema_version == LATEST_VERSION == 2
-        (row,) = await store._conn.execute_fetchall("PRAGMA foreign_keys")
-        assert row[0] == 1
+        assert await store._db.read(lambda db: db.execute("PRAGMA foreign_keys").fetchone()[0])
+        assert await store._db.write(lambda db: db.execute("PRAGMA foreign_keys").fetchone()[0])
     finally:
         await store.close()
     assert versions(path) == [(1, "initial"), (2, "stats_views")]
@@ -48,10 +47,12 @@ async def test_v1_database_is_migrated_to_v2_keeping_data(
     tmp_path: Path, clock: FakeClock
 ) -> None:
     path = tmp_path / "v1.sqlite3"
-    async with aiosqlite.connect(path, isolation_level=None) as conn:
-        assert await migrate(conn, clock, target=1) == 1
-        await conn.execute("INSERT INTO guilds (guild_id, language, updated_at)"
-                           " VALUES (7, 'zh-TW', 0)")
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        assert migrate(conn, clock, target=1) == 1
+        conn.execute("INSERT INTO guilds (guild_id, language, updated_at) VALUES (7, 'zh-TW', 0)")
+    finally:
+        conn.close()
     assert versions(path) == [(1, "initial")]
     assert "settled_hand_seats" not in objects(path)
 

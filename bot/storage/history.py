@@ -1,0 +1,301 @@
+"""Match, hand and action records: written with each save, read for replay and history.
+
+Writers run inside the save's transaction (see `tables.save`); settling a hand updates the
+ratings there too. Readers run inside a read transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple, cast
+
+from . import ratings
+from .records import (
+    HandAction,
+    HandRecord,
+    LevelPoint,
+    MatchRecord,
+    MatchSummary,
+    Side,
+)
+from .sql import (
+    check_players,
+    distinct_humans,
+    dumps,
+    one,
+    opt_float,
+    opt_int,
+    players_of,
+    put_seats,
+    rows,
+)
+
+
+class MatchRef(NamedTuple):
+    """What a hand needs of its match."""
+
+    id: int
+    match_key: str
+    table_id: int
+    guild_id: int
+    ranked: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandWrite:
+    """A hand record with its kitty already serialised."""
+
+    record: HandRecord
+    kitty_json: str
+
+    @classmethod
+    def of(cls, record: HandRecord) -> HandWrite:
+        return cls(record, dumps(list(record.kitty)))
+
+
+@dataclass(frozen=True, slots=True)
+class ActionWrite:
+    """An action with its JSON already serialised."""
+
+    hand_key: str
+    seq: int
+    action_json: str
+
+    @classmethod
+    def of(cls, action: HandAction) -> ActionWrite:
+        return cls(action.hand_key, action.seq, dumps(action.action))
+
+
+# ---------------------------------------------------------------------- writing
+
+def upsert_match(db: sqlite3.Connection, rec: MatchRecord, table: sqlite3.Row,
+                 now: float) -> MatchRef:
+    """Insert or update a match of ``table`` (a level change adds a level point)."""
+    check_players(rec.players)
+    if (rec.table_id, rec.guild_id, rec.channel_id) != (
+        table["id"], table["guild_id"], table["channel_id"]
+    ):
+        raise ValueError(f"match {rec.match_key!r} does not match table {table['id']}")
+    if rec.winner_team not in (None, "A", "B"):
+        raise ValueError(f"bad winner_team {rec.winner_team!r}")
+    ranked = distinct_humans(rec.players)
+    old = one(db, "SELECT * FROM matches WHERE match_key = ?", rec.match_key)
+    if old is None:
+        ended_at = rec.ended_at if rec.ended_at is not None else (
+            now if rec.winner_team else None)
+        cur = db.execute(
+            "INSERT INTO matches (match_key, table_id, guild_id, channel_id, levels_a,"
+            " levels_b, winner_team, hands_played, ranked, started_at, ended_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (rec.match_key, rec.table_id, rec.guild_id, rec.channel_id, rec.levels_a,
+             rec.levels_b, rec.winner_team, rec.hands_played, int(ranked),
+             rec.started_at if rec.started_at is not None else now, ended_at),
+        )
+        assert cur.lastrowid is not None
+        match_id: int = cur.lastrowid
+        levels_changed = True
+    else:
+        if old["table_id"] != rec.table_id:
+            raise ValueError(f"match {rec.match_key!r} belongs to table {old['table_id']}")
+        match_id = int(old["id"])
+        ended_at = rec.ended_at
+        if ended_at is None and rec.winner_team is not None:
+            ended_at = opt_float(old["ended_at"]) or now
+        ranked = ranked and bool(old["ranked"])
+        db.execute(
+            "UPDATE matches SET levels_a = ?, levels_b = ?, winner_team = ?,"
+            " hands_played = ?, ranked = ?, started_at = COALESCE(?, started_at),"
+            " ended_at = ? WHERE id = ?",
+            (rec.levels_a, rec.levels_b, rec.winner_team, rec.hands_played, int(ranked),
+             rec.started_at, ended_at, match_id),
+        )
+        levels_changed = (old["levels_a"], old["levels_b"]) != (rec.levels_a, rec.levels_b)
+    if levels_changed:
+        db.execute(
+            "INSERT INTO match_levels (match_id, hands_played, levels_a, levels_b, at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (match_id, rec.hands_played, rec.levels_a, rec.levels_b, now),
+        )
+    put_seats(db, "match_seats", "match_id", match_id, rec.players)
+    return MatchRef(match_id, rec.match_key, rec.table_id, rec.guild_id, ranked)
+
+
+def _check_hand(rec: HandRecord, table_id: int) -> None:
+    check_players(rec.players)
+    if rec.table_id != table_id:
+        raise ValueError(f"hand {rec.hand_key!r} is not for table {table_id}")
+    if rec.declarers is not None:
+        d1, d2 = rec.declarers
+        if not (0 <= d1 <= 3 and 0 <= d2 <= 3 and d1 != d2 and d1 % 2 == d2 % 2):
+            raise ValueError(f"declarers must be two partner seats, got {rec.declarers}")
+    if rec.starter is not None and not 0 <= rec.starter <= 3:
+        raise ValueError(f"bad starter seat {rec.starter}")
+    if rec.result_side not in (None, "declarers", "opponents"):
+        raise ValueError(f"bad result_side {rec.result_side!r}")
+    if rec.result_side is not None and rec.declarers is None:
+        raise ValueError("a settled hand needs its declarers")
+    if rec.result_levels < 0:
+        raise ValueError("result_levels must be >= 0")
+
+
+def _match_of(db: sqlite3.Connection, rec: HandRecord, saved: MatchRef | None) -> MatchRef:
+    if saved is not None and saved.match_key == rec.match_key:
+        return saved
+    row = one(db, "SELECT id, table_id, guild_id, ranked FROM matches WHERE match_key = ?",
+              rec.match_key)
+    if row is None or row["table_id"] != rec.table_id:
+        raise ValueError(f"hand {rec.hand_key!r}: no match {rec.match_key!r} at this table"
+                         " (pass the MatchRecord first or in the same save)")
+    return MatchRef(int(row["id"]), rec.match_key, int(row["table_id"]), int(row["guild_id"]),
+                    bool(row["ranked"]))
+
+
+def upsert_hand(db: sqlite3.Connection, hand: HandWrite, table: sqlite3.Row, now: float,
+                saved_match: MatchRef | None) -> int:
+    """Insert or update a hand of ``table``; settling it (once) updates the ratings of a
+    ranked match. ``saved_match`` is the match written in the same save, if any.
+    Returns the hand's id."""
+    rec = hand.record
+    _check_hand(rec, int(table["id"]))
+    match = _match_of(db, rec, saved_match)
+    decl = rec.declarers or (None, None)
+    values = (
+        rec.hand_no, str(rec.seed), rec.level, rec.trump, rec.starter, decl[0], decl[1],
+        hand.kitty_json, rec.opponent_points, rec.kitty_points, rec.multiplier,
+        rec.result_side, rec.result_levels,
+    )
+    old = one(db, "SELECT id, match_id, result_side, result_levels FROM hands"
+                  " WHERE hand_key = ?", rec.hand_key)
+    settling = rec.result_side is not None
+    if old is None:
+        cur = db.execute(
+            "INSERT INTO hands (hand_no, seed, level, trump, starter, declarer_1, declarer_2,"
+            " kitty, opponent_points, kitty_points, multiplier, result_side, result_levels,"
+            " hand_key, match_id, table_id, started_at, settled_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*values, rec.hand_key, match.id, rec.table_id, now, now if settling else None),
+        )
+        assert cur.lastrowid is not None
+        hand_id: int = cur.lastrowid
+    else:
+        hand_id = int(old["id"])
+        if old["match_id"] != match.id:
+            raise ValueError(f"hand {rec.hand_key!r} belongs to another match")
+        if old["result_side"] is not None:
+            if (old["result_side"], old["result_levels"]) != (rec.result_side,
+                                                              rec.result_levels):
+                raise ValueError(f"hand {rec.hand_key!r} is already settled")
+            settling = False
+        db.execute(
+            "UPDATE hands SET hand_no = ?, seed = ?, level = ?, trump = ?, starter = ?,"
+            " declarer_1 = ?, declarer_2 = ?, kitty = ?, opponent_points = ?,"
+            " kitty_points = ?, multiplier = ?, result_side = ?, result_levels = ?,"
+            " settled_at = COALESCE(settled_at, ?) WHERE id = ?",
+            (*values, now if settling else None, hand_id),
+        )
+    put_seats(db, "hand_seats", "hand_id", hand_id, rec.players)
+    if not distinct_humans(rec.players):
+        db.execute("UPDATE matches SET ranked = 0 WHERE id = ?", (match.id,))
+    elif settling and match.ranked:
+        ratings.record_hand(db, hand_id, match.guild_id, rec, now)
+    return hand_id
+
+
+def append_actions(db: sqlite3.Connection, actions: Sequence[ActionWrite], table_id: int,
+                   now: float, hand_ids: Mapping[str, int]) -> None:
+    """Append actions to hands of ``table_id`` (``hand_ids``: hands known to be there)."""
+    known = dict(hand_ids)
+    for a in actions:
+        if a.hand_key not in known:
+            row = one(db, "SELECT id, table_id FROM hands WHERE hand_key = ?", a.hand_key)
+            if row is None or row["table_id"] != table_id:
+                raise ValueError(f"action for unknown hand {a.hand_key!r} at table {table_id}")
+            known[a.hand_key] = int(row["id"])
+        try:
+            db.execute("INSERT INTO hand_actions (hand_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                       (known[a.hand_key], a.seq, a.action_json, now))
+        except sqlite3.IntegrityError as exc:
+            raise ValueError(f"hand {a.hand_key!r} already has action {a.seq}") from exc
+
+
+# ---------------------------------------------------------------------- reading
+
+def _hands(db: sqlite3.Connection, where: str, *params: Any) -> list[HandRecord]:
+    out = []
+    for r in rows(db, "SELECT h.*, m.match_key FROM hands AS h JOIN matches AS m"
+                      f" ON m.id = h.match_id WHERE {where} ORDER BY h.hand_no, h.id", *params):
+        seats = rows(db, "SELECT seat, user_id FROM hand_seats WHERE hand_id = ?", r["id"])
+        d1, d2 = opt_int(r["declarer_1"]), opt_int(r["declarer_2"])
+        out.append(HandRecord(
+            id=r["id"], hand_key=r["hand_key"], match_key=r["match_key"],
+            table_id=r["table_id"], hand_no=r["hand_no"], seed=int(r["seed"]),
+            level=r["level"], trump=r["trump"], starter=opt_int(r["starter"]),
+            declarers=None if d1 is None or d2 is None else (d1, d2),
+            players=players_of(seats), kitty=json.loads(r["kitty"]),
+            opponent_points=r["opponent_points"], kitty_points=r["kitty_points"],
+            multiplier=r["multiplier"], result_side=cast(Side | None, r["result_side"]),
+            result_levels=r["result_levels"], actions=[],
+        ))
+    return out
+
+
+def hand_record(db: sqlite3.Connection, hand: int | str) -> HandRecord | None:
+    """A hand by id (int) or hand_key (str), with its actions."""
+    found = _hands(db, f"{'h.id' if isinstance(hand, int) else 'h.hand_key'} = ?", hand)
+    if not found:
+        return None
+    actions = rows(db, "SELECT action FROM hand_actions WHERE hand_id = ? ORDER BY seq",
+                   found[0].id)
+    return replace(found[0], actions=[json.loads(r["action"]) for r in actions])
+
+
+def match_hands(db: sqlite3.Connection, match_key: str) -> list[HandRecord]:
+    """A match's hands in order, without actions."""
+    return _hands(db, "m.match_key = ?", match_key)
+
+
+def match_record(db: sqlite3.Connection, match_key: str) -> MatchRecord | None:
+    """A match as last saved."""
+    row = one(db, "SELECT * FROM matches WHERE match_key = ?", match_key)
+    if row is None:
+        return None
+    seats = rows(db, "SELECT seat, user_id FROM match_seats WHERE match_id = ?", row["id"])
+    return MatchRecord(
+        match_key=row["match_key"], table_id=row["table_id"], guild_id=row["guild_id"],
+        channel_id=row["channel_id"], players=players_of(seats), levels_a=row["levels_a"],
+        levels_b=row["levels_b"], winner_team=row["winner_team"],
+        hands_played=row["hands_played"], started_at=row["started_at"],
+        ended_at=row["ended_at"],
+    )
+
+
+def level_history(db: sqlite3.Connection, match_key: str) -> list[LevelPoint]:
+    """Both teams' levels at the start and after each change."""
+    return [LevelPoint(r["hands_played"], r["levels_a"], r["levels_b"], r["at"])
+            for r in rows(db, "SELECT l.* FROM match_levels AS l JOIN matches AS m"
+                              " ON m.id = l.match_id WHERE m.match_key = ? ORDER BY l.id",
+                          match_key)]
+
+
+def channel_history(db: sqlite3.Connection, channel_id: int, n: int) -> list[MatchSummary]:
+    """The channel's last ``n`` matches, newest first."""
+    out = []
+    for r in rows(db, "SELECT m.*, EXISTS (SELECT 1 FROM hand_seats AS s JOIN hands AS h"
+                      " ON h.id = s.hand_id WHERE h.match_id = m.id AND s.user_id IS NULL)"
+                      " AS computer_hands FROM matches AS m WHERE m.channel_id = ?"
+                      " ORDER BY m.started_at DESC, m.id DESC LIMIT ?", channel_id, n):
+        players = players_of(
+            rows(db, "SELECT seat, user_id FROM match_seats WHERE match_id = ?", r["id"]))
+        out.append(MatchSummary(
+            id=r["id"], match_key=r["match_key"], table_id=r["table_id"],
+            channel_id=r["channel_id"], players=players, levels_a=r["levels_a"],
+            levels_b=r["levels_b"], winner_team=r["winner_team"],
+            hands_played=r["hands_played"],
+            has_computers=None in players or bool(r["computer_hands"]),
+            ranked=bool(r["ranked"]), started_at=r["started_at"],
+            ended_at=opt_float(r["ended_at"]),
+        ))
+    return out
