@@ -206,19 +206,23 @@ def upsert_hand(db: sqlite3.Connection, hand: HandWrite, table: sqlite3.Row, now
 
 def append_actions(db: sqlite3.Connection, actions: Sequence[ActionWrite], table_id: int,
                    now: float, hand_ids: Mapping[str, int]) -> None:
-    """Append actions to hands of ``table_id`` (``hand_ids``: hands known to be there)."""
-    known = dict(hand_ids)
+    """Append actions to hands of ``table_id`` (``hand_ids``: ids of hands written in the
+    same save; others are looked up by the insert itself)."""
     for a in actions:
-        if a.hand_key not in known:
-            row = one(db, "SELECT id, table_id FROM hands WHERE hand_key = ?", a.hand_key)
-            if row is None or row["table_id"] != table_id:
-                raise ValueError(f"action for unknown hand {a.hand_key!r} at table {table_id}")
-            known[a.hand_key] = int(row["id"])
         try:
-            db.execute("INSERT INTO hand_actions (hand_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                       (known[a.hand_key], a.seq, a.action_json, now))
+            if a.hand_key in hand_ids:
+                cur = db.execute("INSERT INTO hand_actions (hand_id, seq, action, at)"
+                                 " VALUES (?, ?, ?, ?)",
+                                 (hand_ids[a.hand_key], a.seq, a.action_json, now))
+            else:
+                cur = db.execute("INSERT INTO hand_actions (hand_id, seq, action, at)"
+                                 " SELECT id, ?, ?, ? FROM hands WHERE hand_key = ?"
+                                 " AND table_id = ?",
+                                 (a.seq, a.action_json, now, a.hand_key, table_id))
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"hand {a.hand_key!r} already has action {a.seq}") from exc
+        if cur.rowcount != 1:
+            raise ValueError(f"action for unknown hand {a.hand_key!r} at table {table_id}")
 
 
 # ---------------------------------------------------------------------- reading

@@ -221,3 +221,19 @@ async def test_cancelled_save_leaves_store_usable(store: Store) -> None:
     latest = await store.load_table(t.id)
     assert latest is not None
     assert (await store.save_table(t.id, latest.version, {"ok": True})).doc == {"ok": True}
+
+
+async def test_a_move_is_one_transaction_without_redundant_reads(store: Store) -> None:
+    t = await store.create_table(1, 100, 11, {"v": 0})
+    t = await store.save_table(t.id, 1, {"v": 1}, match=match_for(t), hand=hand_for(t))
+    statements: list[str] = []
+    writer = store._db._writer
+    writer.set_trace_callback(statements.append)
+    try:
+        await store.save_table(t.id, t.version, {"v": 2},
+                               actions=[HandAction(f"{t.id}:1:1", 0, {"play": ["AS"]})])
+    finally:
+        writer.set_trace_callback(None)
+    kinds = [s.split()[0].upper() for s in statements]
+    assert kinds == ["PRAGMA", "BEGIN", "SELECT", "INSERT", "UPDATE", "COMMIT"], statements
+    assert "doc" not in statements[2]  # the version check does not read the document
