@@ -136,7 +136,7 @@ async def under_lock(store: Store, path: Path, tables: Sequence[StoredTable], ho
         writes.append(f"  move at another table, started {start - locked_at:4.1f} s into the "
                       f"lock: {outcome} after {end - start:5.2f} s")
 
-    count = int(hold / write_every) + 1
+    count = int(hold / write_every + 1e-9) + 1
     await asyncio.gather(reader(), *(writer(k) for k in range(count)))
     await proc.wait()
     return [reads.line(), *sorted(writes)]
