@@ -16,7 +16,7 @@ import contextlib
 import queue
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
@@ -39,10 +39,8 @@ _UNWRITABLE = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOER
                sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM}
 
 
-def translate(exc: BaseException, path: str, timeout: float) -> BaseException:
+def translate(exc: sqlite3.Error, path: str, timeout: float) -> Exception:
     """The `StorageError` an sqlite3 error means, or ``exc`` itself (a bug, raised as is)."""
-    if not isinstance(exc, sqlite3.Error):
-        return exc
     if is_corruption(exc):
         return DatabaseCorrupt(path, str(exc))
     code = getattr(exc, "sqlite_errorcode", None)
@@ -52,6 +50,18 @@ def translate(exc: BaseException, path: str, timeout: float) -> BaseException:
     if primary in _UNWRITABLE:
         return DatabaseNotWritable(path, str(exc))
     return exc
+
+
+@contextlib.contextmanager
+def translated(path: str, timeout: float) -> Iterator[None]:
+    """Raise sqlite3 errors inside the block as what they mean (see `translate`)."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        error = translate(exc, path, timeout)
+        if error is exc:
+            raise
+        raise error from exc
 
 
 def _connect(path: str, *, timeout: float, query_only: bool) -> sqlite3.Connection:
@@ -133,15 +143,11 @@ class Database:
             if path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
                 check_header(path)
-            writer, reader_conns = await asyncio.to_thread(
-                _open_connections, path, clock, readers, write_timeout)
+            with translated(path, OPEN_TIMEOUT):
+                writer, reader_conns = await asyncio.to_thread(
+                    _open_connections, path, clock, readers, write_timeout)
         except OSError as exc:
             raise DatabaseNotWritable(path, exc.strerror or str(exc)) from exc
-        except sqlite3.Error as exc:
-            error = translate(exc, path, OPEN_TIMEOUT)
-            if error is exc:
-                raise
-            raise error from exc
         return cls(path, writer, reader_conns, write_timeout)
 
     async def read(self, job: Job[T]) -> T:
@@ -183,11 +189,12 @@ class Database:
         remaining = deadline - time.monotonic()
         if remaining <= 0:  # waited its whole budget behind our own writes
             raise StorageBusy(self.path, self.write_timeout)
-        self._writer.execute(f"PRAGMA busy_timeout = {max(1, int(remaining * 1000))}")
+        with translated(self.path, self.write_timeout):
+            self._writer.execute(f"PRAGMA busy_timeout = {max(1, int(remaining * 1000))}")
         return self._transaction(self._writer, "BEGIN IMMEDIATE", job)
 
     def _transaction(self, conn: sqlite3.Connection, begin: str, job: Job[T]) -> T:
-        try:
+        with translated(self.path, self.write_timeout):
             conn.execute(begin)
             try:
                 result = job(conn)
@@ -197,11 +204,6 @@ class Database:
                     with contextlib.suppress(sqlite3.Error):
                         conn.execute("ROLLBACK")
                 raise
-        except sqlite3.Error as exc:
-            error = translate(exc, self.path, self.write_timeout)
-            if error is exc:
-                raise
-            raise error from exc
         return result
 
     def _shutdown(self) -> None:

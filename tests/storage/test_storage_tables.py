@@ -237,3 +237,20 @@ async def test_a_move_is_one_transaction_without_redundant_reads(store: Store) -
     kinds = [s.split()[0].upper() for s in statements]
     assert kinds == ["PRAGMA", "BEGIN", "SELECT", "INSERT", "UPDATE", "COMMIT"], statements
     assert "doc" not in statements[2]  # the version check does not read the document
+
+
+async def test_save_stores_the_arguments_as_they_were_when_called(store: Store) -> None:
+    t = await store.create_table(1, 100, 11, {"v": 0})
+    doc: dict[str, object] = {"v": 1}
+    action: dict[str, object] = {"play": ["AS"]}
+    task = asyncio.create_task(store.save_table(
+        t.id, 1, doc, match=match_for(t), hand=hand_for(t),
+        actions=[HandAction(f"{t.id}:1:1", 0, action)]))
+    await asyncio.sleep(0)  # handed to the database thread
+    doc["v"] = "changed"
+    action["play"] = ["changed"]
+    saved = await task
+    assert saved.doc == {"v": 1} and saved.doc is not doc
+    assert (await store.load_table(t.id)) == saved
+    hand = await store.hand_record(f"{t.id}:1:1")
+    assert hand is not None and hand.actions == [{"play": ["AS"]}]
