@@ -158,3 +158,19 @@ async def test_folder_in_place_of_the_file_is_one_storage_error(tmp_path: Path) 
     with pytest.raises(DatabaseNotWritable) as refused:
         await Store.open(path)
     assert "\n" not in str(refused.value)
+
+
+@needs_namespace
+async def test_bot_start_up_on_a_read_only_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / "ro.sqlite3"
+    await make_database(path)
+    token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+    env = {**os.environ, "DISCORD_TOKEN": token}
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-ec",
+         f'mount --bind {path} {path}; mount -o remount,bind,ro {path}\nexec "$@"', "sh",
+         sys.executable, "-m", "bot", "--env-file", os.devnull, "--database", str(path)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert f"{path}: cannot write the database" in line
