@@ -25,6 +25,7 @@ from .sql import (
     check_players,
     distinct_humans,
     dumps,
+    fits,
     one,
     opt_float,
     opt_int,
@@ -248,6 +249,8 @@ def _hands(db: sqlite3.Connection, where: str, *params: Any) -> list[HandRecord]
 
 def hand_record(db: sqlite3.Connection, hand: int | str) -> HandRecord | None:
     """A hand by id (int) or hand_key (str), with its actions."""
+    if isinstance(hand, int) and not fits(hand):
+        return None
     found = _hands(db, f"{'h.id' if isinstance(hand, int) else 'h.hand_key'} = ?", hand)
     if not found:
         return None

@@ -29,6 +29,11 @@ def rows(db: sqlite3.Connection, sql: str, *params: Any) -> list[sqlite3.Row]:
     return db.execute(sql, params).fetchall()
 
 
+def fits(value: int) -> bool:
+    """True if ``value`` fits an SQLite INTEGER (ids from outside may not: no such row)."""
+    return -(2**63) <= value < 2**63
+
+
 def opt_int(value: Any) -> int | None:
     """``int(value)``, keeping None."""
     return None if value is None else int(value)

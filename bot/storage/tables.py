@@ -17,7 +17,7 @@ from typing import Any, cast
 from . import history
 from .errors import StaleVersion, TableExists, TableNotFound
 from .records import HandAction, HandRecord, MatchRecord, StoredTable, TableStatus
-from .sql import dumps, ensure_guild, one, opt_float, rows
+from .sql import dumps, ensure_guild, fits, one, opt_float, rows
 
 STATUSES = ("lobby", "playing", "ended")
 
@@ -83,12 +83,16 @@ def create(db: sqlite3.Connection, now: float, guild_id: int, channel_id: int,
 
 def load(db: sqlite3.Connection, table_id: int) -> StoredTable | None:
     """A table by id (any status)."""
+    if not fits(table_id):
+        return None
     row = one(db, "SELECT * FROM tables WHERE id = ?", table_id)
     return None if row is None else table_of(row)
 
 
 def in_channel(db: sqlite3.Connection, channel_id: int) -> StoredTable | None:
     """The channel's table that has not ended, if any."""
+    if not fits(channel_id):
+        return None
     row = one(db, "SELECT * FROM tables WHERE channel_id = ? AND status <> 'ended'", channel_id)
     return None if row is None else table_of(row)
 
@@ -103,6 +107,8 @@ def check_version(db: sqlite3.Connection, table_id: int, expected_version: int
                   ) -> sqlite3.Row:
     """The table's row if it is at ``expected_version`` and not ended; else `StaleVersion`
     (or `TableNotFound`)."""
+    if not fits(table_id):
+        raise TableNotFound(table_id)
     row = one(db, "SELECT id, guild_id, channel_id, creator_id, status, version, deadline,"
                   " created_at FROM tables WHERE id = ?", table_id)
     if row is None:

@@ -254,3 +254,14 @@ async def test_save_stores_the_arguments_as_they_were_when_called(store: Store) 
     assert (await store.load_table(t.id)) == saved
     hand = await store.hand_record(f"{t.id}:1:1")
     assert hand is not None and hand.actions == [{"play": ["AS"]}]
+
+
+async def test_ids_beyond_sqlite_integers_are_simply_not_found(store: Store) -> None:
+    huge = 2**63
+    assert await store.load_table(huge) is None
+    assert await store.table_in_channel(huge) is None
+    assert await store.hand_record(huge) is None
+    with pytest.raises(TableNotFound):
+        await store.save_table(huge, 1, {})
+    with pytest.raises(TableNotFound):
+        await store.end_table(-(2**63) - 1, 1)
