@@ -1,7 +1,7 @@
 """``python -m bot.storage.bench_lock``: what another process's write lock costs the tables.
 
 1. Baseline: sequential moves (load the table, save it with one appended action), their
-   latency and the event loop's own CPU per operation.
+   latency and the event loop's own CPU per operation; then every table moving at once.
 2. Another process takes the write lock (``BEGIN IMMEDIATE`` + a pending write) and holds
    it for ``--hold`` seconds. Meanwhile reads at other tables run back to back, and a
    write at another table starts every ``--write-every`` seconds; each one's latency and
@@ -101,6 +101,24 @@ async def baseline(store: Store, tables: Sequence[StoredTable], moves: int,
             f" event-loop CPU {cpu / moves * 1e6:7.0f} us per move"]
 
 
+async def concurrent(store: Store, tables: Sequence[StoredTable], rounds: int,
+                     doc_size: int) -> list[str]:
+    moves = Samples(f"move, {len(tables)} tables at once")
+    cpu0, wall0 = time.thread_time(), time.perf_counter()
+
+    async def play(table_id: int) -> None:
+        for _ in range(rounds):
+            start = time.perf_counter()
+            await move(store, table_id, doc_size)
+            moves.seconds.append(time.perf_counter() - start)
+
+    await asyncio.gather(*(play(t.id) for t in tables))
+    cpu, wall = time.thread_time() - cpu0, time.perf_counter() - wall0
+    n = len(moves.seconds)
+    return [moves.line(), f"{'':<28} {n / wall:8.0f} moves per second;"
+            f" event-loop CPU {cpu / n * 1e6:7.0f} us per move"]
+
+
 async def under_lock(store: Store, path: Path, tables: Sequence[StoredTable], hold: float,
                      write_every: float, doc_size: int) -> list[str]:
     proc = await asyncio.create_subprocess_exec(
@@ -151,6 +169,9 @@ async def main_async(args: argparse.Namespace) -> None:
             print(f"{args.tables} tables, documents of ~{args.doc_size} bytes, {path}")
             for line in await baseline(store, tables, args.moves, args.doc_size):
                 print(line)
+            rounds = max(1, args.moves // len(tables))
+            for line in await concurrent(store, tables, rounds, args.doc_size):
+                print(line)
             for line in await under_lock(store, path, tables, args.hold, args.write_every,
                                          args.doc_size):
                 print(line)
@@ -165,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--hold", type=float, default=4.0, help="seconds the lock is held")
     parser.add_argument("--write-every", type=float, default=0.5,
                         help="seconds between writes started during the lock")
-    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--moves", type=int, default=500, help="baseline moves")
     parser.add_argument("--doc-size", type=int, default=6000, help="bytes per table document")
     parser.add_argument("--database", help="file to use (default: a temporary one)")
