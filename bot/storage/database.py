@@ -157,8 +157,8 @@ class Database:
     async def write(self, job: Job[T]) -> T:
         """Run ``job`` in one ``BEGIN IMMEDIATE`` transaction on the writer; commit if it
         returns, roll back if it raises. `StorageBusy` if the database could not be had
-        within ``write_timeout`` seconds from now. If the caller is cancelled before the
-        job starts it never runs; once started it finishes (committed or not)."""
+        within ``write_timeout`` seconds from now. Cancelling the caller cancels the job
+        if it has not started; else the cancellation waits for it to finish."""
         deadline = time.monotonic() + self.write_timeout
         return await self._submit(self._write_pool, self._write, job, deadline)
 
@@ -174,9 +174,21 @@ class Database:
 
     async def _submit(self, pool: ThreadPoolExecutor, fn: Callable[..., T], *args: object
                       ) -> T:
+        """Run ``fn`` on ``pool``. If the caller is cancelled, a job that has not started
+        never runs, and one that has is waited for, so that when the cancellation
+        arrives the transaction has either happened or never will."""
         if self._closed:
             raise StorageError(f"{self.path}: the store is closed")
-        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        job = pool.submit(fn, *args)
+        done = asyncio.wrap_future(job)
+        try:
+            return await asyncio.shield(done)
+        except asyncio.CancelledError:
+            if not job.cancel():  # already running: a transaction cannot be interrupted
+                while not done.done():
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await asyncio.wait([done])
+            raise
 
     def _read(self, job: Job[T]) -> T:
         conn = self._idle.get()

@@ -11,6 +11,7 @@ import asyncio
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -151,6 +152,31 @@ async def test_cancelled_write_still_queued_never_runs(db_path: Path) -> None:
             assert not first.done()
         assert (await first).version == 2
         assert await store.load_table(b.id) == b  # the cancelled save was never applied
+    finally:
+        await store.close()
+
+
+async def test_cancelling_a_running_write_waits_until_it_has_finished(db_path: Path) -> None:
+    store = await open_store(db_path, GENEROUS)
+    try:
+        a, _ = await two_tables(store)
+        begun = threading.Event()
+        store._db._writer.set_trace_callback(
+            lambda sql: begun.set() if sql.startswith("BEGIN") else None)
+        with foreign_write_lock(db_path) as lock:
+            task = asyncio.create_task(store.save_table(a.id, 1, {"n": 11}))
+            assert await asyncio.to_thread(begun.wait, GENEROUS)  # blocked on the lock
+            task.cancel()
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert not task.done()  # the transaction cannot be interrupted: it waits
+            lock.execute("ROLLBACK")  # the foreign writer lets go; our write goes through
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            lock.execute("BEGIN IMMEDIATE")  # (the context manager expects to hold it)
+        store._db._writer.set_trace_callback(None)
+        saved = await store.load_table(a.id)  # settled when the cancellation arrived
+        assert saved is not None and saved.version == 2
     finally:
         await store.close()
 
