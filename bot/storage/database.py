@@ -159,7 +159,8 @@ class Database:
         returns, roll back if it raises. `StorageBusy` if the database could not be had
         within ``write_timeout`` seconds from now. Cancelling the caller cancels the job
         if it has not started; else the cancellation waits for it to finish."""
-        deadline = time.monotonic() + self.write_timeout
+        # perf_counter, not monotonic: simulated clocks (SimCord) patch time.monotonic
+        deadline = time.perf_counter() + self.write_timeout
         return await self._submit(self._write_pool, self._write, job, deadline)
 
     async def close(self) -> None:
@@ -198,7 +199,7 @@ class Database:
             self._idle.put(conn)
 
     def _write(self, job: Job[T], deadline: float) -> T:
-        remaining = deadline - time.monotonic()
+        remaining = deadline - time.perf_counter()
         if remaining <= 0:  # waited its whole budget behind our own writes
             raise StorageBusy(self.path, self.write_timeout)
         with translated(self.path, self.write_timeout):

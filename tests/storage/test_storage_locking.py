@@ -211,3 +211,17 @@ async def test_closed_store_refuses_calls(db_path: Path) -> None:
         await store.load_table(1)
     with pytest.raises(StorageError, match="closed"):
         await store.create_table(1, 2, 3, {})
+
+
+async def test_a_simulated_monotonic_clock_does_not_time_writes_out(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SimCord patches time.monotonic to its virtual clock, which may jump hours ahead."""
+    store = await open_store(db_path, 1.0)
+    try:
+        jumps = iter(range(0, 10**9, 3600))
+        monkeypatch.setattr("time.monotonic", lambda: float(next(jumps)))
+        a, _ = await two_tables(store)
+        assert (await store.save_table(a.id, 1, {"n": 11})).version == 2
+    finally:
+        await store.close()
