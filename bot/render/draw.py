@@ -7,7 +7,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.faces import card_face, card_height
+from bot.render.faces import card_face, card_height, card_tile, tile_size
 from bot.render.fonts import drawable, font
 from bot.render.labels import Labels
 from bot.render.style import CARD, FELT, FELT_DARK, RGB, suit_ink
@@ -109,6 +109,19 @@ def paste_row(canvas: Image.Image, cards: Sequence[Card], xy: tuple[int, int], w
                          points=card.points > 0, labels=labels)
         canvas.paste(face, (round(x0 + i * step), y0), face)
     return (x0, y0, x0 + (len(cards) - 1) * step + width, y0 + card_height(width))
+
+
+def paste_tiles(canvas: Image.Image, cards: Sequence[Card], xy: tuple[int, int], width: int, *,
+                step: float, trump: Trump | None, four_colour: bool, labels: Labels) -> Box:
+    """Paste the index tiles of cards `width` px wide (see `card_tile`) left to right from
+    top-left `xy`; returns the row's box."""
+    x0, y0 = xy
+    tile_w, tile_h = tile_size(width)
+    for i, card in enumerate(cards):
+        is_trump = trump is not None and trump.is_trump(card)
+        tile = card_tile(card, width, four_colour=four_colour, trump=is_trump, labels=labels)
+        canvas.paste(tile, (round(x0 + i * step), y0), tile)
+    return (x0, y0, x0 + (len(cards) - 1) * step + tile_w, y0 + tile_h)
 
 
 def row_step(count: int, width: int, max_width: float, step: float) -> float:

@@ -30,7 +30,8 @@ from engine.game import Trick
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 TOLERANCE = 1.5
-MAX_BYTES = 60 * 1024
+MAX_BYTES = 40 * 1024
+WIDTH = 720  # drawn for a 360 px phone screen at twice its resolution
 
 ZH = Labels(  # fixed here (not read from the catalog) so that translators never move a golden
     joker_big="大王", joker_small="小王", trump_badge="主", kitty_badge="底", level="级牌 {rank}",
@@ -56,6 +57,11 @@ def suit_hand() -> Positions:
 
 
 @cache
+def twelve_cards() -> Positions:
+    return positions(17, tricks=10)  # seat 0 holds 12 cards
+
+
+@cache
 def no_trump_hand() -> Positions:
     return positions(68)  # no trump (two red jokers declared)
 
@@ -67,6 +73,9 @@ CASES: dict[str, Callable[[], bytes]] = {
     "table_playing": lambda: render_table(suit_hand().playing.public, SEATS),
     "summary": lambda: render_summary(suit_hand().settled.public_view(), SEATS),
     "hand_declaring_zh": lambda: render_hand(no_trump_hand().declaring, labels=ZH),
+    "hand_twelve_cards_zh": lambda: render_hand(twelve_cards().playing, labels=ZH,
+                                                selected=twelve_cards().playing.hand[4:6]),
+    "table_declarer_on_top": lambda: render_table(suit_hand().playing.public, SEATS, bottom=1),
     "table_settled_two_colour_zh": lambda: render_table(
         no_trump_hand().settled.public_view(), SEATS, four_colour=False, labels=ZH, bottom=2),
 }
@@ -84,8 +93,8 @@ def check_limits(data: bytes) -> Image.Image:
     image = load(data)
     assert image.mode == "P"
     width, height = image.size
-    assert width == 800
-    assert 1.2 <= width / height <= 2.0, image.size
+    assert width == WIDTH
+    assert 0.95 <= width / height <= 2.0, image.size
     return image
 
 
