@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -21,18 +21,31 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], value: str, size: i
          fill: RGB, *, bold: bool = False, anchor: str = "la") -> float:
     """Draw `value` (characters the font lacks become "?") and return its advance width.
 
-    `anchor` is Pillow's (`la` left/ascender, `mm` middle, `ra` right …).
+    `anchor` is Pillow's (`la` left/ascender, `mm` middle, `ra` right …). The rendered text
+    is cached, so labels, names and numbers drawn again cost a paste.
     """
+    mask, left, top, length = _rendered(drawable(value), size, bold, anchor)
+    draw.bitmap((round(xy[0] + left), round(xy[1] + top)), mask, fill=fill)
+    return length
+
+
+@lru_cache(maxsize=4096)
+def _rendered(value: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int,
+                                                                      float]:
+    """`value` as a coverage mask, its offset from the anchor point, and its advance width."""
     f = font(size, bold)
-    value = drawable(value)
-    draw.text(xy, value, font=f, fill=fill, anchor=anchor)
-    return f.getlength(value)
+    left, top, right, bottom = f.getbbox(value, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), value, font=f, fill=255, anchor=anchor)
+    return mask, left, top, f.getlength(value)
 
 
+@lru_cache(maxsize=4096)
 def width_of(value: str, size: int, *, bold: bool = False) -> float:
     return font(size, bold).getlength(drawable(value))
 
 
+@lru_cache(maxsize=4096)
 def fit(value: str, size: int, width: float, *, bold: bool = False) -> str:
     """`value` cut with an ellipsis so that it is at most `width` px wide."""
     value = drawable(value)

@@ -77,6 +77,13 @@ def render_hand(view: PlayerView, *, selected: Iterable[Card] = (), four_colour:
     """
     if not isinstance(view, PlayerView):
         raise TypeError(f"render_hand takes a PlayerView, not {type(view).__name__}")
+    return hand_png(view, tuple(selected), four_colour, labels)
+
+
+@lru_cache(maxsize=64)
+def hand_png(view: PlayerView, selected: tuple[Card, ...], four_colour: bool,
+             labels: Labels) -> bytes:
+    """`render_hand`, cached: the same hand drawn again costs a lookup."""
     public = view.public
     burying = public.phase is Phase.BURYING and view.kitty is not None
     cards = list(view.hand)
@@ -127,7 +134,7 @@ def partition(sizes: tuple[int, ...], rows: int) -> tuple[tuple[int, int], ...]:
 
 def layout(sizes: Sequence[int], *, kitty: bool, room: int) -> Layout:
     """The largest cards for groups of `sizes` in a `WIDTH` × `room` px area: as few rows as
-    possible unless more rows make the cards clearly (8 %) larger."""
+    possible unless more rows make the cards clearly (15 %) larger."""
     sizes = tuple(s for s in sizes if s)
     n = sum(sizes)
     if n == 0:
@@ -143,7 +150,7 @@ def layout(sizes: Sequence[int], *, kitty: bool, room: int) -> Layout:
                    for (i, j), g in zip(spans, gaps, strict=True))
         tall = room / ((count - 1) * strip + ASPECT + RAISE)
         card = min(CARD_MAX, wide, tall)
-        if chosen is None or card > chosen[0] * 1.08:
+        if chosen is None or card > chosen[0] * 1.15:
             chosen = (card, spans, gaps)
     assert chosen is not None
     card_f, spans, gaps = chosen

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from PIL import Image, ImageDraw
@@ -55,12 +56,11 @@ TILE_CARD: Final = 88  # the last trick's tiles are index strips of cards this w
 
 # Places: 0 bottom, 1 right, 2 top, 3 left (play runs counter-clockwise).
 _PLATE: Final[tuple[Box, ...]] = (
-    (140, 498, 580, 582), (442, 196, 704, 316), (140, 104, 580, 188), (16, 196, 278, 316))
-# Each place's play: centre x, top y (bottom y for the bottom seat), room for its width.
-_PLAY: Final = ((360, 488, 176), (573, 328, 262), (360, 200, 152), (147, 328, 262))
-_CENTRE: Final = (360, 342)
-_LAST: Final[Box] = (16, 594, 494, 718)
-_POINTS: Final[Box] = (506, 594, 704, 718)
+    (140, 498, 580, 582), (442, 196, 704, 348), (140, 104, 580, 188), (16, 196, 278, 348))
+# Each place's play: centre x, top y, room for its width (a long play wraps onto two rows).
+_PLAY: Final = ((360, 381, 176), (573, 360, 262), (360, 200, 152), (147, 360, 262))
+_CENTRE: Final = (360, 344)
+_LAST: Final[Box] = (16, 594, 704, 718)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +74,7 @@ class SeatLabel:
 
 def render_table(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bool = True,
                  labels: Labels = ENGLISH, bottom: int = 0) -> bytes:
-    """The public table as a palette PNG (720×720, drawn for a phone).
+    """The public table as a palette PNG (720×730, drawn for a phone).
 
     Takes the public view only: what spectators may see. `seats` names seats 0–3; `bottom`
     is the seat drawn at the bottom (e.g. the viewer's), the others follow counter-clockwise.
@@ -84,6 +84,14 @@ def render_table(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: b
                         f"{type(view).__name__}")
     if len(seats) != 4:
         raise ValueError(f"seats names the 4 seats, got {len(seats)}")
+    return table_png(view, tuple(seats), four_colour, labels, bottom % 4)
+
+
+@lru_cache(maxsize=64)
+def table_png(view: PublicView, seats: tuple[SeatLabel, ...], four_colour: bool, labels: Labels,
+              bottom: int) -> bytes:
+    """`render_table`, cached: the same table drawn again (another message's edit, a replay
+    step, a second viewer at the same seat) costs a lookup."""
     return to_png(table_image(view, seats, four_colour=four_colour, labels=labels,
                               bottom=bottom))
 
@@ -136,7 +144,7 @@ def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bo
              DANGER, WHITE, anchor="m")
     if view.turn is not None and view.phase is Phase.PLAYING and view.turn not in plays:
         x, y, _ = _PLAY[place[view.turn]]
-        y += -card_height(CARD_W) // 2 if place[view.turn] == 0 else card_height(CARD_W) // 2
+        y += card_height(CARD_W) // 2
         pill(draw, (x, y), labels.to_play, BADGE, WHITE, INK, anchor="m")
 
     # The centre: what is going on when no cards are out.
@@ -150,15 +158,15 @@ def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bo
     elif settled:
         centre = labels.phase_settled
     if centre:
-        text(draw, _CENTRE, fit(centre, NAME, 300, bold=True), NAME, MUTED, bold=True,
+        text(draw, _CENTRE, fit(centre, 28, 160, bold=True), 28, MUTED, bold=True,
              anchor="mm")
 
     for seat in range(4):
         _draw_plate(draw, seat, place[seat], seats[seat], view, declarer_team, labels)
     _draw_info(draw, view, seats, level, trump, declarer_team, four_colour, labels)
-    _draw_last_trick(image, draw, None if settled and view.trick is None else view.last_trick,
-                     trump, level, four_colour, labels)
-    _draw_points(draw, view, labels)
+    last = None if settled and view.trick is None else view.last_trick
+    if last is not None:
+        _draw_last_trick(image, draw, last, trump, level, four_colour, labels)
     return image
 
 
@@ -176,7 +184,7 @@ def _draw_play(image: Image.Image, draw: ImageDraw.ImageDraw, cards: Sequence[Ca
     widths = [CARD_W + step * (len(row) - 1) for row, step in zip(rows, steps, strict=True)]
     offset = index_height(CARD_W) + 4
     height = card_height(CARD_W) + offset * (len(rows) - 1)
-    top = anchor - height if where == 0 else anchor  # the bottom seat's play grows upwards
+    top = anchor  # a second row's index strips stay clear of the plates drawn later
     if winning:
         pad, half_w = 5, max(widths) / 2
         draw.rounded_rectangle((cx - half_w - pad, top - pad, cx + half_w + pad,
@@ -206,18 +214,15 @@ def _draw_plate(draw: ImageDraw.ImageDraw, seat: int, where: int, label: SeatLab
     elif declarer_team is not None and seat % 2 == declarer_team:
         role = labels.declarer
     details = " · ".join(part for part in (cards, kind) if part)
-    if where in (1, 3):  # narrow: the role badge on a line of its own
-        line3 = ""
-        if width_of(details, DETAIL) > inner:  # the kind of player goes beside the badge
-            details, line3 = cards, kind
-        text(draw, (x, box[1] + 61), fit(details, DETAIL, inner), DETAIL, MUTED, anchor="lm")
-        after = float(x)
+    if where in (1, 3):  # narrow: a line each for what does not fit, the badge last
+        lines = [details] if width_of(details, DETAIL) <= inner else [cards, kind]
+        y = box[1] + 61
+        for line in lines:
+            text(draw, (x, y), fit(line, DETAIL, inner), DETAIL, MUTED, anchor="lm")
+            y += 34
         if role:
-            after = pill(draw, (x - 2, box[1] + 96), fit(role, BADGE, inner - 24, bold=True),
-                         BADGE, colour, INK, anchor="l")[2] + 8
-        if line3:
-            text(draw, (after, box[1] + 96), fit(line3, DETAIL, box[2] - 10 - after), DETAIL,
-                 MUTED, anchor="lm")
+            pill(draw, (x - 2, y + 2), fit(role, BADGE, inner - 24, bold=True), BADGE, colour,
+                 INK, anchor="l")
         return
     room = inner
     if role:
@@ -230,38 +235,50 @@ def _draw_plate(draw: ImageDraw.ImageDraw, seat: int, where: int, label: SeatLab
 def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[SeatLabel],
                level: Rank, trump: Trump | None, declarer_team: int | None, four_colour: bool,
                labels: Labels) -> None:
-    """Two lines across the top: level, trump and hand; how trump was set, team levels."""
+    """Two lines across the top: level and trump, the opponents' points over a thin bar with
+    the 80 line; how trump was set (the hand's number before), the teams' levels."""
     left, right = 24, WIDTH - 24
-    hand = labels.hand_number.format(number=view.hand_no)
-    hand_w = width_of(hand, DETAIL, bold=True)
-    text(draw, (right, 34), hand, DETAIL, MUTED, bold=True, anchor="rm")
+    points = labels.opponents_points.format(points=view.opponent_points)
+    points_w = width_of(points, DETAIL, bold=True)
+    _draw_points_bar(draw, view.opponent_points, (right - max(points_w, 180), 56, right, 64))
+    text(draw, (right, 30), points, DETAIL, WHITE, bold=True, anchor="rm")
     parts = [labels.level.format(rank=str(level)) + "  ·  ", *trump_parts(trump, labels)]
-    if rich_width(parts, 32, bold=True) > right - left - hand_w - 16:
+    if rich_width(parts, 32, bold=True) > right - left - points_w - 16:
         parts = [labels.level.format(rank=str(level)) + " ", *trump_parts(trump, labels)]
-    rich(draw, (left, 34), parts, 32, WHITE, bold=True, four_colour=four_colour)
+    rich(draw, (left, 32), parts, 32, WHITE, bold=True, four_colour=four_colour)
     teams = (labels.team_a, labels.team_b)
     x = right
     for team in (1, 0):
         value = labels.team_level.format(team=teams[team], rank=str(view.levels[team]))
         colour = GOLD if declarer_team == team else WHITE
-        x -= text(draw, (x, 74), value, DETAIL, colour, bold=True, anchor="rm") + 22
-    how = ""
+        x -= text(draw, (x, 84), value, DETAIL, colour, bold=True, anchor="rm") + 22
+    how = labels.hand_number.format(number=view.hand_no)  # when trump is not set yet
     if trump is not None and view.trump_seat is not None and view.standing is not None:
         how = labels.declared_by.format(name=seats[view.trump_seat].name,
                                         count=len(view.standing.cards))
     elif trump is not None and view.revealed:
         how = labels.trump_from_kitty
-    if how:
-        text(draw, (left, 74), fit(how, DETAIL, x - left), DETAIL, MUTED, anchor="lm")
+    text(draw, (left, 84), fit(how, DETAIL, x - left), DETAIL, MUTED, anchor="lm")
 
 
-def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, trick: Trick | None,
+def _draw_points_bar(draw: ImageDraw.ImageDraw, points: int, box: Box) -> None:
+    """The opponents' points as a bar (gold, red from 80) with the 80 line in white."""
+    x0, y0, x1, y1 = box
+    top = max(160, points)
+    draw.rounded_rectangle(box, radius=(y1 - y0) / 2, fill=FELT_DARK)
+    if points > 0:
+        end = max(x0 + (x1 - x0) * points / top, x0 + (y1 - y0))
+        draw.rounded_rectangle((x0, y0, end, y1), radius=(y1 - y0) / 2,
+                               fill=DANGER if points >= 80 else GOLD)
+    line = x0 + (x1 - x0) * 80 / top
+    draw.line((line, y0 - 4, line, y1 + 4), fill=WHITE, width=3)
+
+
+def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, trick: Trick,
                      trump: Trump | None, level: Rank, four_colour: bool,
                      labels: Labels) -> None:
     """The last trick as rows of index tiles, in play order, each after its seat number;
     the winner's in gold."""
-    if trick is None:
-        return
     box = _LAST
     draw.rounded_rectangle(box, radius=14, fill=PANEL)
     x0 = box[0] + 14
@@ -287,29 +304,3 @@ def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, trick: Trick
         paste_tiles(image, cards, (round(x), y), TILE_CARD, step=step, trump=trump,
                     four_colour=four_colour, labels=labels)
         x += width + TILE_GAP
-
-
-def _draw_points(draw: ImageDraw.ImageDraw, view: PublicView, labels: Labels) -> None:
-    """The opponents' points: the label's words over the figure, and a bar with the 80 line."""
-    box = _POINTS
-    draw.rounded_rectangle(box, radius=14, fill=PANEL)
-    points = view.opponent_points
-    x0, x1 = box[0] + 14, box[2] - 14
-    template = labels.opponents_points
-    words, found, rest = template.partition("{points}")
-    if not found:
-        words, rest = "", template
-    text(draw, (x0, box[1] + 22), fit(words.strip(), DETAIL, x1 - x0, bold=True), DETAIL,
-         MUTED, bold=True, anchor="lm")
-    value = (("{points}" + rest) if found else rest).format(points=points).strip()
-    text(draw, (x0, box[1] + 58), fit(value, 34, x1 - x0, bold=True), 34, WHITE, bold=True,
-         anchor="lm")
-    y0, y1 = box[1] + 84, box[1] + 100
-    top = max(160, points)
-    draw.rounded_rectangle((x0, y0, x1, y1), radius=8, fill=FELT_DARK)
-    fill_to = x0 + (x1 - x0) * min(points, top) / top
-    if points > 0:
-        colour = DANGER if points >= 80 else GOLD
-        draw.rounded_rectangle((x0, y0, max(fill_to, x0 + 16), y1), radius=8, fill=colour)
-    line = x0 + (x1 - x0) * 80 / top
-    draw.line((line, y0 - 4, line, y1 + 4), fill=WHITE, width=3)

@@ -165,3 +165,11 @@ def test_summary_with_a_match_winner_and_a_huge_score() -> None:
 def test_the_table_rotates_to_the_viewer() -> None:
     public = suit_hand().playing.public
     assert render_table(public, SEATS, bottom=0) != render_table(public, SEATS, bottom=1)
+
+
+def test_the_same_picture_again_is_the_cached_png() -> None:
+    view = suit_hand().playing
+    assert render_table(view.public, SEATS) is render_table(view.public, list(SEATS))
+    assert render_hand(view, selected=view.hand[:1]) is render_hand(view,
+                                                                    selected=list(view.hand[:1]))
+    assert render_hand(view) is not render_hand(view, selected=view.hand[:1])
