@@ -29,6 +29,14 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], value: str, size: i
     return length
 
 
+def text_box(xy: tuple[float, float], value: str, size: int, *, bold: bool = False,
+             anchor: str = "la") -> Box:
+    """The box `text` inks for the same arguments."""
+    mask, left, top, _ = _rendered(drawable(value), size, bold, anchor)
+    x, y = round(xy[0] + left), round(xy[1] + top)
+    return (x, y, x + mask.width, y + mask.height)
+
+
 @lru_cache(maxsize=4096)
 def _rendered(value: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int,
                                                                       float]:

@@ -163,12 +163,10 @@ def layout(sizes: Sequence[int], *, kitty: bool, room: int) -> Layout:
     return Layout(spans, card, step, row_step, gaps)
 
 
-def _header(cards: int, n_selected: int, burying: bool, labels: Labels) -> str:
+def _counts(cards: int, n_selected: int, labels: Labels) -> str:
     parts = [labels.cards.format(count=cards)]
     if n_selected:
         parts.insert(0, labels.selected.format(count=n_selected))
-    if burying:
-        parts.insert(0, labels.bury_hint)
     return "  ·  ".join(parts)
 
 
@@ -188,10 +186,15 @@ def hand_image(cards: Sequence[Card], *, trump: Trump | None, level: Rank,
     n_selected = sum(picked)
 
     title = [labels.level.format(rank=str(level)) + "  ·  ", *trump_parts(trump, labels)]
-    info = _header(len(cards), n_selected, burying, labels)
+    # Line 1: level and trump, the counts at the right if they fit; line 2 (when needed):
+    # the bury hint, then the counts that did not fit.
+    counts = _counts(len(cards), n_selected, labels)
     title_w = rich_width(title, HEADER_SIZE, bold=True)
-    one_line = title_w + 30 + width_of(info, INFO_SIZE, bold=True) <= WIDTH - 2 * MARGIN
-    header = LINE + (0 if one_line else LINE - 6) + 8
+    counts_fit = title_w + 30 + width_of(counts, INFO_SIZE, bold=True) <= WIDTH - 2 * MARGIN
+    second = [labels.bury_hint] if burying else []
+    if not counts_fit:
+        second.append(counts)
+    header = LINE + (LINE - 6 if second else 0) + 8
     plan = layout([len(g) for g in groups], kitty=burying,
                   room=MAX_HEIGHT - header - BOTTOM)
     rows = len(plan.rows)
@@ -225,10 +228,9 @@ def hand_image(cards: Sequence[Card], *, trump: Trump | None, level: Rank,
 
     y = 8 + LINE // 2
     rich(draw, (MARGIN + 4, y), title, HEADER_SIZE, WHITE, bold=True, four_colour=four_colour)
-    if one_line:
-        text(draw, (WIDTH - MARGIN - 4, y), info, INFO_SIZE, MUTED, bold=True, anchor="rm")
-    else:
-        text(draw, (MARGIN + 4, y + LINE - 6), fit(info, INFO_SIZE, WIDTH - 2 * MARGIN - 8,
-                                                   bold=True),
-             INFO_SIZE, MUTED, bold=True, anchor="lm")
+    if counts_fit:
+        text(draw, (WIDTH - MARGIN - 4, y), counts, INFO_SIZE, MUTED, bold=True, anchor="rm")
+    if second:
+        line = fit("  ·  ".join(second), INFO_SIZE, WIDTH - 2 * MARGIN - 8, bold=True)
+        text(draw, (MARGIN + 4, y + LINE - 6), line, INFO_SIZE, MUTED, bold=True, anchor="lm")
     return image

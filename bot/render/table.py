@@ -20,6 +20,7 @@ from bot.render.draw import (
     rich_width,
     row_step,
     text,
+    text_box,
     trump_parts,
     width_of,
 )
@@ -34,6 +35,7 @@ from bot.render.style import (
     INK,
     MUTED,
     PANEL,
+    RGB,
     WHITE,
     to_png,
 )
@@ -196,16 +198,23 @@ def _draw_play(image: Image.Image, draw: ImageDraw.ImageDraw, cards: Sequence[Ca
 
 
 def _draw_plate(draw: ImageDraw.ImageDraw, seat: int, where: int, label: SeatLabel,
-                view: PublicView, declarer_team: int | None, labels: Labels) -> None:
+                view: PublicView, declarer_team: int | None, labels: Labels) -> list[Box]:
     """Name, cards left and kind of player; the role badge on a line of its own (side seats)
-    or at the right of the details line (top and bottom), never over the text."""
+    or at the right of the details line (top and bottom), never over the text. Returns the
+    boxes drawn in the plate: its lines of text, then the badge."""
     box = _PLATE[where]
     to_act = view.turn == seat or seat in view.awaiting
     draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=GOLD if to_act else FELT_LIGHT,
                            width=5 if to_act else 2)
     x, inner = box[0] + 14, box[2] - box[0] - 28
-    text(draw, (x, box[1] + 26), fit(f"{seat + 1}. {label.name}", NAME, inner, bold=True),
-         NAME, WHITE, bold=True, anchor="lm")
+    drawn: list[Box] = []
+
+    def line(y: float, value: str, size: int, fill: RGB, bold: bool = False) -> None:
+        text(draw, (x, y), value, size, fill, bold=bold, anchor="lm")
+        drawn.append(text_box((x, y), value, size, bold=bold, anchor="lm"))
+
+    line(box[1] + 26, fit(f"{seat + 1}. {label.name}", NAME, inner, bold=True), NAME, WHITE,
+         bold=True)
     cards = labels.cards.format(count=view.cards_left[seat])
     kind = labels.autopilot if label.autopilot else labels.computer if label.computer else ""
     role, colour = "", MUTED
@@ -215,21 +224,22 @@ def _draw_plate(draw: ImageDraw.ImageDraw, seat: int, where: int, label: SeatLab
         role = labels.declarer
     details = " · ".join(part for part in (cards, kind) if part)
     if where in (1, 3):  # narrow: a line each for what does not fit, the badge last
-        lines = [details] if width_of(details, DETAIL) <= inner else [cards, kind]
-        y = box[1] + 61
-        for line in lines:
-            text(draw, (x, y), fit(line, DETAIL, inner), DETAIL, MUTED, anchor="lm")
-            y += 34
+        y = box[1] + 59
+        for value in [details] if width_of(details, DETAIL) <= inner else [cards, kind]:
+            line(y, fit(value, DETAIL, inner), DETAIL, MUTED)
+            y += 32
         if role:
-            pill(draw, (x - 2, y + 2), fit(role, BADGE, inner - 24, bold=True), BADGE, colour,
-                 INK, anchor="l")
-        return
+            drawn.append(pill(draw, (x - 2, y + 7), fit(role, BADGE, inner - 24, bold=True),
+                              BADGE, colour, INK, anchor="l"))
+        return drawn
     room = inner
+    badge: Box | None = None
     if role:
         badge = pill(draw, (box[2] - 12, box[1] + 61), fit(role, BADGE, inner / 2, bold=True),
                      BADGE, colour, INK, anchor="r")
         room = badge[0] - x - 10
-    text(draw, (x, box[1] + 61), fit(details, DETAIL, room), DETAIL, MUTED, anchor="lm")
+    line(box[1] + 61, fit(details, DETAIL, room), DETAIL, MUTED)
+    return drawn + ([badge] if badge else [])
 
 
 def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[SeatLabel],

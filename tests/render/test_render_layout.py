@@ -6,8 +6,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from PIL import Image, ImageDraw
+from zh_labels import ZH
 
-from bot.render import faces, hand, summary, table
+from bot.render import ENGLISH, Labels, SeatLabel, faces, hand, summary, table
+from bot.render.demo import positions
 from bot.render.faces import INDEX_W
 from bot.render.fonts import font
 from bot.render.hand import layout, partition
@@ -83,3 +86,33 @@ def test_the_last_tricks_tiles_are_readable() -> None:
     assert 0.30 * table.TILE_CARD * SCALE >= 13
     assert 0.30 * table.CARD_W * SCALE >= READABLE
     assert faces.tile_size(100) == (54, 74)
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("labels", [ENGLISH, ZH], ids=["en", "zh"])
+@pytest.mark.parametrize("where", range(4))
+def test_plate_badges_never_cover_its_lines(where: int, labels: Labels) -> None:
+    """Issue 12: the top seat's "Declarer" badge overlapped its details line."""
+    view = positions().playing.public
+    assert view.starter is not None and view.declarer_team is not None
+    image = Image.new("RGB", (table.WIDTH, table.HEIGHT))
+    draw = ImageDraw.Draw(image)
+    seats = [view.starter, (view.starter + 2) % 4]  # the starter's badge, the partner's
+    for seat in seats:
+        for label in (SeatLabel("Bernadette the Bold", computer=True),
+                      SeatLabel("龍" * 20, autopilot=True), SeatLabel("A")):
+            drawn = table._draw_plate(draw, seat, where, label, view, view.declarer_team,
+                                      labels)
+            plate = table._PLATE[where]
+            *lines, badge = drawn
+            assert len(lines) >= 2
+            for box in drawn:  # inside the plate
+                assert plate[0] < box[0] and box[2] < plate[2], (box, plate)
+                assert plate[1] < box[1] and box[3] < plate[3], (box, plate)
+            for box in lines:
+                assert not _overlap(box, badge), (label, box, badge)
+            for a, b in itertools.combinations(lines, 2):
+                assert not _overlap(a, b)
