@@ -47,7 +47,7 @@ from engine.views import PublicView
 WIDTH: Final = 720
 """Drawn for a 360 px wide phone screen at twice its resolution."""
 HEIGHT: Final = 730
-CARD_W: Final = 76
+CARD_W: Final = 84
 CARD_STEP: Final = 44
 MIN_STEP: Final = 30  # below this a play wraps onto two rows (the index stays visible)
 NAME: Final = 30
@@ -58,11 +58,11 @@ TILE_CARD: Final = 88  # the last trick's tiles are index strips of cards this w
 
 # Places: 0 bottom, 1 right, 2 top, 3 left (play runs counter-clockwise).
 _PLATE: Final[tuple[Box, ...]] = (
-    (140, 498, 580, 582), (442, 196, 704, 348), (140, 104, 580, 188), (16, 196, 278, 348))
+    (140, 503, 580, 587), (442, 196, 704, 348), (140, 104, 580, 188), (16, 196, 278, 348))
 # Each place's play: centre x, top y, room for its width (a long play wraps onto two rows).
 _PLAY: Final = ((360, 381, 176), (573, 360, 262), (360, 200, 152), (147, 360, 262))
 _CENTRE: Final = (360, 344)
-_LAST: Final[Box] = (16, 594, 704, 718)
+_LAST: Final[Box] = (16, 599, 704, 723)
 
 
 @dataclass(frozen=True, slots=True)
