@@ -34,7 +34,7 @@ WIDTH: Final = 720
 """Drawn for a 360 px wide phone screen at twice its resolution."""
 HEIGHT: Final = 700
 KITTY_W: Final = 96
-DETAIL: Final = 26
+DETAIL: Final = 28
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,14 +51,14 @@ CARD_W: Final = 84
 CARD_STEP: Final = 44
 MIN_STEP: Final = 30  # below this a play wraps onto two rows (the index stays visible)
 NAME: Final = 30
-DETAIL: Final = 26
-BADGE: Final = 26
+DETAIL: Final = 28
+BADGE: Final = 28
 TILE_GAP: Final = 12
 TILE_CARD: Final = 88  # the last trick's tiles are index strips of cards this wide
 
 # Places: 0 bottom, 1 right, 2 top, 3 left (play runs counter-clockwise).
 _PLATE: Final[tuple[Box, ...]] = (
-    (140, 503, 580, 587), (442, 196, 704, 348), (140, 104, 580, 188), (16, 196, 278, 348))
+    (100, 501, 620, 589), (442, 196, 704, 348), (100, 104, 620, 192), (16, 196, 278, 348))
 # Each place's play: centre x, top y, room for its width (a long play wraps onto two rows).
 _PLAY: Final = ((360, 381, 176), (573, 360, 262), (360, 200, 152), (147, 360, 262))
 _CENTRE: Final = (360, 344)
@@ -224,21 +224,21 @@ def _draw_plate(draw: ImageDraw.ImageDraw, seat: int, where: int, label: SeatLab
         role = labels.declarer
     details = " · ".join(part for part in (cards, kind) if part)
     if where in (1, 3):  # narrow: a line each for what does not fit, the badge last
-        y = box[1] + 59
+        y = box[1] + 57
         for value in [details] if width_of(details, DETAIL) <= inner else [cards, kind]:
             line(y, fit(value, DETAIL, inner), DETAIL, MUTED)
-            y += 32
+            y += 31
         if role:
-            drawn.append(pill(draw, (x - 2, y + 7), fit(role, BADGE, inner - 24, bold=True),
+            drawn.append(pill(draw, (x - 2, y + 11), fit(role, BADGE, inner - 24, bold=True),
                               BADGE, colour, INK, anchor="l"))
         return drawn
     room = inner
     badge: Box | None = None
     if role:
-        badge = pill(draw, (box[2] - 12, box[1] + 61), fit(role, BADGE, inner / 2, bold=True),
+        badge = pill(draw, (box[2] - 12, box[1] + 65), fit(role, BADGE, inner / 2, bold=True),
                      BADGE, colour, INK, anchor="r")
         room = badge[0] - x - 10
-    line(box[1] + 61, fit(details, DETAIL, room), DETAIL, MUTED)
+    line(box[1] + 63, fit(details, DETAIL, room), DETAIL, MUTED)
     return drawn + ([badge] if badge else [])
 
 
