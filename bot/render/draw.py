@@ -42,7 +42,7 @@ def _rendered(value: str, size: int, bold: bool, anchor: str) -> tuple[Image.Ima
                                                                       float]:
     """`value` as a coverage mask, its offset from the anchor point, and its advance width."""
     f = font(size, bold)
-    left, top, right, bottom = f.getbbox(value, anchor=anchor)
+    left, top, right, bottom = (round(v) for v in f.getbbox(value, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), value, font=f, fill=255, anchor=anchor)
     return mask, left, top, f.getlength(value)

@@ -73,7 +73,7 @@ def _index_text(image: Image.Image, xy: tuple[float, float], text: str, size: in
     most `max_width`, like the narrow "10" printed on real cards."""
     f = font(size, True)
     left, top, right, bottom = f.getbbox(text)
-    width, height = right - left, bottom - top
+    width, height = round(right - left), round(bottom - top)
     if width <= max_width:
         _text_at(ImageDraw.Draw(image), xy, text, size, fill)
         return

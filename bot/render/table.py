@@ -257,7 +257,7 @@ def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Seat
         parts = [labels.level.format(rank=str(level)) + " ", *trump_parts(trump, labels)]
     rich(draw, (left, 32), parts, 32, WHITE, bold=True, four_colour=four_colour)
     teams = (labels.team_a, labels.team_b)
-    x = right
+    x = float(right)
     for team in (1, 0):
         value = labels.team_level.format(team=teams[team], rank=str(view.levels[team]))
         colour = GOLD if declarer_team == team else WHITE
@@ -303,7 +303,7 @@ def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, trick: Trick
     if overlaps:
         step = min(step, max(10.0, (box[2] - 14 - x0 - fixed) / overlaps))
     winner = winning_seat(trick, trump)
-    x, y = float(x0), box[1] + 46
+    x, y = float(x0), round(box[1]) + 46
     for seat, cards in plays:
         x += text(draw, (x, y + tile_h / 2), str(seat + 1), DETAIL, WHITE, bold=True,
                   anchor="lm") + 8
