@@ -104,8 +104,9 @@ def card_face(card: Card, width: int, *, four_colour: bool = True, trump: bool =
     """The face of `card`, `width` px wide, as an RGBA image with transparent corners
     (cached: do not modify it).
 
-    `trump` tints the card and adds the trump badge; `points` adds the point dot (5, 10, K);
-    `kitty` adds the kitty frame and badge; `selected` a gold frame.
+    `trump` tints the card and adds the trump badge (not on jokers, always trumps); `points`
+    adds the point dot (5, 10, K); `kitty` adds the kitty frame and badge; `selected` a gold
+    frame.
     """
     return _face(card, width, four_colour, trump, points, kitty, selected, False,
                  _joker_index(card, labels), labels.trump_badge if trump else "",
@@ -157,16 +158,16 @@ def _face(card: Card, width: int, four_colour: bool, trump: bool, points: bool, 
     else:
         assert card.suit is not None
         _index_text(image, (left, top), str(card.rank), cap, colour, 32 * u)
-        _text_at(draw, (left, top + 36 * u), card.suit.symbol, round(28 * u / _SYMBOL),
+        _text_at(draw, (left, top + 37 * u), card.suit.symbol, round(25 * u / _SYMBOL),
                  colour)
         pip = card.suit.symbol
     if points:
         cx, cy, r = 48 * u, 12 * u, 4.5 * u
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ORANGE, outline=INK,
                      width=max(1, round(u)))
-    if trump and not tile:  # a tile's tint says it
-        _badge(draw, (39 * u, 44 * u, 53 * u, 58 * u), trump_badge, GOLD, INK,
-               round(11 * u / _CAP))
+    if trump and not tile and not card.rank.is_joker:  # tiles and jokers: the tint says it
+        _badge(draw, (35 * u, 42 * u, 53 * u, 64 * u), trump_badge, GOLD, INK,
+               round(14 * u / _CAP))
     if kitty:
         _badge(draw, (6 * u, 72 * u, 50 * u, 104 * u), kitty_badge, KITTY, WHITE,
                round(22 * u / _CAP))
