@@ -16,6 +16,7 @@ import discord
 import pytest
 
 from bot import __main__ as entry
+from bot import cli
 from bot.config import Config, ConfigError
 from bot.storage import StorageError
 from bot.storage.errors import DatabaseCorrupt, SchemaTooNew
@@ -114,7 +115,7 @@ class Key(SimpleNamespace):
 )
 def test_startup_failures_map_to_one_line(error: BaseException, status: int,
                                           words: str) -> None:
-    failure = entry.startup_failure(error)
+    failure = cli.startup_failure(error)
     assert failure is not None
     code, line = failure
     assert code == status
@@ -122,11 +123,11 @@ def test_startup_failures_map_to_one_line(error: BaseException, status: int,
 
 
 def test_database_open_errors_and_bugs() -> None:
-    failure = entry.startup_failure(PermissionError(13, "Permission denied"),
+    failure = cli.startup_failure(PermissionError(13, "Permission denied"),
                                     database="/data/t.sqlite3")
     assert failure == (2, "cannot open the database /data/t.sqlite3: Permission denied")
-    assert entry.startup_failure(ValueError("a bug")) is None  # raised, not hidden
-    assert entry.startup_failure(KeyError("a bug"), database="x") is None
+    assert cli.startup_failure(ValueError("a bug")) is None  # raised, not hidden
+    assert cli.startup_failure(KeyError("a bug"), database="x") is None
 
 
 @pytest.mark.parametrize(
