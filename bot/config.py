@@ -1,8 +1,8 @@
 """Configuration from the environment (and a ``.env`` file through python-dotenv).
 
 `SETTINGS` is the one list of the variables the bot reads: ``tractor-bot --help``,
-README's settings table and ``.env.example`` are all made from it (tests/test_settings_docs.py
-checks they agree; ``python -m bot.config env-example`` and ``… readme`` print them).
+README's settings table and ``.env.example`` are all made from it (tests/test_docs.py
+checks that they agree; ``python -m bot.config env-example`` and ``… readme`` print them).
 `ConfigError` carries one line for the operator; the token is never printed.
 """
 

@@ -137,26 +137,36 @@ def test_local_play_without_simcord_says_how_to_install_it(tmp_path: Path) -> No
     assert "make play" in line and "'.[local]'" in line
 
 
-@pytest.mark.parametrize("database", ["saved", "new"])
-def test_a_database_in_a_read_only_folder_stops_the_start(unprivileged: Any,
-                                                          database: str) -> None:
+@pytest.mark.parametrize("database", [
+    "saved", "new",
+    pytest.param("read-only-file", marks=pytest.mark.xfail(
+        reason="issue 15 item 4: until Store.open proves it can write (storage side), a "
+               "read-only file in a writable folder passes the start-up check",
+        strict=False)),
+])
+def test_a_database_the_bot_cannot_write_stops_the_start(unprivileged: Any,
+                                                         database: str) -> None:
     """Issue 15: a database the bot cannot write is one line and status 2 before any
-    network use, as for a corrupt file (the storage layer refuses it in `Store.open`; a
-    folder the bot cannot write is refused by SQLite itself)."""
+    network use, as for a corrupt file: a saved file or a new one in a folder the bot
+    cannot write (SQLite refuses it), or a read-only file (`Store.open` refuses it)."""
     from bot.client import prepare_database
 
     folder = unprivileged.root / "db"
     folder.mkdir()
     path = folder / "tractor.sqlite3"
-    if database == "saved":
+    if database != "new":
         prepare_database(str(path))
-    unprivileged.read_only(folder)
+    if database == "read-only-file":
+        path.chmod(0o444)
+        folder.chmod(0o777)
+    else:
+        unprivileged.read_only(folder)
     marks = unprivileged.root / "marks"
     marks.mkdir(mode=0o777)
     marks.chmod(0o777)  # the guard's mark must be writable for the child
     done = run_bot(unprivileged.root, prefix=unprivileged.prefix, DISCORD_TOKEN=TOKEN,
                    DATABASE_PATH=str(path), NETWORK_MARK=str(marks / "network-used"))
-    assert_one_line(done, 2, f"{path}")
+    assert_one_line(done, 2, path.name)
     assert not (marks / "network-used").exists(), "the bot went to the network first"
 
 
