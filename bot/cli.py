@@ -11,7 +11,7 @@ import argparse
 import sys
 import textwrap
 
-from bot.config import help_table
+from bot.config import LOCAL_DATABASE, LOCAL_PORT, help_table
 
 __all__ = [
     "EXIT_CONFIG",
@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--database", metavar="PATH",
         help="the SQLite file (Discord: overrides DATABASE_PATH; local play: default "
-             "./data/local.sqlite3)",
+             f"{LOCAL_DATABASE})",
     )
     parser.add_argument(
         "--env-file", metavar="PATH", default=None,
@@ -59,8 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
              "seats are computer players). A saved game keeps its own seats",
     )
     parser.add_argument(
-        "--port", type=int, default=8765, metavar="PORT",
-        help="local play: the page's port on 127.0.0.1 (default 8765; 0 takes a free one)",
+        "--port", type=int, default=LOCAL_PORT, metavar="PORT",
+        help=f"local play: the page's port on 127.0.0.1 (default {LOCAL_PORT}; 0 takes a free "
+             "one)",
     )
     parser.add_argument(
         "--no-browser", action="store_true",

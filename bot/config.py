@@ -19,6 +19,8 @@ from pathlib import Path
 
 __all__ = [
     "DEFAULT_DATABASE",
+    "LOCAL_DATABASE",
+    "LOCAL_PORT",
     "SETTINGS",
     "Config",
     "ConfigError",
@@ -31,6 +33,10 @@ __all__ = [
 ]
 
 DEFAULT_DATABASE = "./data/tractor.sqlite3"
+LOCAL_DATABASE = "./data/local.sqlite3"
+"""Local play's file (bot/local.py), unless ``--database`` names another."""
+LOCAL_PORT = 8765
+"""Local play's page port on 127.0.0.1, unless ``--port`` names another."""
 _RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # Discord bot tokens: three base64url parts separated by dots.
@@ -58,7 +64,7 @@ SETTINGS: tuple[Setting, ...] = (
             "plays locally (see `LOCAL_PLAY`)"),
     Setting("DATABASE_PATH", DEFAULT_DATABASE,
             "the SQLite file of the Discord bot (its folder is created); local play uses "
-            "`./data/local.sqlite3` (`--database` sets either)"),
+            f"`{LOCAL_DATABASE}` (`--database` sets either)"),
     Setting("DEV_GUILD_ID", "",
             "a server id: sync the slash commands to this server only, at once (development)"),
     Setting("LOG_LEVEL", "INFO", "`DEBUG`, `INFO`, `WARNING` or `ERROR`"),

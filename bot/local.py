@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from bot.cli import EXIT_CONFIG, build_parser, fail, startup_failure
-from bot.config import Config, ConfigError
+from bot.config import LOCAL_DATABASE, LOCAL_PORT, Config, ConfigError
 
 __all__ = [
     "CHANNEL_NAME",
@@ -74,8 +74,8 @@ T = TypeVar("T")
 
 GUILD_NAME = "Tractor Club"
 CHANNEL_NAME = "tractor"
-DEFAULT_DATABASE = "./data/local.sqlite3"
-DEFAULT_PORT = 8765
+DEFAULT_DATABASE = LOCAL_DATABASE
+DEFAULT_PORT = LOCAL_PORT
 BOT_NAME = "Tractor"
 
 # How long SimCord may wait for the bot to settle after an operation (see `_answered`).
