@@ -5,6 +5,7 @@ database is checked before anything goes to the network."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -260,3 +261,19 @@ def test_a_bad_tractor_computer_stops_the_start_in_one_line(tmp_path: Path, mode
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     assert lines[0].startswith("tractor-bot: TRACTOR_COMPUTER must be one of")
     assert not (tmp_path / "network-used").exists()
+
+
+def test_the_entry_point_and_local_play_do_not_import_each_other(tmp_path: Path) -> None:
+    """bot/__main__.py imports bot/local.py only when local play runs, and local play never
+    imports the entry point: what both need is in bot/cli.py."""
+    code = ("import sys, bot.local\n"
+            "assert 'bot.__main__' not in sys.modules, 'bot.local imported bot.__main__'\n"
+            "del sys.modules['bot.local']\n"
+            "import bot.__main__\n"
+            "assert 'bot.local' not in sys.modules, 'bot.__main__ imported bot.local'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path, env=child_env(tmp_path))
+    assert done.returncode == 0, done.stderr
+    local = (ROOT / "bot" / "local.py").read_text()  # not even inside a function
+    assert not re.search(r"from bot\.__main__ import|import bot\.__main__|from bot import "
+                         r"__main__", local)
