@@ -2,9 +2,10 @@
 
 Reads the settings from the environment and ``.env`` (see bot/config.py). ``--help``
 always works. Whatever stops the bot from starting prints one line on stderr, never a
-traceback (`startup_failure`): a missing, malformed or rejected token, a bad setting or a
-corrupt, too-new or unopenable database exit with status 2 (the database is opened and
-checked before anything goes to the network); Discord out of reach exits with status 1.
+traceback (`bot.cli.startup_failure`): a missing, malformed or rejected token, a bad
+setting, or a corrupt, too-new, unopenable or unwritable database exit with status 2 (the
+database is opened and checked before anything goes to the network); Discord out of
+reach exits with status 1.
 
 Without a token (or with ``--local``) it starts local play instead: the bot against
 SimCord's simulated Discord, in a browser (bot/local.py, imported only then: SimCord is
