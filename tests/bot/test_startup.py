@@ -138,13 +138,7 @@ def test_local_play_without_simcord_says_how_to_install_it(tmp_path: Path) -> No
     assert "make play" in line and "'.[local]'" in line
 
 
-@pytest.mark.parametrize("database", [
-    "saved", "new",
-    pytest.param("read-only-file", marks=pytest.mark.xfail(
-        reason="issue 15 item 4: until Store.open proves it can write (storage side), a "
-               "read-only file in a writable folder passes the start-up check",
-        strict=False)),
-])
+@pytest.mark.parametrize("database", ["saved", "new", "read-only-file"])
 def test_a_database_the_bot_cannot_write_stops_the_start(unprivileged: Any,
                                                          database: str) -> None:
     """Issue 15: a database the bot cannot write is one line and status 2 before any
