@@ -63,7 +63,8 @@ class HandRecord:
     the hand: ``()`` = nobody changed seat, else four tuples, per seat every holder in
     order from the first record of the hand (the last one is ``players[seat]``); e.g.
     ``(2, None, 5)``: 2 left, a computer played on, then 5 took the seat. Storage merges
-    what it is given with what it saw at earlier saves, so a change is never forgotten.
+    what it is given with what it saw at earlier saves, so a change is never forgotten;
+    the bot passes the holders it tracked (a change it never saved is otherwise unseen).
     A seat that changed hands counts for nobody's stats and the hand is not rated.
     """
 

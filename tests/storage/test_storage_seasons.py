@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
+from itertools import pairwise
 
 import pytest
 from storage_helpers import FakeClock, H, play_match
@@ -40,6 +42,15 @@ async def test_starting_seasons_closes_the_current_one(store: Store, clock: Fake
     with pytest.raises(ValueError):
         await store.start_season(1, name="")
     assert (await store.current_season(1)).number == 3
+
+
+async def test_concurrent_new_seasons_get_distinct_numbers(store: Store) -> None:
+    started = await asyncio.gather(*(store.start_season(1, name=f"s{i}") for i in range(4)))
+    assert sorted(s.number for s in started) == [2, 3, 4, 5]
+    listed = await store.seasons(1)
+    assert [s.number for s in listed] == [1, 2, 3, 4, 5]
+    assert [s.ended_at is None for s in listed] == [False] * 4 + [True]
+    assert all(a.ended_at == b.started_at for a, b in pairwise(listed))
 
 
 async def test_a_fresh_guild_can_start_a_season(store: Store) -> None:
