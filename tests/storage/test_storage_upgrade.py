@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -34,11 +35,11 @@ def fixture_module() -> ModuleType:
 
 
 @pytest.fixture
-async def release_store(tmp_path: Path) -> Store:
+async def release_store(tmp_path: Path) -> AsyncIterator[Store]:
     path = tmp_path / "release.sqlite3"
     shutil.copyfile(FIXTURES / "release_v0_1.sqlite3", path)
     store = await Store.open(path, clock=FakeClock(1_800_000_000.0))
-    yield store  # type: ignore[misc]
+    yield store
     await store.close()
 
 
