@@ -154,8 +154,10 @@ class Store:
 
         Compare-and-set: raises `StaleVersion` (nothing written) if the table is not at
         ``expected_version`` or has ended. Then writes ``doc`` (``status``/``deadline`` if
-        given; ``deadline=...`` keeps it), upserts ``match`` then ``hand`` (settling a hand
-        updates ratings), and appends ``actions`` (their hands must exist by then).
+        given; ``deadline=...`` keeps it), upserts ``match`` then ``hand`` (its seat holders
+        merged with earlier saves; settling a hand updates ratings), and appends
+        ``actions`` (their hands must exist by then). A new match counts in the guild's
+        current season.
         Invalid records raise ValueError and roll everything back. The arguments are
         serialised before this returns to the event loop, so the caller may change them.
         """
