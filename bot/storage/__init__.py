@@ -1,5 +1,6 @@
 """SQLite storage for the Tractor bot: live tables (versioned JSON documents), hand and
-match records for replay, stats, openskill ratings, leaderboards and settings.
+match records for replay, per-season stats, openskill ratings and leaderboards, and
+guild (server default) and user settings.
 
 Open with ``store = await Store.open(path)``; see `Store` for the API and
 `bot.storage.ratings` for how ratings work. Every failure the bot should report is a
@@ -13,6 +14,7 @@ from .errors import (
     DatabaseCorrupt,
     DatabaseNotWritable,
     SchemaTooNew,
+    SeasonNotFound,
     StaleVersion,
     StorageBusy,
     StorageError,
@@ -23,6 +25,7 @@ from .records import (
     GuildSettings,
     HandAction,
     HandRecord,
+    Holders,
     LeaderboardPage,
     LeaderboardRow,
     LevelPoint,
@@ -30,6 +33,7 @@ from .records import (
     MatchSummary,
     PanelMode,
     Players,
+    Season,
     Side,
     StoredTable,
     TableStatus,
@@ -49,6 +53,7 @@ __all__ = [
     "GuildSettings",
     "HandAction",
     "HandRecord",
+    "Holders",
     "LeaderboardBy",
     "LeaderboardPage",
     "LeaderboardRow",
@@ -59,6 +64,8 @@ __all__ = [
     "PanelMode",
     "Players",
     "SchemaTooNew",
+    "Season",
+    "SeasonNotFound",
     "Side",
     "StaleVersion",
     "StorageBusy",

@@ -88,3 +88,12 @@ class DatabaseNotWritable(StorageError):
             f"{self.path}: cannot write the database ({detail}); check that the file and its "
             "folder are writable and that the disk has free space"
         )
+
+
+class SeasonNotFound(StorageError, LookupError):
+    """The guild has no season with this number."""
+
+    def __init__(self, guild_id: int, season: int) -> None:
+        self.guild_id = guild_id
+        self.season = season
+        super().__init__(f"guild {guild_id} has no season {season}")

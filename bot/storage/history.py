@@ -2,6 +2,11 @@
 
 Writers run inside the save's transaction (see `tables.save`); settling a hand updates the
 ratings there too. Readers run inside a read transaction.
+
+A match belongs to the guild's season current when it was first saved. A hand's seat
+holders (`HandRecord.holders`) are merged over its saves (`merge_holders`); a hand whose
+seats are not four distinct humans, or where a seat changed hands, makes its match
+unranked, and only hands of ranked matches are rated.
 """
 
 from __future__ import annotations
@@ -12,10 +17,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, cast
 
-from . import ratings
+from . import ratings, seasons
 from .records import (
     HandAction,
     HandRecord,
+    Holders,
     LevelPoint,
     MatchRecord,
     MatchSummary,
@@ -42,6 +48,7 @@ class MatchRef(NamedTuple):
     match_key: str
     table_id: int
     guild_id: int
+    season: int
     ranked: bool
 
 
@@ -54,6 +61,8 @@ class HandWrite:
 
     @classmethod
     def of(cls, record: HandRecord) -> HandWrite:
+        """Check the holders and serialise the kitty."""
+        check_holders(record)
         return cls(record, dumps(list(record.kitty)))
 
 
@@ -87,13 +96,14 @@ def upsert_match(db: sqlite3.Connection, rec: MatchRecord, table: sqlite3.Row,
     if old is None:
         ended_at = rec.ended_at if rec.ended_at is not None else (
             now if rec.winner_team else None)
+        season = seasons.current(db, rec.guild_id).number
         cur = db.execute(
             "INSERT INTO matches (match_key, table_id, guild_id, channel_id, levels_a,"
-            " levels_b, winner_team, hands_played, ranked, started_at, ended_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " levels_b, winner_team, hands_played, ranked, started_at, ended_at, season)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (rec.match_key, rec.table_id, rec.guild_id, rec.channel_id, rec.levels_a,
              rec.levels_b, rec.winner_team, rec.hands_played, int(ranked),
-             rec.started_at if rec.started_at is not None else now, ended_at),
+             rec.started_at if rec.started_at is not None else now, ended_at, season),
         )
         assert cur.lastrowid is not None
         match_id: int = cur.lastrowid
@@ -102,6 +112,7 @@ def upsert_match(db: sqlite3.Connection, rec: MatchRecord, table: sqlite3.Row,
         if old["table_id"] != rec.table_id:
             raise ValueError(f"match {rec.match_key!r} belongs to table {old['table_id']}")
         match_id = int(old["id"])
+        season = int(old["season"])
         ended_at = rec.ended_at
         if ended_at is None and rec.winner_team is not None:
             ended_at = opt_float(old["ended_at"]) or now
@@ -121,7 +132,7 @@ def upsert_match(db: sqlite3.Connection, rec: MatchRecord, table: sqlite3.Row,
             (match_id, rec.hands_played, rec.levels_a, rec.levels_b, now),
         )
     put_seats(db, "match_seats", "match_id", match_id, rec.players)
-    return MatchRef(match_id, rec.match_key, rec.table_id, rec.guild_id, ranked)
+    return MatchRef(match_id, rec.match_key, rec.table_id, rec.guild_id, season, ranked)
 
 
 def _check_hand(rec: HandRecord, table_id: int) -> None:
@@ -145,13 +156,13 @@ def _check_hand(rec: HandRecord, table_id: int) -> None:
 def _match_of(db: sqlite3.Connection, rec: HandRecord, saved: MatchRef | None) -> MatchRef:
     if saved is not None and saved.match_key == rec.match_key:
         return saved
-    row = one(db, "SELECT id, table_id, guild_id, ranked FROM matches WHERE match_key = ?",
-              rec.match_key)
+    row = one(db, "SELECT id, table_id, guild_id, season, ranked FROM matches"
+                  " WHERE match_key = ?", rec.match_key)
     if row is None or row["table_id"] != rec.table_id:
         raise ValueError(f"hand {rec.hand_key!r}: no match {rec.match_key!r} at this table"
                          " (pass the MatchRecord first or in the same save)")
     return MatchRef(int(row["id"]), rec.match_key, int(row["table_id"]), int(row["guild_id"]),
-                    bool(row["ranked"]))
+                    int(row["season"]), bool(row["ranked"]))
 
 
 def upsert_hand(db: sqlite3.Connection, hand: HandWrite, table: sqlite3.Row, now: float,
@@ -197,12 +208,62 @@ def upsert_hand(db: sqlite3.Connection, hand: HandWrite, table: sqlite3.Row, now
             " settled_at = COALESCE(settled_at, ?) WHERE id = ?",
             (*values, now if settling else None, hand_id),
         )
-    put_seats(db, "hand_seats", "hand_id", hand_id, rec.players)
-    if not distinct_humans(rec.players):
+    changed = _put_hand_seats(db, hand_id, rec)
+    if changed or not distinct_humans(rec.players):
         db.execute("UPDATE matches SET ranked = 0 WHERE id = ?", (match.id,))
     elif settling and match.ranked:
-        ratings.record_hand(db, hand_id, match.guild_id, rec, now)
+        ratings.record_hand(db, hand_id, match.guild_id, match.season, rec, now)
     return hand_id
+
+
+def check_holders(rec: HandRecord) -> None:
+    """ValueError unless ``holders`` is empty or, per seat, a non-empty sequence ending
+    with ``players[seat]``."""
+    if rec.holders == ():
+        return
+    if len(rec.holders) != 4 or not all(
+        len(held) > 0 and held[-1] == player
+        for held, player in zip(rec.holders, rec.players, strict=False)
+    ):
+        raise ValueError(f"hand {rec.hand_key!r}: holders must be four non-empty sequences,"
+                         f" each ending with the seat's player; got {rec.holders!r}")
+
+
+def _collapsed(holders: Sequence[int | None]) -> list[int | None]:
+    out: list[int | None] = []
+    for h in holders:
+        if not out or out[-1] != h:
+            out.append(h)
+    return out
+
+
+def merge_holders(stored: Sequence[int | None], given: Sequence[int | None]
+                  ) -> list[int | None]:
+    """A seat's holders after a save: ``given`` if it extends what was ``stored``, else
+    ``stored`` followed by ``given`` (a change seen at an earlier save is kept)."""
+    given = _collapsed(given)
+    if given[:len(stored)] == list(stored):
+        return given
+    return _collapsed([*stored, *given])
+
+
+def _put_hand_seats(db: sqlite3.Connection, hand_id: int, rec: HandRecord) -> bool:
+    """Upsert the hand's seat rows with their merged holders; True if any seat changed
+    hands during the hand."""
+    stored = {int(r["seat"]): json.loads(r["holders"]) if r["holders"] else [r["user_id"]]
+              for r in rows(db, "SELECT seat, user_id, holders FROM hand_seats"
+                                " WHERE hand_id = ?", hand_id)}
+    merged = [merge_holders(stored.get(seat, []),
+                            rec.holders[seat] if rec.holders else (player,))
+              for seat, player in enumerate(rec.players)]
+    db.executemany(
+        "INSERT INTO hand_seats (hand_id, seat, user_id, holders) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (hand_id, seat) DO UPDATE SET user_id = excluded.user_id,"
+        " holders = excluded.holders",
+        [(hand_id, seat, player, dumps(held) if len(held) > 1 else None)
+         for seat, (player, held) in enumerate(zip(rec.players, merged, strict=True))],
+    )
+    return any(len(held) > 1 for held in merged)
 
 
 def append_actions(db: sqlite3.Connection, actions: Sequence[ActionWrite], table_id: int,
@@ -232,7 +293,8 @@ def _hands(db: sqlite3.Connection, where: str, *params: Any) -> list[HandRecord]
     out = []
     for r in rows(db, "SELECT h.*, m.match_key FROM hands AS h JOIN matches AS m"
                       f" ON m.id = h.match_id WHERE {where} ORDER BY h.hand_no, h.id", *params):
-        seats = rows(db, "SELECT seat, user_id FROM hand_seats WHERE hand_id = ?", r["id"])
+        seats = rows(db, "SELECT seat, user_id, holders FROM hand_seats WHERE hand_id = ?"
+                         " ORDER BY seat", r["id"])
         d1, d2 = opt_int(r["declarer_1"]), opt_int(r["declarer_2"])
         out.append(HandRecord(
             id=r["id"], hand_key=r["hand_key"], match_key=r["match_key"],
@@ -242,9 +304,18 @@ def _hands(db: sqlite3.Connection, where: str, *params: Any) -> list[HandRecord]
             players=players_of(seats), kitty=json.loads(r["kitty"]),
             opponent_points=r["opponent_points"], kitty_points=r["kitty_points"],
             multiplier=r["multiplier"], result_side=cast(Side | None, r["result_side"]),
-            result_levels=r["result_levels"], actions=[],
+            result_levels=r["result_levels"], holders=_holders_of(seats), actions=[],
         ))
     return out
+
+
+def _holders_of(seats: Sequence[sqlite3.Row]) -> Holders:
+    """`HandRecord.holders` from a hand's seat rows: () when no seat changed hands."""
+    if all(s["holders"] is None for s in seats):
+        return ()
+    held = {int(s["seat"]): tuple(json.loads(s["holders"])) if s["holders"]
+            else (opt_int(s["user_id"]),) for s in seats}
+    return tuple(held.get(seat, (None,)) for seat in range(4))
 
 
 def hand_record(db: sqlite3.Connection, hand: int | str) -> HandRecord | None:
@@ -287,13 +358,20 @@ def level_history(db: sqlite3.Connection, match_key: str) -> list[LevelPoint]:
                           match_key)]
 
 
-def channel_history(db: sqlite3.Connection, channel_id: int, n: int) -> list[MatchSummary]:
-    """The channel's last ``n`` matches, newest first."""
+def channel_history(db: sqlite3.Connection, channel_id: int, n: int,
+                    season: int | None) -> list[MatchSummary]:
+    """The channel's last ``n`` matches of ``season`` (None: its guild's current season),
+    newest first."""
+    if not fits(channel_id) or (season is not None and not fits(season)):
+        return []
     out = []
+    current = seasons.CURRENT.format(guild="m.guild_id")
     for r in rows(db, "SELECT m.*, EXISTS (SELECT 1 FROM hand_seats AS s JOIN hands AS h"
-                      " ON h.id = s.hand_id WHERE h.match_id = m.id AND s.user_id IS NULL)"
+                      " ON h.id = s.hand_id WHERE h.match_id = m.id AND (s.user_id IS NULL"
+                      " OR EXISTS (SELECT 1 FROM json_each(s.holders) WHERE value IS NULL)))"
                       " AS computer_hands FROM matches AS m WHERE m.channel_id = ?"
-                      " ORDER BY m.started_at DESC, m.id DESC LIMIT ?", channel_id, n):
+                      f" AND m.season = COALESCE(?, {current})"
+                      " ORDER BY m.started_at DESC, m.id DESC LIMIT ?", channel_id, season, n):
         players = players_of(
             rows(db, "SELECT seat, user_id FROM match_seats WHERE match_id = ?", r["id"]))
         out.append(MatchSummary(
@@ -303,6 +381,6 @@ def channel_history(db: sqlite3.Connection, channel_id: int, n: int) -> list[Mat
             hands_played=r["hands_played"],
             has_computers=None in players or bool(r["computer_hands"]),
             ranked=bool(r["ranked"]), started_at=r["started_at"],
-            ended_at=opt_float(r["ended_at"]),
+            ended_at=opt_float(r["ended_at"]), season=r["season"],
         ))
     return out

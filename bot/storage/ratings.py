@@ -1,7 +1,10 @@
-"""Skill ratings with openskill's Plackett-Luce model (default parameters).
+"""Skill ratings with openskill's Plackett-Luce model (default parameters), per guild and
+season (a new season starts everyone afresh; ratings are stored, not recomputed, because
+each update depends on every earlier one).
 
-After every settled hand whose four seats are distinct humans (and whose match never had a
-computer seat), the winning side's two players form one team and the losing side the other:
+After every settled hand whose four seats were held from start to end by four distinct
+humans (and whose match never had a computer seat or a seat change within a hand), the
+winning side's two players form one team and the losing side the other:
 ``rate([[w1, w2], [l1, l2]])``. Each partnership also has its own rating, updated as a
 one-member team per side. Everyone starts at mu 25, sigma 25/3.
 
@@ -60,8 +63,8 @@ def _skill(db: sqlite3.Connection, sql: str, *key: int) -> Skill:
     return Skill() if row is None else Skill(row["mu"], row["sigma"])
 
 
-def record_hand(db: sqlite3.Connection, hand_id: int, guild_id: int, rec: HandRecord,
-                now: float) -> None:
+def record_hand(db: sqlite3.Connection, hand_id: int, guild_id: int, season: int,
+                rec: HandRecord, now: float) -> None:
     """Rate a settled hand of four distinct humans: players and partnerships (in the
     caller's transaction), and mark the hand rated."""
     assert rec.declarers is not None and rec.result_side is not None
@@ -70,27 +73,30 @@ def record_hand(db: sqlite3.Connection, hand_id: int, guild_id: int, rec: HandRe
     winners = [cast(int, rec.players[s]) for s in (win_parity, win_parity + 2)]
     losers = [cast(int, rec.players[s]) for s in (1 - win_parity, 3 - win_parity)]
 
-    player = "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND user_id = ?"
-    new_w, new_l = rate_win([_skill(db, player, guild_id, u) for u in winners],
-                            [_skill(db, player, guild_id, u) for u in losers])
+    player = ("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND season = ?"
+              " AND user_id = ?")
+    new_w, new_l = rate_win([_skill(db, player, guild_id, season, u) for u in winners],
+                            [_skill(db, player, guild_id, season, u) for u in losers])
     db.executemany(
-        "INSERT INTO ratings (guild_id, user_id, mu, sigma, hands, updated_at)"
-        " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET"
+        "INSERT INTO ratings (guild_id, season, user_id, mu, sigma, hands, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, season, user_id) DO UPDATE SET"
         " mu = excluded.mu, sigma = excluded.sigma, hands = hands + 1,"
         " updated_at = excluded.updated_at",
-        [(guild_id, u, s.mu, s.sigma, now)
+        [(guild_id, season, u, s.mu, s.sigma, now)
          for u, s in zip([*winners, *losers], [*new_w, *new_l], strict=True)],
     )
-    pair = "SELECT mu, sigma FROM pair_ratings WHERE guild_id = ? AND user_lo = ? AND user_hi = ?"
+    pair = ("SELECT mu, sigma FROM pair_ratings WHERE guild_id = ? AND season = ?"
+            " AND user_lo = ? AND user_hi = ?")
     pw, pl = sorted(winners), sorted(losers)
-    (new_pw,), (new_pl,) = rate_win([_skill(db, pair, guild_id, *pw)],
-                                    [_skill(db, pair, guild_id, *pl)])
+    (new_pw,), (new_pl,) = rate_win([_skill(db, pair, guild_id, season, *pw)],
+                                    [_skill(db, pair, guild_id, season, *pl)])
     db.executemany(
-        "INSERT INTO pair_ratings (guild_id, user_lo, user_hi, mu, sigma, hands, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_lo, user_hi) DO UPDATE"
+        "INSERT INTO pair_ratings (guild_id, season, user_lo, user_hi, mu, sigma, hands,"
+        " updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)"
+        " ON CONFLICT (guild_id, season, user_lo, user_hi) DO UPDATE"
         " SET mu = excluded.mu, sigma = excluded.sigma, hands = hands + 1,"
         " updated_at = excluded.updated_at",
-        [(guild_id, *pw, new_pw.mu, new_pw.sigma, now),
-         (guild_id, *pl, new_pl.mu, new_pl.sigma, now)],
+        [(guild_id, season, *pw, new_pw.mu, new_pw.sigma, now),
+         (guild_id, season, *pl, new_pl.mu, new_pl.sigma, now)],
     )
     db.execute("UPDATE hands SET rated = 1 WHERE id = ?", (hand_id,))

@@ -1,9 +1,16 @@
-"""Guild and user settings (defaults until first set)."""
+"""Guild and user settings (defaults until first set).
+
+A guild's settings are the server defaults: its language and the default options of new
+tables, a JSON object of option name -> value. Storage checks only that names are strings
+and values are JSON; the bot's options registry judges them.
+"""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any, cast
 
@@ -29,24 +36,58 @@ def guild(db: sqlite3.Connection, guild_id: int) -> GuildSettings:
     return GuildSettings(guild_id, row["language"], json.loads(row["table_options"]))
 
 
-def check_guild_change(language: str | Unset, table_options: dict[str, Any] | Unset) -> None:
-    """ValueError for an empty language or options that are not a dict."""
-    if language is not UNSET and not (isinstance(language, str) and language):
-        raise ValueError("language must be a non-empty string")
-    if table_options is not UNSET and not isinstance(table_options, dict):
-        raise ValueError("table_options must be a dict")
+def _options_json(options: Any, what: str) -> str:
+    """``options`` as JSON text; ValueError unless it is a dict with str keys of JSON."""
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise ValueError(f"{what} must be a dict with str keys")
+    return dumps(dict(options))
 
 
-def set_guild(db: sqlite3.Connection, now: float, guild_id: int, language: str | Unset,
-              options_json: str | None) -> GuildSettings:
-    """Change a guild's language and/or options (``options_json`` None: keep them)."""
+@dataclass(frozen=True, slots=True)
+class GuildChange:
+    """A checked change of a guild's settings, its JSON already made (see `Store`)."""
+
+    language: str | Unset
+    options_json: str | None
+    update_json: str | None
+    reset: tuple[str, ...]
+
+    @classmethod
+    def of(cls, language: str | Unset, table_options: Mapping[str, Any] | Unset,
+           update_options: Mapping[str, Any] | None,
+           reset_options: Iterable[str]) -> GuildChange:
+        """ValueError for an empty language, options that are not a dict of str -> JSON,
+        or reset names that are not strings (a lone string is refused too)."""
+        if language is not UNSET and not (isinstance(language, str) and language):
+            raise ValueError("language must be a non-empty string")
+        reset = () if isinstance(reset_options, str) else tuple(reset_options)
+        if isinstance(reset_options, str) or not all(isinstance(k, str) for k in reset):
+            raise ValueError("reset_options must be a collection of option names")
+        return cls(
+            language,
+            None if isinstance(table_options, Unset)
+            else _options_json(table_options, "table_options"),
+            None if update_options is None
+            else _options_json(update_options, "update_options"),
+            reset,
+        )
+
+
+def set_guild(db: sqlite3.Connection, now: float, guild_id: int,
+              change: GuildChange) -> GuildSettings:
+    """Change a guild's settings: language; options replaced, then updated, then reset."""
     ensure_guild(db, guild_id, now)
     old = guild(db, guild_id)
-    new_language = old.language if isinstance(language, Unset) else language
-    new_options = dumps(old.table_options) if options_json is None else options_json
+    language = old.language if isinstance(change.language, Unset) else change.language
+    options = (old.table_options if change.options_json is None
+               else json.loads(change.options_json))
+    if change.update_json is not None:
+        options.update(json.loads(change.update_json))
+    for name in change.reset:
+        options.pop(name, None)
     db.execute("UPDATE guilds SET language = ?, table_options = ?, updated_at = ?"
-               " WHERE guild_id = ?", (new_language, new_options, now, guild_id))
-    return GuildSettings(guild_id, new_language, json.loads(new_options))
+               " WHERE guild_id = ?", (language, dumps(options), now, guild_id))
+    return GuildSettings(guild_id, language, options)
 
 
 def user(db: sqlite3.Connection, user_id: int) -> UserSettings:

@@ -75,8 +75,10 @@ def put_seats(db: sqlite3.Connection, table: str, key: str, key_id: int,
 
 
 def ensure_guild(db: sqlite3.Connection, guild_id: int, now: float) -> None:
-    """Create the guild's settings row if missing."""
+    """Create the guild's settings row and its season 1 if missing."""
     db.execute(
         "INSERT INTO guilds (guild_id, updated_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
         (guild_id, now),
     )
+    db.execute("INSERT INTO seasons (guild_id, number, started_at) VALUES (?, 1, ?)"
+               " ON CONFLICT DO NOTHING", (guild_id, now))

@@ -1,4 +1,5 @@
-"""Player stats and guild leaderboards (read-only queries over the V2 stats views)."""
+"""Player stats and guild leaderboards of one season (read-only queries over the stats
+views, which count a seat only for whoever held it throughout; see V3__seasons.sql)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import math
 import sqlite3
 from typing import Literal
 
-from . import ratings
+from . import ratings, seasons
 from .records import LeaderboardPage, LeaderboardRow, UserStats
 from .sql import one, opt_float, rows
 
@@ -18,11 +19,12 @@ ENTITIES: dict[str, str] = {
     "players": (
         "WITH m AS (SELECT user_id AS u1, -1 AS u2, COUNT(DISTINCT match_id) AS matches,"
         " COUNT(DISTINCT CASE WHEN won THEN match_id END) AS wins FROM finished_match_seats"
-        " WHERE guild_id = ?1 AND ranked = 1 GROUP BY user_id),"
+        " WHERE guild_id = ?1 AND season = ?2 AND ranked = 1 GROUP BY user_id),"
         " l AS (SELECT user_id AS u1, -1 AS u2, SUM(levels_gained) AS levels, COUNT(*) AS hands"
-        " FROM settled_hand_seats WHERE guild_id = ?1 AND ranked = 1 GROUP BY user_id),"
+        " FROM settled_hand_seats WHERE guild_id = ?1 AND season = ?2 AND ranked = 1"
+        " GROUP BY user_id),"
         " r AS (SELECT user_id AS u1, -1 AS u2, mu, sigma, hands FROM ratings"
-        " WHERE guild_id = ?1),"
+        " WHERE guild_id = ?1 AND season = ?2),"
         " ids AS (SELECT u1, u2 FROM m UNION SELECT u1, u2 FROM l UNION SELECT u1, u2 FROM r)"
     ),
     "partnerships": (
@@ -31,14 +33,14 @@ ENTITIES: dict[str, str] = {
         " COUNT(DISTINCT CASE WHEN a.won THEN a.match_id END) AS wins"
         " FROM finished_match_seats AS a JOIN finished_match_seats AS b"
         " ON b.match_id = a.match_id AND b.seat = a.seat + 2"
-        " WHERE a.guild_id = ?1 AND a.ranked = 1 GROUP BY 1, 2),"
+        " WHERE a.guild_id = ?1 AND a.season = ?2 AND a.ranked = 1 GROUP BY 1, 2),"
         " l AS (SELECT MIN(a.user_id, b.user_id) AS u1, MAX(a.user_id, b.user_id) AS u2,"
         " SUM(a.levels_gained) AS levels, COUNT(*) AS hands"
         " FROM settled_hand_seats AS a JOIN settled_hand_seats AS b"
         " ON b.hand_id = a.hand_id AND b.seat = a.seat + 2"
-        " WHERE a.guild_id = ?1 AND a.ranked = 1 GROUP BY 1, 2),"
+        " WHERE a.guild_id = ?1 AND a.season = ?2 AND a.ranked = 1 GROUP BY 1, 2),"
         " r AS (SELECT user_lo AS u1, user_hi AS u2, mu, sigma, hands FROM pair_ratings"
-        " WHERE guild_id = ?1),"
+        " WHERE guild_id = ?1 AND season = ?2),"
         " ids AS (SELECT u1, u2 FROM m UNION SELECT u1, u2 FROM l UNION SELECT u1, u2 FROM r)"
     ),
 }
@@ -52,25 +54,27 @@ ORDER: dict[str, tuple[str, str]] = {
 
 
 def user_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
-               include_computers: bool) -> UserStats:
-    """A player's record in a guild (see `Store.stats`)."""
+               include_computers: bool, season: int | None) -> UserStats:
+    """A player's record in a guild and season (see `Store.stats`)."""
+    number = seasons.resolve(db, guild_id, season)
     ranked_only = "" if include_computers else " AND ranked = 1"
     partner_ranked_only = "" if include_computers else " AND me.ranked = 1"
     m = one(
         db,
         "SELECT COUNT(DISTINCT match_id) AS played,"
         " COUNT(DISTINCT CASE WHEN won THEN match_id END) AS won"
-        f" FROM finished_match_seats WHERE guild_id = ? AND user_id = ?{ranked_only}",
-        guild_id, user_id,
+        " FROM finished_match_seats WHERE guild_id = ? AND season = ? AND user_id = ?"
+        f"{ranked_only}",
+        guild_id, number, user_id,
     )
     sides = {
         r["side"]: r for r in rows(
             db,
             "SELECT side, COUNT(*) AS n, SUM(result_side = side) AS held,"
             " SUM(levels_gained) AS levels, AVG(opponent_points) AS avg_points"
-            " FROM settled_hand_seats WHERE guild_id = ? AND user_id = ?"
+            " FROM settled_hand_seats WHERE guild_id = ? AND season = ? AND user_id = ?"
             f"{ranked_only} GROUP BY side",
-            guild_id, user_id,
+            guild_id, number, user_id,
         )
     }
     partner = one(
@@ -79,13 +83,13 @@ def user_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
         " COUNT(DISTINCT CASE WHEN me.won THEN me.match_id END) AS w"
         " FROM finished_match_seats AS me JOIN finished_match_seats AS p"
         " ON p.match_id = me.match_id AND p.seat = (me.seat + 2) % 4"
-        " WHERE me.guild_id = ? AND me.user_id = ? AND p.user_id <> me.user_id"
-        f"{partner_ranked_only}"
+        " WHERE me.guild_id = ? AND me.season = ? AND me.user_id = ?"
+        f" AND p.user_id <> me.user_id{partner_ranked_only}"
         " GROUP BY p.user_id ORDER BY n DESC, w DESC, p.user_id LIMIT 1",
-        guild_id, user_id,
+        guild_id, number, user_id,
     )
-    rating = one(db, "SELECT mu, sigma, hands FROM ratings WHERE guild_id = ? AND user_id = ?",
-                 guild_id, user_id)
+    rating = one(db, "SELECT mu, sigma, hands FROM ratings WHERE guild_id = ? AND season = ?"
+                     " AND user_id = ?", guild_id, number, user_id)
     assert m is not None
     decl, opp = sides.get("declarers"), sides.get("opponents")
     return UserStats(
@@ -103,6 +107,7 @@ def user_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
         matches_with_favourite=int(partner["n"]) if partner else 0,
         rating=ratings.display_rating(rating["mu"], rating["sigma"]) if rating else None,
         rated_hands=int(rating["hands"]) if rating else 0,
+        season=number,
     )
 
 
@@ -115,9 +120,11 @@ def check_leaderboard(by: str, scope: str, page: int, per_page: int) -> None:
 
 
 def leaderboard(db: sqlite3.Connection, guild_id: int, by: LeaderboardBy,
-                scope: LeaderboardScope, page: int, per_page: int) -> LeaderboardPage:
+                scope: LeaderboardScope, page: int, per_page: int,
+                season: int | None) -> LeaderboardPage:
     """One page of a guild leaderboard (see `Store.leaderboard`; arguments checked by
     `check_leaderboard`)."""
+    number = seasons.resolve(db, guild_id, season)
     keys, filter_ = ORDER[by]
     sql = (
         f"{ENTITIES[scope]}, board AS (SELECT ids.u1, ids.u2,"
@@ -127,14 +134,14 @@ def leaderboard(db: sqlite3.Connection, guild_id: int, by: LeaderboardBy,
         " FROM ids LEFT JOIN m USING (u1, u2) LEFT JOIN l USING (u1, u2)"
         f" LEFT JOIN r USING (u1, u2) WHERE {filter_})"
     )
-    total_row = one(db, f"{sql} SELECT COUNT(*) FROM board", guild_id)
+    total_row = one(db, f"{sql} SELECT COUNT(*) FROM board", guild_id, number)
     assert total_row is not None
     total = int(total_row[0])
     found = rows(
         db,
         f"{sql} SELECT *, RANK() OVER (ORDER BY {keys}) AS rank FROM board"
         f" ORDER BY {keys}, u1, u2 LIMIT ? OFFSET ?",
-        guild_id, per_page, (page - 1) * per_page,
+        guild_id, number, per_page, (page - 1) * per_page,
     )
     return LeaderboardPage(
         by=by, scope=scope, page=page, per_page=per_page, total_rows=total,
@@ -149,4 +156,5 @@ def leaderboard(db: sqlite3.Connection, guild_id: int, by: LeaderboardBy,
             )
             for r in found
         ],
+        season=number,
     )

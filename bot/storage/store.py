@@ -1,10 +1,15 @@
 """`Store`: the bot's database, one facade over the storage modules.
 
 Live tables (`tables`), match/hand/action records (`history`), ratings (`ratings`), stats
-and leaderboards (`stats`) and settings (`settings`) each live in their own module as
-synchronous functions; `Store` runs each call as one transaction on a database thread
-(`database.Database`): reads on reader connections that never wait behind writes, writes
-one at a time, each bounded by ``write_timeout`` (else `StorageBusy`, nothing written).
+and leaderboards (`stats`), seasons (`seasons`) and settings (`settings`) each live in
+their own module as synchronous functions; `Store` runs each call as one transaction on a
+database thread (`database.Database`): reads on reader connections that never wait behind
+writes, writes one at a time, each bounded by ``write_timeout`` (else `StorageBusy`,
+nothing written).
+
+Seasons: `current_season`, `start_season`, `seasons`. Stats, leaderboards and history
+take ``season=None`` (the guild's current season) or a season number (`SeasonNotFound`
+if the guild has no such season).
 """
 
 from __future__ import annotations
@@ -12,11 +17,11 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import EllipsisType, TracebackType
 from typing import Any, Self
 
-from . import history, settings, stats, tables
+from . import history, seasons, settings, stats, tables
 from .backup import BackupInfo, backup_database
 from .database import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, Database
 from .migrate import LATEST_VERSION
@@ -29,6 +34,7 @@ from .records import (
     MatchRecord,
     MatchSummary,
     PanelMode,
+    Season,
     StoredTable,
     TableStatus,
     UserSettings,
@@ -148,8 +154,10 @@ class Store:
 
         Compare-and-set: raises `StaleVersion` (nothing written) if the table is not at
         ``expected_version`` or has ended. Then writes ``doc`` (``status``/``deadline`` if
-        given; ``deadline=...`` keeps it), upserts ``match`` then ``hand`` (settling a hand
-        updates ratings), and appends ``actions`` (their hands must exist by then).
+        given; ``deadline=...`` keeps it), upserts ``match`` then ``hand`` (its seat holders
+        merged with earlier saves; settling a hand updates ratings), and appends
+        ``actions`` (their hands must exist by then). A new match counts in the guild's
+        current season.
         Invalid records raise ValueError and roll everything back. The arguments are
         serialised before this returns to the event loop, so the caller may change them.
         """
@@ -181,23 +189,47 @@ class Store:
         """Both teams' levels over time: at the start, then after each change."""
         return await self._db.read(lambda db: history.level_history(db, match_key))
 
-    async def history(self, channel_id: int, n: int = 10) -> list[MatchSummary]:
-        """The channel's last ``n`` matches (finished or not), newest first."""
-        return await self._db.read(lambda db: history.channel_history(db, channel_id, n))
+    async def history(self, channel_id: int, n: int = 10, *,
+                      season: int | None = None) -> list[MatchSummary]:
+        """The channel's last ``n`` matches (finished or not) of ``season`` (None: the
+        guild's current season), newest first."""
+        return await self._db.read(
+            lambda db: history.channel_history(db, channel_id, n, season))
+
+    # ------------------------------------------------------------------ seasons
+
+    async def current_season(self, guild_id: int) -> Season:
+        """The guild's current season (season 1 with ``started_at`` None for a guild that
+        has recorded nothing yet)."""
+        return await self._db.read(lambda db: seasons.current(db, guild_id))
+
+    async def start_season(self, guild_id: int, *, name: str | None = None) -> Season:
+        """Close the guild's current season (its records stay readable with ``season=``)
+        and start the next one, where ratings and counts start fresh. Matches already
+        under way finish in the season they started in. Returns the new season."""
+        seasons.check_name(name)
+        return await self._db.write(
+            lambda db: seasons.start(db, self._clock(), guild_id, name))
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        """The guild's seasons, oldest first (empty for a guild never seen)."""
+        return await self._db.read(lambda db: seasons.listed(db, guild_id))
 
     # ------------------------------------------------------------------ stats
 
     async def stats(
-        self, guild_id: int, user_id: int, *, include_computers: bool = True
+        self, guild_id: int, user_id: int, *, include_computers: bool = True,
+        season: int | None = None,
     ) -> UserStats:
-        """A player's record in a guild (see `UserStats`).
+        """A player's record in a guild and season (see `UserStats`; ``season`` None: the
+        current one).
 
-        ``include_computers=False`` counts only ranked matches (four distinct humans).
-        The favourite partner is the human partner of the most finished matches
-        (ties: most wins together, then lowest id).
+        ``include_computers=False`` counts only ranked matches (four distinct humans, no
+        seat changing hands within a hand). The favourite partner is the human partner
+        of the most finished matches (ties: most wins together, then lowest id).
         """
         return await self._db.read(lambda db: stats.user_stats(
-            db, guild_id, user_id, include_computers=include_computers))
+            db, guild_id, user_id, include_computers=include_computers, season=season))
 
     async def leaderboard(
         self,
@@ -206,8 +238,11 @@ class Store:
         scope: LeaderboardScope,
         page: int = 1,
         per_page: int = 10,
+        *,
+        season: int | None = None,
     ) -> LeaderboardPage:
-        """One page (1-based) of a guild leaderboard, from ranked matches only.
+        """One page (1-based) of a guild leaderboard of ``season`` (None: the current
+        one), from ranked matches only.
 
         by="rating": rated entries, display rating desc (then more rated hands);
         by="wins": entries with a finished match, wins desc (then fewer matches);
@@ -217,12 +252,12 @@ class Store:
         """
         stats.check_leaderboard(by, scope, page, per_page)
         return await self._db.read(
-            lambda db: stats.leaderboard(db, guild_id, by, scope, page, per_page))
+            lambda db: stats.leaderboard(db, guild_id, by, scope, page, per_page, season))
 
     # ------------------------------------------------------------------ settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        """A guild's settings (defaults if never set)."""
+        """A guild's settings: the server defaults for new tables (defaults if never set)."""
         return await self._db.read(lambda db: settings.guild(db, guild_id))
 
     async def set_guild_settings(
@@ -230,13 +265,21 @@ class Store:
         guild_id: int,
         *,
         language: str | Unset = UNSET,
-        table_options: dict[str, Any] | Unset = UNSET,
+        table_options: Mapping[str, Any] | Unset = UNSET,
+        update_options: Mapping[str, Any] | None = None,
+        reset_options: Iterable[str] = (),
     ) -> GuildSettings:
-        """Change some of a guild's settings; returns them all."""
-        settings.check_guild_change(language, table_options)
-        options_json = None if isinstance(table_options, Unset) else dumps(table_options)
-        return await self._db.write(lambda db: settings.set_guild(
-            db, self._clock(), guild_id, language, options_json))
+        """Change some of a guild's settings in one transaction; returns them all.
+
+        ``table_options`` replaces the default options; then ``update_options`` sets
+        single options and ``reset_options`` removes names (back to the bot's default).
+        Option names must be strings and values JSON (else ValueError, nothing written);
+        whether they are known options is for the caller to check.
+        """
+        change = settings.GuildChange.of(language, table_options, update_options,
+                                         reset_options)
+        return await self._db.write(
+            lambda db: settings.set_guild(db, self._clock(), guild_id, change))
 
     async def user_settings(self, user_id: int) -> UserSettings:
         """A user's settings (defaults if never set)."""
