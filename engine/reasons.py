@@ -103,7 +103,7 @@ ENGLISH: Final[Mapping[str, str]] = {
     "takeback.not_last": ("Only your last play can be taken back, and only before the next "
                           "player acts (R12)"),
     "takeback.failed_throw": ("A failed throw cannot be taken back: everyone has seen it "
-                              "(R7, R12)"),
+                              "(R12)"),
     "takeback.settled": "The hand is over: its last play cannot be taken back (R12)",
 }
 """Every ruling's English template by key; ``<key>.one`` is the singular of ``<key>``."""
