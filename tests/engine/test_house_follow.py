@@ -81,7 +81,7 @@ def test_a_view_and_a_saved_match_carry_the_rule() -> None:
     assert Match.from_dict(match.to_dict()).rules.follow is SUIT_ONLY
 
 
-def ref_suit_only_follows(hand: list, lead: list, trump) -> set[tuple[str, ...]]:  # noqa: ANN001
+def ref_suit_only_follows(hand: list, lead: list, trump) -> set[tuple[str, ...]]:
     """Every legal follow under suit_only, straight from R8.1 by brute force."""
     n = len(lead)
     suit = ref_suit(lead[0], trump)

@@ -118,6 +118,7 @@ def test_a_failed_throw_cannot_be_taken_back() -> None:
     hands = ["AS KS 3D", "5S 4S 4D", "QS 9S 5D", "AS 6S 6D"]
     rules = replace(ON, throw_penalty=10)
     match, events = playing(hands, "2H", rules=rules).apply(Play(0, C("AS KS")))
+    assert any(e.type == "throw_failed" for e in events)
     assert match.hand is not None and match.hand.failed_throws
     with pytest.raises(IllegalPlay, match=r"A failed throw cannot be taken back"):
         match.apply(TakeBack(0))

@@ -73,7 +73,7 @@ def test_ruffs_of_a_throw_under_each_rule(plays: str, largest: int, every: int,
 
 def test_the_default_is_r9_largest_unit() -> None:
     assert RuleSet().throw_ruff is LARGEST
-    plays = [cards(p) for p in "AS AS KS | 3H 3H 8H | 4H 4H 6H | 5D 6D 7D".split("|")]
+    plays = [cards(p) for p in ["AS AS KS ", " 3H 3H 8H ", " 4H 4H 6H ", " 5D 6D 7D"]]
     assert trick_winner(plays, T("2H")) == 2
 
 
@@ -109,7 +109,7 @@ def test_the_game_and_the_trick_judge_by_the_tables_rule() -> None:
 # ---------------------------------------------------------------- a literal reading
 
 
-def ref_placements(play: list, lead: list, trump: Trump) -> set[tuple[int, ...]]:  # noqa: ANN001
+def ref_placements(play: list, lead: list, trump: Trump) -> set[tuple[int, ...]]:
     """Every placement profile of `play` on the lead's units, by brute force over orders."""
     units = ref_shapes(lead, trump)  # (kind, pairs, top), largest first
     sizes = [max(1, 2 * n) for _, n, _ in units]
@@ -138,7 +138,7 @@ def ref_placements(play: list, lead: list, trump: Trump) -> set[tuple[int, ...]]
     return found
 
 
-def ref_every_unit_winner(plays: list, trump: Trump) -> int:  # noqa: ANN001
+def ref_every_unit_winner(plays: list, trump: Trump) -> int:
     """The every-unit rule as written: a later ruff wins when one of its placements beats
     every placement of the winning ruff, unit by unit."""
     lead = plays[0]
