@@ -2,6 +2,8 @@
 
 Prints one JSON object per hand. A match continues hand to hand; when one is won a new match
 starts. The same arguments always print the same bytes. Agents see only `view_for(seat)`.
+With `take_backs` on (R12), the driver now and then has the last player take back a play
+it still may (`TakeBack`); the agent then plays again.
 """
 
 from __future__ import annotations
