@@ -18,7 +18,6 @@ from typing import Any, Literal
 
 from engine.game import Match, Phase
 from engine.rules import RuleSet
-from engine.views import PlayerView, PublicView
 
 DOC_VERSION = 1
 SEATS = 4
@@ -119,6 +118,9 @@ class TableDoc:
     """The last settled hand's public summary text (for the score sheet)."""
     results: list[dict[str, Any]] = field(default_factory=list)
     """Public results of the match's settled hands (score sheet)."""
+    _parsed: tuple[dict[str, Any], Match] | None = field(default=None, repr=False,
+                                                         compare=False)
+    """``(match, Match.from_dict(match))``: the match is parsed once per document."""
 
     # ---- serialization -------------------------------------------------------------
 
@@ -165,10 +167,20 @@ class TableDoc:
         return RuleSet.from_dict(self.options)
 
     def get_match(self) -> Match | None:
-        return None if self.match is None else Match.from_dict(self.match)
+        """The running match (parsed once and kept while ``match`` is unchanged)."""
+        data = self.match
+        if data is None:
+            return None
+        cached = self._parsed
+        if cached is not None and cached[0] is data:
+            return cached[1]
+        match = Match.from_dict(data)
+        self._parsed = (data, match)
+        return match
 
     def set_match(self, match: Match | None) -> None:
         self.match = None if match is None else match.to_dict()
+        self._parsed = None if match is None or self.match is None else (self.match, match)
 
     @property
     def phase(self) -> Phase | None:
@@ -178,7 +190,8 @@ class TableDoc:
 
     @property
     def in_lobby(self) -> bool:
-        return self.match is None
+        """Seats and options may change: no match yet, or the last one is over."""
+        return self.match is None or self.phase is Phase.MATCH_OVER
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -243,14 +256,6 @@ def seats_to_act(match: Match) -> list[int]:
     if public.phase in (Phase.BURYING, Phase.PLAYING) and public.turn is not None:
         return [public.turn]
     return []
-
-
-def public_of(match: Match) -> PublicView:
-    return match.public_view()
-
-
-def view_of(match: Match, seat: int) -> PlayerView:
-    return match.view_for(seat)
 
 
 def _opt_int(value: Any) -> int | None:
