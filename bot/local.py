@@ -44,7 +44,7 @@ import signal
 import sys
 import threading
 import webbrowser
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -487,12 +487,11 @@ def wanted(environ: Mapping[str, str] | None = None) -> bool:
     return (source.get("LOCAL_PLAY") or "auto").strip().lower() not in {"off", "0", "no", "false"}
 
 
-def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
-    """Local play from the command line (``python -m bot`` without a token)."""
-    if not isinstance(args, argparse.Namespace):
-        from bot.__main__ import build_parser
-
-        args = build_parser().parse_args(args)
+def main(args: argparse.Namespace | None = None) -> int:
+    """Local play from the command line (``python -m bot`` without a token parses the
+    arguments and calls this; this module does not import bot.__main__)."""
+    if args is None:
+        args = argparse.Namespace()
     players = getattr(args, "players", 1)
     port = getattr(args, "port", DEFAULT_PORT)
     if not 1 <= players <= 4:
