@@ -178,6 +178,11 @@ class TableDoc:
         self._parsed = (data, match)
         return match
 
+    def seed_match(self, match: Match) -> None:
+        """`match` is ``Match.from_dict(self.match)`` (kept from the save that wrote it)."""
+        assert self.match is not None
+        self._parsed = (self.match, match)
+
     def set_match(self, match: Match | None) -> None:
         self.match = None if match is None else match.to_dict()
         self._parsed = None if match is None or self.match is None else (self.match, match)
