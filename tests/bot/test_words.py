@@ -8,6 +8,7 @@ from pathlib import Path
 from botkit import by_panel, reply_texts, seats_to_act, world
 from discord import app_commands
 
+from bot.features import ALIAS_KEY
 from bot.players import shape_of
 from engine.cards import parse_cards
 from engine.game import Phase
@@ -29,10 +30,15 @@ async def test_bury_panel_counts_what_it_lists_and_help_lists_every_command(
         result = await w.users[0].slash(w.channel, "tractor help")
         text = "\n".join(reply_texts(result))
         names = [c.qualified_name for c in w.bot.tractor_group.walk_commands()
-                 if not isinstance(c, app_commands.Group)]
-        assert len(names) >= 20
+                 if not isinstance(c, app_commands.Group) and not c.extras.get(ALIAS_KEY)]
+        assert len(names) >= 20 and "tractor records stats" in names
         for name in names:
             assert f"/{name}`" in text, name
+        # Grouped commands: the new name and the name players already type both work.
+        assert len(w.bot.tractor_group.commands) <= 25
+        for name in ("tractor records stats", "tractor stats"):
+            result = await w.users[0].slash(w.channel, name)
+            assert result.response is not None and result.response.embeds, name
         await w.start()
         for _ in range(200):
             match = await w.match()
