@@ -1,10 +1,12 @@
-"""The bot object: `create_bot(database)` and its ``setup_hook``.
+"""The composition root: `create_bot(database)` and its ``setup_hook`` (nothing in bot/
+imports this module but the package's lazy ``bot.create_bot``).
 
-``setup_hook`` opens the database (`bot.storage.Store`), installs the translator, builds the
-``/tractor`` group from the feature cogs (bot/cogs), registers the dynamic components,
-restores the open tables (timers re-armed from their stored deadlines, computer seats
-resumed, table messages refreshed with a "restored after restart" line) and syncs the
-commands (to ``DEV_GUILD_ID`` when set, else globally).
+``setup_hook`` opens the database, builds every part once with what it needs (repository,
+publisher, service, router, features — no wiring after the fact), installs the translator,
+adds the ``/tractor`` group with the features' commands, registers the one dynamic item,
+restores the open tables (timers re-armed, computer seats resumed, table messages
+refreshed with a "restored after restart" line) and syncs the commands (to
+``DEV_GUILD_ID`` when set, else globally).
 """
 
 from __future__ import annotations
@@ -17,36 +19,41 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs import load_features, make_tractor_group
-from bot.components import ComponentId, TractorButton, TractorSelect
 from bot.config import Config
-from bot.handlers import Handlers
+from bot.features import App, load_features, make_tractor_group
 from bot.logging import log
-from bot.publish import Publisher
+from bot.repository import TableRepository
+from bot.selection import Selections
 from bot.service import TableService
 from bot.storage import Store
+from bot.ui.access import Access
+from bot.ui.components import ComponentRouter
+from bot.ui.publish import Publisher
+from bot.ui.replies import fail, reader_locale
 
-__all__ = ["TractorBot", "create_bot"]
+__all__ = ["TractorBot", "create_bot", "prepare_database"]
+
+
+def discord_clock() -> float:
+    """Epoch seconds from discord.py's clock (virtual under SimCord)."""
+    return discord.utils.utcnow().timestamp()
 
 
 class TractorTree(app_commands.CommandTree[Any]):
-    """Routes every command error through `Handlers.on_error` (one error path)."""
+    """Command errors take the one error path (`bot.ui.replies.fail`)."""
 
     async def on_error(self, interaction: discord.Interaction[Any],
                        error: app_commands.AppCommandError) -> None:
-        client = interaction.client
-        if isinstance(client, TractorBot) and client.handlers is not None:
-            await client.handlers.on_error(interaction, error)
-        else:  # pragma: no cover - only before setup
-            await super().on_error(interaction, error)
+        await fail(interaction, error)
 
 
 class TractorBot(commands.Bot):
-    """The Tractor bot. Unstarted until ``start``/SimCord; ``setup_hook`` does the wiring."""
+    """The Tractor bot. Unstarted until ``start``/SimCord; ``setup_hook`` builds it."""
 
     store: Store
     service: TableService
     publisher: Publisher
+    app: App
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.none()
@@ -61,7 +68,6 @@ class TractorBot(commands.Bot):
         self.config = config
         self.tractor_group: app_commands.Group = make_tractor_group()
         self.features: list[str] = []
-        self.handlers: Handlers = Handlers(self)
         self._store_open = False
 
     async def setup_hook(self) -> None:
@@ -70,16 +76,24 @@ class TractorBot(commands.Bot):
         # Migrate on a private event loop first: a fresh file is created and migrated
         # before the bot's loop touches it (cheap when it is already up to date).
         await asyncio.to_thread(prepare_database, self.config.database_path)
-        self.store = await Store.open(self.config.database_path)
+        self.store = store = await Store.open(self.config.database_path)
         self._store_open = True
-        self.service = TableService(self.store, self.config)
-        self.publisher = Publisher(self, self.service)
-        self.service.publisher = self.publisher
+        repository = TableRepository(store)
+        selections = Selections()
+        self.publisher = Publisher(self, repository, selections, self.config)
+        self.service = TableService(repository, self.config, clock=discord_clock,
+                                    publish=self.publisher.submit)
+        access = Access(self.service)
+        router = ComponentRouter(lambda interaction: reader_locale(interaction, store),
+                                 access.owner)
+        self.app = App(client=self, config=self.config, store=store, service=self.service,
+                       publisher=self.publisher, selections=selections, router=router,
+                       access=access, group=self.tractor_group)
         try:
             await self.tree.set_translator(TractorTranslator())
             self.tree.add_command(self.tractor_group)
-            self.features = await load_features(self)
-            self.add_dynamic_items(TractorButton, TractorSelect)
+            self.features = await load_features(self.app)
+            router.install(self)
             restored = await self.service.restore()
             if self.config.sync_commands:
                 await self._sync()
@@ -97,10 +111,6 @@ class TractorBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-
-    async def handle_component(self, interaction: discord.Interaction[Any], cid: ComponentId,
-                               values: list[str]) -> None:
-        await self.handlers.component(interaction, cid, values)
 
     async def close_store(self) -> None:
         """Stop timers and close the database (idempotent)."""

@@ -60,8 +60,9 @@ def suggest_bury(view: PlayerView) -> tuple[Card, ...]:
 
 
 
-def shape_of(cards: Sequence[Card], trump: Trump | None) -> str:
-    """``single`` / ``pair`` / ``tractor`` / ``throw`` / ``mixed`` for a play."""
+def shape_of(cards: Sequence[Card], trump: Trump | None, *, leading: bool = True) -> str:
+    """``single`` / ``pair`` / ``tractor`` / ``throw`` / ``mixed`` for a play. Only a lead
+    of several units is a throw (R7); a follow of several units is ``mixed``."""
     if trump is None or not cards:
         return "mixed"
     suits = {trump.suit_index(c) for c in cards}
@@ -69,5 +70,5 @@ def shape_of(cards: Sequence[Card], trump: Trump | None) -> str:
         return "mixed"
     units = decompose(list(cards), trump)
     if len(units) > 1:
-        return "throw"
+        return "throw" if leading else "mixed"
     return units[0].kind.value

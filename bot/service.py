@@ -9,6 +9,9 @@ records, announcements and panel refreshes to publish) and raises `TractorError`
 `UserFacingError` to refuse; a refused transaction writes nothing. Computer seats and
 timeouts decide from ``view_for(seat)`` in a thread, outside the lock, then apply their
 action through the same path, checked against the step they were computed for.
+
+Built by the composition root with everything it uses (repository, config, the publish
+sink, the clock); it never imports discord.
 """
 
 from __future__ import annotations
@@ -19,25 +22,26 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.errors import UserFacingError
 from bot.i18n import t
 from bot.logging import table_logger
+from bot.outcome import Announcement, Publish
 from bot.players import computer_action
+from bot.repository import TableRepository
 from bot.storage import (
     HandAction,
     HandRecord,
     MatchRecord,
     StaleVersion,
-    Store,
     StoredTable,
     TableExists,
     TableStatus,
 )
 from bot.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
 from bot.text import event_lines, mention, seat_name, summary_text, team_names
-from bot.timers import Timers, now
+from bot.timers import Clock, Timers
 from engine.actions import Action, CloseWindow, Pass, StartHand
 from engine.cards import Rank
 from engine.errors import TractorError
@@ -56,53 +60,15 @@ from engine.events import (
 )
 from engine.game import Match, Phase
 from engine.rules import RuleSet
-from engine.views import PublicView
 
 if TYPE_CHECKING:
     from bot.config import Config
-    from bot.publish import Publisher
 
-__all__ = ["Announcement", "PanelMode", "Publish", "TableService", "Tx"]
+__all__ = ["PublishSink", "TableService", "Tx"]
 
 T = TypeVar("T")
-PanelMode = Literal["new", "edit"]
-
-
-@dataclass(slots=True)
-class Announcement:
-    """A new public message in the table's channel (it notifies, unlike edits)."""
-
-    content: str
-    summary_image: bool = False
-    """Attach the end-of-hand summary image (rendered from the public view)."""
-    ping: int | None = None
-    """A user id this message may ping (DMs-closed notice only)."""
-    summary_view: PublicView | None = None
-    """The public view right after settlement, for the summary image."""
-
-
-@dataclass(slots=True)
-class Publish:
-    """What Discord should show after a commit."""
-
-    table: bool = True
-    """Refresh the table message (coalesced)."""
-    repost: bool = False
-    """Post the table message anew at the bottom (a new hand, ``/tractor table``)."""
-    announcements: list[Announcement] = field(default_factory=list)
-    panels: dict[int, PanelMode] = field(default_factory=dict)
-    """DM panels to refresh, by seat: ``new`` (a new message that notifies) or ``edit``."""
-
-    def panel(self, seat: int, mode: PanelMode) -> None:
-        if self.panels.get(seat) != "new":
-            self.panels[seat] = mode
-
-    def merge(self, other: Publish) -> None:
-        self.table = self.table or other.table
-        self.repost = self.repost or other.repost
-        self.announcements.extend(other.announcements)
-        for seat, mode in other.panels.items():
-            self.panel(seat, mode)
+PublishSink = Callable[[int, Publish, bool], None]
+"""``sink(table_id, publish, ended)``: show a commit's outcome (after the commit)."""
 
 
 @dataclass(slots=True)
@@ -129,59 +95,46 @@ class Tx:
 class TableService:
     """One per bot: tables' lifecycle, locks, timers and computer seats."""
 
-    def __init__(self, store: Store, config: Config) -> None:
-        self.store = store
+    def __init__(self, repository: TableRepository, config: Config, *,
+                 publish: PublishSink, clock: Clock) -> None:
+        self.repository = repository
+        self.store = repository.store
         self.config = config
-        self.timers = Timers(self._on_timer)
-        self.publisher: Publisher | None = None
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.clock = clock
+        self.timers = Timers(self._on_timer, clock)
+        self._publish = publish
         self._pending_computer: set[tuple[int, int, int]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._rng: random.Random = (
             random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
         )
-        self.selections: dict[tuple[int, int], list[str]] = {}
-        """Selected card instances of a seat's panel (see bot/panels.py), in memory."""
         self._closed = False
 
     # ---- plumbing ----------------------------------------------------------------------
 
-    def lock(self, table_id: int) -> asyncio.Lock:
-        lock = self._locks.get(table_id)
-        if lock is None:
-            lock = self._locks[table_id] = asyncio.Lock()
-        return lock
-
     async def load(self, table_id: int) -> tuple[StoredTable, TableDoc]:
-        stored = await self.store.load_table(table_id)
-        if stored is None or stored.status == "ended":
-            raise UserFacingError("error.table_gone")
-        return stored, TableDoc.from_dict(stored.doc)
+        return await self.repository.load(table_id)
 
     async def table_in_channel(self, channel_id: int) -> tuple[StoredTable, TableDoc] | None:
-        stored = await self.store.table_in_channel(channel_id)
-        if stored is None:
-            return None
-        return stored, TableDoc.from_dict(stored.doc)
+        return await self.repository.in_channel(channel_id)
 
     async def transact(self, table_id: int, fn: Callable[[Tx], T]) -> tuple[Tx, T]:
         """Run `fn` on the loaded table under its lock and persist the result atomically."""
-        async with self.lock(table_id):
-            stored, doc = await self.load(table_id)
+        repository = self.repository
+        async with repository.lock(table_id):
+            stored, doc = await repository.load(table_id)
             doc.restored = False
             tx = Tx(stored, doc)
             value = fn(tx)
             if not tx.changed:
                 return tx, value
             if tx.end:
-                await self.store.save_table(table_id, stored.version, doc.to_dict(),
-                                            status="ended", deadline=None, actions=tx.actions,
-                                            hand=tx.hand, match=tx.match)
+                await repository.save(stored, doc, status="ended", deadline=None,
+                                      actions=tx.actions, hand=tx.hand, match=tx.match)
             else:
-                tx.table = await self.store.save_table(
-                    table_id, stored.version, doc.to_dict(), status=tx.status,
-                    deadline=doc.deadline if doc.timer else None, actions=tx.actions,
-                    hand=tx.hand, match=tx.match)
+                tx.table = await repository.save(
+                    stored, doc, status=tx.status, deadline=doc.deadline if doc.timer else None,
+                    actions=tx.actions, hand=tx.hand, match=tx.match)
         self._after_commit(tx)
         return tx, value
 
@@ -192,21 +145,11 @@ class TableService:
         else:
             self.timers.arm(tx.table_id, doc.deadline if doc.timer else None, doc.timer_step)
             self._schedule_computers(tx.table_id, doc)
-        if self.publisher is not None:
-            self.publisher.submit(tx.table_id, tx.publish, ended=tx.end)
+        self._publish(tx.table_id, tx.publish, tx.end)
 
     async def update_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:
         """Record message ids and similar bookkeeping (no step change, nothing published)."""
-        def apply(tx: Tx) -> None:
-            fn(tx.doc)
-        try:
-            async with self.lock(table_id):
-                stored, doc = await self.load(table_id)
-                tx = Tx(stored, doc)
-                apply(tx)
-                await self.store.save_table(table_id, stored.version, doc.to_dict())
-        except (UserFacingError, StaleVersion):
-            pass
+        await self.repository.update_meta(table_id, fn)
 
     async def close(self) -> None:
         self._closed = True
@@ -247,17 +190,13 @@ class TableService:
         except TableExists:
             raise UserFacingError("error.table_exists") from None
         self.log(stored.id).info("opened by user %s", user_id)
-        if self.publisher is not None:
-            self.publisher.submit(stored.id, Publish(repost=True))
+        self._publish(stored.id, Publish(repost=True), False)
         return stored, doc
 
-    def _lobby(self, tx: Tx) -> None:
-        if not self.in_lobby(tx.doc):
-            raise UserFacingError("error.match_running")
-
     @staticmethod
-    def in_lobby(doc: TableDoc) -> bool:
-        return doc.match is None or doc.phase is Phase.MATCH_OVER
+    def _lobby(tx: Tx) -> None:
+        if not tx.doc.in_lobby:
+            raise UserFacingError("error.match_running")
 
     async def join(self, table_id: int, user_id: int, name: str, locale: str,
                    seat: int | None = None) -> int:
@@ -297,7 +236,7 @@ class TableService:
             index = doc.seat_of(user_id)
             if index is None:
                 raise UserFacingError("error.not_at_table")
-            if self.in_lobby(doc):
+            if doc.in_lobby:
                 doc.seats[index] = None
                 doc.add_note(t("note.left", doc.locale, player=f"<@{user_id}>"))
                 if not doc.humans:
@@ -378,8 +317,7 @@ class TableService:
         self.log(table_id).info("ended by user %s", user_id)
 
     async def repost(self, table_id: int) -> None:
-        if self.publisher is not None:
-            self.publisher.submit(table_id, Publish(repost=True))
+        self._publish(table_id, Publish(repost=True), False)
 
     # ---- the game ------------------------------------------------------------------------
 
@@ -532,7 +470,7 @@ class TableService:
         elif phase is Phase.BETWEEN_HANDS:
             kind, seconds = "next_hand", self.config.hand_pause
         doc.timer = kind
-        doc.deadline = None if kind is None else now() + seconds
+        doc.deadline = None if kind is None else self.clock() + seconds
         doc.timer_step = doc.step
 
     # ---- player actions --------------------------------------------------------------
@@ -718,7 +656,7 @@ class TableService:
                 doc = tx.doc
                 doc.restored = True
                 if doc.timer is not None and doc.deadline is not None:
-                    doc.deadline = max(doc.deadline, now() + grace)
+                    doc.deadline = max(doc.deadline, self.clock() + grace)
                 if doc.match is not None:
                     for seat in doc.humans:
                         if doc.seat(seat).panel_message is not None:

@@ -18,7 +18,6 @@ from typing import Any, Literal
 
 from engine.game import Match, Phase
 from engine.rules import RuleSet
-from engine.views import PlayerView, PublicView
 
 DOC_VERSION = 1
 SEATS = 4
@@ -94,7 +93,9 @@ class TableDoc:
     locale: str = "en"
     """Language of the public messages."""
     match: dict[str, Any] | None = None
-    """``engine.game.Match.to_dict()`` of the running match, or None in the lobby."""
+    """``engine.game.Match.to_dict()`` of the running match without its ``rules`` (the
+    options are stored once, in ``options``; documents written before keep a copy there,
+    which is read as is), or None in the lobby."""
     match_no: int = 0
     match_key: str | None = None
     hand_key: str | None = None
@@ -119,6 +120,9 @@ class TableDoc:
     """The last settled hand's public summary text (for the score sheet)."""
     results: list[dict[str, Any]] = field(default_factory=list)
     """Public results of the match's settled hands (score sheet)."""
+    _parsed: tuple[dict[str, Any], Match] | None = field(default=None, repr=False,
+                                                         compare=False)
+    """``(match, Match.from_dict(match))``: the match is parsed once per document."""
 
     # ---- serialization -------------------------------------------------------------
 
@@ -165,10 +169,27 @@ class TableDoc:
         return RuleSet.from_dict(self.options)
 
     def get_match(self) -> Match | None:
-        return None if self.match is None else Match.from_dict(self.match)
+        """The running match (parsed once and kept while ``match`` is unchanged)."""
+        data = self.match
+        if data is None:
+            return None
+        cached = self._parsed
+        if cached is not None and cached[0] is data:
+            return cached[1]
+        match = Match.from_dict(data if "rules" in data else {**data, "rules": self.options})
+        self._parsed = (data, match)
+        return match
+
+    def seed_match(self, match: Match) -> None:
+        """`match` is ``Match.from_dict(self.match)`` (kept from the save that wrote it)."""
+        assert self.match is not None
+        self._parsed = (self.match, match)
 
     def set_match(self, match: Match | None) -> None:
-        self.match = None if match is None else match.to_dict()
+        if match is not None and match.rules.to_dict() != self.options:
+            self.options = match.rules.to_dict()  # the match's options are the table's
+        self.match = None if match is None else _without_rules(match.to_dict())
+        self._parsed = None if match is None or self.match is None else (self.match, match)
 
     @property
     def phase(self) -> Phase | None:
@@ -178,7 +199,8 @@ class TableDoc:
 
     @property
     def in_lobby(self) -> bool:
-        return self.match is None
+        """Seats and options may change: no match yet, or the last one is over."""
+        return self.match is None or self.phase is Phase.MATCH_OVER
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -214,6 +236,11 @@ class TableDoc:
         del self.notes[:-keep]
 
 
+def _without_rules(data: dict[str, Any]) -> dict[str, Any]:
+    data.pop("rules", None)
+    return data
+
+
 def decision_key(match: Match | None) -> list[Any]:
     """What a player decides on: changes exactly when the step must be bumped."""
     if match is None:
@@ -243,14 +270,6 @@ def seats_to_act(match: Match) -> list[int]:
     if public.phase in (Phase.BURYING, Phase.PLAYING) and public.turn is not None:
         return [public.turn]
     return []
-
-
-def public_of(match: Match) -> PublicView:
-    return match.public_view()
-
-
-def view_of(match: Match, seat: int) -> PlayerView:
-    return match.view_for(seat)
 
 
 def _opt_int(value: Any) -> int | None:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import DEFAULT, messages, t, tn
+from bot.options import options_text
 from bot.table import TableDoc
 from engine.cards import Card, Rank
 from engine.errors import TractorError
@@ -25,7 +26,6 @@ from engine.events import (
 )
 from engine.game import BATCHES, Phase, Trick
 from engine.reasons import Reason, display_params, pretty_cards, template_key
-from engine.rules import RuleSet
 from engine.trump import Trump
 from engine.views import PublicView
 
@@ -93,32 +93,6 @@ def shape_word(shape: str, locale: str) -> str:
     key = {"single": "term.single", "pair": "term.pair", "tractor": "term.tractor",
            "throw": "term.throw"}.get(shape)
     return t(key, locale) if key else t("shape.mixed", locale)
-
-
-def options_text(rules: RuleSet, locale: str) -> str:
-    """One line per option, for the lobby and ``/tractor rules``."""
-    timer = (t("option.off", locale) if rules.turn_timer_s == 0
-             else t("option.seconds", locale, seconds=rules.turn_timer_s))
-    lines = [
-        t("option.turn_timer_s", locale, value=timer),
-        t("option.declare_window_s", locale,
-          value=t("option.seconds", locale, seconds=rules.declare_window_s)),
-        t("option.kitty_multiplier", locale,
-          value=t(f"choice.kitty_multiplier.{rules.kitty_multiplier.value}", locale)),
-        t("option.no_bid", locale, value=t(f"choice.no_bid.{rules.no_bid.value}", locale)),
-        t("option.must_defend", locale,
-          value=t(f"choice.must_defend.{_key(rules.must_defend.value)}", locale)),
-        t("option.match_end", locale,
-          value=t(f"choice.match_end.{rules.match_end.value}", locale)),
-        t("option.no_trump_allowed", locale,
-          value=t("option.yes" if rules.no_trump_allowed else "option.no", locale)),
-        t("option.throw_penalty", locale, value=rules.throw_penalty),
-    ]
-    return "\n".join(f"• {line}" for line in lines)
-
-
-def _key(value: str) -> str:
-    return value.lower()
 
 
 def trick_winner_seat(trick: Trick, trump: Trump | None) -> int | None:
@@ -243,7 +217,7 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
     if status:
         lines.append("")
         lines.append(status)
-    return _fit("\n".join(lines))
+    return fit("\n".join(lines))
 
 
 def lobby_content(doc: TableDoc, locale: str) -> str:
@@ -269,7 +243,7 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
         lines.append(t("table.restored", locale))
     lines.append("")
     lines.append(t("lobby.how_to", locale) if not doc.full else t("lobby.ready", locale))
-    return _fit("\n".join(lines))
+    return fit("\n".join(lines))
 
 
 def event_lines(doc: TableDoc, events: Sequence[Event], locale: str) -> list[str]:
@@ -325,7 +299,7 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
         lines.append(t("summary.next_starter", locale,
                        player=seat_name(doc, result.next_starter, locale)))
     lines.append(t("summary.seed", locale, seed=result.seed))
-    return _fit("\n".join(lines))
+    return fit("\n".join(lines))
 
 
 def _team(doc: TableDoc, team: int, locale: str) -> str:
@@ -336,5 +310,11 @@ def team_names(doc: TableDoc, team: int, locale: str) -> str:
     return _team(doc, team, locale)
 
 
-def _fit(text: str, limit: int = 1990) -> str:
+CONTENT_LIMIT = 2000
+"""Discord: characters in a message's content."""
+
+
+def fit(text: str, limit: int = CONTENT_LIMIT) -> str:
+    """`text` cut to `limit` characters (the last one "…" when cut): every message the bot
+    sends passes through here."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

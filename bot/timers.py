@@ -3,26 +3,24 @@
 Deadlines are epoch seconds in the table document (so they survive a restart: the bot
 re-arms them from the stored value, with a short grace if they passed while it was down).
 A timer carries the step it was armed for; when it fires the service ignores it if the
-table has moved on. Time is read through `now()` (``discord.utils.utcnow``), which SimCord
-virtualizes, so tests drive timers with ``env.advance_time``.
+table has moved on. Time is read through the `Clock` the composition root passes in
+(``discord.utils.utcnow``, which SimCord virtualizes, so tests drive timers with
+``env.advance_time``); this module does not import discord.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable
-
-import discord
 
 from bot.logging import table_logger
 
-__all__ = ["Timers", "now"]
+__all__ = ["Clock", "Timers"]
 
-
-def now() -> float:
-    """Epoch seconds (virtual under SimCord)."""
-    return discord.utils.utcnow().timestamp()
+Clock = Callable[[], float]
+"""Epoch seconds now."""
 
 
 Fire = Callable[[int, int], Awaitable[None]]
@@ -32,8 +30,9 @@ Fire = Callable[[int, int], Awaitable[None]]
 class Timers:
     """Per-table deadline tasks. `arm` replaces the table's timer; `cancel` drops it."""
 
-    def __init__(self, fire: Fire) -> None:
+    def __init__(self, fire: Fire, clock: Clock = time.time) -> None:
         self._fire = fire
+        self.clock = clock
         self._tasks: dict[int, tuple[asyncio.Task[None], float, int]] = {}
 
     def arm(self, table_id: int, deadline: float | None, step: int) -> None:
@@ -60,7 +59,7 @@ class Timers:
         return None if current is None or current[0].done() else current[1]
 
     async def _run(self, table_id: int, deadline: float, step: int) -> None:
-        delay = deadline - now()
+        delay = deadline - self.clock()
         if delay > 0:
             await asyncio.sleep(delay)
         entry = self._tasks.get(table_id)

@@ -376,3 +376,27 @@ class LeakScanner:
 
 def message_text(message: discord.Message) -> str:
     return message.content or ""
+
+
+async def forge(actor: Any, message: Any, custom_id: str, values: Sequence[str] | None = None,
+                *, select: bool = False) -> Any:
+    """A modified client: send a component interaction with any `custom_id` (and select
+    `values`) from `message`, whether or not the message carries that component."""
+    from simcord.actors import _component_interaction, _visible_message
+    from simcord.enums import ComponentType
+
+    stored = _visible_message(actor, message)
+    kind = ComponentType.STRING_SELECT if select or values is not None else ComponentType.BUTTON
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
+    if kind == ComponentType.STRING_SELECT:
+        data["values"] = list(values or [])
+    return await _component_interaction(actor, stored, data)
+
+
+def reply_texts(result: Any) -> list[str]:
+    """Every text the interaction's user was shown (response and follow-ups)."""
+    texts = []
+    if result.response is not None:
+        texts.append(result.response.content or "")
+    texts += [f.content or "" for f in result.followups]
+    return texts

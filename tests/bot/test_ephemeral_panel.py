@@ -9,7 +9,7 @@ from pathlib import Path
 from botkit import World, assert_ok, by_panel, find, seats_to_act, world
 from simcord.actors import MemberActor
 
-from bot.publish import TOKEN_LIFETIME, TOKEN_MARGIN
+from bot.ui.publish import TOKEN_LIFETIME, TOKEN_MARGIN
 from engine.game import Phase
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.records import id_ranges
+from bot.features.records import id_ranges
 from bot.replay import (
     Frame,
     ReplayError,

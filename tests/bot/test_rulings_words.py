@@ -15,7 +15,8 @@ import pytest
 from botkit import World, by_panel, client_locales, components, seats_to_act, world
 
 from bot.i18n import t
-from bot.panels import _pool, selection_cards
+from bot.selection import pool as _pool
+from bot.selection import selection_cards
 from bot.text import cards_text, ruling_text
 from engine.cards import Card, format_cards, parse_cards
 from engine.errors import InvalidNotation, TractorError

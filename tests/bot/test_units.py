@@ -9,27 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.components import BUTTON_VERBS, SELECT_VERBS, ComponentId, make_id, parse_id
 from bot.config import Config, ConfigError
-from bot.panels import instances, pack_groups, selection_cards
+from bot.selection import instances, selection_cards
 from bot.table import Seat, TableDoc, bump_step
+from bot.ui.panels import pack_groups
 from engine.actions import StartHand
 from engine.cards import parse_cards
 from engine.game import Match
-
-
-def test_custom_ids_round_trip_and_fit() -> None:
-    for verb in (*BUTTON_VERBS, *SELECT_VERBS):
-        cid = ComponentId(2**63 - 1, 999_999, 999_999_999, verb, "3.turn_timer_s")
-        text = str(cid)
-        assert len(text) <= 100
-        assert parse_id(text) == cid
-    assert parse_id("tr:1:2:3:nonsense") is None
-    assert parse_id("other:1:2:3:play") is None
-    assert make_id(1, 2, 3, "play", "0") == "tr:1:2:3:play:0"
-    assert parse_id("tr:1:2:3:decl:2.H") == ComponentId(1, 2, 3, "decl", "2.H")
-    assert ComponentId(1, 2, 3, "decl", "2.H").seat == 2
-    assert ComponentId(1, 2, 3, "decl", "2.H").extra == "H"
 
 
 def test_card_instances_tell_twins_apart() -> None:
@@ -107,3 +93,20 @@ def test_command_line_help_and_bad_token() -> None:
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
     assert "not-a-token" not in run.stderr
+
+
+def test_options_are_stored_once_and_old_documents_still_read() -> None:
+    from engine.rules import RuleSet
+
+    doc = TableDoc(guild_id=1, channel_id=2, creator_id=3,
+                   options=RuleSet(turn_timer_s=60).to_dict())
+    match = Match.new(doc.rules).apply(StartHand(5))[0]
+    doc.set_match(match)
+    stored = doc.to_dict()
+    assert "rules" not in stored["match"] and stored["options"]["turn_timer_s"] == 60
+    again = TableDoc.from_dict(stored).get_match()
+    assert again is not None and again.rules == match.rules
+    # A document written by release 1 keeps the rules inside the match too.
+    old = dict(stored, match={**stored["match"], "rules": match.rules.to_dict()})
+    restored = TableDoc.from_dict(old).get_match()
+    assert restored is not None and restored.rules == match.rules

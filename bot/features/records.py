@@ -16,12 +16,12 @@ import io
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.cogs import TractorCog, add_tractor_cog
+from bot.features import App, Feature, add_feature
 from bot.i18n import (
     NATIVE_NAMES,
     SUPPORTED,
@@ -42,10 +42,8 @@ from bot.replay import (
     replay_frames,
 )
 from bot.storage import LeaderboardPage, MatchSummary, Players, Store, UserStats
+from bot.ui.replies import send
 from engine.rules import RuleSet
-
-if TYPE_CHECKING:
-    from bot.client import TractorBot
 
 __all__ = ["LeaderboardButton", "Records", "ReplayButton", "setup"]
 
@@ -60,13 +58,11 @@ REPLAY_CACHE = 32
 # ---------------------------------------------------------------------------- helpers
 
 
-async def store_of(bot: TractorBot) -> Store:
-    """The bot's open `Store` (``bot.store``); opened here on first use if the bot has none."""
-    store: Store | None = getattr(bot, "store", None)
-    if store is None:
-        store = await Store.open(bot.config.database_path)
-        bot.store = store
-    return store
+def records_of(interaction: discord.Interaction) -> Records:
+    """The records feature (the leaderboard and replay buttons work through it)."""
+    cog = interaction.client.get_cog("Records")  # type: ignore[attr-defined]
+    assert isinstance(cog, Records)
+    return cog
 
 
 async def reply_locale(interaction: discord.Interaction, store: Store) -> str:
@@ -88,7 +84,7 @@ def percent(part: int, whole: int) -> str:
     return f"{round(100 * part / whole)}%" if whole else "—"
 
 
-def mention(user_id: int | None, seat: int, locale: str) -> str:
+def player_mention(user_id: int | None, seat: int, locale: str) -> str:
     """A player as a mention (rendered, never pinging), or the computer seat's name."""
     if user_id is None:
         return t("records.computer", locale, number=seat + 1)
@@ -96,7 +92,7 @@ def mention(user_id: int | None, seat: int, locale: str) -> str:
 
 
 def team_text(players: Players, team: int, locale: str) -> str:
-    return " & ".join(mention(players[s], s, locale) for s in (team, team + 2))
+    return " & ".join(player_mention(players[s], s, locale) for s in (team, team + 2))
 
 
 def id_ranges(ids: Sequence[int]) -> str:
@@ -115,12 +111,8 @@ def id_ranges(ids: Sequence[int]) -> str:
 
 
 async def fail(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral error answer (works before or after the response)."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
-    else:
-        await interaction.response.send_message(text, ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+    """An ephemeral error answer (works before or after the acknowledgement)."""
+    await send(interaction, text)
 
 
 # ---------------------------------------------------------------------------- stats
@@ -216,8 +208,7 @@ class LeaderboardButton(
         return cls(match["by"], match["scope"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: TractorBot = interaction.client  # type: ignore[assignment]
-        store = await store_of(bot)
+        store = records_of(interaction).app.store
         content, view = await leaderboard_message(interaction, store, self.by, self.scope,
                                                   self.page)
         await interaction.response.edit_message(content=content, view=view,
@@ -291,9 +282,7 @@ class ReplayButton(
         return cls(int(match["hand"]), int(match["step"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog("Records")  # type: ignore[attr-defined]
-        assert isinstance(cog, Records)
-        await cog.show_replay(interaction, self.hand, self.step, edit=True)
+        await records_of(interaction).show_replay(interaction, self.hand, self.step, edit=True)
 
 
 def replay_view(hand: int, step: int, steps: int) -> discord.ui.View:
@@ -318,11 +307,16 @@ _USER_LANGUAGE_CHOICES = [app_commands.Choice(name=lstr("choice.language.auto"),
                           *_LANGUAGES]
 
 
-class Records(TractorCog):
+class Records(Feature):
     """Stats, leaderboards, match history, hand replays and settings."""
 
-    def __init__(self, bot: TractorBot) -> None:
-        super().__init__(bot)
+    subgroup = "records"
+    grouped = ("stats", "leaderboard", "history", "replay")
+    aliases = grouped
+    """``/tractor stats`` & co. keep working; ``/tractor records stats`` is the new name."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
         self._frames: OrderedDict[int, tuple[Frame, ...]] = OrderedDict()
 
     # ---- /tractor stats
@@ -333,15 +327,15 @@ class Records(TractorCog):
                     user: discord.User | None = None) -> None:
         """A player's record in this server: matches, hands, levels, partner, rating."""
         assert interaction.guild_id is not None
-        store = await store_of(self.bot)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        store = self.app.store
         locale = await reply_locale(interaction, store)
         target = user or interaction.user
         every = await store.stats(interaction.guild_id, target.id)
         ranked = await store.stats(interaction.guild_id, target.id, include_computers=False)
         embed = stats_embed(discord.utils.escape_markdown(target.display_name), target.mention,
                             every, ranked, locale)
-        await interaction.response.send_message(embed=embed, ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+        await send(interaction, "", embed=embed, allowed_mentions=NO_PINGS)
 
     # ---- /tractor leaderboard
 
@@ -352,9 +346,10 @@ class Records(TractorCog):
     async def leaderboard(self, interaction: discord.Interaction, by: str = "rating",
                           scope: str = "players") -> None:
         """This server's leaderboard (ranked matches only), ten a page."""
-        store = await store_of(self.bot)
+        await interaction.response.defer(thinking=True)  # public, before the database
+        store = self.app.store
         content, view = await leaderboard_message(interaction, store, by, scope, 1)
-        await interaction.response.send_message(content, view=view, allowed_mentions=NO_PINGS)
+        await send(interaction, content, ephemeral=False, view=view, allowed_mentions=NO_PINGS)
 
     # ---- /tractor history
 
@@ -364,7 +359,8 @@ class Records(TractorCog):
                       n: app_commands.Range[int, 1, 25] = 10) -> None:
         """The last matches in this channel, with their results and hand numbers."""
         assert interaction.channel_id is not None
-        store = await store_of(self.bot)
+        await interaction.response.defer(thinking=True)  # public, before the database
+        store = self.app.store
         locale = await public_locale(interaction, store)
         matches = await store.history(interaction.channel_id, n)
         text = t("history.title", locale)
@@ -377,7 +373,7 @@ class Records(TractorCog):
             if len(text) + len(line) + 1 > MESSAGE_LIMIT:
                 break
             text += "\n" + line
-        await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+        await send(interaction, text, ephemeral=False, allowed_mentions=NO_PINGS)
 
     # ---- /tractor replay
 
@@ -438,11 +434,11 @@ class Records(TractorCog):
         member = guild.get_member(user_id) if guild is not None else None
         if member is not None:
             return member.display_name
-        user = self.bot.get_user(user_id)
+        user = self.app.client.get_user(user_id)
         if user is not None:
             return user.display_name
         try:
-            return (await self.bot.fetch_user(user_id)).display_name
+            return (await self.app.client.fetch_user(user_id)).display_name
         except discord.HTTPException:
             return str(user_id)
 
@@ -450,7 +446,7 @@ class Records(TractorCog):
                           edit: bool) -> None:
         """Answer with step ``step`` of hand ``hand_id`` (a new ephemeral message, or by
         editing the replay message whose button was clicked)."""
-        store = await store_of(self.bot)
+        store = self.app.store
         locale = await reply_locale(interaction, store)
         found = await self._frames_for(store, interaction, hand_id, locale)
         if isinstance(found, str):
@@ -487,7 +483,7 @@ class Records(TractorCog):
                        server_language: str | None = None) -> None:
         """Your card colours, hand panel and language; the server's language (Manage Server)."""
         assert interaction.guild_id is not None
-        store = await store_of(self.bot)
+        store = self.app.store
         if server_language is not None and not interaction.permissions.manage_guild:
             await fail(interaction, t("settings.need_manage_server",
                                       await reply_locale(interaction, store)))
@@ -528,14 +524,12 @@ class Records(TractorCog):
 
     async def _relocalize_tables(self, guild_id: int, locale: str) -> None:
         """The server's open tables switch their public text to the new language."""
-        service = getattr(self.bot, "service", None)
-        if service is None:
-            return
+        service = self.app.service
         for stored in await service.store.active_tables():
             if stored.guild_id == guild_id:
                 await service.set_locale(stored.id, locale)
 
 
-async def setup(bot: TractorBot) -> None:
-    bot.add_dynamic_items(LeaderboardButton, ReplayButton)
-    await add_tractor_cog(bot, Records(bot))
+async def setup(app: App) -> None:
+    app.client.add_dynamic_items(LeaderboardButton, ReplayButton)
+    await add_feature(app, Records(app))

@@ -11,10 +11,8 @@ Hand panel rows (classic components: at most 5 rows):
   small groups share a select, a group above 25 is split), then ``Play (n)`` · ``Clear`` ·
   ``Hint`` · ``Type…`` · link.
 
-Card select values are *instances* (``AS`` for the first ace of spades in the list,
-``AS.2`` for the second) so two identical cards can be picked separately; the selection is
-reflected in the selects' default values, so a restarted bot reads it back from the
-message.
+Card select values are *instances* (bot/selection.py); the selection is reflected in the
+selects' default values, so a restarted bot reads it back from the message.
 """
 
 from __future__ import annotations
@@ -28,11 +26,11 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot.components import ComponentId, TractorButton, TractorSelect, link_button
 from bot.i18n import t
 from bot.images import SeatLabel, hand_png, table_png
 from bot.players import QuickPlay, quick_plays, shape_of
-from bot.render.sorting import hand_groups
+from bot.selection import groups as card_groups
+from bot.selection import instances, pool, selection_cards
 from bot.table import TableDoc
 from bot.text import (
     cards_text,
@@ -45,10 +43,12 @@ from bot.text import (
     table_content,
     trick_line,
 )
+from bot.ui.components import button, link_button, select
+from bot.ui.ids import ComponentId
+from bot.ui.replies import fit
 from engine.cards import Card, Suit
-from engine.follow import follow_error
+from engine.entry import play_error
 from engine.game import KITTY_SIZE, Phase
-from engine.throw import lead_error
 from engine.views import PlayerView
 
 __all__ = [
@@ -56,8 +56,8 @@ __all__ = [
     "Panel",
     "build_panel",
     "build_table_message",
-    "instances",
-    "selection_cards",
+    "pack_groups",
+    "table_url",
 ]
 
 MAX_OPTIONS = 25
@@ -90,48 +90,6 @@ class Panel:
     def view_kwargs(self) -> dict[str, Any]:
         """``{"view": ...}`` for ``send`` (which does not take ``view=None``)."""
         return {} if self.view is None else {"view": self.view}
-
-
-# ---- card instances and selections ----------------------------------------------------
-
-
-def instances(cards: Sequence[Card]) -> list[tuple[str, Card]]:
-    """``[("AS", AS), ("AS.2", AS), ...]``: a unique value per physical card."""
-    seen: Counter[Card] = Counter()
-    out: list[tuple[str, Card]] = []
-    for card in cards:
-        seen[card] += 1
-        out.append((str(card) if seen[card] == 1 else f"{card}.{seen[card]}", card))
-    return out
-
-
-def selection_cards(pool: Sequence[Card], selected: Sequence[str]) -> list[Card]:
-    """The cards of `pool` named by instance values (unknown values are dropped)."""
-    by_value = dict(instances(pool))
-    return [by_value[value] for value in dict.fromkeys(selected) if value in by_value]
-
-
-def _pool(view: PlayerView) -> list[Card]:
-    """The cards the seat picks from, in display order (33 while the starter buries)."""
-    public = view.public
-    cards = list(view.hand)
-    if public.phase is Phase.BURYING and view.kitty is not None and view.to_move:
-        cards += list(view.kitty)
-    level = public.level
-    assert level is not None or not cards
-    if level is None:
-        return cards
-    return [c for group in hand_groups(cards, public.trump, level) for c in group]
-
-
-def _groups(view: PlayerView) -> list[list[Card]]:
-    public = view.public
-    cards = list(view.hand)
-    if public.phase is Phase.BURYING and view.kitty is not None and view.to_move:
-        cards += list(view.kitty)
-    if public.level is None:
-        return [cards] if cards else []
-    return hand_groups(cards, public.trump, public.level)
 
 
 def pack_groups(groups: list[list[Card]], rows: int = CARD_SELECT_ROWS,
@@ -184,20 +142,16 @@ def _selected_line(view: PlayerView, cards: list[Card], locale: str) -> str:
         return t("panel.nothing_selected", locale)
     trump = public.trump
     assert trump is not None
-    reason: str | None = None
-    if view.to_move:
-        lead = view.lead
-        reason = lead_error(cards, trump) if lead is None else follow_error(
-            view.hand, lead, cards, trump)
+    reason = play_error(view, cards)
     if reason is not None:
         return t("panel.selected_illegal", locale, cards=cards_text(cards),
                  reason=ruling_text(reason, locale))
     return t("panel.selected", locale, cards=cards_text(cards),
-             shape=shape_word(shape_of(cards, trump), locale))
+             shape=shape_word(shape_of(cards, trump, leading=view.lead is None), locale))
 
 
 def _hand_text(view: PlayerView, locale: str) -> str:
-    groups = _groups(view)
+    groups = card_groups(view)
     kitty = Counter(view.kitty or ()) if view.public.phase is Phase.BURYING and view.to_move \
         else Counter()
     parts = []
@@ -218,7 +172,7 @@ def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list
     public = view.public
     seat = view.seat
     lines = [header(doc, public, locale)]
-    count = len(view.hand)
+    count = len(pool(view))  # the cards listed: 33 while the starter buries
     lines.append(t("panel.your_hand", locale, count=count, cards=_hand_text(view, locale)))
     when = deadline_text(doc.deadline)
     phase = public.phase
@@ -261,7 +215,7 @@ def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list
     line = _selected_line(view, selected, locale)
     if line:
         lines.append(line)
-    return "\n".join(lines)[:1990]
+    return fit("\n".join(lines))
 
 
 def _quick_options(plays: list[QuickPlay], view: PlayerView, locale: str
@@ -275,7 +229,8 @@ def _quick_options(plays: list[QuickPlay], view: PlayerView, locale: str
             continue
         seen.add(value)
         label = f"{'★ ' if play.recommended else ''}{cards_text(play.cards)}"
-        description = shape_word(shape_of(play.cards, trump), locale)
+        description = shape_word(shape_of(play.cards, trump, leading=view.lead is None),
+                                 locale)
         if play.recommended:
             description = t("panel.recommended", locale, shape=description)
         options.append(discord.SelectOption(label=label[:100], value=value,
@@ -303,34 +258,34 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
         for code, suit in DECLARE_SUITS:
             choice = _declaration_for(legal, suit)
             label = _declare_label(choice, public, seat, locale, code)
-            items.append(TractorButton(cid("decl", code), label=label,
+            items.append(button(cid("decl", code), label=label,
                                        style=discord.ButtonStyle.primary if choice
                                        else discord.ButtonStyle.secondary,
                                        disabled=choice is None, row=0))
         awaiting = seat in public.awaiting
         row_buttons = [
-            TractorButton(cid("pass"), label=t("button.pass_declare", locale),
+            button(cid("pass"), label=t("button.pass_declare", locale),
                           disabled=not awaiting, row=1),
-            TractorButton(cid("type"), label=t("button.type", locale), disabled=not legal,
+            button(cid("type"), label=t("button.type", locale), disabled=not legal,
                           row=1),
-            TractorButton(cid("refresh"), label=t("button.refresh", locale), row=1),
+            button(cid("refresh"), label=t("button.refresh", locale), row=1),
         ]
-        for button in link:
-            button.row = 1
+        for link_item in link:
+            link_item.row = 1
         return _view([*items, *row_buttons, *link])
     if phase not in (Phase.BURYING, Phase.PLAYING):
         return None
     burying = phase is Phase.BURYING
     if burying and not view.to_move:
         return None
-    pool = _pool(view)
-    values = instances(pool)
+    cards_pool = pool(view)
+    values = instances(cards_pool)
     chosen = set(selected)
     row = 0
     if phase is Phase.PLAYING and view.to_move and plays:
         options = _quick_options(plays, view, locale)
         if options:
-            items.append(TractorSelect(cid("quick"), options=options,
+            items.append(select(cid("quick"), options=options,
                                        placeholder=t("panel.quick_plays", locale), row=row))
             row += 1
     kitty_left = Counter(view.kitty or ()) if burying else Counter()
@@ -342,7 +297,7 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
             if remaining[card]:
                 remaining[card] -= 1
                 kitty_marks.add(value)
-    groups = _groups(view)
+    groups = card_groups(view)
     for index, chunk in enumerate(pack_groups(groups, rows=4 - row)):
         options = []
         for i in chunk:
@@ -351,35 +306,35 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
                 label=card.pretty, value=value, default=value in chosen,
                 description=t("panel.kitty_card", locale) if value in kitty_marks else None))
         name = _group_name([values[i][1] for i in chunk], view, locale)
-        items.append(TractorSelect(cid("sel", str(index)), options=options,
+        items.append(select(cid("sel", str(index)), options=options,
                                    placeholder=t("panel.select_group", locale, group=name),
                                    min_values=0, max_values=len(options), row=row))
         row += 1
     count = len([v for v in selected if v in dict(values)])
     if burying:
         row_buttons = [
-            TractorButton(cid("suggest"), label=t("button.suggest", locale), row=4),
-            TractorButton(cid("bury"), label=t("button.bury", locale, count=count,
+            button(cid("suggest"), label=t("button.suggest", locale), row=4),
+            button(cid("bury"), label=t("button.bury", locale, count=count,
                                                total=KITTY_SIZE),
                           style=discord.ButtonStyle.success, disabled=count != KITTY_SIZE,
                           row=4),
-            TractorButton(cid("clear"), label=t("button.clear", locale), row=4),
-            TractorButton(cid("type"), label=t("button.type", locale), row=4),
+            button(cid("clear"), label=t("button.clear", locale), row=4),
+            button(cid("type"), label=t("button.type", locale), row=4),
         ]
     else:
         my_turn = view.to_move
         row_buttons = [
-            TractorButton(cid("play"), label=t("button.play", locale, count=count),
+            button(cid("play"), label=t("button.play", locale, count=count),
                           style=discord.ButtonStyle.success,
                           disabled=not my_turn or count == 0, row=4),
-            TractorButton(cid("clear"), label=t("button.clear", locale), row=4),
-            TractorButton(cid("hint"), label=t("button.hint", locale), disabled=not my_turn,
+            button(cid("clear"), label=t("button.clear", locale), row=4),
+            button(cid("hint"), label=t("button.hint", locale), disabled=not my_turn,
                           row=4),
-            TractorButton(cid("type"), label=t("button.type", locale), disabled=not my_turn,
+            button(cid("type"), label=t("button.type", locale), disabled=not my_turn,
                           row=4),
         ]
-    for button in link:
-        button.row = 4
+    for link_item in link:
+        link_item.row = 4
     return _view([*items, *row_buttons, *link])
 
 
@@ -426,25 +381,32 @@ def _declare_label(choice: tuple[Card, ...] | None, public: Any, seat: int, loca
 
 
 async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
-                      selected: list[str], *, table_url: str | None = None,
-                      four_colour: bool = True) -> Panel:
+                      selected: list[str], *, four_colour: bool = True) -> Panel:
     """The hand panel of `seat` (rendering and suggestions run in a thread)."""
     match = doc.get_match()
     assert match is not None
     view = match.view_for(seat)
-    pool = _pool(view)
-    known = {value for value, _ in instances(pool)}
+    cards_pool = pool(view)
+    known = {value for value, _ in instances(cards_pool)}
     selected = [v for v in selected if v in known]
-    cards = selection_cards(pool, selected)
+    cards = selection_cards(cards_pool, selected)
 
     def work() -> tuple[bytes, list[QuickPlay]]:
         image = hand_png(view, locale, selected=cards, four_colour=four_colour)
         return image, quick_plays(view)
 
     image, plays = await asyncio.to_thread(work)
-    content = panel_content(doc, table_id, view, cards, locale, table_url)
-    components = panel_view(doc, table_id, view, selected, locale, table_url, plays)
+    url = table_url(doc)
+    content = panel_content(doc, table_id, view, cards, locale, url)
+    components = panel_view(doc, table_id, view, selected, locale, url, plays)
     return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
+
+
+def table_url(doc: TableDoc) -> str | None:
+    """A link to the table message (None before it was posted)."""
+    if doc.table_message is None:
+        return None
+    return f"https://discord.com/channels/{doc.guild_id}/{doc.channel_id}/{doc.table_message}"
 
 
 # ---- the table message ----------------------------------------------------------------
@@ -472,27 +434,27 @@ def table_view(doc: TableDoc, table_id: int, locale: str) -> ui.View:
     in_lobby = match is None or match.phase is Phase.MATCH_OVER
     if in_lobby:
         items += [
-            TractorButton(cid("join"), label=t("button.join", locale),
+            button(cid("join"), label=t("button.join", locale),
                           style=discord.ButtonStyle.primary, row=0),
-            TractorButton(cid("leave"), label=t("button.leave", locale), row=0),
-            TractorButton(cid("addbot"), label=t("button.add_bot", locale), row=0),
-            TractorButton(cid("start"), label=t("button.start", locale),
+            button(cid("leave"), label=t("button.leave", locale), row=0),
+            button(cid("addbot"), label=t("button.add_bot", locale), row=0),
+            button(cid("start"), label=t("button.start", locale),
                           style=discord.ButtonStyle.success, disabled=not doc.full, row=0),
-            TractorButton(cid("rules"), label=t("button.rules", locale), row=0),
+            button(cid("rules"), label=t("button.rules", locale), row=0),
         ]
         if match is not None:
-            items.append(TractorButton(cid("score"), label=t("button.score_sheet", locale),
+            items.append(button(cid("score"), label=t("button.score_sheet", locale),
                                        row=1))
         return _view(items)
     items += [
-        TractorButton(cid("myhand"), label=t("button.my_hand", locale),
+        button(cid("myhand"), label=t("button.my_hand", locale),
                       style=discord.ButtonStyle.primary, row=0),
-        TractorButton(cid("last"), label=t("button.last_trick", locale), row=0),
-        TractorButton(cid("score"), label=t("button.score_sheet", locale), row=0),
+        button(cid("last"), label=t("button.last_trick", locale), row=0),
+        button(cid("score"), label=t("button.score_sheet", locale), row=0),
     ]
     for seat, entry in enumerate(doc.seats):
         if entry is not None and entry.autopilot and entry.user_id is not None:
-            items.append(TractorButton(cid("back", str(seat)),
+            items.append(button(cid("back", str(seat)),
                                        label=t("button.im_back_seat", locale,
                                                name=seat_name(doc, seat, locale)[:60]),
                                        style=discord.ButtonStyle.danger, row=1))
@@ -512,6 +474,6 @@ async def build_table_message(doc: TableDoc, table_id: int) -> Panel:
     content = table_content(doc, public, locale)
     if match.phase is Phase.MATCH_OVER:
         ready = t("lobby.ready", locale) if doc.full else t("lobby.how_to", locale)
-        content = f"{content}\n{ready}"[:1990]
+        content = fit(f"{content}\n{ready}")
     return Panel(content, image, f"table-{table_id}-{public.hand_no}.png",
                  table_view(doc, table_id, locale))

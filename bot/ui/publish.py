@@ -30,14 +30,16 @@ import discord
 from bot.i18n import resolve_locale, t
 from bot.images import summary_png
 from bot.logging import table_logger
-from bot.panels import Panel, build_panel, build_table_message, seat_labels
-from bot.service import Announcement, Publish
+from bot.outcome import Announcement, Publish
+from bot.repository import TableRepository
+from bot.selection import Selections
 from bot.table import TableDoc
 from bot.text import mention
+from bot.ui.panels import Panel, build_panel, build_table_message, seat_labels
+from bot.ui.replies import fit
 
 if TYPE_CHECKING:
-    from bot.client import TractorBot
-    from bot.service import TableService
+    from bot.config import Config
 
 __all__ = ["Publisher"]
 
@@ -73,9 +75,13 @@ class _Job:
 class Publisher:
     """Per-table ordered publishing, outside the table lock."""
 
-    def __init__(self, bot: TractorBot, service: TableService) -> None:
-        self.bot = bot
-        self.service = service
+    def __init__(self, client: discord.Client, repository: TableRepository,
+                 selections: Selections, config: Config) -> None:
+        self.bot = client
+        self.repository = repository
+        self.store = repository.store
+        self.selections = selections
+        self.config = config
         self._pending: dict[int, _Job] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, float] = {}
@@ -84,7 +90,7 @@ class Publisher:
         self._ephemeral_tasks: dict[PanelKey, asyncio.Task[None]] = {}
         self._ephemeral_last: dict[PanelKey, float] = {}
 
-    def submit(self, table_id: int, publish: Publish, *, ended: bool = False) -> None:
+    def submit(self, table_id: int, publish: Publish, ended: bool = False) -> None:
         job = self._pending.setdefault(table_id, _Job())
         job.publish.merge(publish)
         job.ended = job.ended or ended
@@ -106,7 +112,7 @@ class Publisher:
         try:
             while table_id in self._pending:
                 job = self._pending.pop(table_id)
-                interval = self.service.config.edit_interval
+                interval = self.config.edit_interval
                 if interval > 0 and not job.publish.repost and not job.ended:
                     wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()
                     if wait > 0:
@@ -126,10 +132,10 @@ class Publisher:
     # ---- one job -----------------------------------------------------------------------
 
     async def _publish(self, table_id: int, job: _Job) -> None:
-        stored = await self.service.store.load_table(table_id)
-        if stored is None:
+        found = await self.repository.find(table_id)
+        if found is None:
             return
-        doc = TableDoc.from_dict(stored.doc)
+        stored, doc = found
         channel = self.bot.get_partial_messageable(doc.channel_id, guild_id=doc.guild_id)
         meta: dict[str, Any] = {"seats": {}}
         for announcement in job.publish.announcements:
@@ -156,8 +162,8 @@ class Publisher:
         await self._save_meta(table_id, meta)
 
     async def _save_meta(self, table_id: int, meta: dict[str, Any]) -> None:
-        if not meta.get("table_message") and not meta["seats"]:
-            return
+        if not meta.get("table_message") and not any(c for _, c in meta["seats"].values()):
+            return  # nothing new to record (edits keep their message ids)
 
         def apply(doc: TableDoc) -> None:
             if "table_message" in meta:
@@ -169,7 +175,7 @@ class Publisher:
                 for name, value in changes.items():
                     setattr(entry, name, value)
 
-        await self.service.update_meta(table_id, apply)
+        await self.repository.update_meta(table_id, apply)
 
     # ---- channel messages ----------------------------------------------------------------
 
@@ -238,15 +244,14 @@ class Publisher:
         if entry is None or entry.user_id is None or entry.dm_closed:
             return
         user_id = entry.user_id
-        settings = await self.service.store.user_settings(user_id)
+        settings = await self.store.user_settings(user_id)
         if settings.panel == "ephemeral":
             return  # this player asked for the My hand panel only (/tractor settings)
         changes: dict[str, Any] = {}
         meta["seats"][seat] = (user_id, changes)
-        selected = self.service.selections.get((table_id, seat), [])
+        selected = self.selections.get(table_id, seat)
         locale = resolve_locale(settings.language or entry.locale)
         panel = await build_panel(doc, table_id, seat, locale, selected,
-                                  table_url=self._table_url(doc),
                                   four_colour=settings.four_colour)
         try:
             dm_id = entry.dm_channel
@@ -261,8 +266,7 @@ class Publisher:
                 try:
                     await message.edit(content=panel.content, attachments=panel.files(),
                                        view=panel.view, allowed_mentions=NONE)
-                    changes["panel_step"] = doc.step
-                    return
+                    return  # nothing to record: the panel message is the same
                 except discord.NotFound:
                     pass
             if entry.panel_message is not None:
@@ -273,7 +277,7 @@ class Publisher:
             content = panel.content
             mentions = NONE
             if mode == "new":
-                content = f"<@{user_id}> {content}"[:2000]
+                content = fit(f"<@{user_id}> {content}")
                 mentions = discord.AllowedMentions(users=[discord.Object(user_id)])
             message = await channel.send(content, files=panel.files(),
                                          allowed_mentions=mentions, **panel.view_kwargs())
@@ -335,7 +339,7 @@ class Publisher:
     async def _drain_ephemeral(self, key: PanelKey) -> None:
         try:
             while key in self._ephemeral_dirty:
-                interval = self.service.config.edit_interval
+                interval = self.config.edit_interval
                 wait = self._ephemeral_last.get(key, 0.0) + interval - time.monotonic()
                 if interval > 0 and wait > 0:  # at most one edit per interval, the latest
                     await asyncio.sleep(wait)
@@ -355,8 +359,8 @@ class Publisher:
         tracked = self._ephemeral.get(key)
         if tracked is None:
             return
-        stored = await self.service.store.load_table(table_id)
-        doc = None if stored is None else TableDoc.from_dict(stored.doc)
+        found = await self.repository.find(table_id)
+        stored, doc = (None, None) if found is None else found
         entry = None if doc is None else doc.seats[seat]
         if (stored is None or doc is None or stored.status == "ended" or entry is None
                 or entry.user_id != tracked.user_id):
@@ -364,11 +368,10 @@ class Publisher:
             return
         if doc.get_match() is None:
             return
-        settings = await self.service.store.user_settings(tracked.user_id)
+        settings = await self.store.user_settings(tracked.user_id)
         locale = resolve_locale(settings.language or tracked.locale)
-        selected = self.service.selections.get(key, [])
+        selected = self.selections.get(table_id, seat)
         panel = await build_panel(doc, table_id, seat, locale, selected,
-                                  table_url=self._table_url(doc),
                                   four_colour=settings.four_colour)
         if self._ephemeral.get(key) is not tracked:
             # A newer panel interaction came in meanwhile: refresh that one instead.
@@ -390,9 +393,3 @@ class Publisher:
     def _forget(self, key: PanelKey, tracked: _Ephemeral) -> None:
         if self._ephemeral.get(key) is tracked:
             del self._ephemeral[key]
-
-    def _table_url(self, doc: TableDoc) -> str | None:
-        if doc.table_message is None:
-            return None
-        return (f"https://discord.com/channels/{doc.guild_id}/{doc.channel_id}/"
-                f"{doc.table_message}")

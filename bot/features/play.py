@@ -1,0 +1,532 @@
+"""Play: the hand panel's verbs (card selects, Quick plays, Play, Bury, declaring, Hint,
+Suggest, Type…), the table message's in-game buttons (My hand, Last trick, Score sheet,
+I'm back) and the typed commands ``/tractor hand``, ``play``, ``declare``, ``pass``,
+``bury``, ``back`` with their autocomplete."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import discord
+from discord import app_commands, ui
+
+from bot.errors import UserFacingError
+from bot.features import App, Feature, add_feature, guarded
+from bot.i18n import lstr, resolve_locale, t
+from bot.players import computer_action, quick_plays, shape_of, suggest_bury
+from bot.selection import pick_instances, pool, selection_cards
+from bot.table import TableDoc
+from bot.text import cards_text, ruling_text, seat_name, shape_word, team_names, trick_line
+from bot.ui.ids import ComponentId, VerbSpec
+from bot.ui.panels import DECLARE_SUITS, Panel, build_panel, declaration_for
+from bot.ui.replies import edit_clicked, fail, fit, locale_of, quote, reader_locale, send
+from engine.actions import Action, Bury, Declare, Pass, Play
+from engine.cards import Card, parse_cards
+from engine.entry import TypedKind, parse_action
+from engine.errors import InvalidNotation
+from engine.events import ThrowFailed
+from engine.game import Phase
+
+SELECTION_VERBS = ("sel", "quick", "clear", "refresh")
+ACTION_VERBS = ("play", "bury", "decl", "pass")
+MAX_TYPED = 300
+"""Characters of typed cards looked at (a hand holds at most 33 cards)."""
+
+
+def _group_ok(text: str) -> bool:
+    return text.isdigit() and len(text) == 1
+
+
+def _suit_ok(text: str) -> bool:
+    return text in dict(DECLARE_SUITS)
+
+
+def message_selection(message: discord.Message | None) -> list[str]:
+    """The card instances selected in a panel message (its card selects' defaults)."""
+    chosen: list[str] = []
+    for child in _children(message):
+        custom_id = getattr(child, "custom_id", None) or ""
+        if custom_id.split(":")[4:5] == ["sel"]:
+            chosen += [o.value for o in getattr(child, "options", []) if o.default]
+    return chosen
+
+
+def select_values(message: discord.Message | None, custom_id: str) -> list[str]:
+    """All option values of one select of a message."""
+    for child in _children(message):
+        if getattr(child, "custom_id", None) == custom_id:
+            return [option.value for option in getattr(child, "options", [])]
+    return []
+
+
+def _children(message: discord.Message | None) -> list[Any]:
+    if message is None:
+        return []
+    return [child for row in message.components for child in getattr(row, "children", [])]
+
+
+class CardsModal(ui.Modal):
+    """``Type…``: cards as text (``AS AS KH``) for a play, a bury or a declaration."""
+
+    def __init__(self, feature: PlayFeature, cid: ComponentId, kind: str,
+                 locale: str) -> None:
+        super().__init__(title=t(f"modal.{kind}.title", locale)[:45], timeout=900)
+        self.feature = feature
+        self.cid = cid
+        self.kind = kind
+        self.cards: ui.TextInput[CardsModal] = ui.TextInput(
+            label=t("modal.cards.label", locale)[:45], placeholder="AS AS KH",
+            max_length=200, required=True)
+        self.add_item(self.cards)
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await reader_locale(interaction, self.feature.app.store)
+        await self.feature.typed(interaction, self.cid.table, self.kind, self.cards.value,
+                                 step=self.cid.step)
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception,
+                       item: ui.Item[Any] | None = None) -> None:
+        await fail(interaction, error, self.cid.table)
+
+
+class PlayFeature(Feature, name="Play"):
+    """Acting in a running hand."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        add = app.router.add
+        panel = self._panel_verb
+        for verb in ("clear", "refresh", "play", "bury", "pass", "hint", "suggest"):
+            add(VerbSpec(verb, "panel", seat="required"), panel)
+        add(VerbSpec("decl", "panel", seat="required", extra=_suit_ok), panel)
+        add(VerbSpec("sel", "panel", select=True, seat="required", extra=_group_ok), panel)
+        add(VerbSpec("quick", "panel", select=True, seat="required"), panel)
+        add(VerbSpec("type", "panel", seat="required"), self._type, ack="modal")
+        add(VerbSpec("myhand", "table"), self._my_hand, ack="reply")
+        add(VerbSpec("last", "table"), self._last_trick, ack="reply")
+        add(VerbSpec("score", "table"), self._score_sheet, ack="reply")
+        add(VerbSpec("back", "table", seat="optional"), self._back_button, ack="reply")
+
+    async def doc_for(self, interaction: discord.Interaction[Any], table_id: int) -> TableDoc:
+        """The table, loaded once per interaction (the owner check keeps it)."""
+        return await self.app.access.table(interaction, table_id)
+
+    # ---- the hand panel --------------------------------------------------------------
+
+    async def _type(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                    values: list[str]) -> None:
+        """Opens the modal at once (a modal must be the first response)."""
+        kind = {"decl": "declare"}.get(cid.verb, "play")
+        message = interaction.message
+        if message is not None and any((getattr(c, "custom_id", "") or "").split(":")[4:5]
+                                       == ["bury"] for c in _children(message)):
+            kind = "bury"
+        elif message is not None and any((getattr(c, "custom_id", "") or "").split(":")[4:5]
+                                         == ["decl"] for c in _children(message)):
+            kind = "declare"
+        await interaction.response.send_modal(CardsModal(self, cid, kind,
+                                                         locale_of(interaction)))
+
+    async def _panel_verb(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                          values: list[str]) -> None:
+        locale = locale_of(interaction)
+        doc = await self.doc_for(interaction, cid.table)
+        seat = doc.seat_of(interaction.user.id)
+        assert seat is not None  # the owner check
+        match = doc.get_match()
+        if match is None:
+            raise UserFacingError("error.no_match")
+        selections = self.app.selections
+        stale = cid.hand != match.hand_no or cid.step != doc.step
+        verb = cid.verb
+        view = match.view_for(seat)
+        cards_pool = pool(view)
+        if verb in SELECTION_VERBS:
+            current = message_selection(interaction.message)
+            if stale and verb != "refresh":
+                current = []
+            if verb == "sel" and not stale:
+                own = set(select_values(interaction.message, str(cid)))
+                current = [v for v in current if v not in own] + list(values)
+            elif verb == "quick" and not stale and values:
+                try:
+                    chosen = parse_cards(values[0])
+                except InvalidNotation:
+                    chosen = []
+                current = pick_instances(cards_pool, chosen)
+            elif verb == "clear":
+                current = []
+            selections.set(cid.table, seat, current)
+            await self._edit_panel(interaction, doc, cid.table, seat, current, locale)
+            self._track_panel(interaction, cid.table, seat)
+            return
+        if stale:
+            await self._stale(interaction, doc, cid.table, seat, locale)
+            self._track_panel(interaction, cid.table, seat)
+            return
+        if verb in ("hint", "suggest"):
+            if verb == "suggest":
+                chosen = list(await asyncio.to_thread(suggest_bury, view))
+                note = t("panel.suggested", locale, cards=cards_text(chosen))
+            else:
+                action = await asyncio.to_thread(
+                    computer_action, view, self.app.config.computer_player, cid.table,
+                    match.hand_no, doc.step, "hint")
+                chosen = list(action.cards) if isinstance(action, Play) else []
+                note = t("panel.hint", locale, cards=cards_text(chosen),
+                         shape=shape_word(shape_of(chosen, view.public.trump,
+                                                   leading=view.lead is None), locale))
+            current = pick_instances(cards_pool, chosen)
+            selections.set(cid.table, seat, current)
+            panel = await self._panel(doc, cid.table, seat, current, locale)
+            await edit_clicked(interaction, content=fit(f"{panel.content}\n{note}"),
+                                                     attachments=panel.files(),
+                                                     view=panel.view)
+            self._track_panel(interaction, cid.table, seat)
+            return
+        selected = message_selection(interaction.message) or selections.get(cid.table, seat)
+        cards = tuple(selection_cards(cards_pool, selected))
+        make: Callable[[int], Action]
+        if verb == "play":
+            make = lambda s: Play(s, cards)  # noqa: E731
+        elif verb == "bury":
+            make = lambda s: Bury(s, cards)  # noqa: E731
+        elif verb == "pass":
+            make = Pass
+        else:
+            choice = declaration_for(view, cid.extra)
+            if choice is None:
+                raise UserFacingError("error.cannot_declare")
+            make = lambda s: Declare(s, choice)  # noqa: E731
+        try:
+            await self.app.service.act(cid.table, interaction.user.id, make, step=cid.step)
+        except UserFacingError as error:
+            if error.key == "error.stale":
+                _, doc = await self.app.service.load(cid.table)
+                await self._stale(interaction, doc, cid.table, seat, locale)
+                self._track_panel(interaction, cid.table, seat)
+                return
+            raise
+        if verb in ("play", "bury"):
+            selections.clear(cid.table, seat)
+        if self._track_panel(interaction, cid.table, seat):
+            # An ephemeral panel is refreshed by the publisher from the latest table, so it
+            # never shows an older state than a refresh that raced it.
+            self.app.publisher.refresh_ephemeral(cid.table, seat)
+
+    def _track_panel(self, interaction: discord.Interaction[Any], table_id: int,
+                     seat: int) -> bool:
+        """Remember this interaction as the seat's latest ephemeral hand panel when its
+        original response is that panel: the ``My hand`` reply, or an ephemeral panel
+        message a component was used on (answered by an update or a deferred update)."""
+        kind = interaction.response.type
+        kinds = discord.InteractionResponseType
+        message = interaction.message
+        if kind in (kinds.message_update, kinds.deferred_message_update):
+            if message is None or not message.flags.ephemeral:
+                return False
+        elif kind is not kinds.deferred_channel_message:
+            return False
+        self.app.publisher.track_ephemeral(table_id, seat, interaction, locale_of(interaction))
+        return True
+
+    async def _panel(self, doc: TableDoc, table_id: int, seat: int, selected: list[str],
+                     locale: str) -> Panel:
+        entry = doc.seats[seat]
+        four_colour = True
+        if entry is not None and entry.user_id is not None:
+            settings = await self.app.store.user_settings(entry.user_id)
+            four_colour = settings.four_colour
+            if settings.language:
+                locale = resolve_locale(settings.language)
+        return await build_panel(doc, table_id, seat, locale, selected,
+                                 four_colour=four_colour)
+
+    async def _edit_panel(self, interaction: discord.Interaction[Any], doc: TableDoc,
+                          table_id: int, seat: int, selected: list[str], locale: str) -> None:
+        panel = await self._panel(doc, table_id, seat, selected, locale)
+        await edit_clicked(interaction, content=panel.content,
+                                                 attachments=panel.files(), view=panel.view)
+
+    async def _stale(self, interaction: discord.Interaction[Any], doc: TableDoc,
+                     table_id: int, seat: int, locale: str) -> None:
+        """"This table has moved on": the panel is replaced by a fresh one."""
+        self.app.selections.clear(table_id, seat)
+        await self._edit_panel(interaction, doc, table_id, seat, [], locale)
+        await interaction.followup.send(t("error.stale", locale), ephemeral=True)
+
+    # ---- the table message's buttons ----------------------------------------------------
+
+    async def _my_hand(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                       values: list[str]) -> None:
+        await self.show_hand(interaction, cid.table)
+
+    async def show_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """The ephemeral hand panel (fully playable on its own)."""
+        locale = locale_of(interaction)
+        doc = await self.doc_for(interaction, table_id)
+        seat = doc.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserFacingError("error.not_at_table")
+        if doc.get_match() is None:
+            raise UserFacingError("error.no_match")
+        panel = await self._panel(doc, table_id, seat,
+                                  self.app.selections.get(table_id, seat), locale)
+        kwargs: dict[str, Any] = {"files": panel.files()}
+        if panel.view is not None:
+            kwargs["view"] = panel.view
+        await interaction.followup.send(panel.content, ephemeral=True,
+                                        allowed_mentions=discord.AllowedMentions.none(),
+                                        **kwargs)
+        # The first follow-up replaced the "thinking…" original: the panel is the original
+        # response, which the publisher edits as the game moves on.
+        self._track_panel(interaction, table_id, seat)
+
+    async def _last_trick(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                          values: list[str]) -> None:
+        locale = locale_of(interaction)
+        doc = await self.doc_for(interaction, cid.table)
+        match = doc.get_match()
+        public = None if match is None else match.public_view()
+        if public is None or public.last_trick is None:
+            await send(interaction, t("last.none", locale))
+            return
+        trick = public.last_trick
+        await send(interaction, t("last.text", locale, number=trick.number,
+                                  plays=trick_line(doc, trick, locale, public.trump),
+                                  player=seat_name(doc, trick.winner or 0, locale),
+                                  points=trick.points))
+
+    async def _score_sheet(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                           values: list[str]) -> None:
+        locale = locale_of(interaction)
+        doc = await self.doc_for(interaction, cid.table)
+        match = doc.get_match()
+        if match is None:
+            await send(interaction, t("score.none", locale))
+            return
+        lines = [f"**{t('score.title', locale)}**",
+                 t("score.teams", locale, team_a=team_names(doc, 0, locale),
+                   level_a=str(match.levels[0]), team_b=team_names(doc, 1, locale),
+                   level_b=str(match.levels[1]))]
+        for result in doc.results[-15:]:
+            starter = result.get("starter")
+            lines.append(t("score.row", locale, number=result["hand_no"],
+                           starter=seat_name(doc, starter, locale) if starter is not None
+                           else "?",
+                           points=result["opponent_points"],
+                           levels="/".join(result["new_levels"])))
+        await send(interaction, "\n".join(lines))
+
+    async def _back_button(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                           values: list[str]) -> None:
+        await self.back_(interaction, cid.table)
+
+    async def back_(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        was = await self.app.service.back(table_id, interaction.user.id)
+        await send(interaction, t("back.done" if was else "back.not_away",
+                                  locale_of(interaction)))
+
+    # ---- typed actions -----------------------------------------------------------------
+
+    async def typed(self, interaction: discord.Interaction[Any], table_id: int, kind: str,
+                    text: str, *, step: int | None = None) -> None:
+        """``/tractor play|bury|declare cards:`` and the ``Type…`` modal."""
+        locale = locale_of(interaction)
+        typed_kind: TypedKind = "declare" if kind == "declare" else \
+            "bury" if kind == "bury" else "play"
+        try:
+            action = parse_action(typed_kind, text[:MAX_TYPED], 0)
+        except InvalidNotation as error:
+            raise UserFacingError("error.bad_cards",
+                                  reason=quote(ruling_text(error, locale), 300)) from None
+        if action is None or isinstance(action, Pass):
+            raise UserFacingError("error.no_cards")
+        cards = action.cards
+        make: Callable[[int], Action] = lambda seat: replace(action, seat=seat)  # noqa: E731
+        await self.act(interaction, table_id, make, step=step,
+                       done=t(f"{kind}.done", locale, cards=cards_text(cards)))
+
+    async def act(self, interaction: discord.Interaction[Any], table_id: int,
+                  make: Callable[[int], Action], *, step: int | None = None,
+                  done: str) -> None:
+        locale = locale_of(interaction)
+        try:
+            tx = await self.app.service.act(table_id, interaction.user.id, make, step=step)
+        except UserFacingError as error:
+            if error.key == "error.stale":
+                raise UserFacingError("error.stale_typed") from None
+            raise
+        seat = tx.doc.seat_of(interaction.user.id)
+        if seat is not None:
+            self.app.selections.clear(table_id, seat)
+        failed = [e for e in tx.events if isinstance(e, ThrowFailed)]
+        if failed:
+            done += "\n" + t("note.throw_failed", locale,
+                             player=seat_name(tx.doc, seat or 0, locale),
+                             attempted=cards_text(failed[0].attempted),
+                             forced=cards_text(failed[0].forced), penalty=0)
+        await send(interaction, done)
+
+    # ---- commands ---------------------------------------------------------------------
+
+    @app_commands.command(name="hand", description=lstr("cmd.hand.desc"))
+    @guarded
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        """Your hand panel, here and only for you (works with DMs closed)."""
+        await self.ack(interaction)
+        table_id, doc = await self.here(interaction)
+        self.app.access.keep(interaction, table_id, doc)
+        await self.show_hand(interaction, table_id)
+
+    @app_commands.command(name="play", description=lstr("cmd.play.desc"))
+    @app_commands.describe(cards=lstr("cmd.play.cards.desc"))
+    @guarded
+    async def play(self, interaction: discord.Interaction[Any], cards: str) -> None:
+        """Lead or follow with cards written like AS AS or 10H."""
+        await self.ack(interaction)
+        table_id, _ = await self.here(interaction)
+        await self.typed(interaction, table_id, "play", cards)
+
+    @play.autocomplete("cards")
+    async def play_cards(self, interaction: discord.Interaction[Any],
+                         current: str) -> list[app_commands.Choice[str]]:
+        return await self.choices(interaction, "play", current)
+
+    @app_commands.command(name="declare", description=lstr("cmd.declare.desc"))
+    @app_commands.describe(cards=lstr("cmd.declare.cards.desc"))
+    @guarded
+    async def declare(self, interaction: discord.Interaction[Any], cards: str) -> None:
+        """Declare trump while the cards are dealt: one or two level cards, or a joker pair."""
+        await self.ack(interaction)
+        table_id, _ = await self.here(interaction)
+        await self.typed(interaction, table_id, "declare", cards)
+
+    @declare.autocomplete("cards")
+    async def declare_cards(self, interaction: discord.Interaction[Any],
+                            current: str) -> list[app_commands.Choice[str]]:
+        return await self.choices(interaction, "declare", current)
+
+    @app_commands.command(name="pass", description=lstr("cmd.pass.desc"))
+    @guarded
+    async def pass_(self, interaction: discord.Interaction[Any]) -> None:
+        """Do not declare in this declaration window."""
+        locale = await self.ack(interaction)
+        table_id, _ = await self.here(interaction)
+        await self.act(interaction, table_id, Pass, done=t("pass.done", locale))
+
+    @app_commands.command(name="bury", description=lstr("cmd.bury.desc"))
+    @app_commands.describe(cards=lstr("cmd.bury.cards.desc"))
+    @guarded
+    async def bury(self, interaction: discord.Interaction[Any], cards: str) -> None:
+        """Bury 8 of your 33 cards as the new kitty (the starter only)."""
+        await self.ack(interaction)
+        table_id, _ = await self.here(interaction)
+        await self.typed(interaction, table_id, "bury", cards)
+
+    @bury.autocomplete("cards")
+    async def bury_cards(self, interaction: discord.Interaction[Any],
+                         current: str) -> list[app_commands.Choice[str]]:
+        return await self.choices(interaction, "bury", current)
+
+    @app_commands.command(name="back", description=lstr("cmd.back.desc"))
+    @guarded
+    async def back(self, interaction: discord.Interaction[Any]) -> None:
+        """Take your seat back from the computer (after two missed turns)."""
+        await self.ack(interaction)
+        table_id, _ = await self.here(interaction)
+        await self.back_(interaction, table_id)
+
+    # ---- autocomplete --------------------------------------------------------------------
+
+    async def choices(self, interaction: discord.Interaction[Any], kind: str,
+                      current: str) -> list[app_commands.Choice[str]]:
+        """Choices matching what is typed: the typed cards first when they parse (legal or
+        not: Enter then plays exactly those, or gets the ruling), then the legal choices
+        whose cards include every typed card (``9``, ``9d`` or ``K`` narrow them)."""
+        try:
+            return await self._choices(interaction, kind, current)
+        except Exception as error:
+            await fail(interaction, error)
+            return []
+
+    async def _choices(self, interaction: discord.Interaction[Any], kind: str,
+                       current: str) -> list[app_commands.Choice[str]]:
+        locale = await reader_locale(interaction, self.app.store)
+        found = await self.app.service.table_in_channel(interaction.channel_id or 0)
+        if found is None:
+            return []
+        _, doc = found
+        seat = doc.seat_of(interaction.user.id)
+        match = doc.get_match()
+        if seat is None or match is None:
+            return []
+        view = match.view_for(seat)
+        trump = view.public.trump
+        options: list[tuple[str, tuple[Card, ...]]] = []
+        if kind == "play":
+            for play in await asyncio.to_thread(quick_plays, view):
+                shape = shape_word(shape_of(play.cards, trump, leading=view.lead is None),
+                                   locale)
+                options.append((f"{'★ ' if play.recommended else ''}"
+                                f"{cards_text(play.cards)} — {shape}", tuple(play.cards)))
+        elif kind == "declare":
+            for option in view.legal_declarations:
+                options.append((cards_text(option), tuple(option)))
+        elif kind == "bury" and view.public.phase is Phase.BURYING and view.to_move:
+            cards = await asyncio.to_thread(suggest_bury, view)
+            options.append((t("bury.suggested_choice", locale, cards=cards_text(cards)),
+                            tuple(cards)))
+        typed = current.strip()[:MAX_TYPED]
+        out: list[tuple[str, str]] = []
+        if typed:
+            options = [o for o in options if _matches(typed, o[1])]
+            try:
+                parsed = parse_cards(typed)
+            except InvalidNotation:
+                parsed = []
+            if parsed:
+                value = " ".join(str(c) for c in parsed)
+                out.append((cards_text(parsed), value))
+        for name, cards in options:
+            value = " ".join(str(c) for c in cards)
+            if all(value != v for _, v in out):
+                out.append((name, value))
+        return [app_commands.Choice(name=name[:100], value=value[:100])
+                for name, value in out[:25] if len(value) <= 100]
+
+
+def _matches(typed: str, cards: tuple[Card, ...]) -> bool:
+    """Whether the choice `cards` holds what is typed: whole cards (any notation the parser
+    reads, in any order, as a multiset) and a last partial token (a rank like ``9``/``K``/
+    ``10``, or a card prefix) that some other card of the choice starts with."""
+    tokens = typed.replace(",", " ").split()
+    if not tokens:
+        return True
+    left = list(cards)
+    for index, token in enumerate(tokens):
+        try:
+            whole = parse_cards(token)
+        except InvalidNotation:
+            whole = []
+        if whole:
+            for card in whole:
+                if card not in left:
+                    return False
+                left.remove(card)
+            continue
+        if index != len(tokens) - 1:
+            return False
+        prefix = token.upper()
+        if not any(str(card).startswith(prefix) or card.pretty.upper().startswith(prefix)
+                   for card in left):
+            return False
+    return True
+
+
+async def setup(app: App) -> None:
+    await add_feature(app, PlayFeature(app))

@@ -1,0 +1,49 @@
+"""Who may use a component, and the table an interaction is about (loaded once)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.errors import UserFacingError
+from bot.service import TableService
+from bot.table import TableDoc
+from bot.text import seat_name
+from bot.ui.ids import ComponentId
+from bot.ui.replies import locale_of
+
+__all__ = ["Access"]
+
+DOC_KEY = "tractor.doc"
+
+
+class Access:
+    """Table lookups for interactions, and the seat-ownership check of the router."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+
+    async def table(self, interaction: discord.Interaction[Any], table_id: int) -> TableDoc:
+        """The table, loaded once per interaction."""
+        cached = interaction.extras.get(DOC_KEY)
+        if isinstance(cached, tuple) and cached[0] == table_id:
+            doc: TableDoc = cached[1]
+            return doc
+        _, doc = await self.service.load(table_id)
+        self.keep(interaction, table_id, doc)
+        return doc
+
+    @staticmethod
+    def keep(interaction: discord.Interaction[Any], table_id: int, doc: TableDoc) -> None:
+        interaction.extras[DOC_KEY] = (table_id, doc)
+
+    async def owner(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
+        """A seat's component works for the player in that seat only."""
+        doc = await self.table(interaction, cid.table)
+        seat = doc.seat_of(interaction.user.id)
+        if cid.seat is not None and seat != cid.seat:
+            raise UserFacingError("error.not_your_button",
+                                  player=seat_name(doc, cid.seat, locale_of(interaction)))
+        if seat is None:
+            raise UserFacingError("error.not_at_table")

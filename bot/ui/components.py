@@ -1,0 +1,221 @@
+"""Buttons and selects: ONE `DynamicItem` for every ``tr:`` id, and the registry of verbs.
+
+Each feature registers its verbs (`ComponentRouter.add`: the `VerbSpec`, the handler, how
+the click is acknowledged). A click then goes, before anything else happens:
+
+1. the id is parsed and range-checked (`bot.ui.ids.parse_id`); select values must be
+   among the select's own options;
+2. the id must belong to the message it came from: Discord sends the message a component
+   was used on, and the bot only acts on an id that message carries, whose role
+   (`bot.ui.ids.Role`: the public table message, a hand panel, a private reply) is the
+   verb's;
+3. the click is acknowledged (deferred) at once, before any database work, so Discord's
+   3-second limit holds whatever the database is doing;
+4. the person: a seat's component only works for the player in that seat (`owner`);
+5. the feature's handler runs; any error takes the one error path (`bot.ui.replies.fail`).
+
+A refused click changes nothing and gets exactly one translated ephemeral reply; a
+malformed id is logged at debug level. An id the message does not carry never reaches a
+DynamicItem (discord.py drops it), so `unknown_component` answers those.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import discord
+from discord import ui
+
+from bot.i18n import t
+from bot.logging import table_logger
+from bot.ui.ids import ComponentId, InvalidId, Role, VerbSpec, parse_id
+from bot.ui.replies import fail, locale_of, send
+
+__all__ = ["TEMPLATE", "Ack", "ComponentRouter", "Handler", "Owner", "button", "select"]
+
+TEMPLATE = re.compile(r"tr:(?P<rest>.{0,120})", re.DOTALL)
+Ack = Literal["update", "reply", "modal"]
+"""How a click is acknowledged before its handler runs: ``update`` (the message it was
+used on is edited later), ``reply`` (an ephemeral "thinking…" that the answer replaces) or
+``modal`` (the handler opens a modal: it must be the response, so no database work may
+come before it)."""
+Handler = Callable[[discord.Interaction[Any], ComponentId, list[str]], Awaitable[None]]
+Owner = Callable[[discord.Interaction[Any], ComponentId], Awaitable[None]]
+"""Raises `UserFacingError` unless the user may use that seat's component."""
+ReaderLocale = Callable[[discord.Interaction[Any]], Awaitable[str]]
+CID_KEY = "tractor.cid"
+
+
+@dataclass(frozen=True, slots=True)
+class _Verb:
+    spec: VerbSpec
+    handler: Handler
+    ack: Ack
+
+
+def message_role(message: discord.Message | None) -> Role | None:
+    """The role of the message a component was used on: ``table`` for a public message,
+    ``panel``/``private`` (both) for a DM or an ephemeral message."""
+    if message is None:
+        return None
+    if message.flags.ephemeral or message.guild is None:
+        return "panel"
+    return "table"
+
+
+def carried(message: discord.Message | None, custom_id: str) -> Any | None:
+    """The component of `message` with this custom id, if it carries one."""
+    if message is None:
+        return None
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            if getattr(child, "custom_id", None) == custom_id:
+                return child
+    return None
+
+
+_ROUTERS: weakref.WeakKeyDictionary[discord.Client, ComponentRouter] = (
+    weakref.WeakKeyDictionary())
+"""Each bot's router (`ComponentRouter.install`); several bots may live in one process."""
+
+
+class TractorItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
+    """Every button and select the bot sends (the one DynamicItem class). Sent views thus
+    hold only dynamic items, which discord.py does not keep as persistent views; a click
+    goes to the router of the bot it was sent to."""
+
+    def __init__(self, item: ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
+                             match: re.Match[str], /) -> TractorItem:
+        return cls(item)
+
+    def _values(self) -> list[str]:
+        return list(getattr(self.item, "values", []) or [])
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        router = _ROUTERS.get(interaction.client)
+        if router is None:
+            return False
+        custom_id = getattr(self.item, "custom_id", "") or ""
+        return await router.check(interaction, custom_id, self._values()) is not None
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        router = _ROUTERS.get(interaction.client)
+        cid = interaction.extras.get(CID_KEY)
+        if router is not None and isinstance(cid, ComponentId):
+            await router.run(interaction, cid, self._values())
+
+
+class ComponentRouter:
+    """The verbs of every feature, and the checks every click passes first."""
+
+    def __init__(self, reader_locale: ReaderLocale, owner: Owner) -> None:
+        self._verbs: dict[str, _Verb] = {}
+        self._reader_locale = reader_locale
+        self._owner = owner
+        self.specs: dict[str, VerbSpec] = {}
+
+    def add(self, spec: VerbSpec, handler: Handler, *, ack: Ack = "update") -> None:
+        """Register a verb (once; a second feature claiming it is a programming error)."""
+        assert spec.name not in self._verbs, f"verb {spec.name} registered twice"
+        self._verbs[spec.name] = _Verb(spec, handler, ack)
+        self.specs[spec.name] = spec
+
+    def parse(self, custom_id: str) -> ComponentId:
+        return parse_id(custom_id, self.specs)
+
+    async def _refuse(self, interaction: discord.Interaction[Any], why: str) -> None:
+        table_logger(None).debug("component %r refused: %s",
+                                 (interaction.data or {}).get("custom_id"), why)
+        if not interaction.response.is_done():  # acknowledged before any database work
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._reader_locale(interaction)
+        await send(interaction, t("error.bad_button", locale_of(interaction)))
+
+    async def check(self, interaction: discord.Interaction[Any], custom_id: str,
+                    values: list[str]) -> ComponentId | None:
+        """Steps 1-4 of the module docstring; None when refused (already answered)."""
+        try:
+            cid = self.parse(custom_id)
+        except InvalidId as error:
+            await self._refuse(interaction, str(error))
+            return None
+        verb = self._verbs[cid.verb]
+        component = carried(interaction.message, custom_id)
+        role = message_role(interaction.message)
+        wanted: set[Role] = {"table"} if verb.spec.role == "table" else {"panel", "private"}
+        if component is None or role not in wanted:
+            await self._refuse(interaction, f"not on a {verb.spec.role} message")
+            return None
+        if verb.spec.select:
+            options = {o.value for o in getattr(component, "options", [])}
+            if not set(values) <= options:
+                await self._refuse(interaction, "select value not offered")
+                return None
+        try:
+            if verb.ack == "update":
+                await interaction.response.defer()
+            elif verb.ack == "reply":
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            await self._reader_locale(interaction)
+            if cid.seat is not None and verb.spec.seat != "none" and verb.ack != "modal":
+                await self._owner(interaction, cid)
+        except Exception as error:
+            await fail(interaction, error, cid.table)
+            return None
+        interaction.extras[CID_KEY] = cid
+        return cid
+
+    async def run(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                  values: list[str]) -> None:
+        """Step 5: the feature's handler, through the one error path."""
+        try:
+            await self._verbs[cid.verb].handler(interaction, cid, values)
+        except Exception as error:
+            await fail(interaction, error, cid.table)
+
+    async def unknown_component(self, interaction: discord.Interaction[Any]) -> None:
+        """A ``tr:`` component id the message does not carry (a modified client): answered
+        politely here, since discord.py drops it before any item sees it."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not custom_id.startswith("tr:") or carried(interaction.message, custom_id):
+            return
+        await self._refuse(interaction, "id not on its message")
+
+    def install(self, client: discord.Client) -> None:
+        """Serve `client`'s components: the DynamicItem and the listener for ids that are
+        not on their message (called once, from ``setup_hook``)."""
+        _ROUTERS[client] = self
+        client.add_dynamic_items(TractorItem)
+        client.add_listener(self.unknown_component, "on_interaction")  # type: ignore[attr-defined]
+
+
+def button(cid: ComponentId, *, label: str | None = None,
+           style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
+           emoji: str | None = None, row: int | None = None) -> TractorItem:
+    """A button with this id (handled by the router's DynamicItem)."""
+    return TractorItem(ui.Button(label=label, style=style, disabled=disabled, emoji=emoji,
+                                 custom_id=str(cid), row=row))
+
+
+def select(cid: ComponentId, *, options: list[discord.SelectOption],
+           placeholder: str | None = None, min_values: int = 1, max_values: int = 1,
+           disabled: bool = False, row: int | None = None) -> TractorItem:
+    """A string select with this id."""
+    return TractorItem(ui.Select(custom_id=str(cid), options=options, placeholder=placeholder,
+                                 min_values=min_values, max_values=max_values,
+                                 disabled=disabled, row=row))
+
+
+def link_button(label: str, url: str, row: int | None = None) -> ui.Button[Any]:
+    return ui.Button(label=label, url=url, style=discord.ButtonStyle.link, row=row)
+
