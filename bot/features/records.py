@@ -382,6 +382,7 @@ class Records(Feature):
     async def replay(self, interaction: discord.Interaction,
                      hand: app_commands.Range[int, 1, 999_999_999_999]) -> None:
         """Step through a finished hand trick by trick (only what was public)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)  # before the database
         await self.show_replay(interaction, hand, 0, edit=False)
 
     async def _frames_for(self, store: Store, interaction: discord.Interaction,
@@ -466,8 +467,7 @@ class Records(Feature):
             await interaction.response.edit_message(content=text, attachments=files, view=view,
                                                     allowed_mentions=NO_PINGS)
         else:
-            await interaction.response.send_message(text, files=files, view=view,
-                                                    ephemeral=True, allowed_mentions=NO_PINGS)
+            await send(interaction, text, files=files, view=view, allowed_mentions=NO_PINGS)
 
     # ---- /tractor settings
 
@@ -483,6 +483,7 @@ class Records(Feature):
                        server_language: str | None = None) -> None:
         """Your card colours, hand panel and language; the server's language (Manage Server)."""
         assert interaction.guild_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)  # before the database
         store = self.app.store
         if server_language is not None and not interaction.permissions.manage_guild:
             await fail(interaction, t("settings.need_manage_server",
@@ -519,8 +520,7 @@ class Records(Feature):
             t("settings.server_title", locale),
             t("settings.server_language", locale, value=NATIVE_NAMES[public]),
         ]
-        await interaction.response.send_message("\n".join(lines), ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+        await send(interaction, "\n".join(lines), allowed_mentions=NO_PINGS)
 
     async def _relocalize_tables(self, guild_id: int, locale: str) -> None:
         """The server's open tables switch their public text to the new language."""

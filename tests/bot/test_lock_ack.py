@@ -25,20 +25,36 @@ async def test_acknowledged_before_the_database(tmp_path: Path, kind: str,
         action = group.action(kind)
         w.bot.service.repository.forget(group.game.table_id)  # no cached table either
         await w.bot.publisher.idle()
-        sent = len(w.env.http_requests)
-        touched: list[int] = []
-        for name in ("read", "write"):
-            original = getattr(Database, name)
+        await assert_acknowledged_first(w, action, monkeypatch)
 
-            async def wrapped(db: Any, job: Any, __original: Any = original) -> Any:
-                touched.append(len(w.env.http_requests))
-                return await __original(db, job)
-            monkeypatch.setattr(Database, name, wrapped)
-        await action()
-        assert touched, "the interaction never read the database"
-        before = w.env.http_requests[sent:touched[0]]
-        callbacks = [r for r in before if r.path.endswith("/callback")]
-        assert callbacks and callbacks[0].json["type"] in (5, 6), [r.path for r in before]
+
+async def assert_acknowledged_first(w: Any, action: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`action`'s interaction is acknowledged (deferred) before its first database job."""
+    sent = len(w.env.http_requests)
+    touched: list[int] = []
+    for name in ("read", "write"):
+        original = getattr(Database, name)
+
+        async def wrapped(db: Any, job: Any, __original: Any = original) -> Any:
+            touched.append(len(w.env.http_requests))
+            return await __original(db, job)
+        monkeypatch.setattr(Database, name, wrapped)
+    await action()
+    monkeypatch.undo()
+    assert touched, "the interaction never read the database"
+    before = w.env.http_requests[sent:touched[0]]
+    callbacks = [r for r in before if r.path.endswith("/callback")]
+    assert callbacks and callbacks[0].json["type"] in (5, 6), [r.path for r in before]
+
+
+@pytest.mark.parametrize("command", ["tractor replay", "tractor settings"])
+async def test_replay_and_settings_acknowledged_before_the_database(
+        tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with world(tmp_path, humans=1, users=1) as w:
+        options = {"hand": 7} if command.endswith("replay") else {}
+        user = w.users[0]
+        await assert_acknowledged_first(
+            w, lambda: user.slash(w.channel, command, **options), monkeypatch)
 
 
 @pytest.mark.parametrize("kind", WRITES)
