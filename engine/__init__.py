@@ -1,4 +1,4 @@
-"""Tractor (升级) rules engine: pure, typed, no I/O. See ../shared/RULES.md (R1–R12)."""
+"""Tractor (升级) rules engine: pure, typed, no I/O. See docs/rules.md (R1–R12)."""
 
 from engine.actions import (
     Action,
@@ -8,6 +8,7 @@ from engine.actions import (
     Pass,
     Play,
     StartHand,
+    TakeBack,
     action_from_dict,
 )
 from engine.cards import Card, Rank, Suit, card_points, format_cards, full_deck, parse_cards
@@ -23,7 +24,17 @@ from engine.follow import follow_error, forced_cards, legal_follow_candidates, r
 from engine.game import HandState, Match, Phase, Trick, apply
 from engine.hints import quick_plays, suggest_bury
 from engine.reasons import Reason, ruling
-from engine.rules import KittyMultiplier, MatchEnd, MustDefend, NoBid, RuleSet
+from engine.rules import (
+    FixedTrump,
+    Follow,
+    KittyMultiplier,
+    LevelScoring,
+    MatchEnd,
+    MustDefend,
+    NoBid,
+    RuleSet,
+    ThrowRuff,
+)
 from engine.scoring import advance_level, kitty_multiplier, settle
 from engine.throw import check_throw, lead_error
 from engine.trick import trick_winner
@@ -39,10 +50,13 @@ __all__ = [
     "CloseWindow",
     "Declare",
     "Event",
+    "FixedTrump",
+    "Follow",
     "HandState",
     "IllegalPlay",
     "InvalidNotation",
     "KittyMultiplier",
+    "LevelScoring",
     "Match",
     "MatchEnd",
     "MustDefend",
@@ -58,6 +72,8 @@ __all__ = [
     "RuleSet",
     "StartHand",
     "Suit",
+    "TakeBack",
+    "ThrowRuff",
     "TractorError",
     "Trick",
     "Trump",

@@ -105,7 +105,21 @@ class Play(_SeatCards):
     type: ClassVar[str] = "play"
 
 
-Action = StartHand | Declare | Pass | CloseWindow | Bury | Play
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Take back one's last play before anyone else acts (R12 `take_backs`)."""
+
+    seat: int
+    type: ClassVar[str] = "take_back"
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat}
+
+
+Action = StartHand | Declare | Pass | CloseWindow | Bury | Play | TakeBack
 """Any action `engine.game.apply` accepts."""
 
 
@@ -119,6 +133,8 @@ def action_from_dict(data: dict[str, Any]) -> Action:
             return StartHand(int(data["seed"]))
         if kind == Pass.type:
             return Pass(int(data["seat"]))
+        if kind == TakeBack.type:
+            return TakeBack(int(data["seat"]))
         if kind == CloseWindow.type:
             return CloseWindow()
         for cls in (Declare, Bury, Play):

@@ -102,16 +102,16 @@ def _fallback(match: Match, seat: int, phase: Phase) -> Action:
     return make_player("random", 0).decide(match.view_for(seat))
 
 
-def play_deal(args: tuple[str, str, int, int]) -> list[HandRecord]:
+def play_deal(args: tuple[str, str, int, int, RuleSet]) -> list[HandRecord]:
     """Both hands of deal `index`: A on team 0, then A on team 1."""
-    a, b, seed, index = args
+    a, b, seed, index, rules = args
     hand_seed, level, starter = deal_setup(seed, index)
     records = []
     for a_team in (0, 1):
         names = [a if team_of(s) == a_team else b for s in range(4)]
         players = [make_player(name, seed * 1_000_003 + index * 8 + s)
                    for s, name in enumerate(names)]
-        records.append(play_hand(players, hand_seed, level, starter, RuleSet(), a_team))
+        records.append(play_hand(players, hand_seed, level, starter, rules, a_team))
     return records
 
 
@@ -141,9 +141,10 @@ def swing(deal: Sequence[HandRecord]) -> float:
     return a_opp - b_opp
 
 
-def run(a: str, b: str, deals: int, seed: int, jobs: int = 1) -> dict[str, Any]:
-    """Play `deals` duplicate deals and summarise (see the module docstring)."""
-    tasks = [(a, b, seed, index) for index in range(deals)]
+def run(a: str, b: str, deals: int, seed: int, jobs: int = 1,
+        rules: RuleSet | None = None) -> dict[str, Any]:
+    """Play `deals` duplicate deals under `rules` and summarise (see the module docstring)."""
+    tasks = [(a, b, seed, index, rules or RuleSet()) for index in range(deals)]
     if jobs > 1:
         with Pool(jobs) as pool:
             results = pool.map(play_deal, tasks, chunksize=1)
@@ -185,8 +186,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the run")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--rules", default="{}",
+                        help='table options as JSON, e.g. \'{"follow": "suit_only"}\'')
     args = parser.parse_args(argv)
-    summary = run(args.a, args.b, args.deals, args.seed, args.jobs)
+    summary = run(args.a, args.b, args.deals, args.seed, args.jobs,
+                  RuleSet.from_dict(json.loads(args.rules)))
     if args.json:
         sys.stdout.write(json.dumps(summary) + "\n")
         return 0

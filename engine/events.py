@@ -27,6 +27,7 @@ class TrumpHow(StrEnum):
     DECLARED = "declared"
     KITTY_TOP_CARD = "kitty_top_card"
     REVEAL_UNTIL_LEVEL = "reveal_until_level"
+    FIXED = "fixed"  # R12 `fixed_trump`: the table's trump for the whole match
 
 
 class _Event:
@@ -55,7 +56,8 @@ class HandStarted(_Event):
 
 @dataclass(frozen=True, slots=True)
 class CardsDealt(_Event):
-    """Batch `batch` (1–5) of five cards each was dealt; a declaration window opens (R5).
+    """Batch `batch` (1–5) of five cards each was dealt; a declaration window opens (R5),
+    except under a fixed trump (R12 `fixed_trump`), where the five batches are dealt at once.
 
     Which cards a seat got is private: see `view_for(seat)`.
     """
@@ -153,6 +155,16 @@ class CardsPlayed(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PlayTakenBack(_Event):
+    """`seat` took back its last play, `cards`, which return to its hand; the hand is as it
+    was before that play (R12 `take_backs`)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    type: ClassVar[str] = "play_taken_back"
+
+
+@dataclass(frozen=True, slots=True)
 class ThrowFailed(_Event):
     """`seat` attempted the throw `attempted`; a unit was beatable, so `forced` is led (R7).
 
@@ -213,14 +225,14 @@ class MatchWon(_Event):
 
 
 Event = (HandStarted | CardsDealt | Declared | Passed | WindowClosed | Redealt | StarterSet
-         | NoBidTrump | TrumpSet | KittyTaken | Buried | CardsPlayed | ThrowFailed | TrickWon
-         | KittyRevealed | HandSettled | MatchWon)
+         | NoBidTrump | TrumpSet | KittyTaken | Buried | CardsPlayed | PlayTakenBack
+         | ThrowFailed | TrickWon | KittyRevealed | HandSettled | MatchWon)
 """Any event `engine.game.apply` emits."""
 
 _EVENT_TYPES: dict[str, type[_Event]] = {cls.type: cls for cls in (
     HandStarted, CardsDealt, Declared, Passed, WindowClosed, Redealt, StarterSet, NoBidTrump,
-    TrumpSet, KittyTaken, Buried, CardsPlayed, ThrowFailed, TrickWon, KittyRevealed,
-    HandSettled, MatchWon)}
+    TrumpSet, KittyTaken, Buried, CardsPlayed, PlayTakenBack, ThrowFailed, TrickWon,
+    KittyRevealed, HandSettled, MatchWon)}
 
 
 def _same(value: Any) -> Any:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from engine.cards import Card, format_cards, missing_from
 from engine.matching import best_answer, best_answer_path, pair_counts, shapes_of
 from engine.reasons import SUIT_CODES, Reason, ruling
+from engine.rules import Follow
 from engine.trump import Trump
 from engine.units import Unit, decompose_suit
 
@@ -17,18 +18,24 @@ def _lead_units(lead: Sequence[Card], trump: Trump) -> list[Unit]:
 
 
 def follow_error(
-    hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump
+    hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump,
+    follow: Follow = Follow.R8,
 ) -> Reason | None:
-    """`None` if `play` is a legal follow to `lead` from `hand`, else the reason (R8)."""
+    """`None` if `play` is a legal follow to `lead` from `hand`, else the reason (R8).
+
+    `follow` is the table's following rule (R12 `follow`): `suit_only` keeps R8's suit
+    obligation and drops the pair and tractor obligations.
+    """
     if len(play) == len(lead):
         missing = missing_from(hand, play)
         if missing:
             return ruling("follow.not_held", cards=format_cards(missing))
-    return held_follow_error(hand, lead, play, trump)
+    return held_follow_error(hand, lead, play, trump, follow)
 
 
 def held_follow_error(
-    hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump
+    hand: Sequence[Card], lead: Sequence[Card], play: Sequence[Card], trump: Trump,
+    follow: Follow = Follow.R8,
 ) -> Reason | None:
     """`follow_error` for a `play` already known to come from `hand` (the game checks
     possession as it takes the cards out)."""
@@ -49,6 +56,8 @@ def held_follow_error(
         return None
     if len(played) < n:
         return ruling("follow.suit", suit=SUIT_CODES[suit])
+    if follow is Follow.SUIT_ONLY:
+        return None
     units = _lead_units(lead, trump)
     shapes = shapes_of(u.pairs for u in units)
     if not shapes:
@@ -141,14 +150,23 @@ def _take_pair(pool: list[Card], order: int, trump: Trump) -> Card:
 
 
 def random_legal_follow(
-    hand: Sequence[Card], lead: Sequence[Card], trump: Trump, rng: random.Random
+    hand: Sequence[Card], lead: Sequence[Card], trump: Trump, rng: random.Random,
+    follow: Follow = Follow.R8,
 ) -> list[Card]:
-    """A random legal follow (for random agents and property tests)."""
+    """A random legal follow (for random agents and property tests) under `follow`."""
     if len(lead) == 1:  # the common case, without the structure machinery
         suits = trump.suit_indexes
         suit = suits[lead[0].code]
         held = [c for c in hand if suits[c.code] == suit]
         return [rng.choice(held or list(hand))]
+    if follow is Follow.SUIT_ONLY:  # any cards of the led suit (all of them if too few)
+        suits = trump.suit_indexes
+        suit = suits[lead[0].code]
+        held = [c for c in hand if suits[c.code] == suit]
+        if len(held) >= len(lead):
+            return rng.sample(held, len(lead))
+        rest = [c for c in hand if suits[c.code] != suit]
+        return held + rng.sample(rest, len(lead) - len(held))
     noise = {card: rng.random() for card in hand}
     return build_follow(hand, lead, trump, prefer_high=rng.random() < 0.5,
                         fill_key=noise.__getitem__)

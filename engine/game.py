@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from engine.actions import Action, Bury, CloseWindow, Declare, Pass, Play, StartHand
+from engine.actions import Action, Bury, CloseWindow, Declare, Pass, Play, StartHand, TakeBack
 from engine.cards import Card, Rank, card_points, format_cards, full_deck, missing_from, parse_cards
 from engine.declaring import declaration_error, declared_trump
 from engine.errors import IllegalPlay, NotYourTurn, WrongPhase
@@ -35,6 +35,7 @@ from engine.events import (
     MatchWon,
     NoBidTrump,
     Passed,
+    PlayTakenBack,
     Redealt,
     Side,
     StarterSet,
@@ -46,7 +47,7 @@ from engine.events import (
 )
 from engine.follow import follow_error, held_follow_error
 from engine.reasons import ruling
-from engine.rules import NoBid, RuleSet
+from engine.rules import FixedTrump, NoBid, RuleSet, ThrowRuff
 from engine.scoring import advance_level, kitty_multiplier, settle
 from engine.throw import check_throw, lead_error
 from engine.trick import trick_winner
@@ -61,6 +62,8 @@ BATCHES = 5
 BATCH_SIZE = 5
 KITTY_SIZE = 8
 HAND_SIZE = BATCHES * BATCH_SIZE
+FIXED_TRUMP_FIRST_STARTER = 0
+"""The first hand's starter under R12 `fixed_trump` (the bot seats the table's creator at 0)."""
 
 Cards = tuple[Card, ...]
 
@@ -109,6 +112,9 @@ class Trick:
     winner: int | None = None
     """The seat that won, once all four have played."""
     failed_throw: FailedThrow | None = None
+    throw_ruff: ThrowRuff = ThrowRuff.LARGEST_UNIT
+    """How ruffs of a throw are compared at this table (R12 `throw_ruff`; not serialized:
+    it is the match's rule)."""
 
     @property
     def lead(self) -> Cards:
@@ -130,7 +136,7 @@ class Trick:
         """The seat winning so far (R9), or that won."""
         if self.winner is not None:
             return self.winner
-        return (self.leader + trick_winner(self.plays, trump)) % SEATS
+        return (self.leader + trick_winner(self.plays, trump, self.throw_ruff)) % SEATS
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +191,14 @@ class HandState:
     declarer_trick_points: int = 0
     failed_throws: tuple[FailedThrow, ...] = ()
     result: HandResult | None = None
+    undo: HandState | None = None
+    """With R12 `take_backs`: the hand as it was before the last play, while that play may
+    still be taken back (its own `undo` is `None`: take-backs do not chain)."""
+
+    @property
+    def take_back_seat(self) -> int | None:
+        """The seat that may take back its last play now (R12 `take_backs`), if any."""
+        return self.played[-1][0] if self.undo is not None and self.played else None
 
     @property
     def declarer_team(self) -> int | None:
@@ -264,6 +278,11 @@ def apply(match: Match, action: Action) -> tuple[Match, tuple[Event, ...]]:
     """
     if isinstance(action, Play):
         return _play(match, action)
+    if isinstance(action, TakeBack):
+        return _take_back(match, action)
+    if isinstance(action, (Pass, Declare, CloseWindow)) \
+            and match.rules.fixed_trump is not FixedTrump.NONE:
+        raise WrongPhase(ruling("declare.fixed_trump"))
     if isinstance(action, Pass):
         return _pass(match, action)
     if isinstance(action, Declare):
@@ -303,7 +322,10 @@ def _start_hand(match: Match, action: StartHand) -> tuple[Match, tuple[Event, ..
         raise WrongPhase(ruling("phase.match_over"))
     if match.hand is not None and match.hand.phase is not Phase.BETWEEN_HANDS:
         raise WrongPhase(ruling("phase.hand_running", number=match.hand.number))
+    fixed = match.rules.fixed_trump
     starter = match.starter
+    if starter is None and fixed is not FixedTrump.NONE:
+        starter = FIXED_TRUMP_FIRST_STARTER  # no declaring to decide the first starter
     level = match.levels[team_of(starter)] if starter is not None else match.levels[0]
     number = match.hand_no + 1
     hand = _deal(number, action.seed, 0, level, starter)
@@ -311,7 +333,15 @@ def _start_hand(match: Match, action: StartHand) -> tuple[Match, tuple[Event, ..
     if starter is not None:
         events.append(StarterSet(starter))
     events.append(CardsDealt(1, 0))
-    return replace(match, hand=hand, hand_no=number), tuple(events)
+    if fixed is FixedTrump.NONE:
+        return replace(match, hand=hand, hand_no=number), tuple(events)
+    while hand.batch < BATCHES:  # R12 `fixed_trump`: the whole deal, no declaration windows
+        hand = _deal_batch(hand)
+        events.append(CardsDealt(hand.batch, 0))
+    trump = Trump.parse(f"{level}{fixed.value}")
+    events.append(TrumpSet(trump, None, TrumpHow.FIXED))
+    hand = replace(hand, trump=trump, trump_how=TrumpHow.FIXED)
+    return _take_kitty(replace(match, hand_no=number), hand, events)
 
 
 def deal_seed(seed: int, deal_no: int) -> int:
@@ -387,7 +417,7 @@ def _answered(hand: HandState, responded: tuple[int, ...],
         hand.hands, hand.stock, hand.kitty, hand.batch, responded, declarations, hand.trump,
         hand.trump_how, hand.revealed, hand.turn, hand.trick, hand.last_trick,
         hand.tricks_played, hand.played, hand.opponent_points, hand.opponent_trick_points,
-        hand.declarer_trick_points, hand.failed_throws, hand.result,
+        hand.declarer_trick_points, hand.failed_throws, hand.result, hand.undo,
     )
 
 
@@ -432,6 +462,12 @@ def _end_window(match: Match, hand: HandState, events: list[Event],
         how = TrumpHow(match.rules.no_bid.value)
         events += [NoBidTrump(revealed, trump), TrumpSet(trump, None, how)]
         hand = replace(hand, trump=trump, trump_how=how, revealed=revealed)
+    return _take_kitty(match, hand, events)
+
+
+def _take_kitty(match: Match, hand: HandState,
+                events: list[Event]) -> tuple[Match, tuple[Event, ...]]:
+    """Trump is set: hands sorted by it, the starter takes the kitty to bury (R6)."""
     starter, chosen = hand.starter, hand.trump
     assert starter is not None and chosen is not None
     hands = tuple(tuple(chosen.sort(cards)) for cards in hand.hands)
@@ -539,8 +575,9 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
         lead = trick.plays[0]
         # `_take` has checked possession: only a play with missing cards needs the full check
         # (whose first reasons, wrong count or cards not held, it then gives).
-        reason = (follow_error(held, lead, cards, trump) if missing
-                  else held_follow_error(held, lead, cards, trump))
+        follow = match.rules.follow
+        reason = (follow_error(held, lead, cards, trump, follow) if missing
+                  else held_follow_error(held, lead, cards, trump, follow))
         if reason is not None:
             raise IllegalPlay(reason, cards)
         number, leader, plays, failed = (trick.number, trick.leader, (*trick.plays, cards),
@@ -548,17 +585,19 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
     events.append(CardsPlayed(seat, cards))
     hands = _set_seat(hand.hands, seat, tuple(rest))
     played = (*hand.played, (seat, cards))
+    ruffs = match.rules.throw_ruff
+    before = hand
     if len(plays) < SEATS:
         hand = _after_play(hand, hands=hands, turn=(seat + 1) % SEATS,
-                           trick=Trick(number, leader, plays, None, failed),
+                           trick=Trick(number, leader, plays, None, failed, ruffs),
                            last_trick=hand.last_trick, tricks_played=hand.tricks_played,
                            played=played, opponent_points=opponent_points,
                            opponent_trick_points=hand.opponent_trick_points,
                            declarer_trick_points=hand.declarer_trick_points,
                            failed_throws=failed_throws)
-        return _with_hand(match, hand, events)
-    winner = (leader + trick_winner(plays, trump)) % SEATS
-    trick = Trick(number, leader, plays, winner, failed)
+        return _with_hand(match, _undoable(match, before, hand, failed_throws), events)
+    winner = (leader + trick_winner(plays, trump, ruffs)) % SEATS
+    trick = Trick(number, leader, plays, winner, failed, ruffs)
     points = trick.points
     events.append(TrickWon(winner, points, number))
     opponents_won = team_of(winner) != team_of(starter)
@@ -570,8 +609,36 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
         failed_throws=failed_throws,
     )
     if any(hands):
-        return _with_hand(match, hand, events)
+        return _with_hand(match, _undoable(match, before, hand, failed_throws), events)
     return _settle(match, hand, events)
+
+
+def _undoable(match: Match, before: HandState, after: HandState,
+              failed_throws: tuple[FailedThrow, ...]) -> HandState:
+    """`after` (a play) remembering `before` while the play may be taken back (R12
+    `take_backs`): not a failed throw (the table has seen it and learnt which unit was
+    beatable)."""
+    if not match.rules.take_backs:
+        return after  # `undo` stays None
+    failed = failed_throws is not before.failed_throws
+    return replace(after, undo=None if failed else replace(before, undo=None))
+
+
+def _take_back(match: Match, action: TakeBack) -> tuple[Match, tuple[Event, ...]]:
+    """The hand as it was before `action.seat`'s last play (R12 `take_backs`)."""
+    if not match.rules.take_backs:
+        raise IllegalPlay(ruling("takeback.off"))
+    hand = match.hand
+    if hand is not None and hand.result is not None:
+        raise WrongPhase(ruling("takeback.settled"))
+    if hand is None or hand.take_back_seat != action.seat:
+        trick = None if hand is None else hand.trick
+        if trick is not None and trick.failed_throw is not None and len(trick.plays) == 1 \
+                and trick.leader == action.seat:
+            raise IllegalPlay(ruling("takeback.failed_throw"))
+        raise IllegalPlay(ruling("takeback.not_last"))
+    assert hand.undo is not None
+    return _with_hand(match, hand.undo, [PlayTakenBack(action.seat, hand.played[-1][1])])
 
 
 def _after_play(hand: HandState, *, hands: tuple[Cards, ...], turn: int, trick: Trick | None,
@@ -590,7 +657,7 @@ def _after_play(hand: HandState, *, hands: tuple[Cards, ...], turn: int, trick: 
         hand.stock, hand.kitty, hand.batch, hand.responded, hand.declarations, hand.trump,
         hand.trump_how, hand.revealed, turn, trick, last_trick, tricks_played, played,
         opponent_points, opponent_trick_points, declarer_trick_points, failed_throws,
-        hand.result,
+        hand.result, hand.undo,
     )
 
 
@@ -627,7 +694,7 @@ def _settle(match: Match, hand: HandState, events: list[Event]) -> tuple[Match, 
     if won:
         events.append(MatchWon(team))
     hand = replace(hand, phase=Phase.MATCH_OVER if won else Phase.BETWEEN_HANDS, turn=None,
-                   opponent_points=total, result=result)
+                   opponent_points=total, result=result, undo=None)
     return replace(match, hand=hand, levels=new_levels, starter=next_starter,
                    winner=winner), tuple(events)
 
@@ -661,13 +728,13 @@ def trick_to_dict(trick: Trick) -> dict[str, Any]:
             else _failed_to_dict(trick.failed_throw)}
 
 
-def _trick_from_dict(data: dict[str, Any] | None) -> Trick | None:
+def _trick_from_dict(data: dict[str, Any] | None, throw_ruff: ThrowRuff) -> Trick | None:
     if data is None:
         return None
     failed = data["failed_throw"]
     return Trick(int(data["number"]), int(data["leader"]),
                  tuple(_cards_in(play) for play in data["plays"]), _opt_int(data["winner"]),
-                 None if failed is None else _failed_from_dict(failed))
+                 None if failed is None else _failed_from_dict(failed), throw_ruff)
 
 
 def result_to_dict(result: HandResult) -> dict[str, Any]:
@@ -707,7 +774,7 @@ def _result_from_dict(data: dict[str, Any] | None) -> HandResult | None:
 
 
 def _hand_to_dict(hand: HandState) -> dict[str, Any]:
-    return {
+    data = {
         "number": hand.number, "seed": hand.seed, "deal_no": hand.deal_no,
         "phase": hand.phase.value, "level": str(hand.level), "starter": hand.starter,
         "hands": [format_cards(cards) for cards in hand.hands],
@@ -727,9 +794,14 @@ def _hand_to_dict(hand: HandState) -> dict[str, Any]:
         "failed_throws": [_failed_to_dict(f) for f in hand.failed_throws],
         "result": None if hand.result is None else result_to_dict(hand.result),
     }
+    if hand.undo is not None:  # only with R12 `take_backs`
+        data["undo"] = _hand_to_dict(hand.undo)
+    return data
 
 
-def _hand_from_dict(data: dict[str, Any]) -> HandState:
+def _hand_from_dict(data: dict[str, Any], rules: RuleSet) -> HandState:
+    ruffs = rules.throw_ruff
+    undo = data.get("undo")
     return HandState(
         number=int(data["number"]), seed=int(data["seed"]), deal_no=int(data["deal_no"]),
         phase=Phase(data["phase"]), level=Rank.parse(data["level"]),
@@ -742,7 +814,8 @@ def _hand_from_dict(data: dict[str, Any]) -> HandState:
         trump=None if data["trump"] is None else Trump.parse(data["trump"]),
         trump_how=None if data["trump_how"] is None else TrumpHow(data["trump_how"]),
         revealed=_cards_in(data["revealed"]), turn=_opt_int(data["turn"]),
-        trick=_trick_from_dict(data["trick"]), last_trick=_trick_from_dict(data["last_trick"]),
+        trick=_trick_from_dict(data["trick"], ruffs),
+        last_trick=_trick_from_dict(data["last_trick"], ruffs),
         tricks_played=int(data["tricks_played"]),
         played=tuple((int(seat), _cards_in(text)) for seat, text in data["played"]),
         opponent_points=int(data["opponent_points"]),
@@ -750,6 +823,7 @@ def _hand_from_dict(data: dict[str, Any]) -> HandState:
         declarer_trick_points=int(data["declarer_trick_points"]),
         failed_throws=tuple(_failed_from_dict(f) for f in data["failed_throws"]),
         result=_result_from_dict(data["result"]),
+        undo=None if undo is None else _hand_from_dict(undo, rules),
     )
 
 
@@ -766,8 +840,10 @@ def _match_from_dict(data: dict[str, Any]) -> Match:
     if data.get("v") != STATE_VERSION:
         raise ValueError(f"unsupported state version {data.get('v')!r}")
     hand = data["hand"]
+    rules = RuleSet.from_dict(data["rules"])
     return Match(
-        rules=RuleSet.from_dict(data["rules"]), levels=_levels(data["levels"]),
+        rules=rules, levels=_levels(data["levels"]),
         hand_no=int(data["hand_no"]), starter=_opt_int(data["starter"]),
-        winner=_opt_int(data["winner"]), hand=None if hand is None else _hand_from_dict(hand),
+        winner=_opt_int(data["winner"]),
+        hand=None if hand is None else _hand_from_dict(hand, rules),
     )

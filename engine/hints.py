@@ -81,7 +81,8 @@ def _follow_options(view: PlayerView, lead: Cards, trump: Trump) -> list[Cards]:
     options = _unique(build_follow(hand, lead, trump, prefer_high=high, fill_key=key)
                       for high, key in keys)
     plays = list(trick.plays)
-    winning = [trick_winner([*plays, list(o)], trump) == len(plays) for o in options]
+    ruffs = view.public.rules.throw_ruff
+    winning = [trick_winner([*plays, list(o)], trump, ruffs) == len(plays) for o in options]
     partner = (view.seat + 2) % SEATS
     partner_ahead = trick.winning_seat(trump) == partner
     last = len(plays) == SEATS - 1

@@ -67,6 +67,8 @@ ENGLISH: Final[Mapping[str, str]] = {
     "declare.too_weak": "To overturn you must show something stronger than {cards} (R5)",
     "declare.answered": ("You have already answered this declaration window; wait for the "
                          "next batch (R5)"),
+    "declare.fixed_trump": ("This table plays with a fixed trump for the whole match: nobody "
+                            "declares (R12)"),
     # ---- burying (R6) ----
     "bury.not_starter": "Only the starter (seat {seat}) buries the kitty (R6)",
     "bury.count": "Bury exactly {size} cards, not {played} (R6)",
@@ -96,6 +98,13 @@ ENGLISH: Final[Mapping[str, str]] = {
                            "to answer the throw's tractor of {pairs} pairs (R8)"),
     "follow.pairs_throw.one": ("You hold a pair in {suit}, so you must play a pair to answer "
                                "the throw's tractor of {pairs} pairs (R8)"),
+    # ---- take-backs (R12 `take_backs`) ----
+    "takeback.off": "This table does not allow taking back a play (R12)",
+    "takeback.not_last": ("Only your last play can be taken back, and only before the next "
+                          "player acts (R12)"),
+    "takeback.failed_throw": ("A failed throw cannot be taken back: everyone has seen it "
+                              "(R12)"),
+    "takeback.settled": "The hand is over: its last play cannot be taken back (R12)",
 }
 """Every ruling's English template by key; ``<key>.one`` is the singular of ``<key>``."""
 

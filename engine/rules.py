@@ -37,17 +37,55 @@ class MustDefend(StrEnum):
     FIVE_TEN_K_A = "5_10_K_A"
 
 
+class Follow(StrEnum):
+    """Following obligations (R8; house rule)."""
+
+    R8 = "r8"  # R8 in full: suit, then pairs and tractors in kind
+    SUIT_ONLY = "suit_only"  # R8.1 only: follow the led suit and the count, any structure
+
+
+class ThrowRuff(StrEnum):
+    """How ruffs of a side-suit throw are compared (R9; house rule)."""
+
+    LARGEST_UNIT = "largest_unit"  # R9: by the unit answering the lead's largest unit
+    EVERY_UNIT = "every_unit"  # a later ruff must beat every unit of the winning ruff
+    HIGHEST_CARD = "highest_card"  # by the single highest card of each ruff
+
+
+class LevelScoring(StrEnum):
+    """How many levels a hand is worth (R10; house rule)."""
+
+    TABLE = "table"  # R10's table
+    ONE_PER_HAND = "one_per_hand"  # the side that wins the hand goes up exactly one level
+
+
+class FixedTrump(StrEnum):
+    """A trump suit fixed for the whole match (no declaring, R5; house rule)."""
+
+    NONE = "none"  # declare as R5
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+    NO_TRUMP = "NT"
+
+
 _ENUM_OPTIONS: dict[str, type[StrEnum]] = {
     "kitty_multiplier": KittyMultiplier,
     "no_bid": NoBid,
     "match_end": MatchEnd,
     "must_defend": MustDefend,
+    "follow": Follow,
+    "throw_ruff": ThrowRuff,
+    "level_scoring": LevelScoring,
+    "fixed_trump": FixedTrump,
 }
 
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
-    """Every R12 table option, with the rule book's defaults."""
+    """Every R12 table option and house rule, with the rule book's defaults (the defaults are
+    the game of R1–R11)."""
 
     kitty_multiplier: KittyMultiplier = KittyMultiplier.TWICE_CARDS
     throw_penalty: int = 0
@@ -57,6 +95,11 @@ class RuleSet:
     must_defend: MustDefend = MustDefend.NONE
     declare_window_s: int = 15
     turn_timer_s: int = 90
+    follow: Follow = Follow.R8
+    throw_ruff: ThrowRuff = ThrowRuff.LARGEST_UNIT
+    level_scoring: LevelScoring = LevelScoring.TABLE
+    fixed_trump: FixedTrump = FixedTrump.NONE
+    take_backs: bool = False
 
     def __post_init__(self) -> None:
         for name, enum_type in _ENUM_OPTIONS.items():  # accept the enums' values as strings

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from engine.cards import Card, Rank
-from engine.rules import KittyMultiplier, MatchEnd, MustDefend, RuleSet
+from engine.rules import KittyMultiplier, LevelScoring, MatchEnd, MustDefend, RuleSet
 from engine.trump import Trump
 from engine.units import decompose
 
@@ -39,9 +39,11 @@ def settle(
     """Which side goes up (or takes over) and by how many levels, from the opponents' total.
 
     0 → declarers +3; 5–35 → +2; 40–75 → +1; 80–115 → opponents take over, +0; then +1 for
-    every further 40 points (R10).
+    every further 40 points (R10). R12 `level_scoring=one_per_hand`: under 80 the declarers
+    +1, from 80 the opponents take over and +1.
     """
-    del rules  # the level table has no variants
+    if rules.level_scoring is LevelScoring.ONE_PER_HAND:
+        return ("declarers", 1) if opponent_points < 80 else ("opponents", 1)
     if opponent_points <= 0:
         return "declarers", 3
     if opponent_points < 40:

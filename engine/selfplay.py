@@ -2,6 +2,8 @@
 
 Prints one JSON object per hand. A match continues hand to hand; when one is won a new match
 starts. The same arguments always print the same bytes. Agents see only `view_for(seat)`.
+With `take_backs` on (R12), the driver now and then has the last player take back a play
+it still may (`TakeBack`); the agent then plays again.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import Action, Bury, CloseWindow, Declare, Pass, Play, StartHand
+from engine.actions import Action, Bury, CloseWindow, Declare, Pass, Play, StartHand, TakeBack
 from engine.cards import Card
 from engine.events import Event
 from engine.follow import random_legal_follow
@@ -26,6 +28,8 @@ from engine.views import PlayerView, player_view
 
 CLOSE_WINDOW_CHANCE = 0.05
 """How often the driver lets a declaration window time out instead of asking a seat."""
+TAKE_BACK_CHANCE = 0.1
+"""With R12 `take_backs`: how often the last player takes back a play it still may."""
 
 
 def random_lead(hand: Sequence[Card], trump: Trump, rng: random.Random,
@@ -55,7 +59,8 @@ class RandomAgent:
             lead = view.lead
             if lead is None:
                 return Play(view.seat, tuple(random_lead(view.hand, trump, self.rng)))
-            return Play(view.seat, tuple(random_legal_follow(view.hand, lead, trump, self.rng)))
+            return Play(view.seat, tuple(random_legal_follow(view.hand, lead, trump, self.rng,
+                                                             view.public.rules.follow)))
         if phase is Phase.DECLARING:
             options = view.legal_declarations
             if options and self.rng.random() < self.declare_chance:
@@ -76,6 +81,8 @@ def next_action(match: Match, agents: Sequence[RandomAgent], rng: random.Random)
             return CloseWindow()
         seat = rng.choice([s for s in range(4) if s not in hand.responded])
     else:
+        if match.rules.take_backs and hand.undo is not None and rng.random() < TAKE_BACK_CHANCE:
+            return TakeBack(hand.played[-1][0])
         assert hand.turn is not None
         seat = hand.turn
     return agents[seat].act(player_view(match, seat))

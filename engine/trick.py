@@ -6,19 +6,23 @@ from collections.abc import Sequence
 
 from engine.cards import Card
 from engine.matching import best_answer, full_answer, pair_counts, shapes_of, strongest_tractor
+from engine.placement import Profile, beats, defence, profiles
+from engine.rules import ThrowRuff
 from engine.trump import Trump
 from engine.units import Unit, UnitKind, decompose_suit
 
 TRUMP_SUIT = 4
 
 
-def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump) -> int:
+def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump,
+                 throw_ruff: ThrowRuff = ThrowRuff.LARGEST_UNIT) -> int:
     """Index into `plays` of the winning play; `plays[0]` is the lead (R9).
 
     A play takes over only with the lead's exact structure in the led suit and strictly
     stronger, or, against a side-suit lead, as a ruff: all trumps covering every lead unit's
-    shape and stronger than the current winner (compared by the units answering the lead's
-    largest unit). Ties keep the earlier play.
+    shape and stronger than the current winner. Ruffs are compared by the units answering
+    the lead's largest unit (R9), or under R12 `throw_ruff` by every unit
+    (`engine.placement`) or by their highest card. Ties keep the earlier play.
     """
     lead = plays[0]
     suit_indexes = trump.suit_indexes
@@ -28,6 +32,8 @@ def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump) -> int:
     units = decompose_suit(lead, trump)
     shapes = shapes_of(u.pairs for u in units)
     largest = units[0]
+    if len(units) > 1 and throw_ruff is not ThrowRuff.LARGEST_UNIT:
+        return _throw_winner(plays, suit, shapes, trump, throw_ruff)
     winner, best, ruffed = 0, largest.top, False
     for index, play in enumerate(plays[1:], start=1):
         suits = {suit_indexes[card.code] for card in play}
@@ -44,6 +50,35 @@ def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump) -> int:
             key = _ruff_strength(largest, play, trump)
             if not ruffed or key > best:
                 winner, best, ruffed = index, key, True
+    return winner
+
+
+def _throw_winner(plays: Sequence[Sequence[Card]], suit: int, shapes: tuple[int, ...],
+                  trump: Trump, throw_ruff: ThrowRuff) -> int:
+    """`trick_winner` for a throw under R12 `throw_ruff` `every_unit` or `highest_card`.
+
+    A throw that stood cannot be beaten in its suit (R7, R9); only ruffs of a side-suit throw
+    take over: the first covering ruff, then a later one that beats every unit of the winning
+    ruff (`engine.placement`), or whose highest card is stronger.
+    """
+    if suit == TRUMP_SUIT:
+        return 0
+    suit_indexes, strengths = trump.suit_indexes, trump.strengths
+    winner, best_card = 0, -1
+    guard: Profile = ()
+    for index, play in enumerate(plays[1:], start=1):
+        if any(suit_indexes[card.code] != TRUMP_SUIT for card in play):
+            continue
+        if throw_ruff is ThrowRuff.HIGHEST_CARD:
+            if best_answer(shapes, pair_counts(play, trump)) != full_answer(shapes):
+                continue  # two loose trumps never beat a pair (R9)
+            top = max(strengths[card.code] for card in play)
+            if winner == 0 or top > best_card:
+                winner, best_card = index, top
+            continue
+        placements = profiles(shapes, play, trump)
+        if placements and (winner == 0 or beats(placements, guard)):
+            winner, guard = index, defence(placements)
     return winner
 
 

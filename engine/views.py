@@ -70,6 +70,8 @@ class PublicView:
     result: HandResult | None
     """After settlement: the kitty, the seed and the outcome."""
     match_winner: int | None
+    take_back_seat: int | None = None
+    """With R12 `take_backs`: the seat that may take back its last play now, if any."""
 
     @property
     def declarer_team(self) -> int | None:
@@ -117,7 +119,7 @@ class PublicView:
             "failed_throws": [[f.seat, format_cards(f.attempted), format_cards(f.forced),
                                f.penalty] for f in self.failed_throws],
             "result": None if self.result is None else result_to_dict(self.result),
-            "match_winner": self.match_winner,
+            "match_winner": self.match_winner, "take_back_seat": self.take_back_seat,
         }
 
 
@@ -186,7 +188,7 @@ def public_view(match: Match) -> PublicView:
                       hand.trump, hand.trump_how, hand.declarations, hand.revealed,
                       hand.deal_no, hand.batch, awaiting, hand.turn, cards_left, hand.trick,
                       hand.last_trick, hand.tricks_played, hand.played, hand.opponent_points,
-                      hand.failed_throws, hand.result, match.winner)
+                      hand.failed_throws, hand.result, match.winner, hand.take_back_seat)
 
 
 def player_view(match: Match, seat: int) -> PlayerView:
