@@ -86,7 +86,11 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("no_trump_allowed", "bool", (True, False), "no_trump"),
     Option("throw_penalty", "number", (0, 5, 10, 20), "throw_penalty"),
 )}
-assert set(OPTIONS) == {f.name for f in fields(RuleSet)}, "every RuleSet field is an option"
+HOUSE_NOT_OFFERED = frozenset({"follow", "throw_ruff", "level_scoring", "fixed_trump",
+                               "take_backs"})
+"""R12 house rules from main's engine not yet offered at the table (left at their defaults)."""
+assert set(OPTIONS) == {f.name for f in fields(RuleSet)} - HOUSE_NOT_OFFERED, \
+    "every RuleSet field is an option"
 
 
 def parse_value(option: Option, raw: str) -> Any:

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("root", ("bot", "bot.client", "bot.__main__", "bot.local", "bot.cli")),
+    ("root", ("bot", "bot.client", "bot.__main__", "bot.local", "bot.cli", "bot.bench")),
     ("features", ("bot.features",)),
     ("ui", ("bot.ui",)),
     ("services", ("bot.service", "bot.repository", "bot.players", "bot.timers")),
