@@ -13,8 +13,8 @@ Reported (wall-clock, so run it on a quiet machine or pinned: ``taskset -c 0``):
 * CPU per hand (process CPU over settled hands) and the same outside the computers'
   thinking, image rendering and the simulated Discord itself; the engine's own ``apply``
   per move, and the bot's own CPU per move as a multiple of it;
-* counts per committed move: table loads, match parses (``Match.from_dict``), saves,
-  images rendered.
+* counts per committed move: table loads (``reads``: from storage), match parses
+  (``Match.from_dict``), saves, images rendered.
 
 Everything is measured by wrapping functions in this process (nothing in the bot knows).
 Timers are avoided on the bench's side (SimCord virtualises the loop's timers): sleeps are
@@ -53,6 +53,10 @@ class BenchConfig:
     think: float = 0.5
     computer: str = "ai"
     seed: int = 1
+    workers: int = 0
+    """Worker processes for pictures and computer players (0: threads)."""
+    edit_interval: float = 1.0
+    """`Config.edit_interval` while measuring (the production default coalesces edits)."""
     database: str | None = None
 
 
@@ -128,16 +132,18 @@ class _Meter:
                     and vars(loaded).get(name) is original):
                 self._patch(loaded, name, wrapper)
 
-    def install(self) -> None:
+    def install(self, *, in_process: bool) -> None:
+        """Wrap what runs in this process (`in_process`: computers and pictures too)."""
         import simcord.http.router as router
 
         import bot.images
         import bot.players
         from engine.game import Match
 
-        self.timed_function(bot.players.__name__, "computer_action", "think")
-        for name in ("table_png", "hand_png", "summary_png"):
-            self.timed_function(bot.images.__name__, name, "render")
+        if in_process:
+            self.timed_function(bot.players.__name__, "computer_action", "think")
+            for name in ("table_png", "hand_png", "summary_png"):
+                self.timed_function(bot.images.__name__, name, "render")
         from_dict = vars(Match)["from_dict"].__func__
         self._patch(Match, "from_dict", classmethod(self._wrap(from_dict, "parse", "think")))
         self._patch(Match, "apply", self._wrap(vars(Match)["apply"], "apply", "think"))
@@ -178,6 +184,22 @@ class _Meter:
         for undo in reversed(self.restore):
             undo()
         self.restore.clear()
+
+
+class _WallAsyncio:
+    """`asyncio` for the publisher while measuring: its sleeps (the edit interval) in real
+    time, since SimCord's timers only move when a test advances them."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    @staticmethod
+    async def sleep(delay: float, result: Any = None) -> Any:
+        if delay > 0:
+            await wall_sleep(delay)
+        else:
+            await asyncio.sleep(0)
+        return result
 
 
 def wall_sleep(seconds: float) -> asyncio.Future[None]:
@@ -377,8 +399,18 @@ class _Bench:
         """Tables whose creator's seat the computer plays (``humans=0``)."""
 
     def hook(self, service: Any) -> Callable[[], None]:
-        """Watch every commit (the service's `_after_commit`)."""
+        """Watch every commit (the service's `_after_commit`), and arm no timer but
+        immediate ones (the next hand): the simulated people always answer, and SimCord's
+        timers are virtual."""
         original = service._after_commit
+        timers = service.timers
+        arm = timers.arm
+
+        def arm_now(table_id: int, deadline: float | None, step: int) -> None:
+            if deadline is None or deadline - timers.clock() <= 0:
+                arm(table_id, deadline, step)
+
+        timers.arm = arm_now
 
         def after_commit(tx: Any) -> None:
             from engine.events import HandSettled
@@ -395,7 +427,11 @@ class _Bench:
             original(tx)
 
         service._after_commit = after_commit
-        return lambda: delattr(service, "_after_commit")
+
+        def unhook() -> None:
+            del service._after_commit
+            del timers.arm
+        return unhook
 
     async def changed(self, table_id: int, step: int, *,
                       seat_passed: int | None = None) -> float | None:
@@ -472,9 +508,9 @@ async def run_bench(config: BenchConfig) -> dict[str, Any]:
     bot = create_bot(database, config=Config(
         action_delay=0.0, edit_interval=0.0, hand_pause=0.0,
         computer_player=config.computer, seed=config.seed, restart_grace=15.0,
-        sync_commands=True))
+        sync_commands=True, workers=config.workers))
     try:
-        async with simcord.run(bot, settle_timeout=5.0) as env:
+        async with simcord.run(bot, settle_timeout=60.0) as env:
             bench = _Bench(config, env)
             unhook = bench.hook(bot.service)
             try:
@@ -482,12 +518,21 @@ async def run_bench(config: BenchConfig) -> dict[str, Any]:
                 report = await _measure(bench, bot, people)
             finally:
                 unhook()
-            await bot.publisher.idle()
-            await bot.close_store()
+            await _quiesce(bot)
             return report
     finally:
         if workdir is not None:
             workdir.cleanup()
+
+
+async def _quiesce(bot: Any) -> None:
+    """Let the work in flight finish, start no more computer turns, then close."""
+    service = bot.service
+    service._closed = True
+    while service._tasks:
+        await asyncio.gather(*list(service._tasks), return_exceptions=True)
+    await bot.publisher.idle()
+    await bot.close_store()
 
 
 async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, Any]:
@@ -496,7 +541,14 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     repository = bot.service.repository
     stats_before = Counter(repository.stats)
     bench.moves = bench.hands = 0
-    meter.install()
+    from bot import offload, pictures
+    meter.install(in_process=offload.workers() == 0)
+    drawn0 = pictures.hands.misses + pictures.tables.misses
+    workers0 = _workers_cpu()
+    import bot.ui.publish as publish
+    meter._patch(publish, "asyncio", _WallAsyncio())
+    bot.publisher.config = bot.publisher.config.with_changes(
+        edit_interval=config.edit_interval)
     loop = asyncio.get_running_loop()
 
     def autopilot(tx: Any) -> None:
@@ -516,6 +568,9 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+            workers_cpu = _workers_cpu() - workers0
+            if offload.workers():
+                meter.counts["render"] = pictures.hands.misses + pictures.tables.misses - drawn0
         lags = probe.lags
     finally:
         meter.uninstall()
@@ -523,6 +578,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     stats.subtract(stats_before)
     moves, hands = bench.moves, bench.hands
     own = cpu - meter.cpu["think"] - meter.cpu["render"] - meter.cpu["discord"]
+    cpu += workers_cpu
 
     def per_move(x: float) -> float | None:
         return None if not moves else x / moves
@@ -530,7 +586,9 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     apply_each = per_move(meter.cpu["apply"])
     own_each = per_move(own)
     return {
-        "tables": config.tables, "humans": config.humans, "seconds": round(wall, 2),
+        "tables": config.tables, "humans": config.humans, "workers": config.workers,
+        "edit_interval": config.edit_interval, "think": config.think,
+        "seconds": round(wall, 2),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "cpus": sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
         "moves": moves, "hands": hands, "moves_per_second": round(moves / wall, 1),
@@ -539,6 +597,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         "loop_lag_ms": _ms(lags),
         "cpu_s": {"total": round(cpu, 3), "think": round(meter.cpu["think"], 3),
                   "render": round(meter.cpu["render"], 3),
+                  "workers": round(workers_cpu, 3),
                   "discord_sim": round(meter.cpu["discord"], 3),
                   "apply": round(meter.cpu["apply"], 3)},
         "cpu_per_hand_s": None if not hands else round(cpu / hands, 3),
@@ -548,10 +607,24 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         "own_over_apply": (None if not apply_each or own_each is None
                            else round(own_each / apply_each, 1)),
         "per_move": {key: None if not moves else round(value / moves, 2) for key, value in {
-            "loads": stats["load"], "parses": meter.counts["parse"], "saves": stats["save"],
+            "loads": stats["load"], "reads": stats["read"], "parses": meter.counts["parse"],
+            "saves": stats["save"],
             "renders": meter.counts["render"]}.items()},
         "failures": dict(bench.failures),
     }
+
+
+def _workers_cpu() -> float:
+    """CPU seconds used so far by `bot.offload`'s worker processes (Linux /proc)."""
+    from bot import offload
+    pool = offload._pool
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in list(getattr(pool, "_processes", None) or {}):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
 async def _wait_stop(bench: _Bench) -> None:
@@ -563,7 +636,8 @@ async def _wait_stop(bench: _Bench) -> None:
 
 
 def _table(report: dict[str, Any]) -> Iterator[str]:
-    yield (f"{report['tables']} tables × {report['humans']} humans, {report['seconds']} s, "
+    yield (f"{report['tables']} tables × {report['humans']} humans, "
+           f"{report['workers']} worker processes, {report['seconds']} s, "
            f"load average {report['load_average']}, cpus {report['cpus']}")
     yield (f"  moves {report['moves']} ({report['moves_per_second']}/s), "
            f"hands {report['hands']}")
@@ -593,13 +667,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="mean seconds a person thinks before acting")
     parser.add_argument("--computer", default="ai", help="computer player (engine.ai)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--edit-interval", type=float, default=1.0,
+                        help="seconds between two edits of a table message (coalescing)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="worker processes for pictures and computers (0: threads)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     import logging
     logging.getLogger("tractor").setLevel(logging.WARNING)
     config = BenchConfig(tables=args.tables, seconds=args.seconds, hands=args.hands,
                          humans=args.humans, think=args.think, computer=args.computer,
-                         seed=args.seed)
+                         seed=args.seed, workers=args.workers,
+                         edit_interval=args.edit_interval)
     report = asyncio.run(run_bench(config))
     if args.json:
         print(json.dumps(report, indent=2))

@@ -146,6 +146,8 @@ class Config:
     hand_pause: float = 8.0
     """Seconds between a settled hand and the next deal."""
     computer_player: str = "ai"
+    workers: int = 0
+    """Worker processes for pictures and computer players (0: threads; `bot.offload`)."""
     """The computer player (``engine.ai.make_player`` name; TRACTOR_COMPUTER)."""
     seed: int | None = None
     """Seed the hands' shuffles (tests, demos); None = cryptographically random."""

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from bot import offload
 from bot.errors import UserFacingError
 from bot.i18n import t
 from bot.logging import table_logger
@@ -544,7 +545,7 @@ class TableService:
             seat = match.public_view().turn
             if seat is None:
                 return
-            action = await asyncio.to_thread(
+            action = await offload.run(
                 computer_action, match.view_for(seat), self.config.computer_player,
                 table_id, match.hand_no, step)
             log.info("time's up for seat %s (%s)", seat, kind)
@@ -607,7 +608,7 @@ class TableService:
                 if (doc.step != step or match is None or seat not in seats_to_act(match)
                         or not doc.seat(seat).computer_acts):
                     return
-                action = await asyncio.to_thread(
+                action = await offload.run(
                     computer_action, match.view_for(seat), self.config.computer_player,
                     table_id, match.hand_no, step, doc.action_seq)
                 def apply(tx: Tx, action: Action = action) -> None:

@@ -17,7 +17,6 @@ selects' default values, so a restarted bot reads it back from the message.
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,8 +25,9 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot import offload, pictures
 from bot.i18n import t
-from bot.images import SeatLabel, hand_png, table_png
+from bot.images import SeatLabel
 from bot.players import QuickPlay, quick_plays, shape_of
 from bot.selection import groups as card_groups
 from bot.selection import instances, pool, selection_cards
@@ -396,11 +396,8 @@ async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
     selected = [v for v in selected if v in known]
     cards = selection_cards(cards_pool, selected)
 
-    def work() -> tuple[bytes, list[QuickPlay]]:
-        image = hand_png(view, locale, selected=cards, four_colour=four_colour)
-        return image, quick_plays(view)
-
-    image, plays = await asyncio.to_thread(work)
+    image = await pictures.hand_picture(view, locale, tuple(cards), four_colour)
+    plays = await offload.run(quick_plays, view)
     url = table_url(doc)
     content = panel_content(doc, table_id, view, cards, locale, url)
     components = panel_view(doc, table_id, view, selected, locale, url, plays)
@@ -475,7 +472,7 @@ async def build_table_message(doc: TableDoc, table_id: int) -> Panel:
                      table_view(doc, table_id, locale))
     public = match.public_view()
     labels = seat_labels(doc, locale)
-    image = await asyncio.to_thread(table_png, public, labels, locale)
+    image = await pictures.table_picture(public, labels, locale)
     content = table_content(doc, public, locale)
     if match.phase is Phase.MATCH_OVER:
         ready = t("lobby.ready", locale) if doc.full else t("lobby.how_to", locale)

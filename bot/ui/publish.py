@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import offload
 from bot.i18n import resolve_locale, t
 from bot.images import summary_png
 from bot.logging import table_logger
@@ -183,7 +184,7 @@ class Publisher:
                         announcement: Announcement) -> None:
         files: list[discord.File] = []
         if announcement.summary_image and announcement.summary_view is not None:
-            image = await asyncio.to_thread(summary_png, announcement.summary_view,
+            image = await offload.run(summary_png, announcement.summary_view,
                                             seat_labels(doc, doc.locale), doc.locale)
             files.append(Panel("", image, f"hand-{table_id}-summary.png", None).files()[0])
         mentions = (discord.AllowedMentions(users=[discord.Object(announcement.ping)])
