@@ -607,7 +607,8 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         "own_over_apply": (None if not apply_each or own_each is None
                            else round(own_each / apply_each, 1)),
         "per_move": {key: None if not moves else round(value / moves, 2) for key, value in {
-            "loads": stats["load"], "reads": stats["read"], "parses": meter.counts["parse"],
+            "loads": stats["load"] + stats["hit"], "reads": stats["load"],
+            "parses": meter.counts["parse"],
             "saves": stats["save"],
             "renders": meter.counts["render"]}.items()},
         "failures": dict(bench.failures),

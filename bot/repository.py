@@ -2,16 +2,17 @@
 versioned save (compare-and-set on the stored version, `bot.storage.StaleVersion`), and the
 live tables kept in memory between moves.
 
-The database stays the truth: every accepted change is written (`save`) before anyone
-sees it, and the in-memory copy is replaced only after that write committed. A table is
-read from storage on a cache miss, or when storage shows another version than the cached
-one (a channel lookup); a save refused as stale drops the cached copy. Callers always get
+The database stays the truth (the bot is the only writer of its tables): every accepted
+change is written (`save`) before anyone sees it, and the in-memory copy is replaced only
+after that write committed. A table is read from storage on a cache miss, or when storage
+shows another version than the cached one (a channel lookup); a save refused as stale, or
+failing, drops the cached copy, so the next load reads the database again. Callers always get
 their own copy of the document (`TableDoc` fields copied one level; the parsed engine
 `Match`, which is immutable, is shared), so a refused transaction never leaks into the
 cache and no deep copy is made.
 
-It counts loads (``load``: documents handed out; ``read``: storage reads), parses and
-saves (``stats``) so a test can pin what one player action costs.
+``stats`` counts database loads (``load``), documents parsed (``parse``), tables handed
+out from memory (``hit``) and saves (``save``), so a test can pin what one action costs.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ class TableRepository:
         self._live: OrderedDict[int, tuple[StoredTable, TableDoc]] = OrderedDict()
         self._cache_size = cache_size
         self.stats: Counter[str] = Counter()
-        """``load``, ``read``, ``save``: how many of each this process made."""
+        """``load``, ``parse``, ``hit``, ``save``: how many of each this process made."""
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -104,11 +105,11 @@ class TableRepository:
 
     async def find(self, table_id: int) -> tuple[StoredTable, TableDoc] | None:
         """The stored table (ended ones too), or None."""
-        self.stats["load"] += 1
         cached = self._live.get(table_id)
         if cached is not None:
+            self.stats["hit"] += 1
             return self._remember(*cached)
-        self.stats["read"] += 1
+        self.stats["load"] += 1
         stored = await self.store.load_table(table_id)
         return None if stored is None else self._from_storage(stored)
 
@@ -122,7 +123,6 @@ class TableRepository:
     async def in_channel(self, channel_id: int) -> tuple[StoredTable, TableDoc] | None:
         """The open table of a channel, if any."""
         self.stats["load"] += 1
-        self.stats["read"] += 1
         stored = await self.store.table_in_channel(channel_id)
         return None if stored is None else self._from_storage(stored)
 
@@ -135,7 +135,7 @@ class TableRepository:
         try:
             saved = await self.store.save_table(stored.id, stored.version, doc.to_dict(),
                                                 **changes)  # type: ignore[arg-type]
-        except StaleVersion:
+        except BaseException:  # stale, or not known to be written
             self.forget(stored.id)
             raise
         if saved.status == "ended":
