@@ -307,6 +307,7 @@ class TableService:
         new = doc.get_match()
         assert new is not None
         tx.hand = self._hand_record(tx, new)
+        tx.match = self._match_record(tx, new)  # the line-up may have changed between hands
 
     def _apply(self, tx: Tx, action: Action, *, actor: int | None = None) -> tuple[Event, ...]:
         """Apply an engine action to the doc (raises `TractorError`, changing nothing)."""
