@@ -173,6 +173,13 @@ class TableService:
         with contextlib.suppress(UserFacingError, StaleVersion):
             await self.transact(table_id, fn)
 
+    async def relocalize(self, guild_id: int, locale: str) -> None:
+        """The server's open tables switch their public text to `locale` (the server's
+        language changed)."""
+        for stored in await self.store.active_tables():
+            if stored.guild_id == guild_id:
+                await self.set_locale(stored.id, locale)
+
     # ---- lobby -------------------------------------------------------------------------
 
     async def open_table(self, guild_id: int, channel_id: int, user_id: int, name: str,

@@ -308,9 +308,9 @@ class Lobby(Feature):
         locale = await self.ack(interaction)
         intro, _, _ = await self.game_intro(interaction)
         summary, _, options = intro.partition("\n\n")
-        text = "\n\n".join([summary, t("help.commands", locale), commands_text(
-            self.app.group, locale), options])
-        await send(interaction, text)
+        await send(interaction, f"{summary}\n\n{options}")
+        await send(interaction, "\n\n".join([t("help.commands", locale),
+                                             commands_text(self.app.group, locale)]))
 
     # ---- the options selects -----------------------------------------------------------
 
@@ -382,18 +382,23 @@ def options_view(doc: TableDoc, table_id: int, locale: str, page: int) -> ui.Vie
 
 def commands_text(group: app_commands.Group, locale: str) -> str:
     """One line per registered ``/tractor`` subcommand, with its description in `locale`
-    (generated from the commands, so help never leaves one out)."""
+    (generated from the commands, so help never leaves one out); a subcommand group is one
+    line, ``/tractor seat take|kick|…``."""
     lines = []
-    for command in sorted(group.walk_commands(), key=lambda c: c.qualified_name):
+    for command in sorted(group.commands, key=lambda c: c.name):
+        name = command.qualified_name
         if isinstance(command, app_commands.Group):
-            continue
-        description = command.description
-        key = getattr(command._locale_description, "extras", {}).get("key") \
-            if getattr(command, "_locale_description", None) is not None else None
-        if isinstance(key, str):
-            description = t(key, locale)
-        lines.append(f"`/{command.qualified_name}` — {description}")
+            name += " " + "|".join(sorted(c.name for c in command.commands))
+        lines.append(f"`/{name}` — {_description(command, locale)}")
     return "\n".join(lines)
+
+
+def _description(command: app_commands.Command[Any, ..., Any] | app_commands.Group,
+                 locale: str) -> str:
+    description = command.description
+    key = getattr(command._locale_description, "extras", {}).get("key") \
+        if getattr(command, "_locale_description", None) is not None else None
+    return t(key, locale) if isinstance(key, str) else description
 
 
 async def setup(app: App) -> None:
