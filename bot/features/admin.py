@@ -65,7 +65,8 @@ def season_text(season: Season, locale: str) -> str:
 class Admin(Feature):
     """Server defaults and seasons."""
 
-    season = app_commands.Group(name="season", description=lstr("cmd.season.desc"))
+    subgroup = "season"
+    grouped = ("new", "list")
 
     # ---- /tractor defaults -----------------------------------------------------------
 
@@ -136,7 +137,7 @@ class Admin(Feature):
 
     # ---- /tractor season new|list ----------------------------------------------------
 
-    @season.command(name="new", description=lstr("cmd.season.new.desc"))
+    @app_commands.command(name="new", description=lstr("cmd.season.new.desc"))
     @app_commands.describe(name=lstr("cmd.season.new.name.desc"))
     @guarded
     async def season_new(self, interaction: discord.Interaction[Any],
@@ -161,7 +162,7 @@ class Admin(Feature):
                                      new=season_text(new, public), number=old.number),
                                    allowed_mentions=discord.AllowedMentions.none())
 
-    @season.command(name="list", description=lstr("cmd.season.list.desc"))
+    @app_commands.command(name="list", description=lstr("cmd.season.list.desc"))
     @guarded
     async def season_list(self, interaction: discord.Interaction[Any]) -> None:
         """This server's seasons, the current one last."""

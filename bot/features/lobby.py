@@ -10,7 +10,7 @@ import discord
 from discord import app_commands, ui
 
 from bot.errors import UserFacingError
-from bot.features import App, Feature, add_feature, guarded
+from bot.features import ALIAS_KEY, App, Feature, add_feature, guarded
 from bot.i18n import lstr, server_locale, t
 from bot.levels import LEVELS
 from bot.options import OPTIONS, Option, options_text, parse_value, rules_from
@@ -382,23 +382,18 @@ def options_view(doc: TableDoc, table_id: int, locale: str, page: int) -> ui.Vie
 
 def commands_text(group: app_commands.Group, locale: str) -> str:
     """One line per registered ``/tractor`` subcommand, with its description in `locale`
-    (generated from the commands, so help never leaves one out); a subcommand group is one
-    line, ``/tractor seat take|kick|…``."""
+    (generated from the commands, so help never leaves one out)."""
     lines = []
-    for command in sorted(group.commands, key=lambda c: c.name):
-        name = command.qualified_name
-        if isinstance(command, app_commands.Group):
-            name += " " + "|".join(sorted(c.name for c in command.commands))
-        lines.append(f"`/{name}` — {_description(command, locale)}")
+    for command in sorted(group.walk_commands(), key=lambda c: c.qualified_name):
+        if isinstance(command, app_commands.Group) or command.extras.get(ALIAS_KEY):
+            continue
+        description = command.description
+        key = getattr(command._locale_description, "extras", {}).get("key") \
+            if getattr(command, "_locale_description", None) is not None else None
+        if isinstance(key, str):
+            description = t(key, locale)
+        lines.append(f"`/{command.qualified_name}` — {description}")
     return "\n".join(lines)
-
-
-def _description(command: app_commands.Command[Any, ..., Any] | app_commands.Group,
-                 locale: str) -> str:
-    description = command.description
-    key = getattr(command._locale_description, "extras", {}).get("key") \
-        if getattr(command, "_locale_description", None) is not None else None
-    return t(key, locale) if isinstance(key, str) else description
 
 
 async def setup(app: App) -> None:

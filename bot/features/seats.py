@@ -26,7 +26,8 @@ def _index(seat: int | None) -> int | None:
 class Seats(Feature):
     """Taking, giving away and swapping seats; computers added and removed."""
 
-    seat = app_commands.Group(name="seat", description=lstr("cmd.seat.desc"))
+    subgroup = "seat"
+    grouped = ("take", "kick", "swap", "addbot", "removebot")
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
@@ -37,7 +38,7 @@ class Seats(Feature):
         assert isinstance(cog, Lobby)
         return cog
 
-    @seat.command(name="take", description=lstr("cmd.seat.take.desc"))
+    @app_commands.command(name="take", description=lstr("cmd.seat.take.desc"))
     @app_commands.describe(seat=lstr("cmd.join.seat.desc"))
     @app_commands.choices(seat=SEAT_CHOICES)
     @guarded
@@ -48,7 +49,7 @@ class Seats(Feature):
         table_id, _ = await self.here(interaction)
         await self.lobby().join_table(interaction, table_id, _index(seat))
 
-    @seat.command(name="kick", description=lstr("cmd.seat.kick.desc"))
+    @app_commands.command(name="kick", description=lstr("cmd.seat.kick.desc"))
     @app_commands.describe(seat=lstr("cmd.seat.kick.seat.desc"))
     @app_commands.choices(seat=SEAT_CHOICES)
     @guarded
@@ -60,7 +61,7 @@ class Seats(Feature):
                                        can_manage=manages_channels(interaction))
         await send(interaction, t("seat.kicked", locale, player=name, number=seat))
 
-    @seat.command(name="swap", description=lstr("cmd.seat.swap.desc"))
+    @app_commands.command(name="swap", description=lstr("cmd.seat.swap.desc"))
     @app_commands.describe(first=lstr("cmd.seat.swap.first.desc"),
                            second=lstr("cmd.seat.swap.second.desc"))
     @app_commands.choices(first=SEAT_CHOICES, second=SEAT_CHOICES)
@@ -74,7 +75,7 @@ class Seats(Feature):
                                 can_manage=manages_channels(interaction))
         await send(interaction, t("seat.swapped", locale, first=first, second=second))
 
-    @seat.command(name="addbot", description=lstr("cmd.addbot.desc"))
+    @app_commands.command(name="addbot", description=lstr("cmd.addbot.desc"))
     @app_commands.describe(seat=lstr("cmd.addbot.seat.desc"),
                            level=lstr("cmd.addbot.level.desc"))
     @app_commands.choices(seat=SEAT_CHOICES, level=LEVEL_CHOICES)
@@ -86,7 +87,7 @@ class Seats(Feature):
         table_id, _ = await self.here(interaction)
         await self.lobby().add_bot(interaction, table_id, _index(seat), level)
 
-    @seat.command(name="removebot", description=lstr("cmd.seat.removebot.desc"))
+    @app_commands.command(name="removebot", description=lstr("cmd.seat.removebot.desc"))
     @app_commands.describe(seat=lstr("cmd.seat.removebot.seat.desc"))
     @app_commands.choices(seat=SEAT_CHOICES)
     @guarded
