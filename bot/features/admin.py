@@ -10,6 +10,7 @@ names, ``value`` autocompletes that option's values, and the engine's `RuleSet` 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -52,6 +53,12 @@ def parse_typed(option: Option, raw: str) -> Any:
             return text in TRUE_WORDS
         raise UserFacingError("error.bad_option")
     return parse_value(option, raw.strip())
+
+
+def validated(defaults: Mapping[str, Any], option: Option, value: Any) -> Any:
+    """`value` for `option` as a new table would get it on top of the server's `defaults`
+    (the engine validates: ``error.bad_option``; a turn timer under 15 s becomes 15 s)."""
+    return rules_from(defaults, {option.name: value}).to_dict()[option.name]
 
 
 def season_text(season: Season, locale: str) -> str:
@@ -97,9 +104,8 @@ class Admin(Feature):
             chosen = OPTIONS.get(option)
             if chosen is None:
                 raise UserFacingError("error.bad_option")
-            typed = parse_typed(chosen, value)
-            rules = rules_from(settings.table_options, {chosen.name: typed})
-            update[chosen.name] = rules.to_dict()[chosen.name]
+            update[chosen.name] = validated(settings.table_options, chosen,
+                                            parse_typed(chosen, value))
         if reset is not None and reset != ALL and reset not in OPTIONS:
             raise UserFacingError("error.bad_option")
         if changing:

@@ -73,6 +73,12 @@ async def test_seasons(tmp_path: Path) -> None:
         store = w.bot.store
         guild = w.guild.id
 
+        commands = set(alice.available_commands(w.channel))
+        assert {"tractor join", "tractor addbot", "tractor seat take", "tractor seat kick",
+                "tractor seat swap", "tractor seat addbot", "tractor seat removebot",
+                "tractor defaults", "tractor season new", "tractor season list"} <= commands
+        assert len(w.bot.tractor_group.commands) <= 25  # Discord's limit per group
+
         result = await alice.slash(w.channel, "tractor season new")
         assert "Manage Server" in said(result)
         assert (await store.current_season(guild)).number == 1
