@@ -11,6 +11,7 @@ import discord
 from botkit import by_panel, play_hand, reply_texts, world
 
 from bot.table import DOC_VERSION
+from bot.ui.panels import seat_labels
 from engine.game import Phase
 
 
@@ -32,6 +33,8 @@ async def test_a_seat_taken_during_a_hand_is_taken_from_the_next_hand(tmp_path: 
         doc = await w.doc()
         assert [s.level for s in doc.seats[2:]] == ["easy", "easy"]  # TRACTOR_COMPUTER=greedy
         assert "Computer 3 · easy" in w.table_message().content
+        assert [label.name for label in seat_labels(doc, "zh_Hans")][2:] == [
+            "电脑 3 · 简单", "电脑 4 · 简单"]  # the table picture's labels
 
         result = await carol.slash(w.channel, "tractor join")
         assert "from the next hand" in said(result)
@@ -184,3 +187,24 @@ async def test_computer_levels_in_the_lobby_and_after_a_restart(tmp_path: Path) 
         assert [None if s is None else s.level for s in doc.seats] == [None, "easy", "easy",
                                                                      None]
         assert "Computer 3 · easy" in w.table_message().content
+
+
+async def test_lobby_seats(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=3) as w:
+        alice, bob, carol = w.users
+        await w.open_table(3)  # one computer in seat 4
+        result = await bob.slash(w.channel, "tractor seat kick", seat=3)
+        assert "Only the table's creator" in said(result)
+        result = await alice.slash(w.channel, "tractor seat kick", seat=3)
+        assert "played by a computer" in said(result)
+        doc = await w.doc()
+        assert doc.seats[2] is None  # in the lobby the seat is simply free
+        result = await bob.slash(w.channel, "tractor seat removebot")  # anyone seated
+        assert "seat 4" in said(result) and (await w.doc()).seats[3] is None
+        before = len(w.public_messages())
+        await alice.slash(w.channel, "tractor seat swap", first=1, second=2)
+        doc = await w.doc()
+        assert doc.seat(0).user_id == bob.id and doc.seat(1).user_id == alice.id
+        assert any("new partnerships" in m.content for m in w.public_messages()[before:])
+        result = await carol.slash(w.channel, "tractor seat take", seat=3)
+        assert "You sit in seat 3" in said(result)
