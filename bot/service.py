@@ -402,6 +402,7 @@ class TableService:
         tx.match = self._match_record(tx, match)
         if match.winner is not None:
             tx.status = "lobby"
+            seat_rules.seat_waiting(doc)  # who waited for a next hand sits for the next match
             doc.add_note(t("note.match_over", doc.locale))
 
     def _arm(self, doc: TableDoc, match: Match) -> None:
