@@ -141,7 +141,9 @@ async def add_feature(app: App, cog: Feature) -> None:
             subgroup.add_command(grouped)
             if command.name not in cog.aliases:
                 continue
-            command.extras[ALIAS_KEY] = True
+            # a new dict: the cog's copy shares ``extras`` with the class's command, and a
+            # second bot in the process (a restart) must not find its grouped copy flagged
+            command.extras = {**command.extras, ALIAS_KEY: True}
         app.group.add_command(command)
     cog.__cog_app_commands__ = []  # not again as top-level commands
     await app.client.add_cog(cog)
