@@ -49,6 +49,7 @@ from bot.storage import (
     Store,
     UserStats,
 )
+from bot.ui.replies import send
 from engine.rules import RuleSet
 
 __all__ = ["LeaderboardButton", "Records", "ReplayButton", "setup"]
@@ -117,12 +118,8 @@ def id_ranges(ids: Sequence[int]) -> str:
 
 
 async def fail(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral error answer (works before or after the response)."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
-    else:
-        await interaction.response.send_message(text, ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+    """An ephemeral error answer (works before or after the acknowledgement)."""
+    await send(interaction, text)
 
 
 # ---------------------------------------------------------------------------- stats
@@ -367,6 +364,7 @@ class Records(Feature):
                     season: app_commands.Range[int, 1, 9999] | None = None) -> None:
         """A player's record in this server: matches, hands, levels, partner, rating."""
         assert interaction.guild_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.app.store
         locale = await reply_locale(interaction, store)
         target = user or interaction.user
@@ -378,8 +376,7 @@ class Records(Feature):
         label = await season_label(store, interaction.guild_id, every.season, locale)
         if label:
             embed.set_footer(text=label)
-        await interaction.response.send_message(embed=embed, ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+        await send(interaction, "", embed=embed, allowed_mentions=NO_PINGS)
 
     # ---- /tractor leaderboard
 
@@ -393,9 +390,10 @@ class Records(Feature):
                           scope: str = "players",
                           season: app_commands.Range[int, 1, 9999] | None = None) -> None:
         """This server's leaderboard (ranked matches only), ten a page."""
+        await interaction.response.defer(thinking=True)  # public, before the database
         store = self.app.store
         content, view = await leaderboard_message(interaction, store, by, scope, 1, season)
-        await interaction.response.send_message(content, view=view, allowed_mentions=NO_PINGS)
+        await send(interaction, content, ephemeral=False, view=view, allowed_mentions=NO_PINGS)
 
     # ---- /tractor history
 
@@ -407,6 +405,7 @@ class Records(Feature):
                       season: app_commands.Range[int, 1, 9999] | None = None) -> None:
         """The last matches in this channel, with their results and hand numbers."""
         assert interaction.channel_id is not None and interaction.guild_id is not None
+        await interaction.response.defer(thinking=True)  # public, before the database
         store = self.app.store
         locale = await public_locale(interaction, store)
         number = await season_number(store, interaction.guild_id, season)
@@ -424,7 +423,7 @@ class Records(Feature):
             if len(text) + len(line) + 1 > MESSAGE_LIMIT:
                 break
             text += "\n" + line
-        await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+        await send(interaction, text, ephemeral=False, allowed_mentions=NO_PINGS)
 
     # ---- /tractor replay
 
