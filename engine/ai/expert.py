@@ -202,11 +202,10 @@ def expert_follow(table: Table) -> list[Card]:
         if risk < 0.2:
             return max(options, key=lambda o: (card_points(o) * (1 - risk) - 0.3 * cost(o, trump),
                                                -cheapness(o)))
-        if risk < 0.45:
-            modest = [o for o in options if card_points(o) <= 10 * len(o)]
+        if risk < 0.35:  # likely: fives only
+            modest = [o for o in options if all(c.points <= 5 for c in o)]
             return max(modest or options,
-                       key=lambda o: (min(card_points(o), 10) - 0.5 * cost(o, trump),
-                                      -cheapness(o)))
+                       key=lambda o: (card_points(o) - 0.5 * cost(o, trump), -cheapness(o)))
         taking = [o for o in options if wins_now(plays, o, trump)]
         sure = [o for o in taking if table.beat_chance([*plays, o], later_opps) < 0.2]
         if sure and stake >= 10:

@@ -11,6 +11,7 @@ its seed). Burying compares a few burials the same way over whole hands.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -30,11 +31,13 @@ from engine.views import PlayerView
 
 WORK = 1700
 """Simulated plays per decision at normal stakes (about 100 ms of CPU)."""
-MIN_SAMPLES = 3
+MIN_SAMPLES = 6
 MAX_SAMPLES = 40
 MAX_CANDIDATES = 7
-BIAS = 1.5
-"""Points per sample credited to the expert's choice, so noise alone does not overturn it."""
+BIAS = 1.0
+"""Points a deal another candidate must gain over the expert's choice (and `MARGIN`)."""
+MARGIN = 2.0
+"""Standard errors of the paired differences another candidate must gain."""
 BURY_SAMPLES = 8
 
 
@@ -150,23 +153,38 @@ class AiPlayer:
                 k = Knowledge.of(seen)
                 sim = sample_world(infer(k), random.Random(seed))
                 totals[index] += utility(expert_rollout(sim), True)
-        totals[0] += BIAS * 4 * BURY_SAMPLES  # the expert's burial unless clearly beaten
+        totals[0] += 4 * BIAS * BURY_SAMPLES  # the expert's burial unless clearly beaten
         return unique[max(range(len(unique)), key=lambda i: (totals[i], -i))]
 
 
 def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]],
               default: Sequence[Card], samples: int, rng: random.Random) -> list[Card]:
-    """The candidate with the best mean utility over `samples` deals drawn from `belief`."""
+    """The candidate with the best mean utility over `samples` deals drawn from `belief`.
+
+    Another candidate replaces the expert's `default` only when it beats it clearly: by
+    more than `BIAS` points a deal plus `MARGIN` standard errors of the paired differences
+    (few samples must not overturn a sound rule on noise).
+    """
     declarer = k.seen.is_declarer
-    totals = [0.0] * len(candidates)
+    scores: list[list[float]] = [[] for _ in candidates]
     for _ in range(samples):
         base = sample_world(belief, rng)
         for index, move in enumerate(candidates):
             sim = base.copy()
             sim.play(move)
-            totals[index] += utility(expert_rollout(sim), declarer)
+            scores[index].append(utility(expert_rollout(sim), declarer))
     default_key = _key(default)
-    best = max(range(len(candidates)), key=lambda i: (
-        totals[i] + (BIAS * samples if _key(candidates[i]) == default_key else 0.0), -i))
+    home = next((i for i, c in enumerate(candidates) if _key(c) == default_key), None)
+    if home is None:
+        return list(max(zip(candidates, scores, strict=True), key=lambda cs: sum(cs[1]))[0])
+    best, best_edge = home, 0.0
+    for index, row in enumerate(scores):
+        if index == home:
+            continue
+        diffs = [a - b for a, b in zip(row, scores[home], strict=True)]
+        mean = sum(diffs) / len(diffs)
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
+        edge = mean - BIAS - MARGIN * math.sqrt(var / len(diffs))
+        if edge > best_edge:
+            best, best_edge = index, edge
     return list(candidates[best])
-

@@ -168,16 +168,19 @@ class TrackedTable:
         # the starter keeps points out of the kitty when it can: count it at a third
         return 2.0 * unseen_points * KITTY / max(total, 1) / 3
 
-    def _pool(self, suit: int) -> int:
-        """Unseen cards among places that may hold `suit` (seats not void, the kitty)."""
+    def _pool(self, suit: int, kitty: int = KITTY) -> int:
+        """Unseen cards among places that may hold `suit` (seats not void, and the kitty
+        counted as `kitty` cards)."""
         pool = sum(self.k.left[s] for s in self.k.holders(suit))
-        return pool + (KITTY if self.kitty_hidden else 0)
+        return pool + (kitty if self.kitty_hidden else 0)
 
-    def _hold_chance(self, seat: int, suit: int, marked: int) -> float:
-        """The chance that `seat` holds at least one of `marked` unseen cards of `suit`."""
+    def _hold_chance(self, seat: int, suit: int, marked: int, strong: bool = False) -> float:
+        """The chance that `seat` holds at least one of `marked` unseen cards of `suit`
+        (`strong` cards are seldom buried: the kitty counts for a quarter)."""
         if marked <= 0 or not self.k.may_hold_suit(seat, suit):
             return 0.0
-        return 1.0 - none_chance(self._pool(suit), marked, self.k.left[seat])
+        pool = self._pool(suit, KITTY // 4 if strong else KITTY)
+        return 1.0 - none_chance(pool, marked, self.k.left[seat])
 
     def void_chance(self, seat: int, suit: int) -> float:
         if suit in self.k.void[seat]:
@@ -228,7 +231,7 @@ class TrackedTable:
             if not ruffed and single_unit and not self.k.unit_safe(best, [seat]):
                 if largest.pairs == 0:
                     chance = self._hold_chance(seat, suit, self._stronger(suit, trump.strength(
-                        best[0])))
+                        best[0])), strong=True)
                 else:
                     chance = 0.5 if suit not in self.k.no_pairs[seat] else 0.0
             if suit != TRUMP and TRUMP not in self.k.void[seat]:
@@ -237,7 +240,7 @@ class TrackedTable:
                     ruff *= 0.0 if TRUMP in self.k.no_pairs[seat] else 0.5
                 if ruffed:
                     top = trump.strength(units_of(best, trump)[0].cards[0])
-                    ruff *= self._hold_chance(seat, TRUMP, self._stronger(TRUMP, top))
+                    ruff *= self._hold_chance(seat, TRUMP, self._stronger(TRUMP, top), strong=True)
                 chance = 1.0 - (1.0 - chance) * (1.0 - ruff)
             escape *= 1.0 - chance
         return 1.0 - escape
