@@ -32,6 +32,9 @@ from engine.views import PlayerView
 TRUMP = 4
 RISKY = 0.25
 """A side suit is not cashed when an opponent ruffs it with at least this chance."""
+SURE = 0.15
+"""A trick is as good as won when the later opponents take it with less than this chance."""
+LIKELY = 0.3
 
 
 def card_cost(card: Card, trump: Trump) -> float:
@@ -83,31 +86,37 @@ def _keep_for_last(table: Table, groups: list[list[Card]]) -> Card | None:
 
 
 def _draw_trumps(table: Table, trumps: list[Card], opp_trumps: float) -> list[Card] | None:
-    """Declarers with trump length draw the opponents' trumps."""
+    """Declarers draw the opponents' trumps: trump tractors always (they pull pairs), safe
+    pairs and the top single, then, with the side's trump length, other pairs and low
+    singles."""
     trump = table.trump
-    mine = len(trumps)
-    if opp_trumps < 0.5 or mine < 4 or mine < 0.8 * opp_trumps:
+    if opp_trumps < 0.5:
         return None
     units = decompose_suit(trumps, trump)
-    others = [s for s in range(4) if s != table.seat]
     big = [list(u.cards) for u in units if u.pairs >= 2]
     if big:
         return max(big, key=len)
+    mine = len(trumps)
+    if mine < 4:
+        return None
+    ours = mine + table.trumps_held([partner_of(table.seat)])
+    long = ours >= 0.9 * opp_trumps and mine >= 5
+    others = [s for s in range(4) if s != table.seat]
     pairs = [list(u.cards) for u in units if u.pairs == 1]
     safe_pairs = [p for p in pairs if table.unit_safe(p, others)]
     if safe_pairs:
         return max(safe_pairs, key=lambda p: trump.strength(p[0]))
+    if not long:
+        return None
     top = max(trumps, key=trump.strength)
-    if table.unit_safe([top], others) and mine >= 2:
+    if table.unit_safe([top], others):
         return [top]
     if pairs and len(table.hand) >= 12:
         return max(pairs, key=lambda p: trump.strength(p[0]))
-    if mine >= max(6, opp_trumps):
-        counts = Counter(trumps)
-        singles = [c for c in trumps if counts[c] == 1 and c.points == 0
-                   and trump.strength(c) < 12]
-        if singles:
-            return [min(singles, key=trump.strength)]
+    counts = Counter(trumps)
+    singles = [c for c in trumps if counts[c] == 1 and c.points == 0 and trump.strength(c) < 12]
+    if singles:
+        return [min(singles, key=trump.strength)]
     return None
 
 
@@ -199,39 +208,35 @@ def expert_follow(table: Table) -> list[Card]:
 
     if winner % 2 == seat % 2:
         risk = table.beat_chance(plays, later_opps) if later_opps else 0.0
-        if risk < 0.2:
-            return max(options, key=lambda o: (card_points(o) * (1 - risk) - 0.3 * cost(o, trump),
-                                               -cheapness(o)))
-        if risk < 0.35:  # likely: fives only
-            modest = [o for o in options if all(c.points <= 5 for c in o)]
-            return max(modest or options,
-                       key=lambda o: (card_points(o) - 0.5 * cost(o, trump), -cheapness(o)))
-        taking = [o for o in options if wins_now(plays, o, trump)]
-        sure = [o for o in taking if table.beat_chance([*plays, o], later_opps) < 0.2]
+        if risk < SURE:  # the partner's win is sure: feed it points
+            return max(options, key=lambda o: (card_points(o), -cheapness(o)))
+        if risk < LIKELY:  # likely: fives only
+            fives = [o for o in options if all(c.points <= 5 for c in o)]
+            return max(fives or options, key=lambda o: (card_points(o), -cheapness(o)))
+        sure = [o for o in options if wins_now(plays, o, trump)
+                and table.beat_chance([*plays, o], later_opps) < SURE]
         if sure and stake >= 10:
             return min(sure, key=lambda o: cost(o, trump) - 3 * card_points(o))
         return min(options, key=cheapness)
     winning = [o for o in options if wins_now(plays, o, trump)]
-    if winning:
-        scored = []
-        for option in winning:
-            hold = 1.0 - (table.beat_chance([*plays, option], later_opps) if later_opps else 0.0)
-            gain = hold * (stake + card_points(option)) - (1 - hold) * card_points(option)
-            scored.append((hold, gain, option))
-        holding = [(g, o) for h, g, o in scored if h >= 0.8]
-        if holding:
-            gain, pick = max(holding, key=lambda go: (go[0] - 0.35 * cost(go[1], trump),
-                                                      -cheapness(go[1])))
-            if gain > 0 or cost(pick, trump) < 12:
-                return pick
-        if stake >= 10:
-            hold, gain, pick = max(scored, key=lambda s: (s[0], -cost(s[2], trump)))
-            if hold >= 0.4 and gain - 0.35 * cost(pick, trump) > 0:
-                return pick
-    partner_later = partner_of(seat) in later
-    if partner_later and not winning:
-        return min(options, key=cheapness)
+    holds = {_key(o): 1.0 - (table.beat_chance([*plays, o], later_opps) if later_opps else 0.0)
+             for o in winning}
+    sure = [o for o in winning if holds[_key(o)] > 1 - SURE]
+    if sure:
+        pick = min(sure, key=lambda o: cost(o, trump) - 2 * card_points(o))
+        if stake + card_points(pick) > 0 or cost(pick, trump) < 12:
+            return pick
+    if winning and stake >= 10:
+        # Ruff or over-ruff with the play that most likely holds, the cheapest of those.
+        best = max(holds[_key(o)] for o in winning)
+        if best >= 0.5 or not later_opps or stake >= 15:
+            return min((o for o in winning if holds[_key(o)] >= best - 0.05),
+                       key=lambda o: cost(o, trump))
     return min(options, key=cheapness)
+
+
+def _key(cards: Sequence[Card]) -> tuple[int, ...]:
+    return tuple(sorted(c.code for c in cards))
 
 
 def expert_play(table: Table) -> list[Card]:
@@ -262,9 +267,9 @@ def bury_value(card: Card, trump: Trump, counts: Counter[Card]) -> float:
     return value
 
 
-def expert_bury(cards: Sequence[Card], trump: Trump) -> list[Card]:
+def expert_bury(cards: Sequence[Card], trump: Trump, void_bonus: float = 24.0) -> list[Card]:
     """Void short side suits without aces or points; keep aces, points, pairs and trumps."""
-    return ai_bury(cards, trump, 24.0, value=bury_value)
+    return ai_bury(cards, trump, void_bonus, value=bury_value)
 
 
 class ExpertPlayer:

@@ -16,7 +16,6 @@ import random
 from collections.abc import Sequence
 
 from engine.actions import Action, Bury, Play
-from engine.ai.bidding import ai_bury, greedy_bury
 from engine.ai.context import Knowledge, Seen
 from engine.ai.expert import cost, declare, expert_bury, expert_play, expert_rollout
 from engine.ai.inference import Belief, infer, sample_world
@@ -29,22 +28,22 @@ from engine.trump import Trump
 from engine.units import group_by_suit
 from engine.views import PlayerView
 
-WORK = 1700
+WORK = 2600
 """Simulated plays per decision at normal stakes (about 100 ms of CPU)."""
 MIN_SAMPLES = 6
 MAX_SAMPLES = 40
 MAX_CANDIDATES = 7
 BIAS = 1.0
 """Points a deal another candidate must gain over the expert's choice (and `MARGIN`)."""
-MARGIN = 2.0
+MARGIN = 1.0
 """Standard errors of the paired differences another candidate must gain."""
 BURY_SAMPLES = 8
 
 
 def utility(opp_points: int, declarer: bool) -> float:
     """A seat's value of the opponents' final points: points, plus the level thresholds."""
-    value = (opp_points + 15 * (opp_points >= 40) + 35 * (opp_points >= 80)
-             + 20 * (opp_points >= 120) + 15 * (opp_points >= 160))
+    value = (opp_points + 10 * (opp_points > 0) + 15 * (opp_points >= 40)
+             + 40 * (opp_points >= 80) + 20 * (opp_points >= 120) + 20 * (opp_points >= 160))
     return -value if declarer else value
 
 
@@ -128,20 +127,19 @@ class AiPlayer:
             return choice
         samples = int(work / (len(candidates) * plays_left))
         samples = max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
-        return best_move(k, infer(k), candidates, choice, samples, self.rng)
+        return best_move(k, infer(k), candidates, samples, self.rng)
 
     def bury(self, view: PlayerView, trump: Trump) -> list[Card]:
-        """The expert's burial and a few others, compared over whole hands."""
+        """The expert's burial against ones that void more or fewer suits, compared over
+        whole hands in sampled deals; another wins only if clearly better."""
         assert view.kitty is not None and view.public.starter is not None
         cards = list(view.hand + view.kitty)
-        options = [expert_bury(cards, trump), ai_bury(cards, trump, 0.0),
-                   ai_bury(cards, trump, 40.0), greedy_bury(cards, trump)]
-        unique = _distinct(options)
+        unique = _distinct([expert_bury(cards, trump, bonus) for bonus in (24.0, 0.0, 50.0)])
         if len(unique) == 1:
             return unique[0]
         public = view.public
         shown = tuple((d.seat, d.cards) for d in public.declarations)
-        totals = [0.0] * len(unique)
+        scores: list[list[float]] = [[] for _ in unique]
         for _ in range(BURY_SAMPLES):
             seed = self.rng.getrandbits(32)
             for index, buried in enumerate(unique):
@@ -150,33 +148,14 @@ class AiPlayer:
                     kept.remove(card)
                 seen = Seen(view.seat, trump, tuple(kept), view.seat, kitty=tuple(buried),
                             shown=shown, rules=public.rules)
-                k = Knowledge.of(seen)
-                sim = sample_world(infer(k), random.Random(seed))
-                totals[index] += utility(expert_rollout(sim), True)
-        totals[0] += 4 * BIAS * BURY_SAMPLES  # the expert's burial unless clearly beaten
-        return unique[max(range(len(unique)), key=lambda i: (totals[i], -i))]
+                sim = sample_world(infer(Knowledge.of(seen)), random.Random(seed))
+                scores[index].append(utility(expert_rollout(sim), True))
+        return unique[clear_winner(scores, 0)]
 
 
-def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]],
-              default: Sequence[Card], samples: int, rng: random.Random) -> list[Card]:
-    """The candidate with the best mean utility over `samples` deals drawn from `belief`.
-
-    Another candidate replaces the expert's `default` only when it beats it clearly: by
-    more than `BIAS` points a deal plus `MARGIN` standard errors of the paired differences
-    (few samples must not overturn a sound rule on noise).
-    """
-    declarer = k.seen.is_declarer
-    scores: list[list[float]] = [[] for _ in candidates]
-    for _ in range(samples):
-        base = sample_world(belief, rng)
-        for index, move in enumerate(candidates):
-            sim = base.copy()
-            sim.play(move)
-            scores[index].append(utility(expert_rollout(sim), declarer))
-    default_key = _key(default)
-    home = next((i for i, c in enumerate(candidates) if _key(c) == default_key), None)
-    if home is None:
-        return list(max(zip(candidates, scores, strict=True), key=lambda cs: sum(cs[1]))[0])
+def clear_winner(scores: Sequence[Sequence[float]], home: int) -> int:
+    """The index of the row that beats row `home` clearly (by more than `BIAS` a sample and
+    `MARGIN` standard errors of the paired differences), the best such; else `home`."""
     best, best_edge = home, 0.0
     for index, row in enumerate(scores):
         if index == home:
@@ -187,4 +166,21 @@ def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]]
         edge = mean - BIAS - MARGIN * math.sqrt(var / len(diffs))
         if edge > best_edge:
             best, best_edge = index, edge
-    return list(candidates[best])
+    return best
+
+
+def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]],
+              samples: int, rng: random.Random) -> list[Card]:
+    """The best of `candidates` over `samples` deals drawn from `belief`, every candidate
+    played out in the same deals. The first candidate (the expert's choice) is replaced only
+    by one that beats it clearly (`clear_winner`): few samples must not overturn a sound
+    rule on noise."""
+    declarer = k.seen.is_declarer
+    scores: list[list[float]] = [[] for _ in candidates]
+    for _ in range(samples):
+        base = sample_world(belief, rng)
+        for index, move in enumerate(candidates):
+            sim = base.copy()
+            sim.play(move)
+            scores[index].append(utility(expert_rollout(sim), declarer))
+    return list(candidates[clear_winner(scores, 0)])

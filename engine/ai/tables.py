@@ -155,6 +155,12 @@ class TrackedTable:
             s = self.trump.suit_index(card)
             self._suit_counts[s] = self._suit_counts.get(s, 0) + n
         self.kitty_hidden = seen.kitty is None
+        self._known_in: list[dict[int, int]] = [{} for _ in range(4)]
+        """Per seat, cards of each suit it is known to hold (shown, not played since)."""
+        for seat in range(4):
+            for card, n in knowledge.known[seat].items():
+                s = self.trump.suit_index(card)
+                self._known_in[seat][s] = self._known_in[seat].get(s, 0) + n
 
     def left(self, seat: int) -> int:
         return self.k.left[seat]
@@ -177,18 +183,22 @@ class TrackedTable:
     def _hold_chance(self, seat: int, suit: int, marked: int, strong: bool = False) -> float:
         """The chance that `seat` holds at least one of `marked` unseen cards of `suit`
         (`strong` cards are seldom buried: the kitty counts for a quarter)."""
+        total = self._suit_counts.get(suit, 0)
+        if marked >= total and self._known_in[seat].get(suit, 0):
+            return 1.0
+        elsewhere = sum(self._known_in[s].get(suit, 0) for s in range(4) if s != seat)
+        marked = min(marked, total - elsewhere)
         if marked <= 0 or not self.k.may_hold_suit(seat, suit):
             return 0.0
-        pool = self._pool(suit, KITTY // 4 if strong else KITTY)
-        return 1.0 - none_chance(pool, marked, self.k.left[seat])
+        pool = self._pool(suit, KITTY // 4 if strong else KITTY) - elsewhere
+        draws = self.k.left[seat] - sum(self._known_in[seat].values())
+        return 1.0 - none_chance(pool, marked, draws)
 
     def void_chance(self, seat: int, suit: int) -> float:
         if suit in self.k.void[seat]:
             return 1.0
         if self.k.left[seat] == 0:
             return 1.0
-        if any(self.trump.suit_index(c) == suit for c in self.k.known[seat]):
-            return 0.0
         return 1.0 - self._hold_chance(seat, suit, self._suit_counts.get(suit, 0))
 
     def ruff_chance(self, seat: int, suit: int) -> float:
