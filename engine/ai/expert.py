@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from engine.actions import Action, Bury, Declare, Pass, Play
 from engine.ai.bidding import ai_bury, ai_declaration
 from engine.ai.context import Knowledge
-from engine.ai.moves import discard_key, follow_options, wins_now
+from engine.ai.moves import CardKey, follow_options, wins_now
 from engine.ai.sim import Sim
 from engine.ai.tables import ExactTable, Table, TrackedTable
 from engine.ai.view import seen_of
-from engine.cards import Card, card_points
+from engine.cards import ALL_CARDS, Card, card_points
 from engine.game import BATCHES, Phase
 from engine.trick import trick_winner
 from engine.trump import Trump
@@ -35,6 +35,44 @@ RISKY = 0.25
 SURE = 0.15
 """A trick is as good as won when the later opponents take it with less than this chance."""
 LIKELY = 0.3
+
+
+_POINTS = tuple(card.points for card in ALL_CARDS)
+
+
+def discard_key(hand: Sequence[Card], trump: Trump) -> CardKey:
+    """`engine.ai.moves.discard_key` (the cheapest card to give away), by card code: the
+    rules run thousands of times per decision in rollouts."""
+    suits, strengths = trump.suit_indexes, trump.strengths
+    codes = [c.code for c in hand]
+    counts = Counter(codes)
+    sizes = Counter(suits[c] for c in codes)
+
+    def key(card: Card) -> float:
+        code = card.code
+        suit = suits[code]
+        return (_POINTS[code] * 100 + (60 if suit == TRUMP else 0)
+                + (25 if counts[code] >= 2 else 0) + strengths[code] + sizes[suit] * 0.5)
+    return key
+
+
+def follow_choices(hand: Sequence[Card], lead: Sequence[Card], trump: Trump,
+                   key: CardKey) -> list[list[Card]]:
+    """`engine.ai.moves.follow_options`, with a fast path for a single card led."""
+    if len(lead) > 1:
+        return follow_options(hand, lead, trump)
+    suits = trump.suit_indexes
+    suit = suits[lead[0].code]
+    held = [c for c in hand if suits[c.code] == suit]
+    if held:
+        return [[c] for c in dict.fromkeys(held)]
+    cheap = min(hand, key=key)
+    feed = min(hand, key=lambda c: key(c) - _POINTS[c.code] * 250)
+    options = [[cheap]] if cheap == feed else [[cheap], [feed]]
+    if suit != TRUMP:
+        options += [[c] for c in dict.fromkeys(c for c in hand if suits[c.code] == TRUMP)
+                    if c not in (cheap, feed)]
+    return options
 
 
 def card_cost(card: Card, trump: Trump) -> float:
@@ -115,7 +153,7 @@ def _draw_trumps(table: Table, trumps: list[Card], opp_trumps: float) -> list[Ca
         return max(pairs, key=lambda p: trump.strength(p[0]))
     counts = Counter(trumps)
     singles = [c for c in trumps if counts[c] == 1 and c.points == 0 and trump.strength(c) < 12]
-    if singles:
+    if singles and mine >= 7 and trump.strength(top) >= 12:  # low singles, with control
         return [min(singles, key=trump.strength)]
     return None
 
@@ -191,14 +229,14 @@ def expert_lead(table: Table) -> list[Card]:
 def expert_follow(table: Table) -> list[Card]:
     trump = table.trump
     plays = table.plays
-    options = follow_options(table.hand, plays[0], trump)
+    key = discard_key(table.hand, trump)
+    options = follow_choices(table.hand, plays[0], trump, key)
     if len(options) == 1:
         return options[0]
     seat = table.seat
     winner = (table.leader + trick_winner(plays, trump)) % 4
     later = later_seats(table)
     later_opps = [s for s in later if s % 2 != seat % 2]
-    key = discard_key(table.hand, trump)
     points = sum(card_points(p) for p in plays)
     last_trick = len(table.hand) == len(plays[0])
     stake = points + (table.kitty_value() * len(plays[0]) if last_trick else 0)

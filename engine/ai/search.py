@@ -33,9 +33,12 @@ WORK = 2600
 MIN_SAMPLES = 6
 MAX_SAMPLES = 40
 MAX_CANDIDATES = 7
+ENDGAME_PLAYS = 36
+"""From about the last eight tricks on, every decision gets at least `ENDGAME_SAMPLES`."""
+ENDGAME_SAMPLES = 20
 BIAS = 1.0
 """Points a deal another candidate must gain over the expert's choice (and `MARGIN`)."""
-MARGIN = 1.0
+MARGIN = 1.5
 """Standard errors of the paired differences another candidate must gain."""
 BURY_SAMPLES = 8
 
@@ -126,6 +129,8 @@ class AiPlayer:
         if len(candidates) == 1:
             return choice
         samples = int(work / (len(candidates) * plays_left))
+        if plays_left <= ENDGAME_PLAYS:  # cheap to search: search it well
+            samples = max(samples, ENDGAME_SAMPLES)
         samples = max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
         return best_move(k, infer(k), candidates, samples, self.rng)
 
@@ -163,7 +168,8 @@ def clear_winner(scores: Sequence[Sequence[float]], home: int) -> int:
         diffs = [a - b for a, b in zip(row, scores[home], strict=True)]
         mean = sum(diffs) / len(diffs)
         var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
-        edge = mean - BIAS - MARGIN * math.sqrt(var / len(diffs))
+        margin = MARGIN * (1 + 4 / len(diffs))  # few samples: wider (as Student's t)
+        edge = mean - BIAS - margin * math.sqrt(var / len(diffs))
         if edge > best_edge:
             best, best_edge = index, edge
     return best

@@ -18,6 +18,7 @@ from engine.cards import Card, card_points
 from engine.throw import beats_unit
 from engine.trick import trick_winner
 from engine.trump import Trump
+from engine.units import group_by_suit
 
 TRUMP = 4
 KITTY = 8
@@ -69,6 +70,14 @@ class ExactTable:
         self.starter = sim.starter
         self.leader = sim.leader
         self.plays = sim.current
+        self._groups: list[list[list[Card]] | None] = [None] * 4
+
+    def groups(self, seat: int) -> list[list[Card]]:
+        """`seat`'s cards by effective suit (computed once per table)."""
+        found = self._groups[seat]
+        if found is None:
+            found = self._groups[seat] = group_by_suit(self.sim.hands[seat], self.trump)
+        return found
 
     def left(self, seat: int) -> int:
         return len(self.sim.hands[seat])
@@ -84,9 +93,8 @@ class ExactTable:
             suit = suits[lead[0].code]
             _, top, ruffed = single_best(plays, trump)
             for seat in seats:
-                hand = self.sim.hands[seat]
-                held = [c for c in hand if suits[c.code] == suit]
-                pool = held if held else hand
+                held = self.groups(seat)[suit]
+                pool = held if held else self.sim.hands[seat]
                 if any(single_beats(c, suit, top, ruffed, trump) for c in pool):
                     return 1.0
             return 0.0
@@ -99,29 +107,18 @@ class ExactTable:
     def ruff_chance(self, seat: int, suit: int) -> float:
         if suit == TRUMP:
             return 0.0
-        suits = self.trump.suit_indexes
-        hand = self.sim.hands[seat]
-        has_suit = has_trump = False
-        for card in hand:
-            s = suits[card.code]
-            if s == suit:
-                has_suit = True
-                break
-            if s == TRUMP:
-                has_trump = True
-        return 1.0 if has_trump and not has_suit else 0.0
+        groups = self.groups(seat)
+        return 1.0 if groups[TRUMP] and not groups[suit] else 0.0
 
     def unit_safe(self, cards: Sequence[Card], seats: Sequence[int]) -> bool:
         trump = self.trump
-        suits = trump.suit_indexes
         suit = suit_of(cards, trump)
-        hands = [[c for c in self.sim.hands[s] if suits[c.code] == suit] for s in seats]
+        hands = [self.groups(s)[suit] for s in seats]
         return not any(beats_unit(unit, hand, trump)
-                       for unit in units_of(cards, trump) for hand in hands)
+                       for unit in units_of(cards, trump) for hand in hands if hand)
 
     def trumps_held(self, seats: Sequence[int]) -> float:
-        suits = self.trump.suit_indexes
-        return float(sum(1 for s in seats for c in self.sim.hands[s] if suits[c.code] == TRUMP))
+        return float(sum(len(self.groups(s)[TRUMP]) for s in seats))
 
 
 def none_chance(pool: int, marked: int, draws: int) -> float:
