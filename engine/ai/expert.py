@@ -257,23 +257,24 @@ def expert_follow(table: Table) -> list[Card]:
             return min(sure, key=lambda o: cost(o, trump) - 3 * card_points(o))
         return min(options, key=cheapness)
     winning = [o for o in options if wins_now(plays, o, trump)]
-    holds = {_key(o): 1.0 - (table.beat_chance([*plays, o], later_opps) if later_opps else 0.0)
+    holds = {cards_key(o): 1.0 - (table.beat_chance([*plays, o], later_opps) if later_opps else 0.0)
              for o in winning}
-    sure = [o for o in winning if holds[_key(o)] > 1 - SURE]
+    sure = [o for o in winning if holds[cards_key(o)] > 1 - SURE]
     if sure:
         pick = min(sure, key=lambda o: cost(o, trump) - 2 * card_points(o))
         if stake + card_points(pick) > 0 or cost(pick, trump) < 12:
             return pick
     if winning and stake >= 10:
         # Ruff or over-ruff with the play that most likely holds, the cheapest of those.
-        best = max(holds[_key(o)] for o in winning)
+        best = max(holds[cards_key(o)] for o in winning)
         if best >= 0.5 or not later_opps or stake >= 15:
-            return min((o for o in winning if holds[_key(o)] >= best - 0.05),
+            return min((o for o in winning if holds[cards_key(o)] >= best - 0.05),
                        key=lambda o: cost(o, trump))
     return min(options, key=cheapness)
 
 
-def _key(cards: Sequence[Card]) -> tuple[int, ...]:
+def cards_key(cards: Sequence[Card]) -> tuple[int, ...]:
+    """The same key for the same cards in any order."""
     return tuple(sorted(c.code for c in cards))
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from engine.actions import Action, Bury, Play
 from engine.ai.context import Knowledge, Seen
-from engine.ai.expert import cost, declare, expert_bury, expert_play, expert_rollout
+from engine.ai.expert import cards_key, cost, declare, expert_bury, expert_play, expert_rollout
 from engine.ai.inference import Belief, infer, sample_world
 from engine.ai.moves import follow_options, simple_leads, wins_now
 from engine.ai.tables import TrackedTable
@@ -48,10 +48,6 @@ def utility(opp_points: int, declarer: bool) -> float:
     value = (opp_points + 10 * (opp_points > 0) + 15 * (opp_points >= 40)
              + 40 * (opp_points >= 80) + 20 * (opp_points >= 120) + 20 * (opp_points >= 160))
     return -value if declarer else value
-
-
-def _key(cards: Sequence[Card]) -> tuple[int, ...]:
-    return tuple(sorted(c.code for c in cards))
 
 
 def lead_candidates(hand: Sequence[Card], trump: Trump, choice: list[Card]) -> list[list[Card]]:
@@ -86,7 +82,7 @@ def follow_candidates(table: TrackedTable, choice: list[Card]) -> list[list[Card
 def _distinct(options: list[list[Card]]) -> list[list[Card]]:
     unique: dict[tuple[int, ...], list[Card]] = {}
     for option in options:
-        unique.setdefault(_key(option), option)
+        unique.setdefault(cards_key(option), option)
     return list(unique.values())
 
 
