@@ -19,10 +19,11 @@ import math
 import random
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from contextlib import nullcontext
+from dataclasses import asdict, dataclass, field
 from multiprocessing import Pool
 from time import process_time  # noqa: TID251 - the arena measures decision CPU time
-from typing import Any
+from typing import Any, TextIO
 
 from engine.actions import Action, Pass, StartHand
 from engine.ai import Player, make_player
@@ -145,14 +146,26 @@ def swing(deal: Sequence[HandRecord]) -> float:
     return a_opp - b_opp
 
 
-def run(a: str, b: str, deals: int, seed: int, jobs: int = 1) -> dict[str, Any]:
-    """Play `deals` duplicate deals and summarise (see the module docstring)."""
+def run(a: str, b: str, deals: int, seed: int, jobs: int = 1,
+        log: TextIO | None = None) -> dict[str, Any]:
+    """Play `deals` duplicate deals and summarise (see the module docstring). With `log`,
+    each deal's two hands are written to it as one JSON line as soon as they are played
+    (so a long run that is stopped still leaves its deals: see `summarize`)."""
     tasks = [(a, b, seed, index) for index in range(deals)]
-    if jobs > 1:
-        with Pool(jobs) as pool:
-            results = pool.map(play_deal, tasks, chunksize=1)
-    else:
-        results = [play_deal(task) for task in tasks]
+    results: list[list[HandRecord]] = []
+    with Pool(jobs) if jobs > 1 else nullcontext() as pool:
+        played = pool.imap(play_deal, tasks, chunksize=1) if pool else map(play_deal, tasks)
+        for deal in played:
+            results.append(deal)
+            if log is not None:
+                log.write(json.dumps([asdict(r) for r in deal]) + "\n")
+                log.flush()
+    return summarize(a, b, results)
+
+
+def summarize(a: str, b: str, results: Sequence[Sequence[HandRecord]]) -> dict[str, Any]:
+    """The summary of played deals (each: its two `HandRecord`s)."""
+    deals = len(results)
     hands = [r for deal in results for r in deal]
     won = sum(r.a_won for r in hands)
     levels_a = sum(r.levels_a for r in hands)
@@ -190,8 +203,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the run")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--log", help="append each deal's hands to this file (JSON lines)")
     args = parser.parse_args(argv)
-    summary = run(args.a, args.b, args.deals, args.seed, args.jobs)
+    if args.log:
+        with open(args.log, "a", encoding="utf-8") as log:
+            summary = run(args.a, args.b, args.deals, args.seed, args.jobs, log)
+    else:
+        summary = run(args.a, args.b, args.deals, args.seed, args.jobs)
     if args.json:
         sys.stdout.write(json.dumps(summary) + "\n")
         return 0

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from engine.arena import main, run, wilson
+from engine.arena import HandRecord, main, run, summarize, wilson
 
 
 @pytest.mark.parametrize(("a", "b", "deals"), [
@@ -34,3 +37,13 @@ def test_cli_takes_every_player_and_level(capsys: pytest.CaptureFixture[str]) ->
     for name in ("expert", "ai1", "easy", "normal"):
         assert main(["--a", name, "--b", "random", "--deals", "1", "--json"]) == 0
         assert f'"a": "{name}"' in capsys.readouterr().out
+
+
+def test_the_log_has_every_deal_and_gives_the_same_summary(tmp_path: Path) -> None:
+    path = tmp_path / "deals.jsonl"
+    with path.open("w", encoding="utf-8") as log:
+        summary = run("greedy", "random", deals=2, seed=3, log=log)
+    deals = [[HandRecord(**hand) for hand in json.loads(line)]
+             for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(deals) == 2
+    assert summarize("greedy", "random", deals) == summary
