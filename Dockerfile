@@ -8,6 +8,7 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY assets ./assets
+# No extras: SimCord (the `local` extra, local play only) stays out of the image.
 RUN pip install --no-cache-dir .
 
 # Runtime stage: the virtual environment, the assets and a non-root user; data on a volume.

@@ -1,4 +1,6 @@
-# Two commands: `make play` and `make test`. Each sets up .venv on its own.
+# Two commands: `make play` and `make test`. Each sets up .venv on its own (the project with
+# its `local` extra, SimCord for local play, and `dev`, the test tools); the stamp is
+# redone whenever pyproject.toml changes.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,7 +14,7 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[local,dev]'
 	touch $(STAMP)
 
 lint: $(STAMP)

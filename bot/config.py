@@ -1,16 +1,8 @@
 """Configuration from the environment (and a ``.env`` file through python-dotenv).
 
-| variable | default | meaning |
-|---|---|---|
-| ``DISCORD_TOKEN`` | — | the bot token (required to connect to Discord) |
-| ``DATABASE_PATH`` | ``./data/tractor.sqlite3`` | the SQLite file |
-| ``DEV_GUILD_ID`` | — | sync slash commands to this guild only (instant while developing) |
-| ``LOG_LEVEL`` | ``INFO`` | DEBUG, INFO, WARNING or ERROR |
-| ``BOT_ACTION_DELAY`` | ``1.0`` | seconds a computer seat pauses before it acts (0 in tests) |
-| ``TRACTOR_COMPUTER`` | ``ai`` | the computer player: ``random``, ``greedy`` or ``ai`` (checked) |
-| ``TRACTOR_DEBUG_START_LEVEL`` | — | debugging: new matches start at this level (2–A) |
-| ``TRACTOR_ASSETS`` | the repo's ``assets/`` | folder with ``fonts/`` for an installed package |
-
+`SETTINGS` is the one list of the variables the bot reads: ``tractor-bot --help``,
+README's settings table and ``.env.example`` are all made from it (tests/test_docs.py
+checks that they agree; ``python -m bot.config env-example`` and ``… readme`` print them).
 `ConfigError` carries one line for the operator; the token is never printed.
 """
 
@@ -20,17 +12,115 @@ import dataclasses
 import logging
 import os
 import re
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["DEFAULT_DATABASE", "Config", "ConfigError", "load_dotenv_file"]
+__all__ = [
+    "DEFAULT_DATABASE",
+    "LOCAL_DATABASE",
+    "LOCAL_PORT",
+    "SETTINGS",
+    "Config",
+    "ConfigError",
+    "Setting",
+    "env_example",
+    "help_table",
+    "load_dotenv_file",
+    "local_play_wanted",
+    "readme_table",
+]
 
 DEFAULT_DATABASE = "./data/tractor.sqlite3"
+LOCAL_DATABASE = "./data/local.sqlite3"
+"""Local play's file (bot/local.py), unless ``--database`` names another."""
+LOCAL_PORT = 8765
+"""Local play's page port on 127.0.0.1, unless ``--port`` names another."""
 _RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # Discord bot tokens: three base64url parts separated by dots.
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One environment variable: its name, its default as written in ``.env`` ("" for
+    none) and what it does (one sentence; `backticks` mark literal values)."""
+
+    name: str
+    default: str
+    meaning: str
+
+    @property
+    def plain(self) -> str:
+        """`meaning` without the Markdown backticks (for ``--help`` and ``.env.example``)."""
+        return self.meaning.replace("`", "")
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("DISCORD_TOKEN", "",
+            "the bot token from the Discord developer portal; without it `python -m bot` "
+            "plays locally (see `LOCAL_PLAY`)"),
+    Setting("DATABASE_PATH", DEFAULT_DATABASE,
+            "the SQLite file of the Discord bot (its folder is created); local play uses "
+            f"`{LOCAL_DATABASE}` (`--database` sets either)"),
+    Setting("DEV_GUILD_ID", "",
+            "a server id: sync the slash commands to this server only, at once (development)"),
+    Setting("LOG_LEVEL", "INFO", "`DEBUG`, `INFO`, `WARNING` or `ERROR`"),
+    Setting("BOT_ACTION_DELAY", "1.0",
+            "seconds a computer player pauses before it acts (0–30)"),
+    Setting("TRACTOR_COMPUTER", "ai",
+            "the computer player: `ai` (strongest), `greedy` or `random` (another name stops "
+            "the start)"),
+    Setting("LOCAL_PLAY", "auto",
+            "`off`: a missing `DISCORD_TOKEN` is an error instead of local play (the Docker "
+            "image sets it)"),
+    Setting("TRACTOR_ASSETS", "",
+            "the folder holding `fonts/`, for an installed package (the Docker image sets "
+            "`/app/assets`); unset: the checkout's `assets/`"),
+    Setting("TRACTOR_DEBUG_START_LEVEL", "",
+            "debugging only: new matches start at this level (`2`–`A`) instead of 2"),
+)
+
+
+def readme_table() -> str:
+    """The settings as README's Markdown table."""
+    rows = ["| variable | default | what it does |", "|---|---|---|"]
+    rows += [f"| `{s.name}` | {f'`{s.default}`' if s.default else '—'} | {s.meaning} |"
+             for s in SETTINGS]
+    return "\n".join(rows) + "\n"
+
+
+def help_table() -> str:
+    """The settings as plain text for ``--help``."""
+    lines = ["settings (from the environment or .env; the environment wins):"]
+    for s in SETTINGS:
+        default = f" (default {s.default})" if s.default else ""
+        lines.append(f"  {s.name}{default}")
+        lines += textwrap.wrap(s.plain, 88, initial_indent=" " * 6, subsequent_indent=" " * 6)
+    return "\n".join(lines)
+
+
+def env_example() -> str:
+    """The text of ``.env.example``."""
+    lines = ["# Copy to .env and fill in. Every variable is optional; DISCORD_TOKEN is needed to",
+             "# run the bot on Discord. Generated from bot/config.py: python -m bot.config "
+             "env-example"]
+    for s in SETTINGS:
+        lines += ["", *textwrap.wrap(s.plain, 90, initial_indent="# ", subsequent_indent="# "),
+                  f"{s.name}={s.default}"]
+    return "\n".join(lines) + "\n"
+
+
+def local_play_wanted(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``python -m bot`` should play locally: no ``DISCORD_TOKEN`` is configured and
+    ``LOCAL_PLAY`` is not ``off`` (the Docker image sets it: there a missing token is an
+    error, since a page on the container's loopback helps nobody)."""
+    source = os.environ if environ is None else environ
+    if (source.get("DISCORD_TOKEN") or "").strip():
+        return False
+    return (source.get("LOCAL_PLAY") or "auto").strip().lower() not in {"off", "0", "no", "false"}
 
 
 class ConfigError(ValueError):
@@ -152,3 +242,12 @@ def load_dotenv_file(path: str | os.PathLike[str] | None = None) -> None:
     from dotenv import load_dotenv
 
     load_dotenv(dotenv_path=path, override=False)
+
+
+if __name__ == "__main__":  # python -m bot.config env-example|readme
+    import sys
+
+    _OUTPUTS = {"env-example": env_example, "readme": readme_table}
+    if len(sys.argv) != 2 or sys.argv[1] not in _OUTPUTS:
+        sys.exit("usage: python -m bot.config env-example|readme")
+    sys.stdout.write(_OUTPUTS[sys.argv[1]]())

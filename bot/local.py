@@ -14,7 +14,11 @@ seats. Ctrl-C, SIGTERM or "End session" in the page stops it; the database is cl
 
 The game lives in ``./data/local.sqlite3`` (``--database``). The simulated world is built
 the same way every time (same server, channel and player ids), so an unfinished game
-from the last session is picked up again instead of a new one being seated.
+from the last session is picked up again instead of a new one being seated, with the
+seats it was saved with: the number of people is read from the save (`saved_people`),
+and a ``--players`` that differs is ignored and said so (`_announce`). The file is
+opened and checked before anything else starts, so a corrupt, too-new or unusable file
+(a read-only folder, say) is one line and exit status 2, as in Discord mode.
 
 Time. SimCord runs the bot on a virtual clock that moves only when something moves it,
 and after each operation waits for the bot's work, timers included. Here the clock is
@@ -50,7 +54,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from bot.config import Config, ConfigError
+from bot.cli import EXIT_CONFIG, build_parser, fail, startup_failure
+from bot.config import LOCAL_DATABASE, LOCAL_PORT, Config, ConfigError
 
 __all__ = [
     "CHANNEL_NAME",
@@ -60,7 +65,8 @@ __all__ = [
     "LocalSession",
     "local_session",
     "main",
-    "wanted",
+    "saved_people",
+    "serve",
 ]
 
 log = logging.getLogger("tractor.local")
@@ -68,10 +74,9 @@ T = TypeVar("T")
 
 GUILD_NAME = "Tractor Club"
 CHANNEL_NAME = "tractor"
-DEFAULT_DATABASE = "./data/local.sqlite3"
-DEFAULT_PORT = 8765
+DEFAULT_DATABASE = LOCAL_DATABASE
+DEFAULT_PORT = LOCAL_PORT
 BOT_NAME = "Tractor"
-EXIT_USAGE = 2
 
 # How long SimCord may wait for the bot to settle after an operation (see `_answered`).
 _SETTLE = 30.0
@@ -415,15 +420,26 @@ def _open_browser(url: str) -> None:
     threading.Thread(target=open_it, name="open-browser", daemon=True).start()
 
 
-def _announce(session: LocalSession, out: IO[str]) -> None:
+def _announce(session: LocalSession, out: IO[str], *, ignored_players: int | None = None
+              ) -> None:
+    """Print who plays, whether the saved game was resumed, and the page's address (on a
+    line of its own). `ignored_players`: the ``--players`` a resumed game did not follow."""
     computers = 4 - len(session.humans)
     people = ", ".join(display for _, display in _player_names(len(session.humans)))
-    state = "your unfinished game is back" if session.resumed else "the first hand is being dealt"
+    state = (f"the saved game was resumed from {session.database}" if session.resumed
+             else "the first hand is being dealt")
     print(
         f"Tractor local play: {GUILD_NAME} #{CHANNEL_NAME} — {people} and {computers} "
         f"computer player{'s' if computers != 1 else ''}; {state}.",
         file=out,
     )
+    if session.resumed and ignored_players is not None:
+        print(
+            f"--players {ignored_players} was ignored: a resumed game keeps its seats. To "
+            "start afresh, end this game with /tractor end in the page and start again, or "
+            "play in another file with --database PATH.",
+            file=out,
+        )
     print("Open this page to play (press Ctrl-C here to stop):", file=out)
     print(session.url, file=out)
     out.flush()
@@ -437,8 +453,10 @@ async def serve(
     config: Config,
     open_browser: bool = True,
     out: IO[str] = sys.stdout,
+    ignored_players: int | None = None,
 ) -> int:
-    """Run local play until Ctrl-C, SIGTERM or "End session"; returns the exit status."""
+    """Run local play until Ctrl-C, SIGTERM or "End session"; returns the exit status.
+    `ignored_players`: see `_announce`."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     starting = asyncio.current_task()
@@ -457,7 +475,7 @@ async def serve(
     try:
         async with local_session(database, players=players, port=port, config=config) as session:
             up = True
-            _announce(session, out)
+            _announce(session, out, ignored_players=ignored_players)
             if open_browser:
                 _open_browser(session.url)
             stopped = asyncio.ensure_future(stop.wait())
@@ -477,50 +495,72 @@ async def serve(
     return 0
 
 
-def wanted(environ: Mapping[str, str] | None = None) -> bool:
-    """Whether ``python -m bot`` should play locally: no ``DISCORD_TOKEN`` is configured and
-    ``LOCAL_PLAY`` is not ``off`` (the Docker image sets it: there a missing token is an
-    error, since a page on the container's loopback helps nobody)."""
-    source = os.environ if environ is None else environ
-    if (source.get("DISCORD_TOKEN") or "").strip():
-        return False
-    return (source.get("LOCAL_PLAY") or "auto").strip().lower() not in {"off", "0", "no", "false"}
+async def saved_people(database: str | os.PathLike[str]) -> int | None:
+    """Check the database as Discord mode does before it connects (open, create, migrate,
+    check: `bot.storage.StorageError` or `OSError` when it cannot be used) and return how
+    many people sit at the unfinished table saved in it, or None when there is none."""
+    from bot.storage import Store
+    from bot.table import TableDoc
+
+    store = await Store.open(database)
+    try:
+        tables = await store.active_tables()
+    finally:
+        await store.close()
+    if not tables:
+        return None
+    return max(1, len(TableDoc.from_dict(tables[-1].doc).humans))
+
+
+def _simcord_missing() -> str | None:
+    """The line to print when SimCord (the ``local`` extra) is not installed, else None."""
+    try:
+        import simcord  # noqa: F401
+    except ImportError:
+        return (
+            "local play needs SimCord, which is not installed here: run make play, or "
+            "pip install -e '.[local]' in the checkout (or set DISCORD_TOKEN to run the bot "
+            "on Discord)"
+        )
+    return None
 
 
 def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
     """Local play from the command line (``python -m bot`` without a token)."""
     if not isinstance(args, argparse.Namespace):
-        from bot.__main__ import build_parser
-
         args = build_parser().parse_args(args)
-    players = getattr(args, "players", 1)
-    port = getattr(args, "port", DEFAULT_PORT)
-    if not 1 <= players <= 4:
-        print("tractor-bot: --players must be between 1 and 4", file=sys.stderr)
-        return EXIT_USAGE
+    requested: int | None = args.players
+    port: int = args.port
+    if requested is not None and not 1 <= requested <= 4:
+        return fail(EXIT_CONFIG, "--players must be between 1 and 4")
     if not 0 <= port <= 65535:
-        print("tractor-bot: --port must be between 0 and 65535", file=sys.stderr)
-        return EXIT_USAGE
+        return fail(EXIT_CONFIG, "--port must be between 0 and 65535")
     try:
         config = Config.from_env(require_token=False)
     except ConfigError as error:
-        print(f"tractor-bot: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return fail(EXIT_CONFIG, str(error))
+    missing = _simcord_missing()
+    if missing is not None:
+        return fail(EXIT_CONFIG, missing)
     from bot.logging import setup_logging
 
     setup_logging(config.log_level)
     if config.log_level != "DEBUG":  # the simulated Discord's own notices (voice, intents)
         logging.getLogger("discord").setLevel(logging.ERROR)
-    database = getattr(args, "database", None) or DEFAULT_DATABASE
+    database = args.database or DEFAULT_DATABASE
+    try:
+        saved = asyncio.run(saved_people(database))
+    except Exception as error:
+        failure = startup_failure(error, database=database)
+        if failure is None:
+            raise
+        return fail(*failure)
+    players = saved or requested or 1
+    ignored = requested if saved is not None and requested not in (None, saved) else None
     try:
         return asyncio.run(
-            serve(
-                database,
-                players=players,
-                port=port,
-                config=config,
-                open_browser=not getattr(args, "no_browser", False),
-            )
+            serve(database, players=players, port=port, config=config,
+                  open_browser=not args.no_browser, ignored_players=ignored)
         )
     except KeyboardInterrupt:  # a second Ctrl-C while shutting down
         return 130
@@ -530,13 +570,8 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
         from bot.storage import StorageError
 
         if isinstance(error, SetupError) and "could not bind port" in str(error):
-            print(
-                f"tractor-bot: port {port} is in use; pick another with --port "
-                "(make play ARGS=\"--port 0\" takes any free one)",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
-        if isinstance(error, StorageError | PermissionError):  # the file or its folder
-            print(f"tractor-bot: {error}", file=sys.stderr)
-            return 1
+            return fail(EXIT_CONFIG, f"port {port} is in use; pick another with --port "
+                                     "(make play ARGS=\"--port 0\" takes any free one)")
+        if isinstance(error, StorageError):
+            return fail(EXIT_CONFIG, str(error))
         raise

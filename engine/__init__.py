@@ -1,4 +1,4 @@
-"""Tractor (升级) rules engine: pure, typed, no I/O. See ../shared/RULES.md (R1–R12)."""
+"""Tractor (升级) rules engine: pure, typed, no I/O. See docs/rules.md (R1–R12)."""
 
 from engine.actions import (
     Action,

@@ -4,14 +4,17 @@
   page served on a free loopback port, "you" playing through the bot's own commands and
   panels against three computer players, then a clean shutdown.
 - ``python -m bot`` without a token, as ``make play`` runs it: the URL line, an HTTP GET of
-  it, and a clean stop on SIGTERM and on Ctrl-C.
+  it, and a clean stop on SIGTERM and on Ctrl-C; a saved game resumed with its own seats
+  (``--players`` then ignored, and said so).
+- Start-up failures of local play: a corrupt database or a folder it cannot write is one
+  line and exit status 2, never a traceback.
 - ``tractor-bot`` (the console script the Dockerfile runs): ``--help``, and one clear line
-  with exit status 2 for a malformed or (with ``LOCAL_PLAY=off``) missing token.
-"""
+  with exit status 2 for a malformed or (with ``LOCAL_PLAY=off``) missing token."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import os
@@ -24,14 +27,15 @@ import time
 import tomllib
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.config import Config
-from bot.local import LocalSession, _announce, local_session, wanted
+from bot.config import Config, local_play_wanted
+from bot.local import LocalSession, _announce, local_session, saved_people
 from bot.table import TableDoc, seats_to_act
 from engine.game import Match, Phase
 
@@ -300,30 +304,15 @@ async def test_local_play_runs_in_real_time(tmp_path: Path) -> None:
 
 
 def test_local_play_is_wanted_exactly_without_a_token() -> None:
-    assert wanted({})
-    assert wanted({"DISCORD_TOKEN": "  "})
-    assert not wanted({"DISCORD_TOKEN": BAD_TOKEN})
-    assert not wanted({"LOCAL_PLAY": "off"})
+    assert local_play_wanted({})
+    assert local_play_wanted({"DISCORD_TOKEN": "  "})
+    assert not local_play_wanted({"DISCORD_TOKEN": BAD_TOKEN})
+    assert not local_play_wanted({"LOCAL_PLAY": "off"})
 
 
 def test_console_script_is_the_bot_main() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["tractor-bot"] == "bot.__main__:main"
-
-
-def test_env_example_lists_every_setting_and_docker_runs_tractor_bot() -> None:
-    """.env.example names exactly the variables the code reads; the image runs the console
-    script with local play off."""
-    read = set()
-    for module in ("bot/config.py", "bot/local.py"):
-        read |= set(re.findall(r'source\.get\("([A-Z_]+)"\)', (ROOT / module).read_text()))
-    example = {line.split("=", 1)[0] for line in (ROOT / ".env.example").read_text().splitlines()
-               if re.match(r"^[A-Z_]+=", line)}
-    assert read == example
-    dockerfile = (ROOT / "Dockerfile").read_text()
-    assert 'ENTRYPOINT ["tractor-bot"]' in dockerfile
-    assert re.search(r"\bLOCAL_PLAY=off\b", dockerfile)
-    assert "STOPSIGNAL SIGTERM" in dockerfile
 
 
 def tractor_bot() -> list[str]:
@@ -340,7 +329,8 @@ def test_tractor_bot_help(tmp_path: Path) -> None:
         env=clean_env(tmp_path), cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
-    for option in ("--players", "--port", "--database", "--no-browser"):
+    assert done.stdout.startswith("usage: tractor-bot ")
+    for option in ("--players", "--port", "--database", "--no-browser", "--local", "--env-file"):
         assert option in done.stdout
     assert "DISCORD_TOKEN" in done.stdout
 
@@ -369,17 +359,87 @@ def test_tractor_bot_token_errors_are_one_line(
     assert BAD_TOKEN not in done.stderr + done.stdout
 
 
+def run_local_play(cwd: Path, *options: str, prefix: tuple[str, ...] = (),
+                   timeout: float = 60, **extra: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot --local --no-browser --port 0 …`` run to its end in `cwd`."""
+    env_file = cwd.parent / "empty.env"
+    env_file.write_text("")
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "bot", "--local", "--no-browser", "--port", "0",
+         "--env-file", str(env_file), *options],
+        capture_output=True, text=True, timeout=timeout, env=clean_env(cwd, **extra), cwd=cwd,
+    )
+
+
+def assert_one_line(done: subprocess.CompletedProcess[str], status: int, words: str) -> None:
+    assert done.returncode == status, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("tractor-bot: ") and words in lines[0], lines[0]
+    assert "Traceback" not in done.stderr
+
+
 def test_local_play_with_a_broken_database_says_so_in_one_line(tmp_path: Path) -> None:
     database = tmp_path / "local.sqlite3"
     database.write_bytes(b"not a database, just some words long enough to be read" * 4)
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "--no-browser", "--port", "0", "--database",
-         str(database), "--env-file", empty_env_file(tmp_path)],
-        capture_output=True, text=True, timeout=60, env=clean_env(tmp_path), cwd=tmp_path,
+    assert_one_line(run_local_play(tmp_path, "--database", str(database)), 2,
+                    "not an SQLite database")
+
+
+@pytest.mark.parametrize("layout", ["folder", "data-folder", "saved-game"],
+                         ids=["read-only-folder", "read-only-data-folder",
+                              "saved-game-in-read-only-folder"])
+def test_local_play_in_a_read_only_folder_is_one_line_and_status_2(
+    unprivileged: Any, layout: str
+) -> None:
+    """``make play`` where it cannot write (issue 15): one line naming the file, exit 2,
+    as for a corrupt file; never a traceback. The database is checked before the game
+    starts (whether SQLite or the storage layer's own write check refuses it)."""
+    folder = unprivileged.root / "game"
+    folder.mkdir()
+    if layout != "folder":
+        (folder / "data").mkdir()
+    if layout == "saved-game":
+        from bot.client import prepare_database
+
+        prepare_database(str(folder / "data" / "local.sqlite3"))
+    if layout != "folder":
+        unprivileged.read_only(folder / "data")
+    unprivileged.read_only(folder)
+    done = run_local_play(folder, prefix=unprivileged.prefix)
+    assert_one_line(done, 2, "local.sqlite3")
+    assert "Open this page" not in done.stdout
+
+
+@contextlib.contextmanager
+def local_play_process(tmp_path: Path, database: Path, *options: str
+                       ) -> Iterator[tuple[subprocess.Popen[str], list[str], str]]:
+    """``python -m bot`` without a token, as ``make play`` runs it, up to the page address:
+    yields the process, the lines it printed up to the address, and the address. The
+    process is killed on the way out if the test did not stop it."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--no-browser", "--port", "0",
+         "--database", str(database), "--env-file", empty_env_file(tmp_path), *options],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        env=clean_env(tmp_path, BOT_ACTION_DELAY="0", LOG_LEVEL="WARNING"),
     )
-    assert done.returncode == 1
-    assert done.stderr.strip().splitlines() == [done.stderr.strip()], done.stderr
-    assert "not an SQLite database" in done.stderr
+    try:
+        assert child.stdout is not None
+        printed: list[str] = []
+        url = None
+        while url is None:
+            line = child.stdout.readline()
+            if not line:
+                break
+            printed.append(line.rstrip("\n"))
+            if URL_LINE.match(printed[-1]):
+                url = printed[-1]
+        assert url is not None, "\n".join(printed) + (child.stderr.read() if child.stderr else "")
+        yield child, printed, url
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
@@ -389,36 +449,47 @@ def test_python_m_bot_without_token_serves_local_play(
     """What ``make play`` runs: it prints the URL on its own line, the URL answers, and a
     signal stops it cleanly (exit 0, the database closed)."""
     database = tmp_path / "data" / "local.sqlite3"
-    child = subprocess.Popen(
-        [sys.executable, "-m", "bot", "--no-browser", "--port", "0",
-         "--database", str(database), "--env-file", empty_env_file(tmp_path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-        env=clean_env(tmp_path, BOT_ACTION_DELAY="0", LOG_LEVEL="WARNING"),
-    )
-    try:
-        assert child.stdout is not None
-        printed: list[str] = []
-        deadline = time.monotonic() + 45
-        url = None
-        while url is None and time.monotonic() < deadline:
-            line = child.stdout.readline()
-            if not line:
-                break
-            printed.append(line)
-            if URL_LINE.match(line.rstrip("\n")):
-                url = line.strip()
-        assert url is not None, "".join(printed) + (child.stderr.read() if child.stderr else "")
+    with local_play_process(tmp_path, database) as (child, _, url):
         status, body = http_get(url)
         assert status == 200
         assert "<html" in body.lower()
         child.send_signal(stop)
         out, err = child.communicate(timeout=30)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.communicate()
     assert child.returncode == 0, err
     assert "Stopped." in out
     assert "Traceback" not in err, err
     assert database.exists()
     assert not Path(f"{database}-wal").exists() or Path(f"{database}-wal").stat().st_size == 0
+
+
+async def test_a_saved_game_keeps_its_seats_and_players_is_ignored(tmp_path: Path) -> None:
+    """Issue 12: ``make play ARGS="--players 2"`` over a one-person save resumes the save
+    with its one person, and says plainly that the option was ignored and how to start
+    afresh (README, "Play"). Without a save, ``--players`` seats the new table."""
+    database = tmp_path / "data" / "local.sqlite3"
+    async with local_session(database, players=1, port=0, config=FAST) as session:
+        you = session.humans[0].id
+    assert await saved_people(database) == 1
+
+    with local_play_process(tmp_path, database, "--players", "2") as (child, printed, _):
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=30)
+    assert child.returncode == 0, err
+    said = " ".join(printed)
+    assert "— You and 3 computer players; the saved game was resumed from" in said, said
+    assert "--players 2 was ignored: a resumed game keeps its seats" in said, said
+    assert "/tractor end" in said and "--database PATH" in said, said
+
+    async with local_session(database, players=1, port=0, config=FAST) as session:
+        assert session.resumed and [m.id for m in session.humans] == [you]
+        doc, _ = await oracle(session)
+        assert doc.humans == [doc.seat_of(you)]
+
+    fresh = tmp_path / "data" / "fresh.sqlite3"
+    with local_play_process(tmp_path, fresh, "--players", "2") as (child, printed, _):
+        child.send_signal(signal.SIGTERM)
+        child.communicate(timeout=30)
+    said = " ".join(printed)
+    assert "Player 1, Player 2 and 2 computer players; the first hand is being dealt" in said
+    assert "ignored" not in said
+    assert await saved_people(fresh) == 2

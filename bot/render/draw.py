@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.faces import card_face, card_height
+from bot.render.faces import card_face, card_height, card_tile, tile_size
 from bot.render.fonts import drawable, font
 from bot.render.labels import Labels
 from bot.render.style import CARD, FELT, FELT_DARK, RGB, suit_ink
@@ -21,18 +21,39 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], value: str, size: i
          fill: RGB, *, bold: bool = False, anchor: str = "la") -> float:
     """Draw `value` (characters the font lacks become "?") and return its advance width.
 
-    `anchor` is Pillow's (`la` left/ascender, `mm` middle, `ra` right …).
+    `anchor` is Pillow's (`la` left/ascender, `mm` middle, `ra` right …). The rendered text
+    is cached, so labels, names and numbers drawn again cost a paste.
     """
+    mask, left, top, length = _rendered(drawable(value), size, bold, anchor)
+    draw.bitmap((round(xy[0] + left), round(xy[1] + top)), mask, fill=fill)
+    return length
+
+
+def text_box(xy: tuple[float, float], value: str, size: int, *, bold: bool = False,
+             anchor: str = "la") -> Box:
+    """The box `text` inks for the same arguments."""
+    mask, left, top, _ = _rendered(drawable(value), size, bold, anchor)
+    x, y = round(xy[0] + left), round(xy[1] + top)
+    return (x, y, x + mask.width, y + mask.height)
+
+
+@lru_cache(maxsize=4096)
+def _rendered(value: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int,
+                                                                      float]:
+    """`value` as a coverage mask, its offset from the anchor point, and its advance width."""
     f = font(size, bold)
-    value = drawable(value)
-    draw.text(xy, value, font=f, fill=fill, anchor=anchor)
-    return f.getlength(value)
+    left, top, right, bottom = (round(v) for v in f.getbbox(value, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), value, font=f, fill=255, anchor=anchor)
+    return mask, left, top, f.getlength(value)
 
 
+@lru_cache(maxsize=4096)
 def width_of(value: str, size: int, *, bold: bool = False) -> float:
     return font(size, bold).getlength(drawable(value))
 
 
+@lru_cache(maxsize=4096)
 def fit(value: str, size: int, width: float, *, bold: bool = False) -> str:
     """`value` cut with an ellipsis so that it is at most `width` px wide."""
     value = drawable(value)
@@ -109,6 +130,19 @@ def paste_row(canvas: Image.Image, cards: Sequence[Card], xy: tuple[int, int], w
                          points=card.points > 0, labels=labels)
         canvas.paste(face, (round(x0 + i * step), y0), face)
     return (x0, y0, x0 + (len(cards) - 1) * step + width, y0 + card_height(width))
+
+
+def paste_tiles(canvas: Image.Image, cards: Sequence[Card], xy: tuple[int, int], width: int, *,
+                step: float, trump: Trump | None, four_colour: bool, labels: Labels) -> Box:
+    """Paste the index tiles of cards `width` px wide (see `card_tile`) left to right from
+    top-left `xy`; returns the row's box."""
+    x0, y0 = xy
+    tile_w, tile_h = tile_size(width)
+    for i, card in enumerate(cards):
+        is_trump = trump is not None and trump.is_trump(card)
+        tile = card_tile(card, width, four_colour=four_colour, trump=is_trump, labels=labels)
+        canvas.paste(tile, (round(x0 + i * step), y0), tile)
+    return (x0, y0, x0 + (len(cards) - 1) * step + tile_w, y0 + tile_h)
 
 
 def row_step(count: int, width: int, max_width: float, step: float) -> float:

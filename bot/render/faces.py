@@ -1,9 +1,13 @@
-"""Card faces drawn by code: rounded rectangles, big indices, suit symbols, markers.
+"""Card faces drawn by code, laid out for overlapping rows on a phone.
 
-A face is laid out so that the top-left *strip* (about 0.66 of the width and 0.66 of the
-height) carries everything a player needs when cards overlap: rank, suit, the trump badge
-and the point dot. The rest holds a big suit symbol for the card on top.
-Faces are cached per (card, colour scheme, size, markers, labels).
+Everything a player needs sits in the face's *index strip*, its top-left corner
+(`INDEX_W` × `index_height`, in fractions of the card's width): the rank, the suit under it,
+the point dot beside the rank (5, 10, K), the trump badge beside the suit and, on kitty cards
+while burying, a kitty badge under the suit. Cards may overlap down to that strip and stay
+readable. The rest of the face holds a big suit symbol for the card on top.
+
+`card_tile` is the index strip alone, as a small card (the table's last-trick inset).
+Faces and tiles are cached per (card, colour scheme, size, markers, labels).
 """
 
 from __future__ import annotations
@@ -29,19 +33,33 @@ from bot.render.style import (
 )
 from engine.cards import Card, Rank
 
-BASE_WIDTH: Final = 84
-ASPECT: Final = 118 / 84
+ASPECT: Final = 1.4
+INDEX_W: Final = 0.54
+"""The index strip's width, as a fraction of the card's width: the least overlap step."""
+INDEX_H: Final = 0.74
+"""The index strip's height (rank and suit), as a fraction of the card's width."""
+KITTY_H: Final = 0.34
+"""The kitty badge's extra height under the index strip (only while burying)."""
 STAR: Final = "★"
+_SCALE: Final = 3  # draw big, then downsample: smooth rounded corners and shapes
+_CAP: Final = 0.75  # the bold font's cap height, in em
+_SYMBOL: Final = 0.92  # the suit symbols' ink height, in em
 
 
 def card_height(width: int) -> int:
     return round(width * ASPECT)
 
 
+def index_height(width: int, *, kitty: bool = False) -> int:
+    """The height of the index strip of a card `width` px wide (with the kitty badge row)."""
+    return round(width * (INDEX_H + (KITTY_H if kitty else 0)))
+
+
 def _text_at(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
-             fill: RGB, *, bold: bool = True, anchor: str = "lt") -> None:
-    """Draw `text` so that its ink box's corner/centre (per `anchor`: l/m, t/m) is at `xy`."""
-    f = font(size, bold)
+             fill: RGB, *, anchor: str = "lt") -> None:
+    """Draw bold `text` so that its ink box's corner/centre (per `anchor`: l/m, t/m) is at
+    `xy`."""
+    f = font(size, True)
     left, top, right, bottom = f.getbbox(text)
     x, y = xy
     x -= left if anchor[0] == "l" else (left + right) / 2
@@ -49,14 +67,35 @@ def _text_at(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size
     draw.text((x, y), text, font=f, fill=fill)
 
 
-def _fit_size(text: str, size: int, width: float, bold: bool = True) -> int:
-    """The largest font size ≤ `size` at which `text`'s ink is at most `width` wide."""
-    while size > 6:
-        left, _, right, _ = font(size, bold).getbbox(text)
-        if right - left <= width:
-            break
-        size -= 1
-    return size
+def _index_text(image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: RGB,
+                max_width: float) -> None:
+    """Bold `text` with its ink's top-left at `xy`, squeezed horizontally (never shrunk) to at
+    most `max_width`, like the narrow "10" printed on real cards."""
+    f = font(size, True)
+    left, top, right, bottom = f.getbbox(text)
+    width, height = round(right - left), round(bottom - top)
+    if width <= max_width:
+        _text_at(ImageDraw.Draw(image), xy, text, size, fill)
+        return
+    mask = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255)
+    mask = mask.resize((round(max_width), height), Image.Resampling.LANCZOS)
+    image.paste(Image.new("RGBA", mask.size, fill), (round(xy[0]), round(xy[1])), mask)
+
+
+@lru_cache(maxsize=256)
+def _size_for(text: str, height: float) -> int:
+    """The bold font size at which `text`'s ink is `height` px tall."""
+    _, top, _, bottom = font(100, True).getbbox(text)
+    return max(6, round(height * 100 / max(1, bottom - top)))
+
+
+def _badge(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], label: str,
+           fill: RGB, colour: RGB, size: int) -> None:
+    draw.rounded_rectangle(box, radius=round((box[3] - box[1]) / 4), fill=fill)
+    if label:
+        _text_at(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), label, size, colour,
+                 anchor="mm")
 
 
 def card_face(card: Card, width: int, *, four_colour: bool = True, trump: bool = False,
@@ -65,58 +104,73 @@ def card_face(card: Card, width: int, *, four_colour: bool = True, trump: bool =
     """The face of `card`, `width` px wide, as an RGBA image with transparent corners
     (cached: do not modify it).
 
-    `trump` tints the card and adds the trump badge; `points` adds the point dot (5, 10, K);
-    `kitty` adds the kitty frame and badge; `selected` a gold frame.
+    `trump` tints the card and adds the trump badge (not on jokers, always trumps); `points`
+    adds the point dot (5, 10, K); `kitty` adds the kitty frame and badge; `selected` a gold
+    frame.
     """
-    index = ""
-    if card.rank.is_joker:
-        index = labels.joker_big if card.rank == Rank.RED_JOKER else labels.joker_small
-    return _face(card, width, four_colour, trump, points, kitty, selected, index,
-                 labels.trump_badge if trump else "", labels.kitty_badge if kitty else "")
+    return _face(card, width, four_colour, trump, points, kitty, selected, False,
+                 _joker_index(card, labels), labels.trump_badge if trump else "",
+                 labels.kitty_badge if kitty else "")
 
 
-@lru_cache(maxsize=1024)  # ≤ ~40 MB at hand size; a miss costs ~2 ms
+def card_tile(card: Card, width: int, *, four_colour: bool = True, trump: bool = False,
+              labels: Labels = ENGLISH) -> Image.Image:
+    """The index strip of a card `width` px wide, as a small card of its own (cached)."""
+    return _face(card, width, four_colour, trump, False, False, False, True,
+                 _joker_index(card, labels), labels.trump_badge if trump else "", "")
+
+
+def tile_size(width: int) -> tuple[int, int]:
+    """The size of `card_tile(card, width)`."""
+    return round(width * INDEX_W), index_height(width)
+
+
+def _joker_index(card: Card, labels: Labels) -> str:
+    if not card.rank.is_joker:
+        return ""
+    return labels.joker_big if card.rank == Rank.RED_JOKER else labels.joker_small
+
+
+@lru_cache(maxsize=2048)  # ≤ ~40 MB; a miss costs a few ms
 def _face(card: Card, width: int, four_colour: bool, trump: bool, points: bool, kitty: bool,
-          selected: bool, joker_index: str, trump_badge: str, kitty_badge: str) -> Image.Image:
-    s = width / BASE_WIDTH
-    w, h = width, card_height(width)
-    scale = 3  # draw big, then downsample: smooth rounded corners and shapes
-    W, H, S = w * scale, h * scale, s * scale
+          selected: bool, tile: bool, joker_index: str, trump_badge: str,
+          kitty_badge: str) -> Image.Image:
+    u = width * _SCALE / 100  # layout unit: 1/100 of the card's width, at draw scale
+    w, h = (tile_size(width) if tile else (width, card_height(width)))
+    W, H = w * _SCALE, h * _SCALE
     image = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     frame = GOLD if selected else KITTY if kitty else CARD_EDGE
-    edge = round(S * (3.2 if selected or kitty else 1.4))
-    draw.rounded_rectangle((0, 0, W - 1, H - 1), radius=round(8 * S), fill=frame)
+    edge = max(_SCALE, round(u * (4.5 if selected or kitty else 1.6)))
+    radius = round((7 if tile else 9) * u)
+    draw.rounded_rectangle((0, 0, W - 1, H - 1), radius=radius, fill=frame)
     draw.rounded_rectangle((edge, edge, W - 1 - edge, H - 1 - edge),
-                           radius=max(1, round(8 * S) - edge),
-                           fill=CARD_TRUMP if trump else CARD)
+                           radius=max(1, radius - edge), fill=CARD_TRUMP if trump else CARD)
     colour = ink(card, four_colour)
-    if card.rank.is_joker:
-        size = _fit_size(joker_index, round(30 * S), 50 * S)
-        _text_at(draw, (5 * S, 6 * S), joker_index, size, colour)
-        _text_at(draw, (19 * S, 55 * S), STAR, round(30 * S), colour, anchor="mm")
-        _text_at(draw, (60 * S, 94 * S), STAR, round(46 * S), colour,
-                 anchor="mm")
+    left, top = 7 * u, 7 * u
+    cap = round(30 * u / _CAP)  # rank: 30 units of cap height
+    if card.rank.is_joker:  # the joker's label stacked: 大 over 王, R over J
+        chars = list(joker_index[:2]) or ["?"]
+        for i, char in enumerate(chars):
+            _index_text(image, (left, top + i * 35 * u), char, _size_for(char, 28 * u),
+                        colour, 40 * u)
+        pip = STAR
     else:
         assert card.suit is not None
-        rank = str(card.rank)
-        size = _fit_size(rank, round(36 * S), 36 * S)
-        _text_at(draw, (5 * S, 6 * S), rank, size, colour)
-        _text_at(draw, (19 * S, 55 * S), card.suit.symbol, round(30 * S), colour, anchor="mm")
-        _text_at(draw, (60 * S, 94 * S), card.suit.symbol, round(44 * S),
-                 colour, anchor="mm")
-    if trump:
-        box = (38 * S, 41 * S, 55 * S, 58 * S)
-        draw.rounded_rectangle(box, radius=round(4 * S), fill=GOLD)
-        _text_at(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), trump_badge,
-                 _fit_size(trump_badge, round(13 * S), 14 * S), INK, anchor="mm")
+        _index_text(image, (left, top), str(card.rank), cap, colour, 32 * u)
+        _text_at(draw, (left, top + 37 * u), card.suit.symbol, round(25 * u / _SYMBOL),
+                 colour)
+        pip = card.suit.symbol
     if points:
-        cx, cy, r = 46.5 * S, 66 * S, 5 * S
+        cx, cy, r = 48 * u, 12 * u, 4.5 * u
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ORANGE, outline=INK,
-                     width=max(1, round(S)))
+                     width=max(1, round(u)))
+    if trump and not tile and not card.rank.is_joker:  # tiles and jokers: the tint says it
+        _badge(draw, (35 * u, 42 * u, 53 * u, 64 * u), trump_badge, GOLD, INK,
+               round(14 * u / _CAP))
     if kitty:
-        box = (44 * S, 5 * S, 58 * S, 19 * S)
-        draw.rounded_rectangle(box, radius=round(3 * S), fill=KITTY)
-        _text_at(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), kitty_badge,
-                 _fit_size(kitty_badge, round(11 * S), 12 * S), WHITE, anchor="mm")
+        _badge(draw, (6 * u, 72 * u, 50 * u, 104 * u), kitty_badge, KITTY, WHITE,
+               round(22 * u / _CAP))
+    if not tile:
+        _text_at(draw, (73 * u, 111 * u), pip, round(50 * u / _SYMBOL), colour, anchor="mm")
     return image.resize((w, h), Image.Resampling.LANCZOS)

@@ -11,7 +11,7 @@ else the repository's assets/ (a checkout or an editable install). See `assets_d
 from __future__ import annotations
 
 import os
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -61,6 +61,7 @@ def charset() -> frozenset[str]:
     return frozenset((fonts_dir() / "charset.txt").read_text(encoding="utf-8"))
 
 
+@lru_cache(maxsize=4096)
 def drawable(text: str, replacement: str = "?") -> str:
     """`text` with whitespace as plain spaces and characters the font cannot draw replaced
     (player names: emoji, control characters …)."""

@@ -102,5 +102,5 @@ def to_png(image: Image.Image) -> bytes:
         image = image.convert("RGB")
     quantized = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
     out = io.BytesIO()
-    quantized.save(out, format="PNG", compress_level=6)
+    quantized.save(out, format="PNG", compress_level=4)
     return out.getvalue()

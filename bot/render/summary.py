@@ -9,7 +9,18 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.render.draw import Box, felt, fit, paste_row, rich, rich_width, text, trump_parts
+from bot.render.draw import (
+    Box,
+    felt,
+    fit,
+    paste_row,
+    pill,
+    rich,
+    rich_width,
+    row_step,
+    text,
+    trump_parts,
+)
 from bot.render.labels import ENGLISH, Labels
 from bot.render.sorting import sort_hand
 from bot.render.style import DANGER, FELT_DARK, GOLD, INK, MUTED, PANEL, WHITE, to_png
@@ -19,10 +30,11 @@ from engine.events import HandSettled, KittyRevealed, Side
 from engine.trump import Trump
 from engine.views import PublicView
 
-WIDTH: Final = 800
-HEIGHT: Final = 500
-KITTY_W: Final = 70
-KITTY_STEP: Final = 54
+WIDTH: Final = 720
+"""Drawn for a 360 px wide phone screen at twice its resolution."""
+HEIGHT: Final = 700
+KITTY_W: Final = 96
+DETAIL: Final = 28
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +98,8 @@ class HandSummary:
 
 def render_summary(summary: HandSummary | PublicView, seats: Sequence[SeatLabel], *,
                    four_colour: bool = True, labels: Labels = ENGLISH) -> bytes:
-    """The end-of-hand summary as a palette PNG (800×500). Takes a `HandSummary` or the
-    public view right after settlement."""
+    """The end-of-hand summary as a palette PNG (720×700, drawn for a phone). Takes a
+    `HandSummary` or the public view right after settlement."""
     if isinstance(summary, PublicView):
         summary = HandSummary.from_view(summary)
     if not isinstance(summary, HandSummary):
@@ -119,20 +131,28 @@ def summary_image(summary: HandSummary, seats: Sequence[SeatLabel], *, four_colo
     """The summary picture as an RGB image (see `render_summary`)."""
     image = felt((WIDTH, HEIGHT)).copy()
     draw = ImageDraw.Draw(image)
-    x = 28
-    text(draw, (x, 38), labels.result_title.format(number=summary.hand_no), 26, WHITE,
-         bold=True, anchor="lm")
-    level_text = labels.level.format(rank=str(summary.level)) + "  ·  "
-    parts = [level_text, *trump_parts(summary.trump, labels)]
-    rich(draw, (WIDTH - 28 - rich_width(parts, 20, bold=True), 38), parts, 20, WHITE,
-         bold=True, four_colour=four_colour)
+    x, right = 30, WIDTH - 30
+    title = labels.result_title.format(number=summary.hand_no)
+    parts = [labels.level.format(rank=str(summary.level)) + "  ·  ",
+             *trump_parts(summary.trump, labels)]
+    parts_w = rich_width(parts, 28, bold=True)
+    title_w = text(draw, (x, 38), fit(title, 34, right - x, bold=True), 34, WHITE, bold=True,
+                   anchor="lm")
+    if title_w + 24 + parts_w > right - x:  # no room beside the title: in the kitty panel
+        parts = trump_parts(summary.trump, labels)
+        parts_w = rich_width(parts, 28, bold=True)
+        trump_y = 96
+    else:
+        trump_y = 38
+    rich(draw, (right - parts_w, trump_y), parts, 28, WHITE, bold=True, four_colour=four_colour)
 
     # The kitty.
-    box: Box = (16, 66, 486, 258)
-    draw.rounded_rectangle(box, radius=12, fill=PANEL)
-    text(draw, (x, 86), labels.kitty, 17, MUTED, bold=True, anchor="lm")
+    box: Box = (16, 72, 704, 298)
+    draw.rounded_rectangle(box, radius=14, fill=PANEL)
+    text(draw, (x, 96), labels.kitty, DETAIL, MUTED, bold=True, anchor="lm")
     kitty = sort_hand(summary.kitty, summary.trump, summary.level)
-    paste_row(image, kitty, (x, 102), KITTY_W, step=KITTY_STEP, trump=summary.trump,
+    step = row_step(len(kitty), KITTY_W, right - x, KITTY_W + 8)
+    paste_row(image, kitty, (x, 116), KITTY_W, step=step, trump=summary.trump,
               four_colour=four_colour, labels=labels)
     if summary.kitty_counted:
         line = labels.kitty_scored.format(points=summary.kitty_points,
@@ -140,62 +160,63 @@ def summary_image(summary: HandSummary, seats: Sequence[SeatLabel], *, four_colo
                                           total=summary.kitty_scored)
     else:
         line = labels.kitty_not_scored.format(points=summary.kitty_points)
-    text(draw, (x, 230), fit(line, 17, box[2] - x - 10, bold=True), 17,
+    text(draw, (x, 274), fit(line, DETAIL, right - x, bold=True), DETAIL,
          GOLD if summary.kitty_scored else WHITE, bold=True, anchor="lm")
 
-    # The opponents' total against the 80 line.
-    box = (16, 270, 486, 350)
-    draw.rounded_rectangle(box, radius=12, fill=PANEL)
+    # The opponents' total on the R10 scale, and this hand's row of the table.
+    box = (16, 310, 704, 478)
+    draw.rounded_rectangle(box, radius=14, fill=PANEL)
     points = summary.opponent_points
-    text(draw, (x, 294), labels.opponents_total.format(points=points), 22, WHITE, bold=True,
-         anchor="lm")
-    x0, x1, y0, y1 = x, box[2] - 12, 318, 336
-    top = max(160, points)
-    draw.rounded_rectangle((x0, y0, x1, y1), radius=9, fill=FELT_DARK)
-    if points > 0:
-        end = x0 + (x1 - x0) * points / top
-        draw.rounded_rectangle((x0, y0, max(end, x0 + 18), y1), radius=9,
-                               fill=DANGER if points >= 80 else GOLD)
-    line_x = x0 + (x1 - x0) * 80 / top
-    draw.line((line_x, y0 - 5, line_x, y1 + 5), fill=WHITE, width=3)
+    text(draw, (x, 338), fit(labels.opponents_total.format(points=points), 30, right - x,
+                             bold=True), 30, WHITE, bold=True, anchor="lm")
+    _scale(draw, points, x, right, 366)
+    for span, result, current in result_rows(points, labels):
+        if current:
+            pill(draw, (x - 4, 448), fit(f"{span}  ·  {result}", DETAIL, right - x - 30,
+                                         bold=True), DETAIL, GOLD, INK, anchor="l")
 
     # New levels.
-    box = (16, 362, 486, 484)
-    draw.rounded_rectangle(box, radius=12, fill=PANEL)
-    text(draw, (x, 382), labels.new_levels, 17, MUTED, bold=True, anchor="lm")
+    box = (16, 490, 704, 684)
+    draw.rounded_rectangle(box, radius=14, fill=PANEL)
+    text(draw, (x, 514), labels.new_levels, DETAIL, MUTED, bold=True, anchor="lm")
     teams = (labels.team_a, labels.team_b)
     up_team = summary.declarer_team if summary.side == "declarers" else 1 - summary.declarer_team
     for team in (0, 1):
-        y = 414 + team * 32
+        y = 554 + team * 44
         old, new = summary.levels[team], summary.new_levels[team]
-        members = f" ({seats[team].name} & {seats[team + 2].name})" if len(seats) == 4 else ""
-        name = fit(teams[team] + members, 18, 300, bold=True)
-        text(draw, (x, y), name, 18, WHITE, bold=True, anchor="lm")
         value = f"{old} → {new}" if new != old else str(new)
         colour = GOLD if team == up_team and (new != old or summary.match_winner == team) \
             else WHITE
-        text(draw, (box[2] - 14, y), value, 24, colour, bold=True, anchor="rm")
+        value_w = text(draw, (right, y), value, 34, colour, bold=True, anchor="rm")
+        members = f" ({seats[team].name} & {seats[team + 2].name})" if len(seats) == 4 else ""
+        name = fit(teams[team] + members, 28, right - x - value_w - 20, bold=True)
+        text(draw, (x, y), name, 28, WHITE, bold=True, anchor="lm")
     starter_name = seats[summary.next_starter].name if len(seats) == 4 else \
         str(summary.next_starter + 1)
     if summary.match_winner is not None:
         banner = labels.match_won.format(team=teams[summary.match_winner])
-        text(draw, (x, 470), fit(banner, 17, 440, bold=True), 17, GOLD, bold=True,
+        text(draw, (x, 654), fit(banner, 28, right - x, bold=True), 28, GOLD, bold=True,
              anchor="lm")
     else:
-        text(draw, (x, 470), fit(labels.next_starter.format(name=starter_name), 15, 440), 15,
-             MUTED, anchor="lm")
-
-    # The R10 table with this hand's row marked.
-    box = (500, 66, 784, 484)
-    draw.rounded_rectangle(box, radius=12, fill=PANEL)
-    row_h = 56
-    for i, (span, result, current) in enumerate(result_rows(points, labels)):
-        y = 94 + i * row_h
-        if current:
-            draw.rounded_rectangle((box[0] + 6, y - row_h / 2 + 4, box[2] - 6, y + row_h / 2 - 4),
-                                   radius=8, fill=GOLD)
-        ink = INK if current else WHITE
-        text(draw, (box[0] + 16, y - 10), span, 18, ink, bold=True, anchor="lm")
-        text(draw, (box[0] + 16, y + 12), fit(result, 16, box[2] - box[0] - 30), 16,
-             ink if current else MUTED, bold=current, anchor="lm")
+        text(draw, (x, 654), fit(labels.next_starter.format(name=starter_name), DETAIL,
+                                 right - x), DETAIL, MUTED, anchor="lm")
     return image
+
+
+def _scale(draw: ImageDraw.ImageDraw, points: int, x0: float, x1: float, y0: float) -> None:
+    """A bar of the opponents' points with the R10 steps marked every 40 (80 in white)."""
+    top = max(200, -(-points // 40) * 40)
+    y1 = y0 + 22
+    draw.rounded_rectangle((x0, y0, x1, y1), radius=11, fill=FELT_DARK)
+    if points > 0:
+        end = x0 + (x1 - x0) * points / top
+        draw.rounded_rectangle((x0, y0, max(end, x0 + 22), y1), radius=11,
+                               fill=DANGER if points >= 80 else GOLD)
+    for mark in range(0, top + 1, 40):
+        at = x0 + (x1 - x0) * mark / top
+        if 0 < mark < top:
+            draw.line((at, y0 - 5, at, y1 + 5), fill=WHITE if mark == 80 else MUTED,
+                      width=3 if mark == 80 else 2)
+        anchor = "lm" if mark == 0 else "rm" if mark == top else "mm"
+        text(draw, (at, y1 + 22), str(mark), DETAIL, WHITE if mark == 80 else MUTED,
+             bold=mark == 80, anchor=anchor)

@@ -4,12 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.render.draw import Box, felt, fit, paste_row, pill, rich, row_step, text, trump_parts
-from bot.render.faces import card_height
+from bot.render.draw import (
+    Box,
+    felt,
+    fit,
+    paste_row,
+    paste_tiles,
+    pill,
+    rich,
+    rich_width,
+    row_step,
+    text,
+    text_box,
+    trump_parts,
+    width_of,
+)
+from bot.render.faces import card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
 from bot.render.sorting import sort_hand
 from bot.render.style import (
@@ -20,6 +35,7 @@ from bot.render.style import (
     INK,
     MUTED,
     PANEL,
+    RGB,
     WHITE,
     to_png,
 )
@@ -28,22 +44,25 @@ from engine.game import Phase, Trick
 from engine.trump import Trump
 from engine.views import PublicView
 
-WIDTH: Final = 800
-HEIGHT: Final = 560
-CARD_W: Final = 64
-CARD_STEP: Final = 42
-MIN_STEP: Final = 22  # below this a play wraps onto two rows
-ROW_OFFSET: Final = 40
-SMALL_W: Final = 34
-SMALL_STEP: Final = 16
-PLATE_W: Final = 176
-PLATE_H: Final = 58
+WIDTH: Final = 720
+"""Drawn for a 360 px wide phone screen at twice its resolution."""
+HEIGHT: Final = 730
+CARD_W: Final = 84
+CARD_STEP: Final = 44
+MIN_STEP: Final = 30  # below this a play wraps onto two rows (the index stays visible)
+NAME: Final = 30
+DETAIL: Final = 28
+BADGE: Final = 28
+TILE_GAP: Final = 12
+TILE_CARD: Final = 88  # the last trick's tiles are index strips of cards this wide
 
-# Screen positions, by place: 0 bottom, 1 right, 2 top, 3 left (play runs counter-clockwise).
-_PLATE_CENTRE: Final = ((400, 522), (706, 290), (400, 40), (94, 290))
-_TRICK_CENTRE: Final = ((400, 430), (526, 290), (400, 128), (274, 290))
-_TRICK_ROOM: Final = (280, 176, 280, 176)
-_MINI_CENTRE: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
+# Places: 0 bottom, 1 right, 2 top, 3 left (play runs counter-clockwise).
+_PLATE: Final[tuple[Box, ...]] = (
+    (100, 501, 620, 589), (442, 196, 704, 348), (100, 104, 620, 192), (16, 196, 278, 348))
+# Each place's play: centre x, top y, room for its width (a long play wraps onto two rows).
+_PLAY: Final = ((360, 381, 176), (573, 360, 262), (360, 200, 152), (147, 360, 262))
+_CENTRE: Final = (360, 344)
+_LAST: Final[Box] = (16, 599, 704, 723)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +76,7 @@ class SeatLabel:
 
 def render_table(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bool = True,
                  labels: Labels = ENGLISH, bottom: int = 0) -> bytes:
-    """The public table as a palette PNG (800×560).
+    """The public table as a palette PNG (720×730, drawn for a phone).
 
     Takes the public view only: what spectators may see. `seats` names seats 0–3; `bottom`
     is the seat drawn at the bottom (e.g. the viewer's), the others follow counter-clockwise.
@@ -67,6 +86,14 @@ def render_table(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: b
                         f"{type(view).__name__}")
     if len(seats) != 4:
         raise ValueError(f"seats names the 4 seats, got {len(seats)}")
+    return table_png(view, tuple(seats), four_colour, labels, bottom % 4)
+
+
+@lru_cache(maxsize=64)
+def table_png(view: PublicView, seats: tuple[SeatLabel, ...], four_colour: bool, labels: Labels,
+              bottom: int) -> bytes:
+    """`render_table`, cached: the same table drawn again (another message's edit, a replay
+    step, a second viewer at the same seat) costs a lookup."""
     return to_png(table_image(view, seats, four_colour=four_colour, labels=labels,
                               bottom=bottom))
 
@@ -108,13 +135,19 @@ def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bo
         plays = _declarations(view)
         standing = view.standing
         winner = standing.seat if standing is not None else None
+    tops: dict[int, int] = {}
     for seat, cards in plays.items():
-        _draw_play(image, draw, cards, place[seat], trump, level, winner == seat, four_colour,
-                   labels)
+        tops[seat] = _draw_play(image, draw, cards, place[seat], trump, level, winner == seat,
+                                four_colour, labels)
     if trick is not None and trick.failed_throw is not None:
-        cx, cy = _TRICK_CENTRE[place[trick.failed_throw.seat]]
-        pill(draw, (cx, cy - card_height(CARD_W) / 2 - 12), labels.throw_failed, 13, DANGER,
-             WHITE, anchor="m")
+        seat = trick.failed_throw.seat
+        x = _PLAY[place[seat]][0]
+        pill(draw, (x, tops.get(seat, _PLAY[place[seat]][1]) - 4), labels.throw_failed, BADGE,
+             DANGER, WHITE, anchor="m")
+    if view.turn is not None and view.phase is Phase.PLAYING and view.turn not in plays:
+        x, y, _ = _PLAY[place[view.turn]]
+        y += card_height(CARD_W) // 2
+        pill(draw, (x, y), labels.to_play, BADGE, WHITE, INK, anchor="m")
 
     # The centre: what is going on when no cards are out.
     centre = ""
@@ -127,134 +160,157 @@ def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bo
     elif settled:
         centre = labels.phase_settled
     if centre:
-        text(draw, (400, 290), centre, 20, MUTED, bold=True, anchor="mm")
+        text(draw, _CENTRE, fit(centre, 28, 160, bold=True), 28, MUTED, bold=True,
+             anchor="mm")
 
     for seat in range(4):
         _draw_plate(draw, seat, place[seat], seats[seat], view, declarer_team, labels)
-
     _draw_info(draw, view, seats, level, trump, declarer_team, four_colour, labels)
-    if view.last_trick is not None and not (settled and view.trick is None):
-        _draw_last_trick(image, draw, view.last_trick, place, trump, level, four_colour, labels)
-    _draw_points(draw, view, labels)
+    last = None if settled and view.trick is None else view.last_trick
+    if last is not None:
+        _draw_last_trick(image, draw, last, trump, level, four_colour, labels)
     return image
 
 
 def _draw_play(image: Image.Image, draw: ImageDraw.ImageDraw, cards: Sequence[Card], where: int,
                trump: Trump | None, level: Rank, winning: bool, four_colour: bool,
-               labels: Labels) -> None:
-    """One seat's play in front of it; a long throw goes on two rows."""
+               labels: Labels) -> int:
+    """One seat's play in front of it (a long throw on two rows); returns its top y."""
     ordered = sort_hand(cards, trump, level)
-    room = _TRICK_ROOM[where]
+    cx, anchor, room = _PLAY[where]
     rows = [ordered]
     if row_step(len(ordered), CARD_W, room, CARD_STEP) < MIN_STEP:
         half = (len(ordered) + 1) // 2
         rows = [ordered[:half], ordered[half:]]
     steps = [row_step(len(row), CARD_W, room, CARD_STEP) for row in rows]
     widths = [CARD_W + step * (len(row) - 1) for row, step in zip(rows, steps, strict=True)]
-    height = card_height(CARD_W) + ROW_OFFSET * (len(rows) - 1)
-    cx, cy = _TRICK_CENTRE[where]
-    top = round(cy - card_height(CARD_W) / 2)  # the top seat's play grows downwards,
-    if where == 0:  # the bottom seat's upwards, the side seats' both ways
-        top = round(cy + card_height(CARD_W) / 2 - height)
-    elif where != 2:
-        top = round(cy - height / 2)
+    offset = index_height(CARD_W) + 4
+    height = card_height(CARD_W) + offset * (len(rows) - 1)
+    top = anchor  # a second row's index strips stay clear of the plates drawn later
     if winning:
         pad, half_w = 5, max(widths) / 2
         draw.rounded_rectangle((cx - half_w - pad, top - pad, cx + half_w + pad,
                                 top + height + pad), radius=10, fill=GOLD)
     for r, (row, step, width) in enumerate(zip(rows, steps, widths, strict=True)):
-        paste_row(image, row, (round(cx - width / 2), top + r * ROW_OFFSET), CARD_W, step=step,
+        paste_row(image, row, (round(cx - width / 2), top + r * offset), CARD_W, step=step,
                   trump=trump, four_colour=four_colour, labels=labels)
+    return top
 
 
 def _draw_plate(draw: ImageDraw.ImageDraw, seat: int, where: int, label: SeatLabel,
-                view: PublicView, declarer_team: int | None, labels: Labels) -> None:
-    cx, cy = _PLATE_CENTRE[where]
-    box = (cx - PLATE_W / 2, cy - PLATE_H / 2, cx + PLATE_W / 2, cy + PLATE_H / 2)
+                view: PublicView, declarer_team: int | None, labels: Labels) -> list[Box]:
+    """Name, cards left and kind of player; the role badge on a line of its own (side seats)
+    or at the right of the details line (top and bottom), never over the text. Returns the
+    boxes drawn in the plate: its lines of text, then the badge."""
+    box = _PLATE[where]
     to_act = view.turn == seat or seat in view.awaiting
-    outline = GOLD if to_act else FELT_LIGHT
-    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=outline, width=3 if to_act else 2)
-    name = fit(f"{seat + 1}. {label.name}", 19, PLATE_W - 20, bold=True)
-    text(draw, (box[0] + 10, cy - 11), name, 19, WHITE, bold=True, anchor="lm")
-    details = [labels.cards.format(count=view.cards_left[seat])]
-    if label.autopilot:
-        details.append(labels.autopilot)
-    elif label.computer:
-        details.append(labels.computer)
-    text(draw, (box[0] + 10, cy + 14), fit("  ·  ".join(details), 15, PLATE_W - 20), 15, MUTED,
-         anchor="lm")
-    badge_y = box[1] - 2 if where != 2 else box[3] + 2
+    draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=GOLD if to_act else FELT_LIGHT,
+                           width=5 if to_act else 2)
+    x, inner = box[0] + 14, box[2] - box[0] - 28
+    drawn: list[Box] = []
+
+    def line(y: float, value: str, size: int, fill: RGB, bold: bool = False) -> None:
+        text(draw, (x, y), value, size, fill, bold=bold, anchor="lm")
+        drawn.append(text_box((x, y), value, size, bold=bold, anchor="lm"))
+
+    line(box[1] + 26, fit(f"{seat + 1}. {label.name}", NAME, inner, bold=True), NAME, WHITE,
+         bold=True)
+    cards = labels.cards.format(count=view.cards_left[seat])
+    kind = labels.autopilot if label.autopilot else labels.computer if label.computer else ""
+    role, colour = "", MUTED
     if view.starter == seat:
-        pill(draw, (box[2] - 6, badge_y), labels.starter, 13, GOLD, INK, anchor="r")
+        role, colour = labels.starter, GOLD
     elif declarer_team is not None and seat % 2 == declarer_team:
-        pill(draw, (box[2] - 6, badge_y), labels.declarer, 13, MUTED, INK, anchor="r")
-    if view.turn == seat and view.phase is Phase.PLAYING:
-        pill(draw, (box[0] + 6, badge_y), labels.to_play, 13, WHITE, INK, anchor="l")
+        role = labels.declarer
+    details = " · ".join(part for part in (cards, kind) if part)
+    if where in (1, 3):  # narrow: a line each for what does not fit, the badge last
+        y = box[1] + 57
+        for value in [details] if width_of(details, DETAIL) <= inner else [cards, kind]:
+            line(y, fit(value, DETAIL, inner), DETAIL, MUTED)
+            y += 31
+        if role:
+            drawn.append(pill(draw, (x - 2, y + 11), fit(role, BADGE, inner - 24, bold=True),
+                              BADGE, colour, INK, anchor="l"))
+        return drawn
+    room = inner
+    badge: Box | None = None
+    if role:
+        badge = pill(draw, (box[2] - 12, box[1] + 65), fit(role, BADGE, inner / 2, bold=True),
+                     BADGE, colour, INK, anchor="r")
+        room = badge[0] - x - 10
+    line(box[1] + 63, fit(details, DETAIL, room), DETAIL, MUTED)
+    return drawn + ([badge] if badge else [])
 
 
 def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[SeatLabel],
                level: Rank, trump: Trump | None, declarer_team: int | None, four_colour: bool,
                labels: Labels) -> None:
-    box: Box = (16, 14, 258, 184)
-    draw.rounded_rectangle(box, radius=12, fill=PANEL)
-    x = box[0] + 12
-    text(draw, (x, 34), labels.hand_number.format(number=view.hand_no), 16, MUTED, bold=True,
-         anchor="lm")
-    text(draw, (x, 64), labels.level.format(rank=str(level)), 24, WHITE, bold=True, anchor="lm")
-    rich(draw, (x, 98), trump_parts(trump, labels), 22, WHITE, bold=True,
-         four_colour=four_colour)
-    how = ""
+    """Two lines across the top: level and trump, the opponents' points over a thin bar with
+    the 80 line; how trump was set (the hand's number before), the teams' levels."""
+    left, right = 24, WIDTH - 24
+    points = labels.opponents_points.format(points=view.opponent_points)
+    points_w = width_of(points, DETAIL, bold=True)
+    _draw_points_bar(draw, view.opponent_points, (right - max(points_w, 180), 56, right, 64))
+    text(draw, (right, 30), points, DETAIL, WHITE, bold=True, anchor="rm")
+    parts = [labels.level.format(rank=str(level)) + "  ·  ", *trump_parts(trump, labels)]
+    if rich_width(parts, 32, bold=True) > right - left - points_w - 16:
+        parts = [labels.level.format(rank=str(level)) + " ", *trump_parts(trump, labels)]
+    rich(draw, (left, 32), parts, 32, WHITE, bold=True, four_colour=four_colour)
+    teams = (labels.team_a, labels.team_b)
+    x = float(right)
+    for team in (1, 0):
+        value = labels.team_level.format(team=teams[team], rank=str(view.levels[team]))
+        colour = GOLD if declarer_team == team else WHITE
+        x -= text(draw, (x, 84), value, DETAIL, colour, bold=True, anchor="rm") + 22
+    how = labels.hand_number.format(number=view.hand_no)  # when trump is not set yet
     if trump is not None and view.trump_seat is not None and view.standing is not None:
         how = labels.declared_by.format(name=seats[view.trump_seat].name,
                                         count=len(view.standing.cards))
     elif trump is not None and view.revealed:
         how = labels.trump_from_kitty
-    if how:
-        text(draw, (x, 126), fit(how, 15, box[2] - x - 10), 15, MUTED, anchor="lm")
-    teams = (labels.team_a, labels.team_b)
-    for team in (0, 1):
-        x0 = x + team * 118
-        value = labels.team_level.format(team=teams[team], rank=str(view.levels[team]))
-        colour = GOLD if declarer_team == team else WHITE
-        text(draw, (x0, 160), fit(value, 16, 112, bold=True), 16, colour, bold=True,
-             anchor="lm")
+    text(draw, (left, 84), fit(how, DETAIL, x - left), DETAIL, MUTED, anchor="lm")
+
+
+def _draw_points_bar(draw: ImageDraw.ImageDraw, points: int, box: Box) -> None:
+    """The opponents' points as a bar (gold, red from 80) with the 80 line in white."""
+    x0, y0, x1, y1 = box
+    top = max(160, points)
+    draw.rounded_rectangle(box, radius=(y1 - y0) / 2, fill=FELT_DARK)
+    if points > 0:
+        end = max(x0 + (x1 - x0) * points / top, x0 + (y1 - y0))
+        draw.rounded_rectangle((x0, y0, end, y1), radius=(y1 - y0) / 2,
+                               fill=DANGER if points >= 80 else GOLD)
+    line = x0 + (x1 - x0) * 80 / top
+    draw.line((line, y0 - 4, line, y1 + 4), fill=WHITE, width=3)
 
 
 def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, trick: Trick,
-                     place: dict[int, int], trump: Trump | None, level: Rank,
-                     four_colour: bool, labels: Labels) -> None:
-    box: Box = (566, 14, 786, 200)
-    draw.rounded_rectangle(box, radius=12, fill=PANEL)
-    text(draw, (box[0] + 12, 32), labels.last_trick, 16, MUTED, bold=True, anchor="lm")
-    cx, cy = (box[0] + box[2]) / 2, 122
-    h = card_height(SMALL_W)
+                     trump: Trump | None, level: Rank, four_colour: bool,
+                     labels: Labels) -> None:
+    """The last trick as rows of index tiles, in play order, each after its seat number;
+    the winner's in gold."""
+    box = _LAST
+    draw.rounded_rectangle(box, radius=14, fill=PANEL)
+    x0 = box[0] + 14
+    text(draw, (x0, box[1] + 22), labels.last_trick, DETAIL, MUTED, bold=True, anchor="lm")
+    tile_w, tile_h = tile_size(TILE_CARD)
+    plays = [(seat, sort_hand(cards, trump, level))
+             for seat, cards in zip(trick.seats, trick.plays, strict=True)]
+    numbers = [width_of(str(seat + 1), DETAIL, bold=True) + 8 for seat, _ in plays]
+    fixed = sum(numbers) + len(plays) * tile_w + TILE_GAP * (len(plays) - 1)
+    overlaps = sum(len(cards) - 1 for _, cards in plays)
+    step = float(tile_w + 2)
+    if overlaps:
+        step = min(step, max(10.0, (box[2] - 14 - x0 - fixed) / overlaps))
     winner = winning_seat(trick, trump)
-    for seat, cards in zip(trick.seats, trick.plays, strict=True):
-        dx, dy = _MINI_CENTRE[place[seat]]
-        ordered = sort_hand(cards, trump, level)
-        step = row_step(len(ordered), SMALL_W, 100, SMALL_STEP)
-        width = SMALL_W + step * (len(ordered) - 1)
-        x0 = round(cx + dx * 52 - width / 2)
-        y0 = round(cy + dy * 36 - h / 2)
+    x, y = float(x0), round(box[1]) + 46
+    for seat, cards in plays:
+        x += text(draw, (x, y + tile_h / 2), str(seat + 1), DETAIL, WHITE, bold=True,
+                  anchor="lm") + 8
+        width = tile_w + step * (len(cards) - 1)
         if seat == winner:
-            draw.rounded_rectangle((x0 - 3, y0 - 3, x0 + width + 3, y0 + h + 3), radius=6,
+            draw.rounded_rectangle((x - 4, y - 4, x + width + 4, y + tile_h + 4), radius=8,
                                    fill=GOLD)
-        paste_row(image, ordered, (x0, y0), SMALL_W, step=step, trump=trump,
-                  four_colour=four_colour, labels=labels)
-
-
-def _draw_points(draw: ImageDraw.ImageDraw, view: PublicView, labels: Labels) -> None:
-    box: Box = (16, 472, 298, 546)
-    draw.rounded_rectangle(box, radius=12, fill=PANEL)
-    points = view.opponent_points
-    text(draw, (box[0] + 12, 494), labels.opponents_points.format(points=points), 18, WHITE,
-         bold=True, anchor="lm")
-    x0, x1, y0, y1 = box[0] + 12, box[2] - 12, 514, 530
-    top = max(160, points)
-    draw.rounded_rectangle((x0, y0, x1, y1), radius=8, fill=FELT_DARK)
-    fill_to = x0 + (x1 - x0) * min(points, top) / top
-    if points > 0:
-        colour = DANGER if points >= 80 else GOLD
-        draw.rounded_rectangle((x0, y0, max(fill_to, x0 + 16), y1), radius=8, fill=colour)
-    line = x0 + (x1 - x0) * 80 / top
-    draw.line((line, y0 - 4, line, y1 + 4), fill=WHITE, width=3)
+        paste_tiles(image, cards, (round(x), y), TILE_CARD, step=step, trump=trump,
+                    four_colour=four_colour, labels=labels)
+        x += width + TILE_GAP

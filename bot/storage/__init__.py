@@ -1,16 +1,22 @@
 """SQLite storage for the Tractor bot: live tables (versioned JSON documents), hand and
-match records for replay, stats, openskill ratings, leaderboards and settings.
+match records for replay, per-season stats, openskill ratings and leaderboards, and
+guild (server default) and user settings.
 
 Open with ``store = await Store.open(path)``; see `Store` for the API and
-`bot.storage.ratings` for how ratings work. ``python -m bot.storage backup PATH`` makes an
+`bot.storage.ratings` for how ratings work. Every failure the bot should report is a
+`StorageError`; a write that could not get the database in time is a `StorageBusy`
+(nothing written: answer "try again"). ``python -m bot.storage backup PATH`` makes an
 online backup.
 """
 
 from .backup import DEFAULT_DATABASE_PATH, BackupInfo, backup_database, database_path_from_env
 from .errors import (
     DatabaseCorrupt,
+    DatabaseNotWritable,
     SchemaTooNew,
+    SeasonNotFound,
     StaleVersion,
+    StorageBusy,
     StorageError,
     TableExists,
     TableNotFound,
@@ -19,6 +25,7 @@ from .records import (
     GuildSettings,
     HandAction,
     HandRecord,
+    Holders,
     LeaderboardPage,
     LeaderboardRow,
     LevelPoint,
@@ -26,6 +33,7 @@ from .records import (
     MatchSummary,
     PanelMode,
     Players,
+    Season,
     Side,
     StoredTable,
     TableStatus,
@@ -41,9 +49,11 @@ __all__ = [
     "UNSET",
     "BackupInfo",
     "DatabaseCorrupt",
+    "DatabaseNotWritable",
     "GuildSettings",
     "HandAction",
     "HandRecord",
+    "Holders",
     "LeaderboardBy",
     "LeaderboardPage",
     "LeaderboardRow",
@@ -54,8 +64,11 @@ __all__ = [
     "PanelMode",
     "Players",
     "SchemaTooNew",
+    "Season",
+    "SeasonNotFound",
     "Side",
     "StaleVersion",
+    "StorageBusy",
     "StorageError",
     "Store",
     "StoredTable",

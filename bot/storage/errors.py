@@ -61,3 +61,39 @@ class StaleVersion(StorageError):
         self.status = status
         why = "has ended" if status == "ended" else f"is at version {actual}"
         super().__init__(f"table {table_id} {why}, expected version {expected}")
+
+
+class StorageBusy(StorageError):
+    """Another writer held the database longer than the write timeout; nothing was written.
+
+    Safe to retry: the bot answers "try again" for the one table that tried to write.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], timeout: float) -> None:
+        self.path = os.fspath(path)
+        self.timeout = timeout
+        super().__init__(
+            f"{self.path}: the database stayed locked by another writer for {timeout:g} s; "
+            "nothing was written, try again"
+        )
+
+
+class DatabaseNotWritable(StorageError):
+    """The database cannot be written (read-only file or folder, full disk, I/O error)."""
+
+    def __init__(self, path: str | os.PathLike[str], detail: str) -> None:
+        self.path = os.fspath(path)
+        self.detail = detail
+        super().__init__(
+            f"{self.path}: cannot write the database ({detail}); check that the file and its "
+            "folder are writable and that the disk has free space"
+        )
+
+
+class SeasonNotFound(StorageError, LookupError):
+    """The guild has no season with this number."""
+
+    def __init__(self, guild_id: int, season: int) -> None:
+        self.guild_id = guild_id
+        self.season = season
+        super().__init__(f"guild {guild_id} has no season {season}")

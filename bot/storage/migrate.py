@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-import aiosqlite
-
 from .errors import DatabaseCorrupt, SchemaTooNew
 
 APPLICATION_ID = 0x54524354  # 'TRCT', set by V1
@@ -85,32 +83,32 @@ def split_statements(sql: str) -> list[str]:
     return out
 
 
-async def _fetchall(conn: aiosqlite.Connection, sql: str) -> list[sqlite3.Row]:
-    return list(await conn.execute_fetchall(sql))
+def _fetchall(conn: sqlite3.Connection, sql: str) -> list[sqlite3.Row]:
+    return conn.execute(sql).fetchall()
 
 
-async def applied_versions(conn: aiosqlite.Connection) -> dict[int, str] | None:
+def applied_versions(conn: sqlite3.Connection) -> dict[int, str] | None:
     """{version: name} recorded in schema_version, or None if there is no such table."""
-    rows = await _fetchall(
+    rows = _fetchall(
         conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
     )
     if not rows:
         return None
-    return {int(r[0]): str(r[1]) for r in await _fetchall(
+    return {int(r[0]): str(r[1]) for r in _fetchall(
         conn, "SELECT version, name FROM schema_version")}
 
 
-async def inspect(conn: aiosqlite.Connection, path: str | os.PathLike[str]) -> int:
+def inspect(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> int:
     """Check integrity and ownership without writing; return the current schema version."""
-    problems = [str(r[0]) for r in await _fetchall(conn, "PRAGMA quick_check(5)")]
+    problems = [str(r[0]) for r in _fetchall(conn, "PRAGMA quick_check(5)")]
     if problems != ["ok"]:
         raise DatabaseCorrupt(path, "integrity check failed: " + "; ".join(problems))
-    app_id = int((await _fetchall(conn, "PRAGMA application_id"))[0][0])
+    app_id = int(_fetchall(conn, "PRAGMA application_id")[0][0])
     if app_id not in (0, APPLICATION_ID):
         raise DatabaseCorrupt(path, f"not a Tractor database (application_id {app_id:#x})")
-    applied = await applied_versions(conn)
+    applied = applied_versions(conn)
     if applied is None:
-        objects = await _fetchall(
+        objects = _fetchall(
             conn, "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 3"
         )
         if objects or app_id:
@@ -130,31 +128,31 @@ async def inspect(conn: aiosqlite.Connection, path: str | os.PathLike[str]) -> i
     return current
 
 
-async def migrate(
-    conn: aiosqlite.Connection, clock: Callable[[], float], target: int = LATEST_VERSION
+def migrate(
+    conn: sqlite3.Connection, clock: Callable[[], float], target: int = LATEST_VERSION
 ) -> int:
     """Apply pending migrations up to ``target``, each in one IMMEDIATE transaction.
 
     The connection must be in autocommit mode (``isolation_level=None``). Returns the
     schema version reached.
     """
-    applied = await applied_versions(conn) or {}
+    applied = applied_versions(conn) or {}
     for migration in MIGRATIONS:
         if migration.version > target or migration.version in applied:
             continue
-        await conn.execute("BEGIN IMMEDIATE")
+        conn.execute("BEGIN IMMEDIATE")
         try:
             # Re-check under the write lock: another process may have migrated meanwhile.
-            if migration.version not in (await applied_versions(conn) or {}):
+            if migration.version not in (applied_versions(conn) or {}):
                 for statement in split_statements(migration.sql):
-                    await conn.execute(statement)
-                await conn.execute(
+                    conn.execute(statement)
+                conn.execute(
                     "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
                     (migration.version, migration.name, clock()),
                 )
-            await conn.execute("COMMIT")
+            conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
-                await conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
             raise
     return max([target, *applied])

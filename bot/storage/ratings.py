@@ -1,20 +1,29 @@
-"""Skill ratings with openskill's Plackett-Luce model (default parameters).
+"""Skill ratings with openskill's Plackett-Luce model (default parameters), per guild and
+season (a new season starts everyone afresh; ratings are stored, not recomputed, because
+each update depends on every earlier one).
 
-After every settled hand whose four seats are distinct humans (and whose match never had a
-computer seat), the winning side's two players form one team and the losing side the other:
+After every settled hand whose four seats were held from start to end by four distinct
+humans (and whose match never had a computer seat or a seat change within a hand), the
+winning side's two players form one team and the losing side the other:
 ``rate([[w1, w2], [l1, l2]])``. Each partnership also has its own rating, updated as a
 one-member team per side. Everyone starts at mu 25, sigma 25/3.
 
 Display rating = the ordinal ``mu - 3 * sigma``: a conservative estimate (the skill is
 ~99.7% likely above it). It starts at 0 and rises as results accumulate and sigma shrinks.
+`record_hand` applies a settled hand to the ``ratings`` and ``pair_ratings`` tables.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from openskill.models import PlackettLuce
+
+from .records import HandRecord
+from .sql import one
 
 MODEL = PlackettLuce()
 DEFAULT_MU: float = MODEL.mu
@@ -47,3 +56,47 @@ def rate_win(winners: Sequence[Skill], losers: Sequence[Skill]) -> tuple[list[Sk
     ]
     won, lost = MODEL.rate(teams, ranks=[1.0, 2.0])
     return [Skill(r.mu, r.sigma) for r in won], [Skill(r.mu, r.sigma) for r in lost]
+
+
+def _skill(db: sqlite3.Connection, sql: str, *key: int) -> Skill:
+    row = one(db, sql, *key)
+    return Skill() if row is None else Skill(row["mu"], row["sigma"])
+
+
+def record_hand(db: sqlite3.Connection, hand_id: int, guild_id: int, season: int,
+                rec: HandRecord, now: float) -> None:
+    """Rate a settled hand of four distinct humans: players and partnerships (in the
+    caller's transaction), and mark the hand rated."""
+    assert rec.declarers is not None and rec.result_side is not None
+    decl_parity = rec.declarers[0] % 2
+    win_parity = decl_parity if rec.result_side == "declarers" else 1 - decl_parity
+    winners = [cast(int, rec.players[s]) for s in (win_parity, win_parity + 2)]
+    losers = [cast(int, rec.players[s]) for s in (1 - win_parity, 3 - win_parity)]
+
+    player = ("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND season = ?"
+              " AND user_id = ?")
+    new_w, new_l = rate_win([_skill(db, player, guild_id, season, u) for u in winners],
+                            [_skill(db, player, guild_id, season, u) for u in losers])
+    db.executemany(
+        "INSERT INTO ratings (guild_id, season, user_id, mu, sigma, hands, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, season, user_id) DO UPDATE SET"
+        " mu = excluded.mu, sigma = excluded.sigma, hands = hands + 1,"
+        " updated_at = excluded.updated_at",
+        [(guild_id, season, u, s.mu, s.sigma, now)
+         for u, s in zip([*winners, *losers], [*new_w, *new_l], strict=True)],
+    )
+    pair = ("SELECT mu, sigma FROM pair_ratings WHERE guild_id = ? AND season = ?"
+            " AND user_lo = ? AND user_hi = ?")
+    pw, pl = sorted(winners), sorted(losers)
+    (new_pw,), (new_pl,) = rate_win([_skill(db, pair, guild_id, season, *pw)],
+                                    [_skill(db, pair, guild_id, season, *pl)])
+    db.executemany(
+        "INSERT INTO pair_ratings (guild_id, season, user_lo, user_hi, mu, sigma, hands,"
+        " updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)"
+        " ON CONFLICT (guild_id, season, user_lo, user_hi) DO UPDATE"
+        " SET mu = excluded.mu, sigma = excluded.sigma, hands = hands + 1,"
+        " updated_at = excluded.updated_at",
+        [(guild_id, season, *pw, new_pw.mu, new_pw.sigma, now),
+         (guild_id, season, *pl, new_pl.mu, new_pl.sigma, now)],
+    )
+    db.execute("UPDATE hands SET rated = 1 WHERE id = ?", (hand_id,))

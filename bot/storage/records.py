@@ -17,6 +17,8 @@ Side = Literal["declarers", "opponents"]
 PanelMode = Literal["dm", "ephemeral"]
 Players = tuple[int | None, ...]
 """Four entries, index = seat; ``None`` is a computer seat."""
+Holders = tuple[tuple[int | None, ...], ...]
+"""Per seat, everyone who held it during a hand, in order (see `HandRecord.holders`)."""
 
 
 def team_of(seat: int) -> Team:
@@ -56,6 +58,14 @@ class HandRecord:
     Upsert it at the deal (``result_side=None``) and again when anything public changes;
     setting ``result_side`` settles it (once; ratings are updated then).
     ``actions`` is filled only when loaded; actions are saved through `HandAction`.
+
+    ``players`` are the seats' holders now. ``holders`` says who held each seat during
+    the hand: ``()`` = nobody changed seat, else four tuples, per seat every holder in
+    order from the first record of the hand (the last one is ``players[seat]``); e.g.
+    ``(2, None, 5)``: 2 left, a computer played on, then 5 took the seat. Storage merges
+    what it is given with what it saw at earlier saves, so a change is never forgotten;
+    the bot passes the holders it tracked (a change it never saved is otherwise unseen).
+    A seat that changed hands counts for nobody's stats and the hand is not rated.
     """
 
     hand_key: str
@@ -74,8 +84,14 @@ class HandRecord:
     multiplier: int = 1
     result_side: Side | None = None
     result_levels: int = 0
+    holders: Holders = ()
     actions: Sequence[dict[str, Any]] = field(default=(), compare=False)
     id: int | None = field(default=None, compare=False)
+
+    @property
+    def changed_seats(self) -> tuple[int, ...]:
+        """Seats held by more than one player (or computer) during the hand."""
+        return tuple(seat for seat, held in enumerate(self.holders) if len(held) > 1)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -107,7 +123,8 @@ class LevelPoint:
 
 @dataclass(frozen=True, slots=True)
 class MatchSummary:
-    """A match as shown in a channel's history."""
+    """A match as shown in a channel's history. ``has_computers``: a computer held a seat
+    at some point; ``ranked``: every hand had four distinct humans, none changing seat."""
 
     id: int
     match_key: str
@@ -122,13 +139,16 @@ class MatchSummary:
     ranked: bool
     started_at: float
     ended_at: float | None
+    season: int
 
 
 @dataclass(frozen=True, slots=True)
 class UserStats:
-    """A player's record in one guild.
+    """A player's record in one guild and season.
 
-    Matches count only when finished (a winner was recorded). "Held" follows the hand's
+    Matches count only when finished (a winner was recorded) and only for a player who
+    held the same seat in every hand without a change; a hand counts only at a seat its
+    player held from start to end (see `HandRecord.holders`). "Held" follows the hand's
     result: declarers hold when the opponents took < 80, opponents "hold" when they took
     80+. ``rating`` is the display rating (see `bot.storage.ratings`), None if unrated.
     """
@@ -147,6 +167,7 @@ class UserStats:
     matches_with_favourite: int
     rating: float | None
     rated_hands: int
+    season: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,11 +195,26 @@ class LeaderboardPage:
     total_rows: int
     total_pages: int
     rows: list[LeaderboardRow]
+    season: int
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """A guild's season: numbered from 1; ``ended_at`` None for the current one.
+    ``started_at`` is None only for season 1 of a guild that has recorded nothing yet."""
+
+    guild_id: int
+    number: int
+    name: str | None
+    started_at: float | None
+    ended_at: float | None
 
 
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
-    """Per-guild settings; ``table_options`` are the defaults for new tables (bot-defined)."""
+    """Per-guild settings: the default language and the default options of new tables
+    (option name -> JSON value; names and values are the bot's options registry's to
+    judge, storage keeps them as given)."""
 
     guild_id: int
     language: str = "en"

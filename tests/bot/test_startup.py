@@ -5,6 +5,7 @@ database is checked before anything goes to the network."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ import discord
 import pytest
 
 from bot import __main__ as entry
+from bot import cli
 from bot.config import Config, ConfigError
 from bot.storage import StorageError
 from bot.storage.errors import DatabaseCorrupt, SchemaTooNew
@@ -37,11 +39,23 @@ socket.socket.connect = _refuse
 socket.create_connection = _refuse
 '''
 
+# Added to the guard by `child_env(no_simcord=True)`: SimCord cannot be imported, as in the
+# Docker image, which installs only the Discord bot's dependencies.
+NO_SIMCORD = '''
+import sys
+class _NoSimcord:
+    def find_spec(self, name, path=None, target=None):
+        if name == "simcord" or name.startswith("simcord."):
+            raise ModuleNotFoundError(f"No module named {name!r} (blocked by the test)")
+        return None
+sys.meta_path.insert(0, _NoSimcord())
+'''
 
-def child_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+
+def child_env(tmp_path: Path, *, no_simcord: bool = False, **extra: str) -> dict[str, str]:
     guard = tmp_path / "guard"
     guard.mkdir(exist_ok=True)
-    (guard / "sitecustomize.py").write_text(NO_NETWORK)
+    (guard / "sitecustomize.py").write_text(NO_NETWORK + (NO_SIMCORD if no_simcord else ""))
     env = {key: value for key, value in os.environ.items()
            if key not in {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL",
                           "BOT_ACTION_DELAY", "TRACTOR_COMPUTER", "TRACTOR_DEBUG_START_LEVEL",
@@ -53,12 +67,26 @@ def child_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def run_bot(tmp_path: Path, **extra: str) -> subprocess.CompletedProcess[str]:
+def run_bot(tmp_path: Path, *options: str, prefix: tuple[str, ...] = (),
+            no_simcord: bool = False, **extra: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot --env-file <empty> …options`` in `tmp_path` with the network guard
+    (and `no_simcord`: with SimCord blocked); `prefix` goes before the command."""
     empty = tmp_path / "empty.env"
     empty.write_text("")
     return subprocess.run(
-        [sys.executable, "-m", "bot", "--env-file", str(empty)], capture_output=True,
-        text=True, timeout=20, cwd=tmp_path, env=child_env(tmp_path, **extra))
+        [*prefix, sys.executable, "-m", "bot", "--env-file", str(empty), *options],
+        capture_output=True, text=True, timeout=20, cwd=tmp_path,
+        env=child_env(tmp_path, no_simcord=no_simcord, **extra))
+
+
+def assert_one_line(done: subprocess.CompletedProcess[str], status: int, words: str) -> str:
+    """The child exited with `status` after exactly one stderr line containing `words`."""
+    assert done.returncode == status, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("tractor-bot: ") and words in lines[0], lines[0]
+    assert "Traceback" not in done.stderr and TOKEN not in done.stderr + done.stdout
+    return lines[0]
 
 
 @pytest.mark.parametrize("kind", ["garbage", "directory"])
@@ -81,13 +109,60 @@ def test_a_bad_database_is_one_line_before_any_network_use(tmp_path: Path, kind:
         assert database.read_bytes().startswith(b"not a database")  # left untouched
 
 
-def test_discord_out_of_reach_is_one_line_and_status_1(tmp_path: Path) -> None:
-    done = run_bot(tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(tmp_path / "t.sqlite3"))
+@pytest.mark.parametrize("simcord", ["installed", "missing"])
+def test_discord_out_of_reach_is_one_line_and_status_1(tmp_path: Path, simcord: str) -> None:
+    """Also the whole Discord start-up path without SimCord (the runtime image has none:
+    only local play needs it, the ``local`` extra)."""
+    done = run_bot(tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(tmp_path / "t.sqlite3"),
+                   no_simcord=simcord == "missing")
     assert (tmp_path / "network-used").exists()  # it did try (the guard refused)
-    assert done.returncode == 1, done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "cannot reach Discord" in lines[0], done.stderr
-    assert "Traceback" not in done.stderr and TOKEN not in done.stderr
+    assert_one_line(done, 1, "cannot reach Discord")
+
+
+def test_discord_mode_modules_do_not_need_simcord(tmp_path: Path) -> None:
+    """Every bot module but local play imports with SimCord blocked."""
+    code = ("import pkgutil, importlib, bot\n"
+            "for m in pkgutil.walk_packages(bot.__path__, 'bot.'):\n"
+            "    if m.name != 'bot.local' and not m.name.endswith('__main__'):\n"
+            "        importlib.import_module(m.name)\n"
+            "import bot.__main__, bot.local\n"  # local play imports SimCord only when run
+            "print('imported')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path, env=child_env(tmp_path, no_simcord=True))
+    assert done.returncode == 0 and "imported" in done.stdout, done.stderr
+
+
+def test_local_play_without_simcord_says_how_to_install_it(tmp_path: Path) -> None:
+    done = run_bot(tmp_path, "--local", no_simcord=True)
+    line = assert_one_line(done, 2, "local play needs SimCord, which is not installed")
+    assert "make play" in line and "'.[local]'" in line
+
+
+@pytest.mark.parametrize("database", ["saved", "new", "read-only-file"])
+def test_a_database_the_bot_cannot_write_stops_the_start(unprivileged: Any,
+                                                         database: str) -> None:
+    """Issue 15: a database the bot cannot write is one line and status 2 before any
+    network use, as for a corrupt file: a saved file or a new one in a folder the bot
+    cannot write (SQLite refuses it), or a read-only file (`Store.open` refuses it)."""
+    from bot.client import prepare_database
+
+    folder = unprivileged.root / "db"
+    folder.mkdir()
+    path = folder / "tractor.sqlite3"
+    if database != "new":
+        prepare_database(str(path))
+    if database == "read-only-file":
+        path.chmod(0o444)
+        folder.chmod(0o777)
+    else:
+        unprivileged.read_only(folder)
+    marks = unprivileged.root / "marks"
+    marks.mkdir(mode=0o777)
+    marks.chmod(0o777)  # the guard's mark must be writable for the child
+    done = run_bot(unprivileged.root, prefix=unprivileged.prefix, DISCORD_TOKEN=TOKEN,
+                   DATABASE_PATH=str(path), NETWORK_MARK=str(marks / "network-used"))
+    assert_one_line(done, 2, path.name)
+    assert not (marks / "network-used").exists(), "the bot went to the network first"
 
 
 class Key(SimpleNamespace):
@@ -114,7 +189,7 @@ class Key(SimpleNamespace):
 )
 def test_startup_failures_map_to_one_line(error: BaseException, status: int,
                                           words: str) -> None:
-    failure = entry.startup_failure(error)
+    failure = cli.startup_failure(error)
     assert failure is not None
     code, line = failure
     assert code == status
@@ -122,11 +197,11 @@ def test_startup_failures_map_to_one_line(error: BaseException, status: int,
 
 
 def test_database_open_errors_and_bugs() -> None:
-    failure = entry.startup_failure(PermissionError(13, "Permission denied"),
+    failure = cli.startup_failure(PermissionError(13, "Permission denied"),
                                     database="/data/t.sqlite3")
     assert failure == (2, "cannot open the database /data/t.sqlite3: Permission denied")
-    assert entry.startup_failure(ValueError("a bug")) is None  # raised, not hidden
-    assert entry.startup_failure(KeyError("a bug"), database="x") is None
+    assert cli.startup_failure(ValueError("a bug")) is None  # raised, not hidden
+    assert cli.startup_failure(KeyError("a bug"), database="x") is None
 
 
 @pytest.mark.parametrize(
@@ -180,3 +255,19 @@ def test_a_bad_tractor_computer_stops_the_start_in_one_line(tmp_path: Path, mode
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     assert lines[0].startswith("tractor-bot: TRACTOR_COMPUTER must be one of")
     assert not (tmp_path / "network-used").exists()
+
+
+def test_the_entry_point_and_local_play_do_not_import_each_other(tmp_path: Path) -> None:
+    """bot/__main__.py imports bot/local.py only when local play runs, and local play never
+    imports the entry point: what both need is in bot/cli.py."""
+    code = ("import sys, bot.local\n"
+            "assert 'bot.__main__' not in sys.modules, 'bot.local imported bot.__main__'\n"
+            "del sys.modules['bot.local']\n"
+            "import bot.__main__\n"
+            "assert 'bot.local' not in sys.modules, 'bot.__main__ imported bot.local'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path, env=child_env(tmp_path))
+    assert done.returncode == 0, done.stderr
+    local = (ROOT / "bot" / "local.py").read_text()  # not even inside a function
+    assert not re.search(r"from bot\.__main__ import|import bot\.__main__|from bot import "
+                         r"__main__", local)

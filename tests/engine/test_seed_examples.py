@@ -1,4 +1,4 @@
-"""The worked examples of the source rule pages (/work/shared/seeds/000_… and 004_…), as
+"""The worked examples of the source rule pages (seeds 000 and 004, docs/rules.md#sources), as
 engine checks. RULES.md decides where they disagree (see the `*_rules_md_decides` tests).
 
 Seed 000 lost its suit symbols in extraction; the suits below are reconstructed so that

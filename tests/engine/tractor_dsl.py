@@ -1,4 +1,4 @@
-"""Test helpers for the rules tests: the card DSL and a *literal* reference reading of RULES.md.
+"""Test helpers for the rules tests: the card DSL and a *literal* reading of docs/rules.md.
 
 `cards("AS AS KS")` is `parse_cards`; `T("4D")` is `Trump.parse`. The `ref_*` functions
 re-implement R3/R4/R7/R8/R9 straight from the rule text, by brute force and without the

@@ -1,10 +1,9 @@
-"""Hand order (R3): trumps first in their exact order, then side suits, ≤12 cards a row."""
+"""Hand order (R3): trumps first in their exact order, then side suits ♠ ♥ ♣ ♦."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.render.hand import PER_ROW, _rows
 from bot.render.sorting import SUIT_ORDER, hand_groups, sort_hand
 from engine.cards import ALL_CARDS, Rank, Suit, format_cards, full_deck, parse_cards
 from engine.trump import Trump
@@ -64,16 +63,6 @@ def test_sort_hand_is_the_groups_concatenated() -> None:
     t = Trump.parse("9C")
     cards = list(ALL_CARDS)
     assert sort_hand(cards, t, t.level) == [c for g in hand_groups(cards, t, t.level) for c in g]
-
-
-@pytest.mark.parametrize("size", [1, 12, 13, 24, 25, 33])
-def test_rows_hold_at_most_twelve_cards_and_split_evenly(size: int) -> None:
-    group = [ALL_CARDS[i % 13] for i in range(size)]
-    rows = _rows([group])
-    assert all(len(row) <= PER_ROW for row in rows)
-    assert [c for row in rows for c in row] == group
-    assert max(map(len, rows)) - min(map(len, rows)) <= 1
-    assert len(rows) == -(-size // PER_ROW)
 
 
 def test_suit_order_alternates_colours() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from storage_helpers import FakeClock, H, play_match
 
 from bot.storage import Store
+from bot.storage.migrate import LATEST_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +41,8 @@ async def test_store_backup_mid_match_opens_with_same_tables(
     await mid_match(store)
     dest = tmp_path / "backups" / "copy.sqlite3"
     info = await store.backup(dest)
-    assert info.dest == dest and info.schema_version == 2 and info.size == dest.stat().st_size
+    assert info.dest == dest and info.schema_version == LATEST_VERSION
+    assert info.size == dest.stat().st_size
     assert not Path(f"{dest}-wal").exists()  # self-contained file
     await assert_same_state(store, dest, clock)
 
@@ -58,7 +60,8 @@ async def test_backup_cli(store: Store, db_path: Path, tmp_path: Path, clock: Fa
     done = run_cli(str(dest), "--database", str(db_path))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert len(lines) == 1 and str(dest) in lines[0] and "schema version 2" in lines[0]
+    assert len(lines) == 1 and str(dest) in lines[0]
+    assert f"schema version {LATEST_VERSION}" in lines[0]
     await assert_same_state(store, dest, clock)
 
     # refuses to overwrite without --force; DATABASE_PATH is the default source

@@ -221,3 +221,47 @@ async def test_cancelled_save_leaves_store_usable(store: Store) -> None:
     latest = await store.load_table(t.id)
     assert latest is not None
     assert (await store.save_table(t.id, latest.version, {"ok": True})).doc == {"ok": True}
+
+
+async def test_a_move_is_one_transaction_without_redundant_reads(store: Store) -> None:
+    t = await store.create_table(1, 100, 11, {"v": 0})
+    t = await store.save_table(t.id, 1, {"v": 1}, match=match_for(t), hand=hand_for(t))
+    statements: list[str] = []
+    writer = store._db._writer
+    writer.set_trace_callback(statements.append)
+    try:
+        await store.save_table(t.id, t.version, {"v": 2},
+                               actions=[HandAction(f"{t.id}:1:1", 0, {"play": ["AS"]})])
+    finally:
+        writer.set_trace_callback(None)
+    kinds = [s.split()[0].upper() for s in statements]
+    assert kinds == ["PRAGMA", "BEGIN", "SELECT", "INSERT", "UPDATE", "COMMIT"], statements
+    assert "doc" not in statements[2]  # the version check does not read the document
+
+
+async def test_save_stores_the_arguments_as_they_were_when_called(store: Store) -> None:
+    t = await store.create_table(1, 100, 11, {"v": 0})
+    doc: dict[str, object] = {"v": 1}
+    action: dict[str, object] = {"play": ["AS"]}
+    task = asyncio.create_task(store.save_table(
+        t.id, 1, doc, match=match_for(t), hand=hand_for(t),
+        actions=[HandAction(f"{t.id}:1:1", 0, action)]))
+    await asyncio.sleep(0)  # handed to the database thread
+    doc["v"] = "changed"
+    action["play"] = ["changed"]
+    saved = await task
+    assert saved.doc == {"v": 1} and saved.doc is not doc
+    assert (await store.load_table(t.id)) == saved
+    hand = await store.hand_record(f"{t.id}:1:1")
+    assert hand is not None and hand.actions == [{"play": ["AS"]}]
+
+
+async def test_ids_beyond_sqlite_integers_are_simply_not_found(store: Store) -> None:
+    huge = 2**63
+    assert await store.load_table(huge) is None
+    assert await store.table_in_channel(huge) is None
+    assert await store.hand_record(huge) is None
+    with pytest.raises(TableNotFound):
+        await store.save_table(huge, 1, {})
+    with pytest.raises(TableNotFound):
+        await store.end_table(-(2**63) - 1, 1)

@@ -1,0 +1,160 @@
+"""Player stats and guild leaderboards of one season (read-only queries over the stats
+views, which count a seat only for whoever held it throughout; see V3__seasons.sql)."""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from typing import Literal
+
+from . import ratings, seasons
+from .records import LeaderboardPage, LeaderboardRow, UserStats
+from .sql import one, opt_float, rows
+
+LeaderboardBy = Literal["rating", "wins", "levels"]
+LeaderboardScope = Literal["players", "partnerships"]
+
+# Leaderboard entities keyed (u1, u2): players have u2 = -1, partnerships u1 < u2.
+ENTITIES: dict[str, str] = {
+    "players": (
+        "WITH m AS (SELECT user_id AS u1, -1 AS u2, COUNT(DISTINCT match_id) AS matches,"
+        " COUNT(DISTINCT CASE WHEN won THEN match_id END) AS wins FROM finished_match_seats"
+        " WHERE guild_id = ?1 AND season = ?2 AND ranked = 1 GROUP BY user_id),"
+        " l AS (SELECT user_id AS u1, -1 AS u2, SUM(levels_gained) AS levels, COUNT(*) AS hands"
+        " FROM settled_hand_seats WHERE guild_id = ?1 AND season = ?2 AND ranked = 1"
+        " GROUP BY user_id),"
+        " r AS (SELECT user_id AS u1, -1 AS u2, mu, sigma, hands FROM ratings"
+        " WHERE guild_id = ?1 AND season = ?2),"
+        " ids AS (SELECT u1, u2 FROM m UNION SELECT u1, u2 FROM l UNION SELECT u1, u2 FROM r)"
+    ),
+    "partnerships": (
+        "WITH m AS (SELECT MIN(a.user_id, b.user_id) AS u1, MAX(a.user_id, b.user_id) AS u2,"
+        " COUNT(DISTINCT a.match_id) AS matches,"
+        " COUNT(DISTINCT CASE WHEN a.won THEN a.match_id END) AS wins"
+        " FROM finished_match_seats AS a JOIN finished_match_seats AS b"
+        " ON b.match_id = a.match_id AND b.seat = a.seat + 2"
+        " WHERE a.guild_id = ?1 AND a.season = ?2 AND a.ranked = 1 GROUP BY 1, 2),"
+        " l AS (SELECT MIN(a.user_id, b.user_id) AS u1, MAX(a.user_id, b.user_id) AS u2,"
+        " SUM(a.levels_gained) AS levels, COUNT(*) AS hands"
+        " FROM settled_hand_seats AS a JOIN settled_hand_seats AS b"
+        " ON b.hand_id = a.hand_id AND b.seat = a.seat + 2"
+        " WHERE a.guild_id = ?1 AND a.season = ?2 AND a.ranked = 1 GROUP BY 1, 2),"
+        " r AS (SELECT user_lo AS u1, user_hi AS u2, mu, sigma, hands FROM pair_ratings"
+        " WHERE guild_id = ?1 AND season = ?2),"
+        " ids AS (SELECT u1, u2 FROM m UNION SELECT u1, u2 FROM l UNION SELECT u1, u2 FROM r)"
+    ),
+}
+
+# by -> (sort keys, which also define ties for RANK(), row filter)
+ORDER: dict[str, tuple[str, str]] = {
+    "rating": ("rating DESC, rated_hands DESC", "r.mu IS NOT NULL"),
+    "wins": ("wins DESC, matches ASC", "m.matches > 0"),
+    "levels": ("levels DESC, hands ASC", "l.hands > 0"),
+}
+
+
+def user_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
+               include_computers: bool, season: int | None) -> UserStats:
+    """A player's record in a guild and season (see `Store.stats`)."""
+    number = seasons.resolve(db, guild_id, season)
+    ranked_only = "" if include_computers else " AND ranked = 1"
+    partner_ranked_only = "" if include_computers else " AND me.ranked = 1"
+    m = one(
+        db,
+        "SELECT COUNT(DISTINCT match_id) AS played,"
+        " COUNT(DISTINCT CASE WHEN won THEN match_id END) AS won"
+        " FROM finished_match_seats WHERE guild_id = ? AND season = ? AND user_id = ?"
+        f"{ranked_only}",
+        guild_id, number, user_id,
+    )
+    sides = {
+        r["side"]: r for r in rows(
+            db,
+            "SELECT side, COUNT(*) AS n, SUM(result_side = side) AS held,"
+            " SUM(levels_gained) AS levels, AVG(opponent_points) AS avg_points"
+            " FROM settled_hand_seats WHERE guild_id = ? AND season = ? AND user_id = ?"
+            f"{ranked_only} GROUP BY side",
+            guild_id, number, user_id,
+        )
+    }
+    partner = one(
+        db,
+        "SELECT p.user_id, COUNT(DISTINCT me.match_id) AS n,"
+        " COUNT(DISTINCT CASE WHEN me.won THEN me.match_id END) AS w"
+        " FROM finished_match_seats AS me JOIN finished_match_seats AS p"
+        " ON p.match_id = me.match_id AND p.seat = (me.seat + 2) % 4"
+        " WHERE me.guild_id = ? AND me.season = ? AND me.user_id = ?"
+        f" AND p.user_id <> me.user_id{partner_ranked_only}"
+        " GROUP BY p.user_id ORDER BY n DESC, w DESC, p.user_id LIMIT 1",
+        guild_id, number, user_id,
+    )
+    rating = one(db, "SELECT mu, sigma, hands FROM ratings WHERE guild_id = ? AND season = ?"
+                     " AND user_id = ?", guild_id, number, user_id)
+    assert m is not None
+    decl, opp = sides.get("declarers"), sides.get("opponents")
+    return UserStats(
+        guild_id=guild_id,
+        user_id=user_id,
+        matches_played=int(m["played"]),
+        matches_won=int(m["won"]),
+        hands_as_declarers=int(decl["n"]) if decl else 0,
+        held_as_declarers=int(decl["held"]) if decl else 0,
+        hands_as_opponents=int(opp["n"]) if opp else 0,
+        held_as_opponents=int(opp["held"]) if opp else 0,
+        levels_gained=sum(int(r["levels"]) for r in sides.values()),
+        avg_points_as_opponents=float(opp["avg_points"]) if opp else None,
+        favourite_partner=int(partner["user_id"]) if partner else None,
+        matches_with_favourite=int(partner["n"]) if partner else 0,
+        rating=ratings.display_rating(rating["mu"], rating["sigma"]) if rating else None,
+        rated_hands=int(rating["hands"]) if rating else 0,
+        season=number,
+    )
+
+
+def check_leaderboard(by: str, scope: str, page: int, per_page: int) -> None:
+    """ValueError for a page < 1 or an unknown ordering or scope."""
+    if page < 1 or per_page < 1:
+        raise ValueError("page and per_page must be >= 1")
+    if by not in ORDER or scope not in ENTITIES:
+        raise ValueError(f"bad leaderboard {by!r}/{scope!r}")
+
+
+def leaderboard(db: sqlite3.Connection, guild_id: int, by: LeaderboardBy,
+                scope: LeaderboardScope, page: int, per_page: int,
+                season: int | None) -> LeaderboardPage:
+    """One page of a guild leaderboard (see `Store.leaderboard`; arguments checked by
+    `check_leaderboard`)."""
+    number = seasons.resolve(db, guild_id, season)
+    keys, filter_ = ORDER[by]
+    sql = (
+        f"{ENTITIES[scope]}, board AS (SELECT ids.u1, ids.u2,"
+        " r.mu - 3 * r.sigma AS rating, COALESCE(r.hands, 0) AS rated_hands,"
+        " COALESCE(m.matches, 0) AS matches, COALESCE(m.wins, 0) AS wins,"
+        " COALESCE(l.levels, 0) AS levels, COALESCE(l.hands, 0) AS hands"
+        " FROM ids LEFT JOIN m USING (u1, u2) LEFT JOIN l USING (u1, u2)"
+        f" LEFT JOIN r USING (u1, u2) WHERE {filter_})"
+    )
+    total_row = one(db, f"{sql} SELECT COUNT(*) FROM board", guild_id, number)
+    assert total_row is not None
+    total = int(total_row[0])
+    found = rows(
+        db,
+        f"{sql} SELECT *, RANK() OVER (ORDER BY {keys}) AS rank FROM board"
+        f" ORDER BY {keys}, u1, u2 LIMIT ? OFFSET ?",
+        guild_id, number, per_page, (page - 1) * per_page,
+    )
+    return LeaderboardPage(
+        by=by, scope=scope, page=page, per_page=per_page, total_rows=total,
+        total_pages=max(1, math.ceil(total / per_page)),
+        rows=[
+            LeaderboardRow(
+                rank=int(r["rank"]),
+                users=(int(r["u1"]),) if r["u2"] < 0 else (int(r["u1"]), int(r["u2"])),
+                rating=opt_float(r["rating"]), rated_hands=int(r["rated_hands"]),
+                matches=int(r["matches"]), wins=int(r["wins"]), levels=int(r["levels"]),
+                hands=int(r["hands"]),
+            )
+            for r in found
+        ],
+        season=number,
+    )
