@@ -95,7 +95,7 @@ def guarded(fn: Callable[Concatenate[F, discord.Interaction[Any], P], Awaitable[
                   **kwargs: P.kwargs) -> None:
         try:
             await fn(self, interaction, *args, **kwargs)
-        except Exception as error:  # noqa: BLE001 - the one error path answers
+        except Exception as error:
             await fail(interaction, error)
     return run
 

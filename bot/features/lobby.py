@@ -16,7 +16,7 @@ from bot.options import OPTIONS, Option, options_text, parse_value, rules_from
 from bot.table import TableDoc
 from bot.ui.components import button, select
 from bot.ui.ids import ComponentId, VerbSpec
-from bot.ui.replies import locale_of, send
+from bot.ui.replies import edit_clicked, locale_of, send
 from engine.rules import RuleSet
 
 SEAT_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in range(1, 5)]
@@ -228,12 +228,12 @@ class Lobby(Feature):
                        values: list[str]) -> None:
         await self.app.service.end(cid.table, interaction.user.id,
                                    can_manage=self._can_manage(interaction))
-        await interaction.edit_original_response(content=t("end.done",
+        await edit_clicked(interaction, content=t("end.done",
                                                            locale_of(interaction)), view=None)
 
     async def _end_no(self, interaction: discord.Interaction[Any], cid: ComponentId,
                       values: list[str]) -> None:
-        await interaction.edit_original_response(content=t("end.cancelled",
+        await edit_clicked(interaction, content=t("end.cancelled",
                                                            locale_of(interaction)), view=None)
 
     # ---- /tractor table, rules, help --------------------------------------------------
@@ -317,7 +317,7 @@ class Lobby(Feature):
         _, doc = await self.app.service.load(cid.table)
         text = t("rules.options_changed", locale) + "\n" + options_text(doc.rules, locale)
         page = option_page(option)
-        await interaction.edit_original_response(content=text,
+        await edit_clicked(interaction, content=text,
                                                  view=options_view(doc, cid.table, locale,
                                                                    page))
 
@@ -326,7 +326,7 @@ class Lobby(Feature):
         locale = locale_of(interaction)
         _, doc = await self.app.service.load(cid.table)
         page = int(cid.arg)
-        await interaction.edit_original_response(view=options_view(doc, cid.table, locale,
+        await edit_clicked(interaction, view=options_view(doc, cid.table, locale,
                                                                    page))
 
 

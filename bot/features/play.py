@@ -21,7 +21,7 @@ from bot.table import TableDoc
 from bot.text import cards_text, ruling_text, seat_name, shape_word, team_names, trick_line
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.panels import DECLARE_SUITS, Panel, build_panel, declaration_for
-from bot.ui.replies import fail, fit, locale_of, quote, reader_locale, send
+from bot.ui.replies import edit_clicked, fail, fit, locale_of, quote, reader_locale, send
 from engine.actions import Action, Bury, Declare, Pass, Play
 from engine.cards import Card, parse_cards
 from engine.errors import InvalidNotation
@@ -181,7 +181,7 @@ class PlayFeature(Feature, name="Play"):
             current = pick_instances(cards_pool, chosen)
             selections.set(cid.table, seat, current)
             panel = await self._panel(doc, cid.table, seat, current, locale)
-            await interaction.edit_original_response(content=fit(f"{panel.content}\n{note}"),
+            await edit_clicked(interaction, content=fit(f"{panel.content}\n{note}"),
                                                      attachments=panel.files(),
                                                      view=panel.view)
             self._track_panel(interaction, cid.table, seat)
@@ -248,7 +248,7 @@ class PlayFeature(Feature, name="Play"):
     async def _edit_panel(self, interaction: discord.Interaction[Any], doc: TableDoc,
                           table_id: int, seat: int, selected: list[str], locale: str) -> None:
         panel = await self._panel(doc, table_id, seat, selected, locale)
-        await interaction.edit_original_response(content=panel.content,
+        await edit_clicked(interaction, content=panel.content,
                                                  attachments=panel.files(), view=panel.view)
 
     async def _stale(self, interaction: discord.Interaction[Any], doc: TableDoc,

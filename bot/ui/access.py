@@ -42,8 +42,8 @@ class Access:
         """A seat's component works for the player in that seat only."""
         doc = await self.table(interaction, cid.table)
         seat = doc.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserFacingError("error.not_at_table")
         if cid.seat is not None and seat != cid.seat:
             raise UserFacingError("error.not_your_button",
                                   player=seat_name(doc, cid.seat, locale_of(interaction)))
+        if seat is None:
+            raise UserFacingError("error.not_at_table")

@@ -27,6 +27,7 @@ from engine.errors import InvalidNotation, TractorError
 
 __all__ = [
     "CONTENT_LIMIT",
+    "edit_clicked",
     "fail",
     "fit",
     "locale_of",
@@ -91,6 +92,19 @@ async def send(interaction: discord.Interaction[Any], content: str, *, ephemeral
     except discord.HTTPException as error:
         table_logger(None).warning("reply refused by Discord: %s %s", error.status,
                                    error.text[:200])
+
+
+async def edit_clicked(interaction: discord.Interaction[Any], **fields: Any) -> None:
+    """Edit the message a (deferred) component was used on: a DM or channel message
+    directly, an ephemeral one through the interaction."""
+    fields.setdefault("allowed_mentions", discord.AllowedMentions.none())
+    if "content" in fields and isinstance(fields["content"], str):
+        fields["content"] = fit(fields["content"])
+    message = interaction.message
+    if message is not None and not message.flags.ephemeral:
+        await message.edit(**fields)
+    else:
+        await interaction.edit_original_response(**fields)
 
 
 def error_text(error: BaseException, locale: str) -> str | None:
