@@ -45,6 +45,10 @@ class Seat:
     """The step of the last "your turn" DM (a new message that notifies)."""
     dm_closed: bool = False
     dm_notice_sent: bool = False
+    panel_hand: int = -1
+    """The hand the DM panel message was sent for (-1: unknown, a document from before)."""
+    panel_lost_hand: int = 0
+    """A hand whose DM panel could not be delivered twice: not tried again in that hand."""
 
     @property
     def is_computer(self) -> bool:
@@ -62,6 +66,7 @@ class Seat:
             "dm_channel": self.dm_channel, "panel_message": self.panel_message,
             "panel_step": self.panel_step, "panel_turn_step": self.panel_turn_step,
             "dm_closed": self.dm_closed, "dm_notice_sent": self.dm_notice_sent,
+            "panel_hand": self.panel_hand, "panel_lost_hand": self.panel_lost_hand,
         }
 
     @classmethod
@@ -78,6 +83,8 @@ class Seat:
             panel_turn_step=int(data.get("panel_turn_step", -1)),
             dm_closed=bool(data.get("dm_closed", False)),
             dm_notice_sent=bool(data.get("dm_notice_sent", False)),
+            panel_hand=int(data.get("panel_hand", -1)),
+            panel_lost_hand=int(data.get("panel_lost_hand", 0)),
         )
 
 

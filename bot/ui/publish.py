@@ -33,7 +33,7 @@ from bot.logging import table_logger
 from bot.outcome import Announcement, Publish
 from bot.repository import TableRepository
 from bot.selection import Selections
-from bot.table import TableDoc
+from bot.table import Seat, TableDoc
 from bot.text import mention
 from bot.ui.panels import Panel, build_panel, build_table_message, seat_labels
 from bot.ui.replies import fit
@@ -240,8 +240,16 @@ class Publisher:
 
     async def _panel(self, table_id: int, doc: TableDoc, seat: int, mode: str,
                      meta: dict[str, Any]) -> None:
+        """Send or edit the seat's DM panel. A new hand always gets a new message (the old
+        one is closed as a past hand). A panel whose DM channel answers 404 (lost after a
+        restart, say) is tried once more on a freshly opened DM, then forgotten until the
+        next hand: one log line, not one a move."""
         entry = doc.seats[seat]
-        if entry is None or entry.user_id is None or entry.dm_closed:
+        match = doc.get_match()
+        if entry is None or entry.user_id is None or entry.dm_closed or match is None:
+            return
+        hand_no = match.hand_no
+        if entry.panel_lost_hand == hand_no:
             return
         user_id = entry.user_id
         settings = await self.store.user_settings(user_id)
@@ -253,37 +261,25 @@ class Publisher:
         locale = resolve_locale(settings.language or entry.locale)
         panel = await build_panel(doc, table_id, seat, locale, selected,
                                   four_colour=settings.four_colour)
+        past = entry.panel_hand not in (-1, hand_no)
+        if past:
+            mode = "new"
+        closed = (t("panel.past_hand", locale, number=entry.panel_hand) if past
+                  else t("panel.superseded", locale))
         try:
-            dm_id = entry.dm_channel
-            if dm_id is None:
-                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                dm = user.dm_channel or await user.create_dm()
-                dm_id = dm.id
-                changes["dm_channel"] = dm_id
-            channel = self.bot.get_partial_messageable(dm_id, type=discord.ChannelType.private)
-            if mode == "edit" and entry.panel_message is not None:
-                message = channel.get_partial_message(entry.panel_message)
-                try:
-                    await message.edit(content=panel.content, attachments=panel.files(),
-                                       view=panel.view, allowed_mentions=NONE)
-                    changes["panel_step"] = doc.step
-                    return
-                except discord.NotFound:
-                    pass
-            if entry.panel_message is not None:
-                old = channel.get_partial_message(entry.panel_message)
-                with contextlib.suppress(discord.HTTPException):
-                    await old.edit(content=t("panel.superseded", locale),
-                                   attachments=[], view=None)
-            content = panel.content
-            mentions = NONE
-            if mode == "new":
-                content = fit(f"<@{user_id}> {content}")
-                mentions = discord.AllowedMentions(users=[discord.Object(user_id)])
-            message = await channel.send(content, files=panel.files(),
-                                         allowed_mentions=mentions, **panel.view_kwargs())
-            changes.update(panel_message=message.id, panel_step=doc.step,
-                           panel_turn_step=doc.step)
+            try:
+                await self._deliver(entry, panel, mode, closed, doc.step, hand_no, changes,
+                                    entry.dm_channel, entry.panel_message)
+            except discord.NotFound:
+                # The DM channel itself is gone: open it again and send once more.
+                changes.clear()
+                await self._deliver(entry, panel, mode, closed, doc.step, hand_no, changes,
+                                    None, None)
+        except discord.NotFound as error:
+            changes.update(dm_channel=None, panel_message=None, panel_lost_hand=hand_no)
+            table_logger(table_id, hand_no).warning(
+                "DM panel for seat %s failed: %s twice; not sent again this hand", seat,
+                error.status)
         except discord.Forbidden as error:
             if error.code != DM_CLOSED and error.status != 403:
                 raise
@@ -299,6 +295,43 @@ class Publisher:
         except discord.HTTPException as error:
             table_logger(table_id).warning("DM panel for seat %s failed: %s", seat,
                                            error.status)
+
+    async def _deliver(self, entry: Seat, panel: Panel, mode: str, closed: str, step: int,
+                       hand_no: int, changes: dict[str, Any], dm_id: int | None,
+                       old_id: int | None) -> None:
+        """Edit the panel message in place (mode "edit"), or send a new one and close the
+        old one with the `closed` line (no buttons, no countdown). Fills `changes`."""
+        user_id = entry.user_id
+        assert user_id is not None
+        if dm_id is None:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            dm = (user.dm_channel if entry.dm_channel is None else None) \
+                or await user.create_dm()
+            dm_id = dm.id
+            changes["dm_channel"] = dm_id
+        channel = self.bot.get_partial_messageable(dm_id, type=discord.ChannelType.private)
+        if mode == "edit" and old_id is not None:
+            message = channel.get_partial_message(old_id)
+            try:
+                await message.edit(content=panel.content, attachments=panel.files(),
+                                   view=panel.view, allowed_mentions=NONE)
+                changes.update(panel_step=step, panel_hand=hand_no)
+                return
+            except discord.NotFound:
+                pass  # the message was deleted: send it again
+        if old_id is not None:
+            old = channel.get_partial_message(old_id)
+            with contextlib.suppress(discord.HTTPException):
+                await old.edit(content=closed, attachments=[], view=None)
+        content = panel.content
+        mentions = NONE
+        if mode == "new":
+            content = fit(f"<@{user_id}> {content}")
+            mentions = discord.AllowedMentions(users=[discord.Object(user_id)])
+        message = await channel.send(content, files=panel.files(), allowed_mentions=mentions,
+                                     **panel.view_kwargs())
+        changes.update(panel_message=message.id, panel_step=step, panel_turn_step=step,
+                       panel_hand=hand_no)
 
     # ---- ephemeral hand panels ---------------------------------------------------------
 

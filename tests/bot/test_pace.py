@@ -1,0 +1,103 @@
+"""Pace and panels (issue 12 items 3, 6, 7): a lost DM panel is re-sent once, then
+forgotten (one log line, not one a move); each hand gets a new panel message and the old
+one is closed as a past hand; a superseded panel says so and shows no countdown; the
+first hand is announced and waits a moment; between hands a Ready check."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from botkit import World, by_typing, components, play_hand, seats_to_act, world
+
+from engine.game import Phase
+
+
+async def typed_moves(w: World, count: int) -> None:
+    """Up to `count` decisions of the humans in this hand, typed (no DM panel needed)."""
+    hand_no = (await w.match()).hand_no
+    for _ in range(count):
+        match = await w.match()
+        if match.hand_no != hand_no or match.phase not in (Phase.DECLARING, Phase.BURYING,
+                                                           Phase.PLAYING):
+            return
+        doc = await w.doc()
+        humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
+        assert humans, match.phase
+        await by_typing(w, humans[0])
+
+
+def panel_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records
+            if r.levelno >= logging.WARNING and "DM panel" in r.getMessage()]
+
+
+async def test_lost_dm_channel_is_logged_once_not_every_move(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """After a restart the stored DM channel no longer works (404): the panel is tried
+    once more on a fresh DM, then forgotten for the hand; the game goes on."""
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1)
+        await w.start()
+        alice = w.users[0]
+        dm = alice.user.dm_channel
+        assert dm is not None
+        await w.restart()
+        w.env.inject_error("POST", f"/channels/{dm.id}/messages", status=404, code=10003,
+                           message="Unknown Channel", times=None)
+        w.env.inject_error("PATCH", f"/channels/{dm.id}/messages/*", status=404, code=10008,
+                           message="Unknown Message", times=None)
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="tractor"):
+            await typed_moves(w, 30)
+        lines = [line for line in panel_warnings(caplog) if "hand=1 " in line]
+        assert len(lines) == 1, panel_warnings(caplog)  # at most one more in the next hand
+
+
+async def test_deleted_panel_message_is_sent_again(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1)
+        await w.start()
+        alice = w.users[0]
+        doc = await w.doc()
+        old = doc.seat(0).panel_message
+        assert old is not None
+        dm = alice.user.dm_channel
+        w.env.inject_error("PATCH", f"/channels/{dm.id}/messages/{old}", status=404,
+                           code=10008, message="Unknown Message", times=None)
+        await typed_moves(w, 3)
+        doc = await w.doc()
+        assert doc.seat(0).panel_message not in (None, old)
+
+
+async def test_each_hand_gets_a_new_panel_and_the_old_one_is_closed(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1)
+        await w.start()
+        alice = w.users[0]
+        first = (await w.doc()).seat(0).panel_message
+        await play_hand(w, by_typing)
+        await next_hand(w)
+        doc = await w.doc()
+        assert (await w.match()).hand_no == 2
+        newest = w.dms(alice)[-1]
+        assert newest.id == doc.seat(0).panel_message != first
+        assert components(newest)
+        closed = [m for m in w.dms(alice) if m.id != newest.id and "Hand 1 is over" in m.content]
+        assert closed and all(not components(m) for m in closed)
+        assert not any("<t:" in m.content for m in w.dms(alice)[:-1])
+
+
+async def next_hand(w: World) -> None:
+    """Start the next hand from the summary: everyone seated presses Ready."""
+    match = await w.match()
+    if match.phase is not Phase.BETWEEN_HANDS:
+        return
+    for user in w.users:
+        doc = await w.doc()
+        if doc.seat_of(user.id) is not None:
+            ready = find(w.summary_message(), "ready")
+            if ready is None:
+                break
+            await user.click(w.summary_message(), custom_id=ready.custom_id)
