@@ -9,7 +9,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from botkit import World, by_typing, components, play_hand, seats_to_act, world
+from botkit import World, by_typing, components, find, play_hand, seats_to_act, world
 
 from engine.game import Phase
 
