@@ -125,6 +125,10 @@ class TableDoc:
     """The last settled hand's public summary text (for the score sheet)."""
     results: list[dict[str, Any]] = field(default_factory=list)
     """Public results of the match's settled hands (score sheet)."""
+    ready: list[int] = field(default_factory=list)
+    """Between hands (and before the first deal): the seats whose player pressed Ready."""
+    summary_message: int | None = None
+    """The last hand's summary message (it carries the Ready button until the next deal)."""
     _parsed: tuple[dict[str, Any], Match] | None = field(default=None, repr=False,
                                                          compare=False)
     """``(match, Match.from_dict(match))``: the match is parsed once per document."""
@@ -143,7 +147,8 @@ class TableDoc:
             "deadline": self.deadline, "timer": self.timer, "timer_step": self.timer_step,
             "start_levels": self.start_levels, "notes": list(self.notes),
             "restored": self.restored, "last_summary": self.last_summary,
-            "results": list(self.results),
+            "results": list(self.results), "ready": list(self.ready),
+            "summary_message": self.summary_message,
         }
 
     @classmethod
@@ -165,6 +170,8 @@ class TableDoc:
             start_levels=data.get("start_levels"), notes=list(data.get("notes", [])),
             restored=bool(data.get("restored", False)), last_summary=data.get("last_summary"),
             results=list(data.get("results", [])),
+            ready=[int(s) for s in data.get("ready", [])],
+            summary_message=_opt_int(data.get("summary_message")),
         )
 
     # ---- queries ---------------------------------------------------------------------
@@ -222,6 +229,12 @@ class TableDoc:
     @property
     def has_computers(self) -> bool:
         return any(s is not None and s.user_id is None for s in self.seats)
+
+    @property
+    def unready(self) -> list[int]:
+        """Seats the next deal waits for: people (not on autopilot) who have not pressed
+        Ready. Computers, and people the computer plays for, are always ready."""
+        return [i for i in self.humans if i not in self.ready and not self.seat(i).autopilot]
 
     def players(self) -> tuple[int | None, ...]:
         return tuple(None if s is None else s.user_id for s in self.seats)

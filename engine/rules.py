@@ -57,6 +57,8 @@ class RuleSet:
     must_defend: MustDefend = MustDefend.NONE
     declare_window_s: int = 15
     turn_timer_s: int = 90
+    ready_timeout_s: int = 60
+    """Between hands, the longest wait for every seated person's Ready (0: no limit)."""
 
     def __post_init__(self) -> None:
         for name, enum_type in _ENUM_OPTIONS.items():  # accept the enums' values as strings
@@ -67,6 +69,8 @@ class RuleSet:
             raise ValueError("declare_window_s is 5–120 seconds")
         if self.turn_timer_s != 0 and not 15 <= self.turn_timer_s <= 600:
             raise ValueError("turn_timer_s is 0 (off) or 15–600 seconds")
+        if self.ready_timeout_s != 0 and not 15 <= self.ready_timeout_s <= 600:
+            raise ValueError("ready_timeout_s is 0 (no limit) or 15–600 seconds")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (enum values as strings)."""

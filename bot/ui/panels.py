@@ -58,6 +58,7 @@ __all__ = [
     "build_panel",
     "build_table_message",
     "pack_groups",
+    "ready_view",
     "table_url",
 ]
 
@@ -451,6 +452,8 @@ def table_view(doc: TableDoc, table_id: int, locale: str) -> ui.View:
             items.append(button(cid("score"), label=t("button.score_sheet", locale),
                                        row=1))
         return _view(items)
+    if match.phase is Phase.BETWEEN_HANDS and doc.unready:
+        items.append(ready_button(table_id, hand_no, step, locale))
     items += [
         button(cid("myhand"), label=t("button.my_hand", locale),
                       style=discord.ButtonStyle.primary, row=0),
@@ -464,6 +467,16 @@ def table_view(doc: TableDoc, table_id: int, locale: str) -> ui.View:
                                                name=seat_name(doc, seat, locale)[:60]),
                                        style=discord.ButtonStyle.danger, row=1))
     return _view(items[:10])
+
+
+def ready_button(table_id: int, hand_no: int, step: int, locale: str) -> ui.Item[Any]:
+    """The Ready button (the summary's and the table message's between hands)."""
+    return button(ComponentId(table_id, hand_no, step, "ready"), label=t("button.ready", locale),
+                  style=discord.ButtonStyle.success, row=0)
+
+
+def ready_view(table_id: int, hand_no: int, step: int, locale: str) -> ui.View:
+    return _view([ready_button(table_id, hand_no, step, locale)])
 
 
 async def build_table_message(doc: TableDoc, table_id: int) -> Panel:

@@ -35,8 +35,9 @@ from bot.repository import TableRepository
 from bot.selection import Selections
 from bot.table import Seat, TableDoc
 from bot.text import mention
-from bot.ui.panels import Panel, build_panel, build_table_message, seat_labels
+from bot.ui.panels import Panel, build_panel, build_table_message, ready_view, seat_labels
 from bot.ui.replies import fit
+from engine.game import Phase
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -139,11 +140,18 @@ class Publisher:
         channel = self.bot.get_partial_messageable(doc.channel_id, guild_id=doc.guild_id)
         meta: dict[str, Any] = {"seats": {}}
         for announcement in job.publish.announcements:
-            await self._announce(table_id, doc, channel, announcement)
+            summary = await self._announce(table_id, doc, channel, announcement)
+            if summary is not None:
+                meta["summary_message"] = summary
+        match = doc.get_match()
+        if (doc.summary_message is not None and "summary_message" not in meta
+                and (match is None or match.phase is not Phase.BETWEEN_HANDS)):
+            await self._close_summary(doc, channel)
+            meta["summary_message"] = None
         if stored.status == "ended" or job.ended:
             await self._close_table_message(doc, channel)
+            await self._save_meta(table_id, meta)
             return
-        match = doc.get_match()
         hand_no = 0 if match is None else match.hand_no
         if job.publish.repost or doc.table_message is None or doc.table_message_hand != hand_no:
             message_id = await self._post_table(table_id, doc, channel)
@@ -162,10 +170,12 @@ class Publisher:
         await self._save_meta(table_id, meta)
 
     async def _save_meta(self, table_id: int, meta: dict[str, Any]) -> None:
-        if not meta.get("table_message") and not meta["seats"]:
+        if not meta.get("table_message") and not meta["seats"] and "summary_message" not in meta:
             return
 
         def apply(doc: TableDoc) -> None:
+            if "summary_message" in meta:
+                doc.summary_message = meta["summary_message"]
             if "table_message" in meta:
                 doc.table_message, doc.table_message_hand = meta["table_message"]
             for seat, (user_id, changes) in meta["seats"].items():
@@ -180,7 +190,8 @@ class Publisher:
     # ---- channel messages ----------------------------------------------------------------
 
     async def _announce(self, table_id: int, doc: TableDoc, channel: discord.PartialMessageable,
-                        announcement: Announcement) -> None:
+                        announcement: Announcement) -> int | None:
+        """Post an announcement; returns the message id when it carries the Ready button."""
         files: list[discord.File] = []
         if announcement.summary_image and announcement.summary_view is not None:
             image = await asyncio.to_thread(summary_png, announcement.summary_view,
@@ -188,10 +199,29 @@ class Publisher:
             files.append(Panel("", image, f"hand-{table_id}-summary.png", None).files()[0])
         mentions = (discord.AllowedMentions(users=[discord.Object(announcement.ping)])
                     if announcement.ping else NONE)
+        match = doc.get_match()
+        ready = announcement.ready and match is not None and bool(doc.unready)
+        kwargs: dict[str, Any] = {}
+        if ready:
+            assert match is not None
+            kwargs["view"] = ready_view(table_id, match.hand_no, doc.step, doc.locale)
         try:
-            await channel.send(announcement.content, files=files, allowed_mentions=mentions)
+            message = await channel.send(announcement.content, files=files,
+                                         allowed_mentions=mentions, **kwargs)
         except discord.HTTPException as error:
             table_logger(table_id).warning("announcement failed: %s", error.status)
+            return None
+        return message.id if ready else None
+
+    async def _close_summary(self, doc: TableDoc,
+                             channel: discord.PartialMessageable) -> None:
+        """The last summary loses its Ready button once the next hand is dealt."""
+        match = doc.get_match()
+        if doc.summary_message is None or match is None:
+            return
+        message = channel.get_partial_message(doc.summary_message)
+        with contextlib.suppress(discord.HTTPException):
+            await message.edit(view=None)
 
     async def _post_table(self, table_id: int, doc: TableDoc,
                           channel: discord.PartialMessageable) -> int | None:

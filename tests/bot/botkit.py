@@ -30,6 +30,7 @@ TEST_CONFIG = Config(
     action_delay=0.0,
     edit_interval=0.0,
     hand_pause=0.0,
+    start_delay=0.0,
     computer_player="greedy",
     seed=20240611,
     restart_grace=15.0,

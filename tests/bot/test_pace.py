@@ -8,9 +8,21 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import discord
 import pytest
-from botkit import World, by_typing, components, find, play_hand, seats_to_act, world
+from botkit import (
+    SUMMARY_RE,
+    World,
+    by_typing,
+    components,
+    find,
+    play_hand,
+    reply_texts,
+    seats_to_act,
+    world,
+)
 
+from bot.errors import UserFacingError
 from engine.game import Phase
 
 
@@ -97,7 +109,101 @@ async def next_hand(w: World) -> None:
     for user in w.users:
         doc = await w.doc()
         if doc.seat_of(user.id) is not None:
-            ready = find(w.summary_message(), "ready")
+            summary = summary_message(w)
+            ready = find(summary, "ready")
             if ready is None:
                 break
-            await user.click(w.summary_message(), custom_id=ready.custom_id)
+            await user.click(summary, custom_id=ready.custom_id)
+
+
+def summary_message(w: World) -> discord.Message:
+    """The newest hand summary in the channel."""
+    return next(m for m in reversed(w.public_messages()) if SUMMARY_RE.search(m.content))
+
+
+async def test_ready_check_between_hands(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=2) as w:
+        await w.open_table(2)
+        await w.start()
+        alice, bob = w.users[:2]
+        await play_hand(w, by_typing)
+        match = await w.match()
+        assert match.phase is Phase.BETWEEN_HANDS and match.hand_no == 1
+        summary = summary_message(w)
+        ready = find(summary, "ready")
+        assert ready is not None and ready.label == "Ready"
+        assert "when everyone is ready" in w.table_message().content
+        await w.env.advance_time(45)  # still reading the summary: no deal yet
+        assert (await w.match()).hand_no == 1
+        # Someone not seated is refused, and changes nothing.
+        result = await w.spectator.click(summary, custom_id=ready.custom_id)
+        assert result.ephemeral and "not seated" in reply_texts(result)[0]
+        result = await alice.click(summary, custom_id=ready.custom_id)
+        assert "You're ready. Waiting for" in reply_texts(result)[0]
+        assert bob.mention in reply_texts(result)[0]
+        version = await w.version()
+        await alice.click(summary, custom_id=ready.custom_id)  # twice: nothing changes
+        assert await w.version() == version
+        # The ready state survives a restart.
+        await w.restart()
+        doc = await w.doc()
+        assert doc.ready == [0] and doc.unready == [1]
+        result = await bob.click(summary_message(w), custom_id=ready.custom_id)
+        assert "Everyone is ready" in reply_texts(result)[0]
+        match = await w.match()
+        assert match.hand_no == 2 and match.phase is Phase.DECLARING
+        assert find(summary_message(w), "ready") is None  # the button went with the deal
+        # Too late now: nothing is waiting to be dealt.
+        with pytest.raises(UserFacingError) as refused:
+            await w.bot.service.ready(w.table_id, alice.id)
+        assert refused.value.key == "error.no_deal_pending"
+
+
+async def test_ready_check_times_out_as_the_table_set(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1, ready_timeout=30)
+        await w.start()
+        await play_hand(w, by_typing)
+        assert (await w.match()).phase is Phase.BETWEEN_HANDS
+        await w.env.advance_time(29)
+        assert (await w.match()).hand_no == 1
+        await w.env.advance_time(2)
+        assert (await w.match()).hand_no == 2
+
+
+async def test_no_limit_waits_for_everyone(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1, ready_timeout=0)
+        result = await w.users[0].slash(w.channel, "tractor rules")
+        assert "Ready check between hands: at most no limit" in reply_texts(result)[0]
+        await w.start()
+        await play_hand(w, by_typing)
+        await w.env.advance_time(3600)
+        match = await w.match()
+        assert match.phase is Phase.BETWEEN_HANDS and match.hand_no == 1
+        await next_hand(w)
+        assert (await w.match()).hand_no == 2
+
+
+async def test_first_deal_is_announced_and_waits(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=2, start_delay=15) as w:
+        await w.open_table(2)
+        await w.start()
+        match = await w.match()
+        assert match.hand_no == 0 and match.phase is Phase.BETWEEN_HANDS
+        assert any("The deal starts <t:" in m.content for m in w.public_messages())
+        assert "The deal starts" in w.table_message().content
+        await w.env.advance_time(10)
+        assert (await w.match()).hand_no == 0
+        # Everyone ready: dealt at once.
+        for user in w.users[:2]:
+            table = w.table_message()
+            await user.click(table, custom_id=find(table, "ready").custom_id)
+        match = await w.match()
+        assert match.hand_no == 1 and match.phase is Phase.DECLARING
+        # Or the delay runs out.
+    async with world(tmp_path / "again", humans=1, start_delay=15) as w:
+        await w.open_table(1)
+        await w.start()
+        await w.env.advance_time(16)
+        assert (await w.match()).hand_no == 1
