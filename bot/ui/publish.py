@@ -170,8 +170,9 @@ class Publisher:
         await self._save_meta(table_id, meta)
 
     async def _save_meta(self, table_id: int, meta: dict[str, Any]) -> None:
-        if not meta.get("table_message") and not meta["seats"] and "summary_message" not in meta:
-            return
+        if (not meta.get("table_message") and "summary_message" not in meta
+                and not any(c for _, c in meta["seats"].values())):
+            return  # nothing new to record (edits keep their message ids)
 
         def apply(doc: TableDoc) -> None:
             if "summary_message" in meta:
@@ -345,7 +346,8 @@ class Publisher:
             try:
                 await message.edit(content=panel.content, attachments=panel.files(),
                                    view=panel.view, allowed_mentions=NONE)
-                changes.update(panel_step=step, panel_hand=hand_no)
+                if entry.panel_hand != hand_no:  # else nothing to record: the same message
+                    changes["panel_hand"] = hand_no
                 return
             except discord.NotFound:
                 pass  # the message was deleted: send it again
