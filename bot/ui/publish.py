@@ -90,6 +90,7 @@ class Publisher:
         self._ephemeral_dirty: set[PanelKey] = set()
         self._ephemeral_tasks: dict[PanelKey, asyncio.Task[None]] = {}
         self._ephemeral_last: dict[PanelKey, float] = {}
+        self._side_tasks: set[asyncio.Task[None]] = set()
 
     def submit(self, table_id: int, publish: Publish, ended: bool = False) -> None:
         job = self._pending.setdefault(table_id, _Job())
@@ -103,8 +104,8 @@ class Publisher:
     async def idle(self) -> None:
         """Wait until nothing is being published (tests, shutdown)."""
         while True:
-            tasks = [task for task in [*self._running.values(), *self._ephemeral_tasks.values()]
-                     if not task.done()]
+            tasks = [task for task in [*self._running.values(), *self._ephemeral_tasks.values(),
+                                       *self._side_tasks] if not task.done()]
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -368,11 +369,20 @@ class Publisher:
     # ---- ephemeral hand panels ---------------------------------------------------------
 
     def track_ephemeral(self, table_id: int, seat: int,
-                        interaction: discord.Interaction[Any], locale: str) -> None:
+                        interaction: discord.Interaction[Any], locale: str, *,
+                        new: bool = False) -> None:
         """Remember `interaction` as the latest ephemeral hand panel of (table, seat): its
         original response is the panel (the ``My hand`` reply, or the panel message a
-        component on it was clicked on, answered by an update or a deferred update)."""
+        component on it was clicked on, answered by an update or a deferred update). A
+        `new` panel supersedes the one tracked before: that one says so and stops showing
+        a countdown."""
         self._forget_expired()
+        before = self._ephemeral.get((table_id, seat))
+        if new and before is not None and before.interaction is not interaction:
+            task = asyncio.create_task(self._supersede(before),
+                                       name=f"tractor-superseded-{table_id}-{seat}")
+            self._side_tasks.add(task)
+            task.add_done_callback(self._side_tasks.discard)
         expires = interaction.created_at + timedelta(seconds=TOKEN_LIFETIME - TOKEN_MARGIN)
         self._ephemeral[(table_id, seat)] = _Ephemeral(
             interaction, interaction.user.id, locale, expires)
@@ -455,6 +465,14 @@ class Publisher:
             else:
                 table_logger(table_id).debug("ephemeral panel of seat %s not edited: %s",
                                              seat, error.status)
+
+    async def _supersede(self, tracked: _Ephemeral) -> None:
+        """Close an ephemeral panel a newer one replaced (its buttons and countdown go)."""
+        settings = await self.store.user_settings(tracked.user_id)
+        locale = resolve_locale(settings.language or tracked.locale)
+        with contextlib.suppress(discord.HTTPException):
+            await tracked.interaction.edit_original_response(
+                content=t("panel.superseded", locale), attachments=[], view=None)
 
     def _forget(self, key: PanelKey, tracked: _Ephemeral) -> None:
         if self._ephemeral.get(key) is tracked:

@@ -207,3 +207,19 @@ async def test_first_deal_is_announced_and_waits(tmp_path: Path) -> None:
         await w.start()
         await w.env.advance_time(16)
         assert (await w.match()).hand_no == 1
+
+
+async def test_a_superseded_my_hand_panel_says_so_and_stops_counting(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1, declare_window=30)
+        await w.start()
+        alice = w.users[0]
+        first = await alice.click(w.table_message(), label="My hand")
+        old = first.followups[0] if first.followups else first.response
+        assert "<t:" in old.content and components(old)
+        second = await alice.click(w.table_message(), label="My hand")
+        new = second.followups[0] if second.followups else second.response
+        assert components(new)
+        old = first.followups[0] if first.followups else first.response
+        assert "out of date" in old.content and "<t:" not in old.content
+        assert not components(old)
