@@ -347,8 +347,12 @@ async def by_typing(w: World, seat: int) -> None:
 
 async def play_hand(w: World, how: Any, *, scanner: LeakScanner | None = None,
                     limit: int = 400) -> int:
-    """Drive the humans until the current hand is settled; returns its number."""
+    """Drive the humans until the current hand is settled; returns its number. A hand
+    waiting to be dealt (the Ready check) is dealt first: everyone presses Ready."""
     match = await w.match()
+    if match.phase is Phase.BETWEEN_HANDS:
+        await ready_all(w)
+        match = await w.match()
     hand_no = match.hand_no
     for _ in range(limit):
         match = await w.match()
@@ -363,6 +367,17 @@ async def play_hand(w: World, how: Any, *, scanner: LeakScanner | None = None,
         if scanner is not None:
             await scanner.check()
     raise AssertionError("the hand did not end")
+
+
+async def ready_all(w: World) -> None:
+    """Every seated person the next deal waits for presses Ready (on the table message)."""
+    doc = await w.doc()
+    for seat in doc.unready:
+        user = await w.user_of(seat)
+        table = w.table_message()
+        ready = find(table, "ready")
+        assert ready is not None, table.content
+        assert_ok(await user.click(table, custom_id=ready.custom_id))
 
 
 class LeakScanner:

@@ -17,6 +17,7 @@ from botkit import (
     components,
     find,
     play_hand,
+    ready_all,
     reply_texts,
     seats_to_act,
     world,
@@ -90,7 +91,7 @@ async def test_each_hand_gets_a_new_panel_and_the_old_one_is_closed(tmp_path: Pa
         alice = w.users[0]
         first = (await w.doc()).seat(0).panel_message
         await play_hand(w, by_typing)
-        await next_hand(w)
+        await ready_all(w)
         doc = await w.doc()
         assert (await w.match()).hand_no == 2
         newest = w.dms(alice)[-1]
@@ -99,21 +100,6 @@ async def test_each_hand_gets_a_new_panel_and_the_old_one_is_closed(tmp_path: Pa
         closed = [m for m in w.dms(alice) if m.id != newest.id and "Hand 1 is over" in m.content]
         assert closed and all(not components(m) for m in closed)
         assert not any("<t:" in m.content for m in w.dms(alice)[:-1])
-
-
-async def next_hand(w: World) -> None:
-    """Start the next hand from the summary: everyone seated presses Ready."""
-    match = await w.match()
-    if match.phase is not Phase.BETWEEN_HANDS:
-        return
-    for user in w.users:
-        doc = await w.doc()
-        if doc.seat_of(user.id) is not None:
-            summary = summary_message(w)
-            ready = find(summary, "ready")
-            if ready is None:
-                break
-            await user.click(summary, custom_id=ready.custom_id)
 
 
 def summary_message(w: World) -> discord.Message:
@@ -181,7 +167,7 @@ async def test_no_limit_waits_for_everyone(tmp_path: Path) -> None:
         await w.env.advance_time(3600)
         match = await w.match()
         assert match.phase is Phase.BETWEEN_HANDS and match.hand_no == 1
-        await next_hand(w)
+        await ready_all(w)
         assert (await w.match()).hand_no == 2
 
 
