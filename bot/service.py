@@ -264,6 +264,8 @@ class TableService:
             doc.add_note(t("note.left_match", doc.locale, player=f"<@{user_id}>"))
             if not doc.humans:
                 tx.end = True
+            elif doc.phase is Phase.BETWEEN_HANDS and doc.ready and not doc.unready:
+                self._start_hand(tx)  # the others were ready: only this player was awaited
         await self.transact(table_id, fn)
 
     async def add_bot(self, table_id: int, user_id: int, seat: int | None = None) -> int:

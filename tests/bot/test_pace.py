@@ -145,6 +145,19 @@ async def test_ready_check_between_hands(tmp_path: Path) -> None:
         assert refused.value.key == "error.no_deal_pending"
 
 
+async def test_the_last_one_awaited_leaves_and_the_hand_is_dealt(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=2) as w:
+        await w.open_table(2)
+        await w.start()
+        alice, bob = w.users[:2]
+        await play_hand(w, by_typing)
+        summary = summary_message(w)
+        await alice.click(summary, custom_id=find(summary, "ready").custom_id)
+        assert (await w.match()).hand_no == 1
+        await bob.slash(w.channel, "tractor leave")
+        assert (await w.match()).hand_no == 2
+
+
 async def test_ready_check_times_out_as_the_table_set(tmp_path: Path) -> None:
     async with world(tmp_path, humans=1) as w:
         await w.open_table(1, ready_timeout=30)
