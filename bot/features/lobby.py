@@ -75,12 +75,13 @@ class Lobby(Feature):
         match_end: str | None = None,
         no_trump: bool | None = None,
         throw_penalty: app_commands.Range[int, 0, 50] | None = None,
+        ready_timeout: app_commands.Range[int, 0, 600] | None = None,
     ) -> None:
         """Open a table in this channel (one per channel), with the table options."""
         given = {"turn_timer": turn_timer, "declare_window": declare_window,
                  "kitty_multiplier": kitty_multiplier, "no_bid": no_bid,
                  "must_defend": must_defend, "match_end": match_end, "no_trump": no_trump,
-                 "throw_penalty": throw_penalty}
+                 "throw_penalty": throw_penalty, "ready_timeout": ready_timeout}
         reader = await self.ack(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         store = self.app.store
