@@ -24,9 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot import offload
+from bot import offload, seat_rules
 from bot.errors import UserFacingError
 from bot.i18n import t
+from bot.levels import level_of, player_name
 from bot.logging import table_logger
 from bot.outcome import Announcement, Publish
 from bot.players import computer_action
@@ -41,7 +42,14 @@ from bot.storage import (
     TableStatus,
 )
 from bot.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
-from bot.text import event_lines, mention, seat_name, summary_text, team_names
+from bot.text import (
+    deadline_text,
+    event_lines,
+    mention,
+    seat_name,
+    summary_text,
+    team_names,
+)
 from bot.timers import Clock, Timers
 from engine.actions import Action, CloseWindow, Pass, StartHand
 from engine.cards import Rank
@@ -65,11 +73,19 @@ from engine.rules import RuleSet
 if TYPE_CHECKING:
     from bot.config import Config
 
-__all__ = ["PublishSink", "TableService", "Tx"]
+__all__ = ["PublishSink", "ReadyState", "TableService", "Tx"]
 
 T = TypeVar("T")
 PublishSink = Callable[[int, Publish, bool], None]
 """``sink(table_id, publish, ended)``: show a commit's outcome (after the commit)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyState:
+    """The answer to a Ready: whether the hand was dealt, and who is still awaited."""
+
+    dealt: bool
+    waiting: tuple[int, ...]
 
 
 @dataclass(slots=True)
@@ -172,6 +188,13 @@ class TableService:
         with contextlib.suppress(UserFacingError, StaleVersion):
             await self.transact(table_id, fn)
 
+    async def relocalize(self, guild_id: int, locale: str) -> None:
+        """The server's open tables switch their public text to `locale` (the server's
+        language changed)."""
+        for stored in await self.store.active_tables():
+            if stored.guild_id == guild_id:
+                await self.set_locale(stored.id, locale)
+
     # ---- lobby -------------------------------------------------------------------------
 
     async def open_table(self, guild_id: int, channel_id: int, user_id: int, name: str,
@@ -198,72 +221,6 @@ class TableService:
     def _lobby(tx: Tx) -> None:
         if not tx.doc.in_lobby:
             raise UserFacingError("error.match_running")
-
-    async def join(self, table_id: int, user_id: int, name: str, locale: str,
-                   seat: int | None = None) -> int:
-        def fn(tx: Tx) -> int:
-            doc = tx.doc
-            self._lobby(tx)
-            if doc.seat_of(user_id) is not None:
-                raise UserFacingError("error.already_seated")
-            index = self._free_seat(doc, seat, allow_computer=True)
-            doc.seats[index] = Seat(user_id, name[:32], locale)
-            doc.add_note(t("note.joined", doc.locale, player=f"<@{user_id}>", number=index + 1))
-            return index
-        _, index = await self.transact(table_id, fn)
-        return index
-
-    @staticmethod
-    def _free_seat(doc: TableDoc, seat: int | None, *, allow_computer: bool) -> int:
-        if seat is not None:
-            if not 0 <= seat < 4:
-                raise UserFacingError("error.bad_seat")
-            entry = doc.seats[seat]
-            if entry is None or (allow_computer and entry.user_id is None):
-                return seat
-            raise UserFacingError("error.seat_taken", number=seat + 1)
-        for index, entry in enumerate(doc.seats):
-            if entry is None:
-                return index
-        if allow_computer:
-            for index, entry in enumerate(doc.seats):
-                if entry is not None and entry.user_id is None:
-                    return index
-        raise UserFacingError("error.table_full")
-
-    async def leave(self, table_id: int, user_id: int) -> None:
-        def fn(tx: Tx) -> None:
-            doc = tx.doc
-            index = doc.seat_of(user_id)
-            if index is None:
-                raise UserFacingError("error.not_at_table")
-            if doc.in_lobby:
-                doc.seats[index] = None
-                doc.add_note(t("note.left", doc.locale, player=f"<@{user_id}>"))
-                if not doc.humans:
-                    tx.end = True
-                return
-            # During a match the computer takes the seat over for the rest of the match.
-            entry = doc.seat(index)
-            doc.seats[index] = Seat(None, t("seat.computer_for", doc.locale, name=entry.name),
-                                    doc.locale)
-            doc.add_note(t("note.left_match", doc.locale, player=f"<@{user_id}>"))
-            if not doc.humans:
-                tx.end = True
-        await self.transact(table_id, fn)
-
-    async def add_bot(self, table_id: int, user_id: int, seat: int | None = None) -> int:
-        def fn(tx: Tx) -> int:
-            doc = tx.doc
-            self._lobby(tx)
-            if doc.seat_of(user_id) is None and user_id != doc.creator_id:
-                raise UserFacingError("error.not_at_table")
-            index = self._free_seat(doc, seat, allow_computer=False)
-            doc.seats[index] = Seat(None, "", doc.locale)
-            doc.add_note(t("note.bot_added", doc.locale, number=index + 1))
-            return index
-        _, index = await self.transact(table_id, fn)
-        return index
 
     async def set_option(self, table_id: int, user_id: int, name: str, value: Any) -> RuleSet:
         def fn(tx: Tx) -> RuleSet:
@@ -303,7 +260,18 @@ class TableService:
             tx.match = self._match_record(tx, match)
             doc.set_match(match)
             tx.status = "playing"
-            self._start_hand(tx)
+            delay = self.config.start_delay
+            if delay > 0 and doc.unready:
+                # The first deal waits a moment (announced), or for everyone's Ready.
+                bump_step(doc, match)
+                doc.ready = []
+                doc.timer, doc.deadline, doc.timer_step = "next_hand", self.clock() + delay, \
+                    doc.step
+                tx.publish.repost = True
+                tx.publish.announcements.append(Announcement(t(
+                    "announce.first_deal", doc.locale, deadline=deadline_text(doc.deadline))))
+            else:
+                self._start_hand(tx)
         await self.transact(table_id, fn)
 
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> None:
@@ -351,6 +319,7 @@ class TableService:
             multiplier=1 if result is None else result.kitty_multiplier,
             result_side=None if result is None else result.side,
             result_levels=0 if result is None else result.levels_gained,
+            holders=seat_rules.holders(doc),
         )
 
     def new_seed(self) -> int:
@@ -363,10 +332,16 @@ class TableService:
         doc.hand_key = f"{doc.match_key}-h{match.hand_no + 1}"
         doc.action_seq = 0
         doc.notes = []
+        for seat in seat_rules.seat_waiting(doc):  # people who took a seat during a hand
+            doc.add_note(t("note.seat_taken", doc.locale, player=mention(doc, seat, doc.locale),
+                           number=seat + 1))
+        seat_rules.start_holders(doc)
+        doc.ready = []
         self._apply(tx, StartHand(self.new_seed()))
         new = doc.get_match()
         assert new is not None
         tx.hand = self._hand_record(tx, new)
+        tx.match = self._match_record(tx, new)  # the line-up may have changed between hands
 
     def _apply(self, tx: Tx, action: Action, *, actor: int | None = None) -> tuple[Event, ...]:
         """Apply an engine action to the doc (raises `TractorError`, changing nothing)."""
@@ -448,12 +423,14 @@ class TableService:
         })
         text = summary_text(doc, public, doc.locale)
         doc.last_summary = text
-        tx.publish.announcements.append(Announcement(text, summary_image=True,
-                                                     summary_view=public))
+        tx.publish.announcements.append(Announcement(
+            text, summary_image=True, summary_view=public,
+            ready=match.winner is None and bool(doc.humans)))
         tx.hand = self._hand_record(tx, match)
         tx.match = self._match_record(tx, match)
         if match.winner is not None:
             tx.status = "lobby"
+            seat_rules.seat_waiting(doc)  # who waited for a next hand sits for the next match
             doc.add_note(t("note.match_over", doc.locale))
 
     def _arm(self, doc: TableDoc, match: Match) -> None:
@@ -469,7 +446,12 @@ class TableService:
         elif phase is Phase.PLAYING and rules.turn_timer_s:
             kind, seconds = "turn", rules.turn_timer_s
         elif phase is Phase.BETWEEN_HANDS:
+            doc.ready = []
             kind, seconds = "next_hand", self.config.hand_pause
+            if doc.unready:  # people read the summary: wait for their Ready
+                seconds = rules.ready_timeout_s
+                if not seconds:
+                    kind = None  # no limit: only everyone's Ready deals
         doc.timer = kind
         doc.deadline = None if kind is None else self.clock() + seconds
         doc.timer_step = doc.step
@@ -516,6 +498,39 @@ class TableService:
         _, was = await self.transact(table_id, fn)
         return was
 
+    async def ready(self, table_id: int, user_id: int) -> ReadyState:
+        """`user_id` is ready for the next hand (the summary's or the table's Ready button;
+        local play when the page is open). The hand is dealt at once when nobody else is
+        awaited. Refused (`UserFacingError`) when not seated or no deal is pending;
+        pressing twice changes nothing. Seats taken mid-match can reuse this check."""
+        def fn(tx: Tx) -> ReadyState:
+            doc = tx.doc
+            seat = doc.seat_of(user_id)
+            if seat is None:
+                raise UserFacingError("error.not_at_table")
+            if doc.get_match() is None or doc.phase is not Phase.BETWEEN_HANDS:
+                raise UserFacingError("error.no_deal_pending")
+            if seat in doc.ready:
+                tx.changed = False
+                return ReadyState(False, tuple(doc.unready))
+            doc.ready.append(seat)
+            tx.publish.table = True
+            if not self.deal_if_ready(tx):
+                return ReadyState(False, tuple(doc.unready))
+            return ReadyState(True, ())
+        _, state = await self.transact(table_id, fn)
+        return state
+
+    def deal_if_ready(self, tx: Tx) -> bool:
+        """Deal the next hand inside `tx` when one is pending, every seat is filled and no
+        seated person is still awaited (someone pressed Ready, or the awaited one left)."""
+        doc = tx.doc
+        if (doc.get_match() is None or doc.phase is not Phase.BETWEEN_HANDS or not doc.full
+                or not doc.ready or doc.unready):
+            return False
+        self._start_hand(tx)
+        return True
+
     # ---- timers and computer seats -----------------------------------------------------
 
     async def _on_timer(self, table_id: int, step: int) -> None:
@@ -537,7 +552,10 @@ class TableService:
         elif kind == "next_hand":
             def next_hand(tx: Tx) -> None:
                 if tx.doc.get_match() is not None and tx.doc.phase is Phase.BETWEEN_HANDS:
-                    self._start_hand(tx)
+                    if tx.doc.full:
+                        self._start_hand(tx)
+                    else:  # a seat was emptied: the hand starts once it is filled
+                        tx.doc.timer, tx.doc.deadline = None, None
                 else:
                     tx.changed = False
             await self._guarded(table_id, step, next_hand)
@@ -546,7 +564,7 @@ class TableService:
             if seat is None:
                 return
             action = await offload.run(
-                computer_action, match.view_for(seat), self.config.computer_player,
+                computer_action, match.view_for(seat), self.player_of(doc, seat),
                 table_id, match.hand_no, step)
             log.info("time's up for seat %s (%s)", seat, kind)
 
@@ -577,6 +595,12 @@ class TableService:
         except (UserFacingError, StaleVersion):
             return False
         return tx.changed
+
+    def player_of(self, doc: TableDoc, seat: int) -> str:
+        """The engine player deciding for `seat`: its level, else ``TRACTOR_COMPUTER``."""
+        entry = doc.seats[seat]
+        level = None if entry is None else entry.level
+        return player_name(level or self.config.computer_player)
 
     def _schedule_computers(self, table_id: int, doc: TableDoc) -> None:
         if self._closed:
@@ -609,7 +633,7 @@ class TableService:
                         or not doc.seat(seat).computer_acts):
                     return
                 action = await offload.run(
-                    computer_action, match.view_for(seat), self.config.computer_player,
+                    computer_action, match.view_for(seat), self.player_of(doc, seat),
                     table_id, match.hand_no, step, doc.action_seq)
                 def apply(tx: Tx, action: Action = action) -> None:
                     self._computer_apply(tx, seat, action)
@@ -656,6 +680,9 @@ class TableService:
             def fn(tx: Tx) -> None:
                 doc = tx.doc
                 doc.restored = True
+                for entry in doc.seats:  # documents from before levels: the default's
+                    if entry is not None and entry.is_computer and entry.level is None:
+                        entry.level = level_of(self.config.computer_player)
                 if doc.timer is not None and doc.deadline is not None:
                     doc.deadline = max(doc.deadline, self.clock() + grace)
                 if doc.match is not None:
