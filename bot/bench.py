@@ -263,8 +263,10 @@ def _find(message: Any, verb: str) -> Any | None:
 class _Human:
     """One simulated person at one table, playing through the DM panel."""
 
-    def __init__(self, bench: _Bench, table_id: int, actor: Any, seat: int) -> None:
+    def __init__(self, bench: _Bench, table_id: int, actor: Any, seat: int,
+                 channel: Any) -> None:
         self.bench, self.table_id, self.actor, self.seat = bench, table_id, actor, seat
+        self.channel = channel
         self.rng = random.Random(bench.config.seed * 1_000_003 + table_id * 4 + seat)
 
     def panel(self) -> Any | None:
@@ -274,23 +276,24 @@ class _Human:
         return None
 
     async def send(self, message: Any, custom_id: str, kind: str,
-                   values: list[str] | None = None) -> _Press:
+                   values: list[str] | None = None, *, public: bool = False) -> _Press:
         from simcord import interactions
         from simcord.actors import ChannelHandle, _visible_message
         from simcord.backend import serializers
         from simcord.enums import ComponentType, InteractionType
 
-        actor = self.actor.user
+        actor = self.actor if public else self.actor.user
         env = actor._env
         backend = env.backend
         stored = _visible_message(actor, message)
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
         if values is not None:
             data.update(component_type=ComponentType.STRING_SELECT, values=values)
-        channel = ChannelHandle(env, None, backend.get_channel(stored.channel_id))
+        guild = self.actor.guild if public else None
+        channel = ChannelHandle(env, guild, backend.get_channel(stored.channel_id))
         record, payload = interactions.base_payload(
             backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=channel.id,
-            guild_id=None, user_id=actor.id, data=data)
+            guild_id=None if guild is None else guild.id, user_id=actor.id, data=data)
         payload["message"] = dict(serializers.message_payload(backend, stored))
         record.source_message_id = stored.id
         press = _Press(record.token, time.perf_counter(), kind)
@@ -305,6 +308,17 @@ class _Human:
         if press.acked is not None:
             self.bench.acks.append(press.acked - press.sent)
         self.bench.meter.presses.pop(press.token, None)
+
+    async def ready(self, step: int) -> None:
+        """Press Ready on the table message (the next deal waits for everyone)."""
+        table = next((m for m in reversed(self.channel.history())
+                      if _find(m, "ready") is not None), None)
+        button = None if table is None else _find(table, "ready")
+        if button is None:
+            await self.bench.changed(self.table_id, step)
+            return
+        await self.done(await self.send(table, button.custom_id, "ready", public=True))
+        await self.bench.changed(self.table_id, step, ready=self.seat)
 
     async def panel_at(self, step: int) -> Any:
         """Wait until the DM panel shows `step`."""
@@ -326,6 +340,10 @@ class _Human:
             doc = bench.docs[self.table_id]
             match = doc.get_match()
             step = doc.step
+            if (match is not None and match.phase is Phase.BETWEEN_HANDS
+                    and self.seat in getattr(doc, "unready", ())):
+                await self.ready(step)
+                continue
             if match is None or self.seat not in _to_act(match):
                 await bench.changed(self.table_id, step)
                 continue
@@ -433,15 +451,16 @@ class _Bench:
             del timers.arm
         return unhook
 
-    async def changed(self, table_id: int, step: int, *,
-                      seat_passed: int | None = None) -> float | None:
+    async def changed(self, table_id: int, step: int, *, seat_passed: int | None = None,
+                      ready: int | None = None) -> float | None:
         """Wait for the table to move past `step` (or for `seat_passed`'s pass to be in);
         the time of the commit that did it."""
         event = self.events[table_id]
         while not self.stopping:
             doc = self.docs[table_id]
             if doc.step != step or (seat_passed is not None
-                                    and seat_passed in self.passes[table_id]):
+                                    and seat_passed in self.passes[table_id]) or (
+                    ready is not None and ready not in getattr(doc, "unready", ())):
                 self.passes[table_id].discard(seat_passed if seat_passed is not None else -9)
                 return self.commit_times.get(table_id)
             event.clear()
@@ -488,7 +507,7 @@ async def _setup(env: Any, bench: _Bench, humans: int) -> list[_Human]:
         for user in users:
             seat = doc.seat_of(user.id)
             assert seat is not None
-            people.append(_Human(bench, stored.id, user, seat))
+            people.append(_Human(bench, stored.id, user, seat, channel))
     return people
 
 
