@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bot.errors import UserFacingError
 from bot.i18n import t
 from bot.logging import table_logger
+from bot.options import option_values, with_option
 from bot.outcome import Announcement, Publish
 from bot.players import computer_action
 from bot.repository import TableRepository
@@ -47,12 +48,14 @@ from engine.cards import Rank
 from engine.errors import TractorError
 from engine.events import (
     CardsDealt,
+    CardsPlayed,
     Declared,
     Event,
     HandSettled,
     HandStarted,
     MatchWon,
     NoBidTrump,
+    PlayTakenBack,
     Redealt,
     StarterSet,
     ThrowFailed,
@@ -178,9 +181,8 @@ class TableService:
                          player_locale: str | None = None) -> tuple[StoredTable, TableDoc]:
         """Open a table: `locale` is the language of its public text (the server's),
         `player_locale` the creator's own (their panels; defaults to `locale`)."""
-        rules = RuleSet.from_dict(options)
         doc = TableDoc(guild_id=guild_id, channel_id=channel_id, creator_id=user_id,
-                       options=rules.to_dict(), locale=locale)
+                       options=option_values(options), locale=locale)
         doc.seats[0] = Seat(user_id, name[:32], player_locale or locale)
         if self.config.debug_start_level:
             doc.start_levels = [self.config.debug_start_level] * 2
@@ -270,12 +272,8 @@ class TableService:
             self._lobby(tx)
             if user_id != doc.creator_id:
                 raise UserFacingError("error.creator_only")
-            try:
-                rules = doc.rules.with_changes(**{name: value})
-            except (TypeError, ValueError):
-                raise UserFacingError("error.bad_option") from None
-            doc.options = rules.to_dict()
-            return rules
+            doc.options = with_option(doc.options, name, value)
+            return doc.rules
         _, rules = await self.transact(table_id, fn)
         return rules
 
@@ -410,6 +408,10 @@ class TableService:
                              team=team_names(doc, event.team, locale))))
         if actor is not None and actor in humans:
             pub.panel(actor, "edit")
+        if match.rules.take_backs and any(isinstance(e, (CardsPlayed, PlayTakenBack))
+                                          for e in events):
+            for seat in humans:  # a Take back button appears on one panel, leaves another
+                pub.panel(seat, "edit")
         if bump_step(doc, match):
             self._arm(doc, match)
             public = match.public_view()

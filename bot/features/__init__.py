@@ -39,7 +39,7 @@ P = ParamSpec("P")
 F = TypeVar("F", bound="Feature")
 
 GROUP_NAME = "tractor"
-FEATURES = ("lobby", "play", "records")
+FEATURES = ("lobby", "play", "records", "takeback", "tricks")
 """The feature modules, in the order their commands are registered."""
 
 
