@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.errors import UserFacingError
+from bot.forced import FORCED_PAUSE, forced_play
 from bot.i18n import t
 from bot.logging import table_logger
 from bot.options import option_values, with_option
@@ -41,9 +42,9 @@ from bot.storage import (
     TableStatus,
 )
 from bot.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
-from bot.text import event_lines, mention, seat_name, summary_text, team_names
+from bot.text import cards_text, event_lines, mention, seat_name, summary_text, team_names
 from bot.timers import Clock, Timers
-from engine.actions import Action, CloseWindow, Pass, StartHand
+from engine.actions import Action, CloseWindow, Pass, Play, StartHand
 from engine.cards import Rank
 from engine.errors import TractorError
 from engine.events import (
@@ -107,6 +108,7 @@ class TableService:
         self.timers = Timers(self._on_timer, clock)
         self._publish = publish
         self._pending_computer: set[tuple[int, int, int]] = set()
+        self._pending_forced: set[tuple[int, int, int]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._rng: random.Random = (
             random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
@@ -148,6 +150,7 @@ class TableService:
         else:
             self.timers.arm(tx.table_id, doc.deadline if doc.timer else None, doc.timer_step)
             self._schedule_computers(tx.table_id, doc)
+            self._schedule_forced(tx.table_id, doc)
         self._publish(tx.table_id, tx.publish, tx.end)
 
     async def update_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:
@@ -631,6 +634,54 @@ class TableService:
             self.log(table_id).exception("computer seat %s failed", seat)
         finally:
             self._pending_computer.discard(key)
+
+    def _schedule_forced(self, table_id: int, doc: TableDoc) -> None:
+        """A human to play whose only legal play is forced: play it for them after
+        `FORCED_PAUSE` seconds if they asked to (``/tractor settings forced_plays``)."""
+        match = doc.get_match()
+        if self._closed or match is None or match.phase is not Phase.PLAYING:
+            return
+        seat = match.public_view().turn
+        entry = None if seat is None else doc.seats[seat]
+        if seat is None or entry is None or entry.user_id is None or entry.autopilot:
+            return
+        key = (table_id, seat, doc.step)
+        if key in self._pending_forced:
+            return
+        self._pending_forced.add(key)
+        task = asyncio.create_task(self._forced_turn(table_id, seat, entry.user_id, doc.step),
+                                   name=f"tractor-forced-{table_id}-{seat}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _forced_turn(self, table_id: int, seat: int, user_id: int, step: int) -> None:
+        try:
+            if not (await self.store.user_settings(user_id)).auto_forced:
+                return
+            _, doc = await self.load(table_id)
+            match = doc.get_match()
+            cards = None if match is None or doc.step != step else forced_play(
+                match.view_for(seat))
+            if cards is None:
+                return
+            await asyncio.sleep(FORCED_PAUSE)
+
+            def play(tx: Tx) -> None:
+                entry = tx.doc.seats[seat]
+                if entry is None or entry.user_id != user_id:
+                    tx.changed = False
+                    return
+                tx.doc.add_note(t("note.forced_play", tx.doc.locale,
+                                  player=seat_name(tx.doc, seat, tx.doc.locale),
+                                  cards=cards_text(cards)))
+                self._apply(tx, Play(seat, cards), actor=seat)
+            await self._guarded(table_id, step, play)
+        except (UserFacingError, TractorError, StaleVersion):
+            return
+        except Exception:
+            self.log(table_id).exception("forced play of seat %s failed", seat)
+        finally:
+            self._pending_forced.discard((table_id, seat, step))
 
     def _computer_apply(self, tx: Tx, seat: int, action: Action) -> None:
         match = tx.doc.get_match()

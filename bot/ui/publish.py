@@ -35,6 +35,7 @@ from bot.repository import TableRepository
 from bot.selection import Selections
 from bot.table import TableDoc
 from bot.text import mention
+from bot.ui.notify import TurnPings
 from bot.ui.panels import Panel, build_panel, build_table_message, seat_labels
 from bot.ui.replies import fit
 
@@ -89,6 +90,7 @@ class Publisher:
         self._ephemeral_dirty: set[PanelKey] = set()
         self._ephemeral_tasks: dict[PanelKey, asyncio.Task[None]] = {}
         self._ephemeral_last: dict[PanelKey, float] = {}
+        self.pings = TurnPings(self.store)
 
     def submit(self, table_id: int, publish: Publish, ended: bool = False) -> None:
         job = self._pending.setdefault(table_id, _Job())
@@ -159,6 +161,8 @@ class Publisher:
             for seat, mode in sorted(job.publish.panels.items()):
                 self.refresh_ephemeral(table_id, seat)
                 await self._panel(table_id, doc, seat, mode, meta)
+                if mode == "new":
+                    await self.pings.maybe_ping(table_id, doc, seat, channel)
         await self._save_meta(table_id, meta)
 
     async def _save_meta(self, table_id: int, meta: dict[str, Any]) -> None:

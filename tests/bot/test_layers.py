@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("root", ("bot", "bot.client", "bot.__main__", "bot.local", "bot.cli")),
     ("features", ("bot.features",)),
     ("ui", ("bot.ui",)),
-    ("services", ("bot.service", "bot.repository", "bot.players", "bot.timers")),
+    ("services", ("bot.service", "bot.repository", "bot.players", "bot.timers", "bot.forced")),
     ("core", ("bot.table", "bot.options", "bot.selection", "bot.outcome", "bot.errors",
               "bot.config", "bot.logging", "bot.text", "bot.i18n", "bot.images",
               "bot.replay", "bot.storage", "bot.render")),
