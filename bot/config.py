@@ -145,6 +145,8 @@ class Config:
     """Sync the command tree in ``setup_hook`` (to ``dev_guild_id`` when set)."""
     hand_pause: float = 8.0
     """Seconds between a settled hand and the next deal."""
+    forced_pause: float = 2.0
+    """Seconds a forced play waits before it is made for the player (who sees it coming)."""
     computer_player: str = "ai"
     """The computer player (``engine.ai.make_player`` name; TRACTOR_COMPUTER)."""
     seed: int | None = None

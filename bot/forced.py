@@ -11,10 +11,7 @@ from engine.follow import held_follow_error
 from engine.game import Phase
 from engine.views import PlayerView
 
-__all__ = ["FORCED_PAUSE", "forced_play"]
-
-FORCED_PAUSE = 2.0
-"""Seconds a forced play waits, so the player sees their turn come and go."""
+__all__ = ["forced_play"]
 
 MAX_CANDIDATES = 3000
 """Follows examined at most; beyond that the play is taken as not forced (it never is:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.errors import UserFacingError
-from bot.forced import FORCED_PAUSE, forced_play
+from bot.forced import forced_play
 from bot.i18n import t
 from bot.logging import table_logger
 from bot.options import option_values, with_option
@@ -637,7 +637,7 @@ class TableService:
 
     def _schedule_forced(self, table_id: int, doc: TableDoc) -> None:
         """A human to play whose only legal play is forced: play it for them after
-        `FORCED_PAUSE` seconds if they asked to (``/tractor settings forced_plays``)."""
+        ``Config.forced_pause`` seconds if they asked to (``/tractor settings forced_plays``)."""
         match = doc.get_match()
         if self._closed or match is None or match.phase is not Phase.PLAYING:
             return
@@ -664,7 +664,9 @@ class TableService:
                 match.view_for(seat))
             if cards is None:
                 return
-            await asyncio.sleep(FORCED_PAUSE)
+            await asyncio.sleep(self.config.forced_pause)
+            if self._closed:
+                return
 
             def play(tx: Tx) -> None:
                 entry = tx.doc.seats[seat]

@@ -8,32 +8,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from botkit import assert_ok, by_panel, find, forge, reply_texts, world
+from botkit import assert_ok, by_panel, find, forge, playing, reply_texts, world
 from simcord.backend.errors import OptionError
 
 from bot.errors import UserFacingError
 from bot.options import OPTIONS, option_values, options_from, with_option
 from bot.table import TableDoc
 from bot.ui.panels import _selected_line
-from engine.cards import Rank, parse_cards
+from engine.cards import parse_cards
 from engine.events import TrumpHow
-from engine.game import HandState, Match, Phase
+from engine.game import Phase
 from engine.rules import Follow, RuleSet
-from engine.trump import Trump
 
 HOUSE = {"follow": "suit_only", "throw_ruff": "highest_card", "level_scoring": "one_per_hand",
          "take_backs": True, "unseen_count": False}
-
-
-def playing(hands: list[str], trump: str, rules: RuleSet) -> Match:
-    """A match mid-play: these hands (seat 0 to lead), this trump."""
-    chosen = Trump.parse(trump)
-    hand = HandState(
-        number=1, seed=1, deal_no=0, phase=Phase.PLAYING, level=chosen.level, starter=0,
-        hands=tuple(tuple(parse_cards(h)) for h in hands), stock=(),
-        kitty=tuple(parse_cards("2C 3C 4C 6C 7C 8C 9C JC")), batch=5, trump=chosen,
-        trump_how=TrumpHow.DECLARED, turn=0)
-    return Match(rules=rules, levels=(Rank.TWO, Rank.TWO), hand_no=1, starter=0, hand=hand)
 
 
 @pytest.mark.parametrize(("follow", "illegal"), [(Follow.R8, True), (Follow.SUIT_ONLY, False)])
