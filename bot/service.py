@@ -63,7 +63,7 @@ from engine.events import (
     TrumpSet,
 )
 from engine.game import Match, Phase
-from engine.rules import RuleSet
+from engine.rules import FixedTrump, RuleSet
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -300,11 +300,24 @@ class TableService:
                 assert entry is not None
                 entry.misses, entry.autopilot = 0, False
             doc.notes = []
+            self._creator_first(tx)
             tx.match = self._match_record(tx, match)
             doc.set_match(match)
             tx.status = "playing"
             self._start_hand(tx)
         await self.transact(table_id, fn)
+
+    @staticmethod
+    def _creator_first(tx: Tx) -> None:
+        """With a fixed trump the first hand's starter is seat 1 (R12): the seats turn
+        round the table until the creator, if seated, has it (partners stay partners)."""
+        doc = tx.doc
+        creator = doc.seat_of(doc.creator_id)
+        if doc.rules.fixed_trump is FixedTrump.NONE or not creator:
+            return
+        doc.seats = doc.seats[creator:] + doc.seats[:creator]
+        tx.publish.announcements.append(Announcement(
+            t("note.creator_first", doc.locale, player=f"<@{doc.creator_id}>")))
 
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> None:
         def fn(tx: Tx) -> None:

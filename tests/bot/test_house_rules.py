@@ -116,7 +116,7 @@ async def test_fixed_trump_no_declaring_creator_starts(tmp_path: Path) -> None:
         assert doc.seat(0).user_id == w.users[0].id
         text = w.table_message().content
         assert "fixed for the match" in text, text
-        assert any("fixed for the match" in note for note in doc.notes)
+        assert any("Trump for the whole match: ♠" in note for note in doc.notes), doc.notes
 
 
 async def test_take_backs_by_button_and_command_across_a_restart(tmp_path: Path) -> None:
@@ -177,3 +177,23 @@ async def test_take_backs_off_refused(tmp_path: Path) -> None:
         assert len(texts) == 1 and "does not allow taking back" in texts[0], texts
         assert await w.version() == version
         assert isinstance(await w.doc(), TableDoc)
+
+
+async def test_fixed_trump_turns_the_seats_so_the_creator_starts(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=2) as w:
+        await w.open_table(2, fixed_trump="NT")
+        alice, bob = w.users[:2]
+        await alice.slash(w.channel, "tractor leave")
+        await alice.slash(w.channel, "tractor join", seat=4)  # a computer's seat
+        await alice.slash(w.channel, "tractor addbot", seat=1)
+        doc = await w.doc()
+        before = [None if s is None else s.user_id for s in doc.seats]
+        assert before[3] == alice.id and before[1] == bob.id
+        await w.start()
+        doc = await w.doc()
+        after = [None if s is None else s.user_id for s in doc.seats]
+        assert after == before[3:] + before[:3] and after[0] == alice.id
+        assert after[2] == bob.id  # Bob still sits opposite Alice: partners unchanged
+        public = (await w.match()).public_view()
+        assert public.starter == 0 and public.phase is Phase.BURYING
+        assert any("moved round the table" in (m.content or "") for m in w.public_messages())
