@@ -1,7 +1,10 @@
 """`TableRepository`: tables in and out of storage, one `asyncio.Lock` per table, and the
 versioned save (compare-and-set on the stored version, `bot.storage.StaleVersion`).
 
-It counts loads and saves (``stats``) so a test can pin what one player action costs."""
+Write-through cache: the bot is the only writer of its tables, so the last table it
+loaded or saved is kept (with its parsed match) and a Play press reads the database at
+most once. A save refused as stale, or failing, drops the table from the cache, so the
+next load reads the database again. ``stats`` counts database loads and saves."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from collections.abc import Callable
 from bot.errors import UserFacingError
 from bot.storage import StaleVersion, Store, StoredTable
 from bot.table import TableDoc
+from engine.game import Match
 
 __all__ = ["TableRepository"]
 
@@ -24,6 +28,7 @@ class TableRepository:
         self._locks: dict[int, asyncio.Lock] = {}
         self.stats: Counter[str] = Counter()
         """``load``, ``save``: how many of each this process made (diagnostics, tests)."""
+        self._cache: dict[int, tuple[StoredTable, Match | None]] = {}
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -33,9 +38,18 @@ class TableRepository:
 
     async def find(self, table_id: int) -> tuple[StoredTable, TableDoc] | None:
         """The stored table (ended ones too), or None."""
-        self.stats["load"] += 1
-        stored = await self.store.load_table(table_id)
-        return None if stored is None else (stored, TableDoc.from_dict(stored.doc))
+        cached = self._cache.get(table_id)
+        if cached is None:
+            self.stats["load"] += 1
+            stored = await self.store.load_table(table_id)
+            if stored is None:
+                return None
+            cached = self._cache[table_id] = (stored, None)
+        stored, match = cached
+        doc = TableDoc.from_dict(stored.doc)
+        if match is not None and doc.match is not None:
+            doc.seed_match(match)
+        return stored, doc
 
     async def load(self, table_id: int) -> tuple[StoredTable, TableDoc]:
         """An open table; `UserFacingError` ``error.table_gone`` if it ended or never was."""
@@ -54,8 +68,18 @@ class TableRepository:
         """Save `doc` over `stored` (its version must still be current); keyword `changes`
         go to `Store.save_table` (status, deadline, actions, hand, match)."""
         self.stats["save"] += 1
-        return await self.store.save_table(stored.id, stored.version, doc.to_dict(),
-                                           **changes)  # type: ignore[arg-type]
+        try:
+            saved = await self.store.save_table(stored.id, stored.version, doc.to_dict(),
+                                                **changes)  # type: ignore[arg-type]
+        except BaseException:
+            self._cache.pop(stored.id, None)
+            raise
+        self._cache[stored.id] = (saved, doc.get_match())
+        return saved
+
+    def forget(self, table_id: int) -> None:
+        """Read the table from the database next time."""
+        self._cache.pop(table_id, None)
 
     async def update_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:
         """Record message ids and similar bookkeeping (no step change, nothing published);

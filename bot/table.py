@@ -93,7 +93,9 @@ class TableDoc:
     locale: str = "en"
     """Language of the public messages."""
     match: dict[str, Any] | None = None
-    """``engine.game.Match.to_dict()`` of the running match, or None in the lobby."""
+    """``engine.game.Match.to_dict()`` of the running match without its ``rules`` (the
+    options are stored once, in ``options``; documents written before keep a copy there,
+    which is read as is), or None in the lobby."""
     match_no: int = 0
     match_key: str | None = None
     hand_key: str | None = None
@@ -174,12 +176,19 @@ class TableDoc:
         cached = self._parsed
         if cached is not None and cached[0] is data:
             return cached[1]
-        match = Match.from_dict(data)
+        match = Match.from_dict(data if "rules" in data else {**data, "rules": self.options})
         self._parsed = (data, match)
         return match
 
+    def seed_match(self, match: Match) -> None:
+        """`match` is ``Match.from_dict(self.match)`` (kept from the save that wrote it)."""
+        assert self.match is not None
+        self._parsed = (self.match, match)
+
     def set_match(self, match: Match | None) -> None:
-        self.match = None if match is None else match.to_dict()
+        if match is not None and match.rules.to_dict() != self.options:
+            self.options = match.rules.to_dict()  # the match's options are the table's
+        self.match = None if match is None else _without_rules(match.to_dict())
         self._parsed = None if match is None or self.match is None else (self.match, match)
 
     @property
@@ -225,6 +234,11 @@ class TableDoc:
     def add_note(self, line: str, keep: int = 6) -> None:
         self.notes.append(line)
         del self.notes[:-keep]
+
+
+def _without_rules(data: dict[str, Any]) -> dict[str, Any]:
+    data.pop("rules", None)
+    return data
 
 
 def decision_key(match: Match | None) -> list[Any]:

@@ -82,6 +82,9 @@ _ENUM_OPTIONS: dict[str, type[StrEnum]] = {
 }
 
 
+_INT_OPTIONS = ("throw_penalty", "declare_window_s", "turn_timer_s")
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """Every R12 table option and house rule, with the rule book's defaults (the defaults are
@@ -104,6 +107,12 @@ class RuleSet:
     def __post_init__(self) -> None:
         for name, enum_type in _ENUM_OPTIONS.items():  # accept the enums' values as strings
             object.__setattr__(self, name, enum_type(getattr(self, name)))
+        if not isinstance(self.no_trump_allowed, bool):  # "false" is not False
+            raise TypeError(f"no_trump_allowed is True or False, not {self.no_trump_allowed!r}")
+        for name in _INT_OPTIONS:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"{name} is a whole number, not {value!r}")
         if not 0 <= self.throw_penalty <= 50:
             raise ValueError("throw_penalty is 0–50 points per card")
         if not 5 <= self.declare_window_s <= 120:
@@ -117,9 +126,13 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
-        """Inverse of `to_dict`; unknown keys are ignored, missing ones take defaults."""
+        """Inverse of `to_dict`; missing keys take defaults, unknown keys are refused
+        (ValueError), ill-typed values too (TypeError)."""
         names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ValueError(f"unknown table option(s): {', '.join(map(str, unknown))}")
+        return cls(**data)
 
     def with_changes(self, **changes: Any) -> RuleSet:
         """A copy with some options changed (validated)."""

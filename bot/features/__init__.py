@@ -33,7 +33,8 @@ from bot.ui.components import ComponentRouter
 from bot.ui.publish import Publisher
 from bot.ui.replies import fail, reader_locale
 
-__all__ = ["FEATURES", "App", "Feature", "guarded", "load_features", "make_tractor_group"]
+__all__ = ["ALIAS_KEY", "FEATURES", "App", "Feature", "guarded", "load_features",
+           "make_tractor_group"]
 
 P = ParamSpec("P")
 F = TypeVar("F", bound="Feature")
@@ -65,7 +66,17 @@ class App:
 
 
 class Feature(commands.Cog):
-    """Base of the feature cogs: their app commands go under ``/tractor``."""
+    """Base of the feature cogs: their app commands go under ``/tractor``.
+
+    A feature may put its commands in a subgroup (``/tractor <subgroup> <name>``, so the
+    group stays under Discord's 25 subcommands as features are added): `subgroup` names
+    it, `grouped` the commands it holds. Names players already type (`aliases`) keep
+    working as ``/tractor <name>`` until the room is needed; help lists the grouped names
+    only."""
+
+    subgroup: str | None = None
+    grouped: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
 
     def __init__(self, app: App) -> None:
         self.app = app
@@ -109,9 +120,28 @@ async def load_features(app: App) -> list[str]:
     return list(FEATURES)
 
 
+ALIAS_KEY = "tractor_alias"
+"""``command.extras`` flag of an old name kept working (help leaves it out)."""
+
+
 async def add_feature(app: App, cog: Feature) -> None:
-    """Add `cog` with its app commands as subcommands of ``/tractor``."""
+    """Add `cog` with its app commands as subcommands of ``/tractor`` (those it groups in
+    its subgroup, with their old names as aliases)."""
+    subgroup: app_commands.Group | None = None
+    if cog.subgroup is not None:
+        subgroup = app_commands.Group(name=cog.subgroup,
+                                      description=lstr(f"cmd.{cog.subgroup}.desc"))
+        app.group.add_command(subgroup)
     for command in list(cog.__cog_app_commands__):
+        if subgroup is not None and command.name in cog.grouped:
+            assert isinstance(command, app_commands.Command)
+            grouped = command._copy_with(parent=subgroup, binding=cog, bindings={cog: cog},
+                                         set_on_binding=False)
+            grouped.extras = dict(command.extras)  # its own: the old name is flagged below
+            subgroup.add_command(grouped)
+            if command.name not in cog.aliases:
+                continue
+            command.extras[ALIAS_KEY] = True
         app.group.add_command(command)
     cog.__cog_app_commands__ = []  # not again as top-level commands
     await app.client.add_cog(cog)

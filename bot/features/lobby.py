@@ -10,7 +10,7 @@ import discord
 from discord import app_commands, ui
 
 from bot.errors import UserFacingError
-from bot.features import App, Feature, add_feature, guarded
+from bot.features import ALIAS_KEY, App, Feature, add_feature, guarded
 from bot.i18n import lstr, server_locale, t
 from bot.options import (
     OPTIONS,
@@ -383,7 +383,7 @@ def commands_text(group: app_commands.Group, locale: str) -> str:
     (generated from the commands, so help never leaves one out)."""
     lines = []
     for command in sorted(group.walk_commands(), key=lambda c: c.qualified_name):
-        if isinstance(command, app_commands.Group):
+        if isinstance(command, app_commands.Group) or command.extras.get(ALIAS_KEY):
             continue
         description = command.description
         key = getattr(command._locale_description, "extras", {}).get("key") \

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -24,6 +25,7 @@ from bot.ui.panels import DECLARE_SUITS, Panel, build_panel, declaration_for
 from bot.ui.replies import edit_clicked, fail, fit, locale_of, quote, reader_locale, send
 from engine.actions import Action, Bury, Declare, Pass, Play
 from engine.cards import Card, parse_cards
+from engine.entry import TypedKind, parse_action
 from engine.errors import InvalidNotation
 from engine.events import ThrowFailed
 from engine.game import Phase
@@ -336,20 +338,17 @@ class PlayFeature(Feature, name="Play"):
                     text: str, *, step: int | None = None) -> None:
         """``/tractor play|bury|declare cards:`` and the ``Type…`` modal."""
         locale = locale_of(interaction)
+        typed_kind: TypedKind = "declare" if kind == "declare" else \
+            "bury" if kind == "bury" else "play"
         try:
-            cards = tuple(parse_cards(text[:MAX_TYPED]))
+            action = parse_action(typed_kind, text[:MAX_TYPED], 0)
         except InvalidNotation as error:
             raise UserFacingError("error.bad_cards",
                                   reason=quote(ruling_text(error, locale), 300)) from None
-        if not cards:
+        if action is None or isinstance(action, Pass):
             raise UserFacingError("error.no_cards")
-        make: Callable[[int], Action]
-        if kind == "play":
-            make = lambda s: Play(s, cards)  # noqa: E731
-        elif kind == "bury":
-            make = lambda s: Bury(s, cards)  # noqa: E731
-        else:
-            make = lambda s: Declare(s, cards)  # noqa: E731
+        cards = action.cards
+        make: Callable[[int], Action] = lambda seat: replace(action, seat=seat)  # noqa: E731
         await self.act(interaction, table_id, make, step=step,
                        done=t(f"{kind}.done", locale, cards=cards_text(cards)))
 

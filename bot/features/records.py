@@ -83,7 +83,7 @@ def percent(part: int, whole: int) -> str:
     return f"{round(100 * part / whole)}%" if whole else "—"
 
 
-def mention(user_id: int | None, seat: int, locale: str) -> str:
+def player_mention(user_id: int | None, seat: int, locale: str) -> str:
     """A player as a mention (rendered, never pinging), or the computer seat's name."""
     if user_id is None:
         return t("records.computer", locale, number=seat + 1)
@@ -91,7 +91,7 @@ def mention(user_id: int | None, seat: int, locale: str) -> str:
 
 
 def team_text(players: Players, team: int, locale: str) -> str:
-    return " & ".join(mention(players[s], s, locale) for s in (team, team + 2))
+    return " & ".join(player_mention(players[s], s, locale) for s in (team, team + 2))
 
 
 def id_ranges(ids: Sequence[int]) -> str:
@@ -312,6 +312,11 @@ _USER_LANGUAGE_CHOICES = [app_commands.Choice(name=lstr("choice.language.auto"),
 
 class Records(Feature):
     """Stats, leaderboards, match history, hand replays and settings."""
+
+    subgroup = "records"
+    grouped = ("stats", "leaderboard", "history", "replay")
+    aliases = grouped
+    """``/tractor stats`` & co. keep working; ``/tractor records stats`` is the new name."""
 
     def __init__(self, app: App) -> None:
         super().__init__(app)

@@ -47,9 +47,8 @@ from bot.ui.components import button, link_button, select
 from bot.ui.ids import ComponentId
 from bot.ui.replies import fit
 from engine.cards import Card, Suit
-from engine.follow import follow_error
+from engine.entry import play_error
 from engine.game import KITTY_SIZE, Phase
-from engine.throw import lead_error
 from engine.views import PlayerView
 
 __all__ = [
@@ -143,11 +142,7 @@ def _selected_line(view: PlayerView, cards: list[Card], locale: str) -> str:
         return t("panel.nothing_selected", locale)
     trump = public.trump
     assert trump is not None
-    reason: str | None = None
-    if view.to_move:
-        lead = view.lead
-        reason = lead_error(cards, trump) if lead is None else follow_error(
-            view.hand, lead, cards, trump, public.rules.follow)
+    reason = play_error(view, cards)
     if reason is not None:
         return t("panel.selected_illegal", locale, cards=cards_text(cards),
                  reason=ruling_text(reason, locale))

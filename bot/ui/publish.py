@@ -166,8 +166,8 @@ class Publisher:
         await self._save_meta(table_id, meta)
 
     async def _save_meta(self, table_id: int, meta: dict[str, Any]) -> None:
-        if not meta.get("table_message") and not meta["seats"]:
-            return
+        if not meta.get("table_message") and not any(c for _, c in meta["seats"].values()):
+            return  # nothing new to record (edits keep their message ids)
 
         def apply(doc: TableDoc) -> None:
             if "table_message" in meta:
@@ -270,8 +270,7 @@ class Publisher:
                 try:
                     await message.edit(content=panel.content, attachments=panel.files(),
                                        view=panel.view, allowed_mentions=NONE)
-                    changes["panel_step"] = doc.step
-                    return
+                    return  # nothing to record: the panel message is the same
                 except discord.NotFound:
                     pass
             if entry.panel_message is not None:

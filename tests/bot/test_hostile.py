@@ -106,8 +106,8 @@ async def test_someone_elses_seat_component_is_refused(tmp_path: Path) -> None:
         alice, bob = w.users[:2]
         before = await snapshot(w)
         panel = w.dm_panel(alice)
-        play = next(c for c in components(panel) if c.custom_id and ":pass:" in c.custom_id
-                    or c.custom_id and ":play:" in c.custom_id)
+        play = next(c for c in components(panel) if (c.custom_id and ":pass:" in c.custom_id)
+                    or (c.custom_id and ":play:" in c.custom_id))
         # Bob sends Alice's button id from his own panel (not on that message).
         result = await forge(bob.user, w.dm_panel(bob), play.custom_id)
         one_refusal(result)

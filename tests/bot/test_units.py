@@ -93,3 +93,20 @@ def test_command_line_help_and_bad_token() -> None:
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
     assert "not-a-token" not in run.stderr
+
+
+def test_options_are_stored_once_and_old_documents_still_read() -> None:
+    from engine.rules import RuleSet
+
+    doc = TableDoc(guild_id=1, channel_id=2, creator_id=3,
+                   options=RuleSet(turn_timer_s=60).to_dict())
+    match = Match.new(doc.rules).apply(StartHand(5))[0]
+    doc.set_match(match)
+    stored = doc.to_dict()
+    assert "rules" not in stored["match"] and stored["options"]["turn_timer_s"] == 60
+    again = TableDoc.from_dict(stored).get_match()
+    assert again is not None and again.rules == match.rules
+    # A document written by release 1 keeps the rules inside the match too.
+    old = dict(stored, match={**stored["match"], "rules": match.rules.to_dict()})
+    restored = TableDoc.from_dict(old).get_match()
+    assert restored is not None and restored.rules == match.rules

@@ -1,0 +1,50 @@
+"""Words that mean what they say (issue 12, items 8 and 10): a follow is never called a
+throw; the bury panel counts the cards it lists; help lists every registered command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from botkit import by_panel, reply_texts, seats_to_act, world
+from discord import app_commands
+
+from bot.features import ALIAS_KEY
+from bot.players import shape_of
+from engine.cards import parse_cards
+from engine.game import Phase
+from engine.trump import Trump
+
+
+def test_only_a_lead_of_several_units_is_a_throw() -> None:
+    trump = Trump.parse("2S")
+    cards = parse_cards("AH AH KH")
+    assert shape_of(cards, trump) == "throw"
+    assert shape_of(cards, trump, leading=False) == "mixed"
+    assert shape_of(parse_cards("AH AH"), trump, leading=False) == "pair"
+
+
+async def test_bury_panel_counts_what_it_lists_and_help_lists_every_command(
+        tmp_path: Path) -> None:
+    async with world(tmp_path, humans=4) as w:
+        await w.open_table(4, turn_timer=0)
+        result = await w.users[0].slash(w.channel, "tractor help")
+        text = "\n".join(reply_texts(result))
+        names = [c.qualified_name for c in w.bot.tractor_group.walk_commands()
+                 if not isinstance(c, app_commands.Group) and not c.extras.get(ALIAS_KEY)]
+        assert len(names) >= 20 and "tractor records stats" in names
+        for name in names:
+            assert f"/{name}`" in text, name
+        # Grouped commands: the new name and the name players already type both work.
+        assert len(w.bot.tractor_group.commands) <= 25
+        for name in ("tractor records stats", "tractor stats"):
+            result = await w.users[0].slash(w.channel, name)
+            assert result.response is not None and result.response.embeds, name
+        await w.start()
+        for _ in range(200):
+            match = await w.match()
+            if match.phase is Phase.BURYING:
+                break
+            await by_panel(w, seats_to_act(match)[0])
+        starter = seats_to_act(await w.match())[0]
+        panel = w.dm_panel(await w.user_of(starter))
+        assert "Your hand (33)" in panel.content, panel.content[:300]
