@@ -26,7 +26,7 @@ from bot.i18n import t
 from engine.rules import RuleSet
 
 __all__ = ["BOT_DEFAULTS", "OPTIONS", "Option", "option_values", "options_from", "options_text",
-           "parse_value", "rules_from", "with_option"]
+           "parse_value", "rules_from", "rules_of", "with_option"]
 
 Kind = Literal["seconds", "number", "choice", "bool"]
 
@@ -154,9 +154,14 @@ def options_from(defaults: Mapping[str, Any], given: Mapping[str, Any]) -> dict[
         {k: v for k, v in given.items() if k in BOT_DEFAULTS}, strict=True)
 
 
+def rules_of(options: Mapping[str, Any]) -> RuleSet:
+    """The engine's rules among a table's stored `options` (the bot-only ones left out)."""
+    return RuleSet.from_dict({k: v for k, v in options.items() if k not in BOT_DEFAULTS})
+
+
 def option_values(options: Mapping[str, Any]) -> dict[str, Any]:
     """Every option's value of a table whose stored options are `options`."""
-    return RuleSet.from_dict(dict(options)).to_dict() | _bot_values(options, strict=False)
+    return rules_of(options).to_dict() | _bot_values(options, strict=False)
 
 
 def with_option(options: Mapping[str, Any], name: str, value: Any) -> dict[str, Any]:
@@ -167,7 +172,7 @@ def with_option(options: Mapping[str, Any], name: str, value: Any) -> dict[str, 
     if name in BOT_DEFAULTS:
         return values | _bot_values({name: value}, strict=True)
     try:
-        rules = RuleSet.from_dict(values).with_changes(**{name: value})
+        rules = rules_of(values).with_changes(**{name: value})
     except (TypeError, ValueError):
         raise UserFacingError("error.bad_option") from None
     return values | rules.to_dict()

@@ -32,6 +32,7 @@ from bot.i18n import (
     t,
     tn,
 )
+from bot.options import rules_of
 from bot.replay import (
     Frame,
     ReplayError,
@@ -399,7 +400,7 @@ class Records(Feature):
         if frames is None:
             options = table.doc.get("options")
             try:
-                rules = RuleSet.from_dict(options) if isinstance(options, dict) else RuleSet()
+                rules = rules_of(options) if isinstance(options, dict) else RuleSet()
             except (TypeError, ValueError):
                 rules = RuleSet()
             levels = levels_before(await store.level_history(record.match_key), record.hand_no)

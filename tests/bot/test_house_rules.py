@@ -12,7 +12,7 @@ from botkit import assert_ok, by_panel, find, forge, playing, reply_texts, world
 from simcord.backend.errors import OptionError
 
 from bot.errors import UserFacingError
-from bot.options import OPTIONS, option_values, options_from, with_option
+from bot.options import OPTIONS, option_values, options_from, rules_of, with_option
 from bot.table import TableDoc
 from bot.ui.panels import _selected_line
 from engine.cards import parse_cards
@@ -44,7 +44,7 @@ def test_the_registry_has_every_house_rule_with_its_values() -> None:
     assert {k: values[k] for k in HOUSE} == HOUSE
     assert option_values({})["unseen_count"] is True
     assert with_option(values, "unseen_count", True)["unseen_count"] is True
-    assert RuleSet.from_dict(values).follow is Follow.SUIT_ONLY
+    assert rules_of(values).follow is Follow.SUIT_ONLY
     for bad in ({"follow": "r9"}, {"unseen_count": "maybe"}, {"fixed_trump": "X"}):
         with pytest.raises(UserFacingError) as refused:
             options_from({}, bad)
