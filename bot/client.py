@@ -93,8 +93,7 @@ class TractorBot(commands.Bot):
             await self.tree.set_translator(TractorTranslator())
             self.tree.add_command(self.tractor_group)
             self.features = await load_features(self.app)
-            self.add_dynamic_items(router.item_class())
-            self.add_listener(router.unknown_component, "on_interaction")
+            router.install(self)
             restored = await self.service.restore()
             if self.config.sync_commands:
                 await self._sync()

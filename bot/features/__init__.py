@@ -137,11 +137,12 @@ async def add_feature(app: App, cog: Feature) -> None:
             assert isinstance(command, app_commands.Command)
             grouped = command._copy_with(parent=subgroup, binding=cog, bindings={cog: cog},
                                          set_on_binding=False)
-            grouped.extras = dict(command.extras)  # its own: the old name is flagged below
+            # Own dicts: discord.py's per-bot copies share the class-level ``extras``.
+            grouped.extras = {k: v for k, v in command.extras.items() if k != ALIAS_KEY}
             subgroup.add_command(grouped)
             if command.name not in cog.aliases:
                 continue
-            command.extras[ALIAS_KEY] = True
+            command.extras = {**command.extras, ALIAS_KEY: True}
         app.group.add_command(command)
     cog.__cog_app_commands__ = []  # not again as top-level commands
     await app.client.add_cog(cog)

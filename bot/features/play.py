@@ -203,7 +203,7 @@ class PlayFeature(Feature, name="Play"):
                 raise UserFacingError("error.cannot_declare")
             make = lambda s: Declare(s, choice)  # noqa: E731
         try:
-            tx = await self.app.service.act(cid.table, interaction.user.id, make, step=cid.step)
+            await self.app.service.act(cid.table, interaction.user.id, make, step=cid.step)
         except UserFacingError as error:
             if error.key == "error.stale":
                 _, doc = await self.app.service.load(cid.table)
@@ -217,7 +217,6 @@ class PlayFeature(Feature, name="Play"):
             # An ephemeral panel is refreshed by the publisher from the latest table, so it
             # never shows an older state than a refresh that raced it.
             self.app.publisher.refresh_ephemeral(cid.table, seat)
-        del tx
 
     def _track_panel(self, interaction: discord.Interaction[Any], table_id: int,
                      seat: int) -> bool:

@@ -43,6 +43,7 @@ from bot.replay import (
     replay_frames,
 )
 from bot.storage import LeaderboardPage, MatchSummary, Players, Store, UserStats
+from bot.ui.replies import send
 from engine.rules import RuleSet
 
 __all__ = ["LeaderboardButton", "Records", "ReplayButton", "setup"]
@@ -111,12 +112,8 @@ def id_ranges(ids: Sequence[int]) -> str:
 
 
 async def fail(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral error answer (works before or after the response)."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
-    else:
-        await interaction.response.send_message(text, ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+    """An ephemeral error answer (works before or after the acknowledgement)."""
+    await send(interaction, text)
 
 
 # ---------------------------------------------------------------------------- stats
@@ -331,6 +328,7 @@ class Records(Feature):
                     user: discord.User | None = None) -> None:
         """A player's record in this server: matches, hands, levels, partner, rating."""
         assert interaction.guild_id is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.app.store
         locale = await reply_locale(interaction, store)
         target = user or interaction.user
@@ -338,8 +336,7 @@ class Records(Feature):
         ranked = await store.stats(interaction.guild_id, target.id, include_computers=False)
         embed = stats_embed(discord.utils.escape_markdown(target.display_name), target.mention,
                             every, ranked, locale)
-        await interaction.response.send_message(embed=embed, ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+        await send(interaction, "", embed=embed, allowed_mentions=NO_PINGS)
 
     # ---- /tractor leaderboard
 
@@ -350,9 +347,10 @@ class Records(Feature):
     async def leaderboard(self, interaction: discord.Interaction, by: str = "rating",
                           scope: str = "players") -> None:
         """This server's leaderboard (ranked matches only), ten a page."""
+        await interaction.response.defer(thinking=True)  # public, before the database
         store = self.app.store
         content, view = await leaderboard_message(interaction, store, by, scope, 1)
-        await interaction.response.send_message(content, view=view, allowed_mentions=NO_PINGS)
+        await send(interaction, content, ephemeral=False, view=view, allowed_mentions=NO_PINGS)
 
     # ---- /tractor history
 
@@ -362,6 +360,7 @@ class Records(Feature):
                       n: app_commands.Range[int, 1, 25] = 10) -> None:
         """The last matches in this channel, with their results and hand numbers."""
         assert interaction.channel_id is not None
+        await interaction.response.defer(thinking=True)  # public, before the database
         store = self.app.store
         locale = await public_locale(interaction, store)
         matches = await store.history(interaction.channel_id, n)
@@ -375,7 +374,7 @@ class Records(Feature):
             if len(text) + len(line) + 1 > MESSAGE_LIMIT:
                 break
             text += "\n" + line
-        await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+        await send(interaction, text, ephemeral=False, allowed_mentions=NO_PINGS)
 
     # ---- /tractor replay
 

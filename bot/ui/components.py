@@ -22,6 +22,7 @@ DynamicItem (discord.py drops it), so `unknown_component` answers those.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -77,6 +78,41 @@ def carried(message: discord.Message | None, custom_id: str) -> Any | None:
     return None
 
 
+_ROUTERS: weakref.WeakKeyDictionary[discord.Client, ComponentRouter] = (
+    weakref.WeakKeyDictionary())
+"""Each bot's router (`ComponentRouter.install`); several bots may live in one process."""
+
+
+class TractorItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
+    """Every button and select the bot sends (the one DynamicItem class). Sent views thus
+    hold only dynamic items, which discord.py does not keep as persistent views; a click
+    goes to the router of the bot it was sent to."""
+
+    def __init__(self, item: ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
+                             match: re.Match[str], /) -> TractorItem:
+        return cls(item)
+
+    def _values(self) -> list[str]:
+        return list(getattr(self.item, "values", []) or [])
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        router = _ROUTERS.get(interaction.client)
+        if router is None:
+            return False
+        custom_id = getattr(self.item, "custom_id", "") or ""
+        return await router.check(interaction, custom_id, self._values()) is not None
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        router = _ROUTERS.get(interaction.client)
+        cid = interaction.extras.get(CID_KEY)
+        if router is not None and isinstance(cid, ComponentId):
+            await router.run(interaction, cid, self._values())
+
+
 class ComponentRouter:
     """The verbs of every feature, and the checks every click passes first."""
 
@@ -98,6 +134,8 @@ class ComponentRouter:
     async def _refuse(self, interaction: discord.Interaction[Any], why: str) -> None:
         table_logger(None).debug("component %r refused: %s",
                                  (interaction.data or {}).get("custom_id"), why)
+        if not interaction.response.is_done():  # acknowledged before any database work
+            await interaction.response.defer(ephemeral=True, thinking=True)
         await self._reader_locale(interaction)
         await send(interaction, t("error.bad_button", locale_of(interaction)))
 
@@ -153,50 +191,29 @@ class ComponentRouter:
             return
         await self._refuse(interaction, "id not on its message")
 
-    def item_class(self) -> type[ui.DynamicItem[Any]]:
-        """The one DynamicItem class of this bot (registered in ``setup_hook``)."""
-        router = self
-
-        class TractorItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
-            def __init__(self, item: ui.Item[Any]) -> None:
-                super().__init__(item)
-
-            @classmethod
-            async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                                     item: ui.Item[Any], match: re.Match[str], /
-                                     ) -> TractorItem:
-                return cls(item)
-
-            def _values(self) -> list[str]:
-                return list(getattr(self.item, "values", []) or [])
-
-            async def interaction_check(self, interaction: discord.Interaction[Any], /
-                                        ) -> bool:
-                custom_id = getattr(self.item, "custom_id", "") or ""
-                return await router.check(interaction, custom_id, self._values()) is not None
-
-            async def callback(self, interaction: discord.Interaction[Any]) -> None:
-                cid = interaction.extras.get(CID_KEY)
-                if isinstance(cid, ComponentId):
-                    await router.run(interaction, cid, self._values())
-
-        return TractorItem
+    def install(self, client: discord.Client) -> None:
+        """Serve `client`'s components: the DynamicItem and the listener for ids that are
+        not on their message (called once, from ``setup_hook``)."""
+        _ROUTERS[client] = self
+        client.add_dynamic_items(TractorItem)
+        client.add_listener(self.unknown_component, "on_interaction")  # type: ignore[attr-defined]
 
 
 def button(cid: ComponentId, *, label: str | None = None,
            style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
-           emoji: str | None = None, row: int | None = None) -> ui.Button[Any]:
+           emoji: str | None = None, row: int | None = None) -> TractorItem:
     """A button with this id (handled by the router's DynamicItem)."""
-    return ui.Button(label=label, style=style, disabled=disabled, emoji=emoji,
-                     custom_id=str(cid), row=row)
+    return TractorItem(ui.Button(label=label, style=style, disabled=disabled, emoji=emoji,
+                                 custom_id=str(cid), row=row))
 
 
 def select(cid: ComponentId, *, options: list[discord.SelectOption],
            placeholder: str | None = None, min_values: int = 1, max_values: int = 1,
-           disabled: bool = False, row: int | None = None) -> ui.Select[Any]:
+           disabled: bool = False, row: int | None = None) -> TractorItem:
     """A string select with this id."""
-    return ui.Select(custom_id=str(cid), options=options, placeholder=placeholder,
-                     min_values=min_values, max_values=max_values, disabled=disabled, row=row)
+    return TractorItem(ui.Select(custom_id=str(cid), options=options, placeholder=placeholder,
+                                 min_values=min_values, max_values=max_values,
+                                 disabled=disabled, row=row))
 
 
 def link_button(label: str, url: str, row: int | None = None) -> ui.Button[Any]:

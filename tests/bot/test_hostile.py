@@ -150,3 +150,39 @@ async def test_internal_and_storage_errors_are_answered_once(
         assert len(texts) == 1 and "try again" in texts[0], texts
         monkeypatch.undo()
         assert (await w.doc()).seat_of(alice.id) is not None  # nothing changed
+
+
+async def test_every_interaction_is_acknowledged_before_the_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every database call failing, each interaction is still acknowledged (deferred:
+    that happens before any database work) and answered once with "try again"."""
+    async with world(tmp_path, humans=2) as w:
+        await started(w)
+        alice = w.users[0]
+        table = w.table_message()
+        panel = w.dm_panel(alice)
+        refresh = find(panel, "refresh") or find(panel, "clear")
+        assert refresh is not None
+
+        async def down(*args: Any, **kwargs: Any) -> None:
+            raise StorageError("database is locked")
+        store = w.bot.store
+        for name in ("load_table", "table_in_channel", "user_settings", "save_table",
+                     "guild_settings"):
+            monkeypatch.setattr(store, name, down)
+        w.bot.service.repository.forget(w.table_id)
+        actions = [
+            lambda: alice.slash(w.channel, "tractor rules"),
+            lambda: alice.slash(w.channel, "tractor hand"),
+            lambda: alice.click(table, label="My hand"),
+            lambda: alice.user.click(panel, custom_id=refresh.custom_id),
+        ]
+        for action in actions:
+            sent = len(w.env.http_requests)
+            result = await action()
+            first = w.env.http_requests[sent]
+            # The first thing the bot did: acknowledge (5: "thinking…", 6: update later).
+            assert first.path.endswith("/callback") and first.json["type"] in (5, 6), first
+            texts = reply_texts(result)  # a panel click's response is the panel itself
+            assert len([t for t in texts if "try again" in t]) == 1, texts
+            assert not any("went wrong" in t for t in texts), texts

@@ -63,3 +63,17 @@ async def test_every_table_of_the_release_is_restored_and_its_buttons_work(
         joiner = users[4 * lobby["channel"] + 2]
         assert_ok(await joiner.click(w.table_message(), custom_id=join))
         assert (await w.doc()).seat_of(joiner.id) is not None
+
+
+async def test_every_id_the_release_posted_parses(tmp_path: Path) -> None:
+    from bot.ui.ids import make_id
+
+    info = json.loads((FIXTURES / f"{RELEASE}.json").read_text())
+    ids = [c for table in info["tables"] for c in
+           [*table["table_message"], *[i for p in table["panels"].values() for i in p]]]
+    assert len(ids) > 40
+    async with world(tmp_path, humans=1) as w:
+        router = w.bot.app.router
+        for custom_id in ids:
+            cid = router.parse(custom_id)
+            assert make_id(cid.table, cid.hand, cid.step, cid.verb, cid.arg) == custom_id
