@@ -23,7 +23,7 @@ from bot.options import (
 from bot.table import TableDoc
 from bot.ui.components import button, select
 from bot.ui.ids import ComponentId, VerbSpec
-from bot.ui.replies import edit_clicked, locale_of, send
+from bot.ui.replies import edit_clicked, locale_of, pages, send
 
 SEAT_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in range(1, 5)]
 OPTION_ROWS = 4
@@ -316,7 +316,8 @@ class Lobby(Feature):
         summary, _, options = intro.partition("\n\n")
         text = "\n\n".join([summary, t("help.commands", locale), commands_text(
             self.app.group, locale), options])
-        await send(interaction, text)
+        for chunk in pages(text.split("\n")):  # longer than one message: a follow-up
+            await send(interaction, chunk)
 
     # ---- the options selects -----------------------------------------------------------
 
