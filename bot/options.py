@@ -123,7 +123,7 @@ def rules_from(defaults: Mapping[str, Any], given: Mapping[str, Any]) -> RuleSet
     if isinstance(timer, int) and 0 < timer < 15:
         chosen["turn_timer_s"] = 15
     try:
-        base = RuleSet.from_dict(dict(defaults))
+        base = rules_of(defaults)
     except (TypeError, ValueError):
         base = RuleSet()
     try:

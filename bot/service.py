@@ -24,9 +24,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from bot import seat_rules
 from bot.errors import UserFacingError
 from bot.forced import forced_play
 from bot.i18n import t
+from bot.levels import level_of, player_name
 from bot.logging import table_logger
 from bot.options import option_values, with_option
 from bot.outcome import Announcement, Publish
@@ -177,6 +179,13 @@ class TableService:
         with contextlib.suppress(UserFacingError, StaleVersion):
             await self.transact(table_id, fn)
 
+    async def relocalize(self, guild_id: int, locale: str) -> None:
+        """The server's open tables switch their public text to `locale` (the server's
+        language changed)."""
+        for stored in await self.store.active_tables():
+            if stored.guild_id == guild_id:
+                await self.set_locale(stored.id, locale)
+
     # ---- lobby -------------------------------------------------------------------------
 
     async def open_table(self, guild_id: int, channel_id: int, user_id: int, name: str,
@@ -202,72 +211,6 @@ class TableService:
     def _lobby(tx: Tx) -> None:
         if not tx.doc.in_lobby:
             raise UserFacingError("error.match_running")
-
-    async def join(self, table_id: int, user_id: int, name: str, locale: str,
-                   seat: int | None = None) -> int:
-        def fn(tx: Tx) -> int:
-            doc = tx.doc
-            self._lobby(tx)
-            if doc.seat_of(user_id) is not None:
-                raise UserFacingError("error.already_seated")
-            index = self._free_seat(doc, seat, allow_computer=True)
-            doc.seats[index] = Seat(user_id, name[:32], locale)
-            doc.add_note(t("note.joined", doc.locale, player=f"<@{user_id}>", number=index + 1))
-            return index
-        _, index = await self.transact(table_id, fn)
-        return index
-
-    @staticmethod
-    def _free_seat(doc: TableDoc, seat: int | None, *, allow_computer: bool) -> int:
-        if seat is not None:
-            if not 0 <= seat < 4:
-                raise UserFacingError("error.bad_seat")
-            entry = doc.seats[seat]
-            if entry is None or (allow_computer and entry.user_id is None):
-                return seat
-            raise UserFacingError("error.seat_taken", number=seat + 1)
-        for index, entry in enumerate(doc.seats):
-            if entry is None:
-                return index
-        if allow_computer:
-            for index, entry in enumerate(doc.seats):
-                if entry is not None and entry.user_id is None:
-                    return index
-        raise UserFacingError("error.table_full")
-
-    async def leave(self, table_id: int, user_id: int) -> None:
-        def fn(tx: Tx) -> None:
-            doc = tx.doc
-            index = doc.seat_of(user_id)
-            if index is None:
-                raise UserFacingError("error.not_at_table")
-            if doc.in_lobby:
-                doc.seats[index] = None
-                doc.add_note(t("note.left", doc.locale, player=f"<@{user_id}>"))
-                if not doc.humans:
-                    tx.end = True
-                return
-            # During a match the computer takes the seat over for the rest of the match.
-            entry = doc.seat(index)
-            doc.seats[index] = Seat(None, t("seat.computer_for", doc.locale, name=entry.name),
-                                    doc.locale)
-            doc.add_note(t("note.left_match", doc.locale, player=f"<@{user_id}>"))
-            if not doc.humans:
-                tx.end = True
-        await self.transact(table_id, fn)
-
-    async def add_bot(self, table_id: int, user_id: int, seat: int | None = None) -> int:
-        def fn(tx: Tx) -> int:
-            doc = tx.doc
-            self._lobby(tx)
-            if doc.seat_of(user_id) is None and user_id != doc.creator_id:
-                raise UserFacingError("error.not_at_table")
-            index = self._free_seat(doc, seat, allow_computer=False)
-            doc.seats[index] = Seat(None, "", doc.locale)
-            doc.add_note(t("note.bot_added", doc.locale, number=index + 1))
-            return index
-        _, index = await self.transact(table_id, fn)
-        return index
 
     async def set_option(self, table_id: int, user_id: int, name: str, value: Any) -> RuleSet:
         def fn(tx: Tx) -> RuleSet:
@@ -364,6 +307,7 @@ class TableService:
             multiplier=1 if result is None else result.kitty_multiplier,
             result_side=None if result is None else result.side,
             result_levels=0 if result is None else result.levels_gained,
+            holders=seat_rules.holders(doc),
         )
 
     def new_seed(self) -> int:
@@ -376,10 +320,15 @@ class TableService:
         doc.hand_key = f"{doc.match_key}-h{match.hand_no + 1}"
         doc.action_seq = 0
         doc.notes = []
+        for seat in seat_rules.seat_waiting(doc):  # people who took a seat during a hand
+            doc.add_note(t("note.seat_taken", doc.locale, player=mention(doc, seat, doc.locale),
+                           number=seat + 1))
+        seat_rules.start_holders(doc)
         self._apply(tx, StartHand(self.new_seed()))
         new = doc.get_match()
         assert new is not None
         tx.hand = self._hand_record(tx, new)
+        tx.match = self._match_record(tx, new)  # the line-up may have changed between hands
 
     def _apply(self, tx: Tx, action: Action, *, actor: int | None = None) -> tuple[Event, ...]:
         """Apply an engine action to the doc (raises `TractorError`, changing nothing)."""
@@ -471,6 +420,7 @@ class TableService:
         tx.match = self._match_record(tx, match)
         if match.winner is not None:
             tx.status = "lobby"
+            seat_rules.seat_waiting(doc)  # who waited for a next hand sits for the next match
             doc.add_note(t("note.match_over", doc.locale))
 
     def _arm(self, doc: TableDoc, match: Match) -> None:
@@ -554,7 +504,10 @@ class TableService:
         elif kind == "next_hand":
             def next_hand(tx: Tx) -> None:
                 if tx.doc.get_match() is not None and tx.doc.phase is Phase.BETWEEN_HANDS:
-                    self._start_hand(tx)
+                    if tx.doc.full:
+                        self._start_hand(tx)
+                    else:  # a seat was emptied: the hand starts once it is filled
+                        tx.doc.timer, tx.doc.deadline = None, None
                 else:
                     tx.changed = False
             await self._guarded(table_id, step, next_hand)
@@ -563,7 +516,7 @@ class TableService:
             if seat is None:
                 return
             action = await asyncio.to_thread(
-                computer_action, match.view_for(seat), self.config.computer_player,
+                computer_action, match.view_for(seat), self.player_of(doc, seat),
                 table_id, match.hand_no, step)
             log.info("time's up for seat %s (%s)", seat, kind)
 
@@ -594,6 +547,12 @@ class TableService:
         except (UserFacingError, StaleVersion):
             return False
         return tx.changed
+
+    def player_of(self, doc: TableDoc, seat: int) -> str:
+        """The engine player deciding for `seat`: its level, else ``TRACTOR_COMPUTER``."""
+        entry = doc.seats[seat]
+        level = None if entry is None else entry.level
+        return player_name(level or self.config.computer_player)
 
     def _schedule_computers(self, table_id: int, doc: TableDoc) -> None:
         if self._closed:
@@ -626,7 +585,7 @@ class TableService:
                         or not doc.seat(seat).computer_acts):
                     return
                 action = await asyncio.to_thread(
-                    computer_action, match.view_for(seat), self.config.computer_player,
+                    computer_action, match.view_for(seat), self.player_of(doc, seat),
                     table_id, match.hand_no, step, doc.action_seq)
                 def apply(tx: Tx, action: Action = action) -> None:
                     self._computer_apply(tx, seat, action)
@@ -723,6 +682,9 @@ class TableService:
             def fn(tx: Tx) -> None:
                 doc = tx.doc
                 doc.restored = True
+                for entry in doc.seats:  # documents from before levels: the default's
+                    if entry is not None and entry.is_computer and entry.level is None:
+                        entry.level = level_of(self.config.computer_player)
                 if doc.timer is not None and doc.deadline is not None:
                     doc.deadline = max(doc.deadline, self.clock() + grace)
                 if doc.match is not None:

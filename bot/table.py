@@ -46,6 +46,8 @@ class Seat:
     """The step of the last "your turn" DM (a new message that notifies)."""
     dm_closed: bool = False
     dm_notice_sent: bool = False
+    level: str | None = None
+    """A computer seat's strength (`bot.levels`); None: the server-wide default."""
 
     @property
     def is_computer(self) -> bool:
@@ -63,6 +65,7 @@ class Seat:
             "dm_channel": self.dm_channel, "panel_message": self.panel_message,
             "panel_step": self.panel_step, "panel_turn_step": self.panel_turn_step,
             "dm_closed": self.dm_closed, "dm_notice_sent": self.dm_notice_sent,
+            "level": self.level,
         }
 
     @classmethod
@@ -79,6 +82,7 @@ class Seat:
             panel_turn_step=int(data.get("panel_turn_step", -1)),
             dm_closed=bool(data.get("dm_closed", False)),
             dm_notice_sent=bool(data.get("dm_notice_sent", False)),
+            level=None if data.get("level") is None else str(data["level"]),
         )
 
 
@@ -121,6 +125,10 @@ class TableDoc:
     """The last settled hand's public summary text (for the score sheet)."""
     results: list[dict[str, Any]] = field(default_factory=list)
     """Public results of the match's settled hands (score sheet)."""
+    holders: list[list[int | None]] = field(default_factory=list)
+    """Per seat, every holder during the current hand (`bot.seat_rules`; empty before)."""
+    waiting: list[Seat | None] = field(default_factory=lambda: [None] * SEATS)
+    """People who take a computer's seat from the next hand (`bot.seat_rules`)."""
     _parsed: tuple[dict[str, Any], Match] | None = field(default=None, repr=False,
                                                          compare=False)
     """``(match, Match.from_dict(match))``: the match is parsed once per document."""
@@ -140,6 +148,8 @@ class TableDoc:
             "start_levels": self.start_levels, "notes": list(self.notes),
             "restored": self.restored, "last_summary": self.last_summary,
             "results": list(self.results),
+            "holders": [list(h) for h in self.holders],
+            "waiting": [None if s is None else s.to_dict() for s in self.waiting],
         }
 
     @classmethod
@@ -161,6 +171,9 @@ class TableDoc:
             start_levels=data.get("start_levels"), notes=list(data.get("notes", [])),
             restored=bool(data.get("restored", False)), last_summary=data.get("last_summary"),
             results=list(data.get("results", [])),
+            holders=[list(h) for h in data.get("holders", [])],
+            waiting=[None if s is None else Seat.from_dict(s)
+                     for s in data.get("waiting") or [None] * SEATS],
         )
 
     # ---- queries ---------------------------------------------------------------------

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import DEFAULT, messages, t, tn
+from bot.levels import LEVELS
 from bot.options import options_text
 from bot.table import TableDoc
 from engine.cards import Card, Rank
@@ -87,6 +88,21 @@ def seat_name(doc: TableDoc, seat: int, locale: str) -> str:
     return discord.utils.escape_markdown(entry.name)
 
 
+def seat_title(doc: TableDoc, seat: int, locale: str) -> str:
+    """A seat's name as the seat list and the table picture show it: a computer's with
+    its level (``Computer 2 · strong``)."""
+    name = seat_name(doc, seat, locale)
+    entry = doc.seats[seat]
+    if entry is None or entry.user_id is not None or not entry.level:
+        return name
+    return t("seat.computer_level", locale, name=name, level=level_text_of(entry.level, locale))
+
+
+def level_text_of(level: str, locale: str) -> str:
+    """A computer level as players read it (a player name without a level as is)."""
+    return t(f"level.{level}", locale) if level in LEVELS else level
+
+
 def seat_label(doc: TableDoc, seat: int, locale: str) -> str:
     """``Alice (2)``: the name with the seat number shown 1–4."""
     return t("seat.label", locale, name=seat_name(doc, seat, locale), number=seat + 1)
@@ -150,7 +166,7 @@ def seats_line(doc: TableDoc, public: PublicView, locale: str) -> str:
         elif entry is not None and entry.autopilot:
             marks = " ⏸"
         count = public.cards_left[seat]
-        parts.append(f"{seat + 1}. {seat_name(doc, seat, locale)}{marks} "
+        parts.append(f"{seat + 1}. {seat_title(doc, seat, locale)}{marks} "
                      f"({tn('table.cards_left', count, locale)})")
     return " · ".join(parts)
 
@@ -234,7 +250,7 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
         if entry is None:
             who = t("lobby.seat_empty", locale)
         elif entry.user_id is None:
-            who = f"{seat_name(doc, seat, locale)} 🤖"
+            who = f"{seat_title(doc, seat, locale)} 🤖"
         else:
             who = f"<@{entry.user_id}>"
         lines.append(t("lobby.seat_line", locale, number=seat + 1, team=team, player=who))

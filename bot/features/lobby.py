@@ -12,6 +12,7 @@ from discord import app_commands, ui
 from bot.errors import UserFacingError
 from bot.features import ALIAS_KEY, App, Feature, add_feature, guarded
 from bot.i18n import lstr, server_locale, t
+from bot.levels import LEVELS
 from bot.options import (
     OPTIONS,
     Option,
@@ -20,12 +21,16 @@ from bot.options import (
     options_text,
     parse_value,
 )
-from bot.table import TableDoc
+from bot.seating import Seating
+from bot.table import Seat, TableDoc
+from bot.ui.access import manages_channels
 from bot.ui.components import button, select
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import edit_clicked, locale_of, pages, send
 
 SEAT_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in range(1, 5)]
+LEVEL_CHOICES = [app_commands.Choice(name=lstr(f"level.{level}"), value=level)
+                 for level in LEVELS]
 OPTION_ROWS = 4
 """Option selects per page of the options message (the fifth row holds ◀ ▶)."""
 
@@ -45,6 +50,7 @@ class Lobby(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
+        self.seating = Seating(app.service)
         add = app.router.add
         for verb, handler in (("join", self._join_button), ("leave", self._leave_button),
                               ("addbot", self._addbot_button), ("start", self._start_button),
@@ -114,19 +120,20 @@ class Lobby(Feature):
         """Take a seat at this channel's table (a computer's seat too, before the start)."""
         await self.ack(interaction)
         table_id, _ = await self.here(interaction)
-        await self._join(interaction, table_id, None if seat is None else seat - 1)
+        await self.join_table(interaction, table_id, None if seat is None else seat - 1)
 
     async def _join_button(self, interaction: discord.Interaction[Any], cid: ComponentId,
                            values: list[str]) -> None:
-        await self._join(interaction, cid.table, None)
+        await self.join_table(interaction, cid.table, None)
 
-    async def _join(self, interaction: discord.Interaction[Any], table_id: int,
+    async def join_table(self, interaction: discord.Interaction[Any], table_id: int,
                     seat: int | None) -> None:
         locale = locale_of(interaction)
         user = interaction.user
         name = getattr(user, "display_name", user.name)
-        index = await self.app.service.join(table_id, user.id, name, locale, seat)
-        await send(interaction, t("join.done", locale, number=index + 1))
+        index, now = await self.seating.join(table_id, user.id, name, locale, seat)
+        await send(interaction, t("join.done" if now else "join.next_hand", locale,
+                                  number=index + 1))
         await self._welcome_dm(interaction, table_id, index, locale)
 
     async def _welcome_dm(self, interaction: discord.Interaction[Any], table_id: int,
@@ -142,8 +149,8 @@ class Lobby(Feature):
             await send(interaction, t("error.dm_closed", locale))
 
             def closed(doc: TableDoc) -> None:
-                entry = doc.seats[seat]
-                if entry is not None and entry.user_id == user.id:
+                entry = _person(doc, seat, user.id)
+                if entry is not None:
                     entry.dm_closed = True
                     entry.dm_notice_sent = True
             await self.app.service.update_meta(table_id, closed)
@@ -151,8 +158,8 @@ class Lobby(Feature):
             pass
         else:
             def opened(doc: TableDoc) -> None:
-                entry = doc.seats[seat]
-                if entry is not None and entry.user_id == user.id:
+                entry = _person(doc, seat, user.id)
+                if entry is not None:
                     entry.dm_channel = dm.id
             await self.app.service.update_meta(table_id, opened)
 
@@ -169,27 +176,29 @@ class Lobby(Feature):
         await self._leave(interaction, cid.table)
 
     async def _leave(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        await self.app.service.leave(table_id, interaction.user.id)
+        await self.seating.leave(table_id, interaction.user.id)
         await send(interaction, t("leave.done", locale_of(interaction)))
 
     @app_commands.command(name="addbot", description=lstr("cmd.addbot.desc"))
-    @app_commands.describe(seat=lstr("cmd.addbot.seat.desc"))
-    @app_commands.choices(seat=SEAT_CHOICES)
+    @app_commands.describe(seat=lstr("cmd.addbot.seat.desc"), level=lstr("cmd.addbot.level.desc"))
+    @app_commands.choices(seat=SEAT_CHOICES, level=LEVEL_CHOICES)
     @guarded
     async def addbot(self, interaction: discord.Interaction[Any],
-                     seat: int | None = None) -> None:
-        """Seat a computer player (the first empty seat unless you pick one)."""
+                     seat: int | None = None, level: str | None = None) -> None:
+        """Seat a computer player (the first empty seat unless you pick one), at a level."""
         await self.ack(interaction)
         table_id, _ = await self.here(interaction)
-        await self._add_bot(interaction, table_id, None if seat is None else seat - 1)
+        await self.add_bot(interaction, table_id, None if seat is None else seat - 1, level)
 
     async def _addbot_button(self, interaction: discord.Interaction[Any], cid: ComponentId,
                              values: list[str]) -> None:
-        await self._add_bot(interaction, cid.table, None)
+        await self.add_bot(interaction, cid.table, None, None)
 
-    async def _add_bot(self, interaction: discord.Interaction[Any], table_id: int,
-                       seat: int | None) -> None:
-        index = await self.app.service.add_bot(table_id, interaction.user.id, seat)
+    async def add_bot(self, interaction: discord.Interaction[Any], table_id: int,
+                      seat: int | None, level: str | None) -> None:
+        """``/tractor addbot`` and ``/tractor seat addbot``."""
+        index = await self.seating.add_bot(table_id, interaction.user.id, seat, level,
+                                           can_manage=manages_channels(interaction))
         await send(interaction, t("addbot.done", locale_of(interaction), number=index + 1))
 
     # ---- start and end -------------------------------------------------------------
@@ -235,8 +244,7 @@ class Lobby(Feature):
 
     @staticmethod
     def _can_manage(interaction: discord.Interaction[Any]) -> bool:
-        perms = getattr(interaction, "permissions", None)
-        return bool(perms and perms.manage_channels)
+        return manages_channels(interaction)
 
     async def _end_yes(self, interaction: discord.Interaction[Any], cid: ComponentId,
                        values: list[str]) -> None:
@@ -314,9 +322,10 @@ class Lobby(Feature):
         locale = await self.ack(interaction)
         intro, _, _ = await self.game_intro(interaction)
         summary, _, options = intro.partition("\n\n")
-        text = "\n\n".join([summary, t("help.commands", locale), commands_text(
-            self.app.group, locale), options])
-        for chunk in pages(text.split("\n")):  # longer than one message: a follow-up
+        for chunk in pages(f"{summary}\n\n{options}".split("\n")):
+            await send(interaction, chunk)
+        commands = commands_text(self.app.group, locale).split("\n")
+        for chunk in pages([t("help.commands", locale), "", *commands]):
             await send(interaction, chunk)
 
     # ---- the options selects -----------------------------------------------------------
@@ -343,6 +352,14 @@ class Lobby(Feature):
         page = int(cid.arg)
         await edit_clicked(interaction, view=options_view(doc, cid.table, locale,
                                                                    page))
+
+
+def _person(doc: TableDoc, seat: int, user_id: int) -> Seat | None:
+    """`user_id`'s entry at `seat`, seated or waiting for the next hand."""
+    for entry in (doc.seats[seat], doc.waiting[seat]):
+        if entry is not None and entry.user_id == user_id:
+            return entry
+    return None
 
 
 OPTIONS_BY_COMMAND: dict[str, Option] = {o.command: o for o in OPTIONS.values() if o.command}

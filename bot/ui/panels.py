@@ -39,6 +39,7 @@ from bot.text import (
     lobby_content,
     ruling_text,
     seat_name,
+    seat_title,
     shape_word,
     table_content,
     trick_line,
@@ -419,7 +420,7 @@ def seat_labels(doc: TableDoc, locale: str) -> list[SeatLabel]:
     labels = []
     for seat in range(4):
         entry = doc.seats[seat]
-        name = seat_name(doc, seat, locale).replace("\\", "")
+        name = seat_title(doc, seat, locale).replace("\\", "")
         labels.append(SeatLabel(name, computer=entry is not None and entry.user_id is None,
                                 autopilot=entry is not None and entry.autopilot))
     return labels

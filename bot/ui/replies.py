@@ -21,7 +21,7 @@ from discord import app_commands
 from bot.errors import UserFacingError
 from bot.i18n import resolve_locale, t
 from bot.logging import table_logger
-from bot.storage import StorageError, Store
+from bot.storage import SeasonNotFound, StorageError, Store
 from bot.text import CONTENT_LIMIT, fit, ruling_text
 from engine.errors import InvalidNotation, TractorError
 
@@ -137,6 +137,8 @@ def error_text(error: BaseException, locale: str) -> str | None:
         return t("error.bad_cards", locale, reason=quote(ruling_text(error, locale), 300))
     if isinstance(error, TractorError):
         return t("error.not_allowed", locale, reason=ruling_text(error, locale))
+    if isinstance(error, SeasonNotFound):
+        return t("error.unknown_season", locale, season=error.season)
     if isinstance(error, StorageError):
         return t("error.try_again", locale)
     return None
