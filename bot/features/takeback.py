@@ -1,4 +1,5 @@
-"""Take-backs (R12 `take_backs`): the panel's ``Take back`` button and ``/tractor takeback``.
+"""Take-backs (R12 `take_backs`): the panel's ``Take back`` button, and `take_back` for
+``/tractor tricks takeback`` (in the Tricks room's subgroup).
 
 The engine decides who may take back what (`PublicView.take_back_seat`, `TakeBack`); a
 refusal is its translated ruling. The service turns the `PlayTakenBack` event into a table
@@ -10,16 +11,26 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-from discord import app_commands
 
-from bot.features import App, Feature, add_feature, guarded
-from bot.i18n import lstr, t
+from bot.features import App, Feature, add_feature
+from bot.i18n import t
 from bot.service import Tx
 from bot.text import cards_text
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import locale_of, send
 from engine.actions import TakeBack
 from engine.events import PlayTakenBack
+
+
+async def take_back(feature: Feature, interaction: discord.Interaction[Any]) -> None:
+    """``/tractor tricks takeback``: take back your last play at this channel's table."""
+    table_id, _ = await feature.here(interaction)
+    tx = await feature.app.service.act(table_id, interaction.user.id, TakeBack)
+    seat = tx.doc.seat_of(interaction.user.id)
+    if seat is not None:
+        feature.app.selections.clear(table_id, seat)
+        feature.app.publisher.refresh_ephemeral(table_id, seat)
+    await send(interaction, t("takeback.done", locale_of(interaction), cards=taken_back(tx)))
 
 
 def taken_back(tx: Tx) -> str:
@@ -41,20 +52,6 @@ class TakeBacks(Feature, name="TakeBacks"):
         message = interaction.message
         if message is not None and message.flags.ephemeral and cid.seat is not None:
             self.app.publisher.refresh_ephemeral(cid.table, cid.seat)
-
-    @app_commands.command(name="takeback", description=lstr("cmd.takeback.desc"))
-    @guarded
-    async def takeback(self, interaction: discord.Interaction[Any]) -> None:
-        """Take back your last play, before the next seat acts (tables with take-backs)."""
-        await self.ack(interaction)
-        table_id, _ = await self.here(interaction)
-        tx = await self.app.service.act(table_id, interaction.user.id, TakeBack)
-        seat = tx.doc.seat_of(interaction.user.id)
-        if seat is not None:
-            self.app.selections.clear(table_id, seat)
-            self.app.publisher.refresh_ephemeral(table_id, seat)
-        await send(interaction, t("takeback.done", locale_of(interaction),
-                                  cards=taken_back(tx)))
 
 
 async def setup(app: App) -> None:

@@ -17,6 +17,7 @@ from discord import app_commands
 
 from bot.errors import UserFacingError
 from bot.features import App, Feature, add_feature, guarded
+from bot.features.takeback import take_back
 from bot.i18n import lstr, t
 from bot.options import option_values
 from bot.table import TableDoc
@@ -110,7 +111,11 @@ def tricks_lines(doc: TableDoc, public: PublicView, known: Sequence[Card],
 
 
 class TricksView(Feature, name="Tricks"):
-    """Seeing the hand so far."""
+    """Seeing the hand so far (``/tractor tricks show``), and taking back one's last play
+    (``/tractor tricks takeback``, see bot/features/takeback.py)."""
+
+    subgroup = "tricks"
+    grouped = ("show", "takeback")
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
@@ -120,13 +125,20 @@ class TricksView(Feature, name="Tricks"):
                       values: list[str]) -> None:
         await self.show(interaction, await self.app.access.table(interaction, cid.table))
 
-    @app_commands.command(name="tricks", description=lstr("cmd.tricks.desc"))
+    @app_commands.command(name="show", description=lstr("cmd.tricks.show.desc"))
     @guarded
-    async def tricks(self, interaction: discord.Interaction[Any]) -> None:
+    async def show_command(self, interaction: discord.Interaction[Any]) -> None:
         """Every trick of this hand, and what you have not seen yet."""
         await self.ack(interaction)
         _, doc = await self.here(interaction)
         await self.show(interaction, doc)
+
+    @app_commands.command(name="takeback", description=lstr("cmd.takeback.desc"))
+    @guarded
+    async def takeback(self, interaction: discord.Interaction[Any]) -> None:
+        """Take back your last play, before the next seat acts (tables with take-backs)."""
+        await self.ack(interaction)
+        await take_back(self, interaction)
 
     async def show(self, interaction: discord.Interaction[Any], doc: TableDoc) -> None:
         locale = locale_of(interaction)

@@ -135,7 +135,7 @@ async def test_take_backs_by_button_and_command_across_a_restart(tmp_path: Path)
         user = await w.user_of(leader)
         # nothing to take back yet: one refusal, nothing changes
         version = await w.version()
-        refused = await user.slash(w.channel, "tractor takeback")
+        refused = await user.slash(w.channel, "tractor tricks takeback")
         texts = reply_texts(refused)
         assert len(texts) == 1 and "Only your last play" in texts[0], texts
         assert await w.version() == version
@@ -162,7 +162,7 @@ async def test_take_backs_by_button_and_command_across_a_restart(tmp_path: Path)
         assert (await w.doc()).timer == "turn"
         # by command: play again, then /tractor takeback
         await by_panel(w, leader)
-        done = await user.slash(w.channel, "tractor takeback")
+        done = await user.slash(w.channel, "tractor tricks takeback")
         assert reply_texts(done) and "You took back" in reply_texts(done)[0]
         assert (await w.match()).public_view().turn == leader
 
@@ -172,7 +172,7 @@ async def test_take_backs_off_refused(tmp_path: Path) -> None:
         await w.open_table(1)
         await w.start()
         version = await w.version()
-        result = await w.users[0].slash(w.channel, "tractor takeback")
+        result = await w.users[0].slash(w.channel, "tractor tricks takeback")
         texts = reply_texts(result)
         assert len(texts) == 1 and "does not allow taking back" in texts[0], texts
         assert await w.version() == version

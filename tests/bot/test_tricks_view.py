@@ -33,7 +33,7 @@ async def test_tricks_view_public_tricks_and_the_viewers_unseen_count(tmp_path: 
     async with world(tmp_path, humans=1) as w:
         await w.open_table(1)
         alice = w.users[0]
-        refused = await alice.slash(w.channel, "tractor tricks")
+        refused = await alice.slash(w.channel, "tractor tricks show")
         assert reply_texts(refused) == ["No hand is being played at this table yet."]
         await w.start()
         await play_until(w, 20)
@@ -66,7 +66,7 @@ async def test_tricks_view_public_tricks_and_the_viewers_unseen_count(tmp_path: 
         # a spectator's count excludes only the played cards
         spectator = w.spectator
         assert spectator is not None
-        seen = reply_texts(await spectator.slash(w.channel, "tractor tricks"))
+        seen = reply_texts(await spectator.slash(w.channel, "tractor tricks show"))
         spectator_trumps = sum(1 for c in unseen_cards(public, [])
                                if public.trump is not None and public.trump.is_trump(c))
         assert f"Trumps {spectator_trumps}:" in "\n".join(seen)
@@ -81,7 +81,7 @@ async def test_the_count_can_be_turned_off(tmp_path: Path) -> None:
         await w.open_table(1, unseen_count=False)
         await w.start()
         await play_until(w, 1)
-        text = "\n".join(reply_texts(await w.users[0].slash(w.channel, "tractor tricks")))
+        text = "\n".join(reply_texts(await w.users[0].slash(w.channel, "tractor tricks show")))
         assert "**1.**" in text and "Not seen yet" not in text and "Trumps" not in text
 
 
