@@ -144,7 +144,13 @@ class Config:
     sync_commands: bool = True
     """Sync the command tree in ``setup_hook`` (to ``dev_guild_id`` when set)."""
     hand_pause: float = 8.0
-    """Seconds between a settled hand and the next deal."""
+    """Seconds between a settled hand and the next deal when nobody is waited for (only
+    computers, or everyone on autopilot). People get a Ready check instead (the table
+    option ``ready_timeout_s``)."""
+    start_delay: float = 15.0
+    """Seconds between ``Start`` and the first deal on Discord (announced; everyone's Ready
+    deals at once), so people have their hand in front of them. Local play deals when the
+    page is open."""
     forced_pause: float = 2.0
     """Seconds a forced play waits before it is made for the player (who sees it coming)."""
     computer_player: str = "ai"

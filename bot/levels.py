@@ -7,16 +7,7 @@ A computer seat stores its level in the table document (`bot.table.Seat.level`);
 
 from __future__ import annotations
 
-try:
-    from engine.ai import DEFAULT_LEVEL, LEVEL_PLAYERS, LEVELS, player_name
-except ImportError:  # engine.ai before branch `ai` (levels) is merged: the same API
-    LEVELS = ("easy", "normal", "strong")
-    DEFAULT_LEVEL = "strong"
-    LEVEL_PLAYERS = {"easy": "greedy", "normal": "ai", "strong": "ai"}
-
-    def player_name(name_or_level: str) -> str:
-        key = name_or_level.strip().lower()
-        return LEVEL_PLAYERS.get(key, key)
+from engine.ai import DEFAULT_LEVEL, LEVEL_PLAYERS, LEVELS, player_name
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "level_of", "player_name"]
 

@@ -43,6 +43,8 @@ class Option:
     kind: Kind
     choices: tuple[Any, ...]
     command: str | None
+    zero: str = "option.off"
+    """The catalog key that names 0 of a ``seconds`` option."""
 
     @property
     def default(self) -> Any:
@@ -59,8 +61,8 @@ class Option:
     def label(self, value: Any, locale: str) -> str:
         """A value as players read it."""
         if self.kind == "seconds":
-            return t("option.off", locale) if value == 0 else t("option.seconds", locale,
-                                                                 seconds=value)
+            return t(self.zero, locale) if value == 0 else t("option.seconds", locale,
+                                                             seconds=value)
         if self.kind == "bool":
             return t("option.yes" if value else "option.no", locale)
         if self.kind == "number":
@@ -89,6 +91,8 @@ def _values(name: str) -> tuple[Any, ...]:
 OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("turn_timer_s", "seconds", (0, 30, 60, 90, 180, 300), "turn_timer"),
     Option("declare_window_s", "seconds", (10, 15, 30, 60), "declare_window"),
+    Option("ready_timeout_s", "seconds", (0, 30, 60, 120, 300), "ready_timeout",
+           zero="option.no_limit"),
     Option("kitty_multiplier", "choice", _values("kitty_multiplier"), "kitty_multiplier"),
     Option("no_bid", "choice", _values("no_bid"), "no_bid"),
     Option("must_defend", "choice", _values("must_defend"), "must_defend"),

@@ -121,6 +121,8 @@ class Seating:
             self._holder_changed(tx, index)
         if not doc.humans and not any(doc.waiting):
             tx.end = True
+        else:
+            self.service.deal_if_ready(tx)  # the others were ready: only this one was awaited
 
     async def kick(self, table_id: int, user_id: int, seat: int, *, can_manage: bool) -> str:
         """Give a person's seat away (a computer plays it until someone sits); returns

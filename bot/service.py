@@ -44,7 +44,15 @@ from bot.storage import (
     TableStatus,
 )
 from bot.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
-from bot.text import cards_text, event_lines, mention, seat_name, summary_text, team_names
+from bot.text import (
+    cards_text,
+    deadline_text,
+    event_lines,
+    mention,
+    seat_name,
+    summary_text,
+    team_names,
+)
 from bot.timers import Clock, Timers
 from engine.actions import Action, CloseWindow, Pass, Play, StartHand
 from engine.cards import Rank
@@ -70,11 +78,19 @@ from engine.rules import FixedTrump, RuleSet
 if TYPE_CHECKING:
     from bot.config import Config
 
-__all__ = ["PublishSink", "TableService", "Tx"]
+__all__ = ["PublishSink", "ReadyState", "TableService", "Tx"]
 
 T = TypeVar("T")
 PublishSink = Callable[[int, Publish, bool], None]
 """``sink(table_id, publish, ended)``: show a commit's outcome (after the commit)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyState:
+    """The answer to a Ready: whether the hand was dealt, and who is still awaited."""
+
+    dealt: bool
+    waiting: tuple[int, ...]
 
 
 @dataclass(slots=True)
@@ -247,7 +263,18 @@ class TableService:
             tx.match = self._match_record(tx, match)
             doc.set_match(match)
             tx.status = "playing"
-            self._start_hand(tx)
+            delay = self.config.start_delay
+            if delay > 0 and doc.unready:
+                # The first deal waits a moment (announced), or for everyone's Ready.
+                bump_step(doc, match)
+                doc.ready = []
+                doc.timer, doc.deadline, doc.timer_step = "next_hand", self.clock() + delay, \
+                    doc.step
+                tx.publish.repost = True
+                tx.publish.announcements.append(Announcement(t(
+                    "announce.first_deal", doc.locale, deadline=deadline_text(doc.deadline))))
+            else:
+                self._start_hand(tx)
         await self.transact(table_id, fn)
 
     @staticmethod
@@ -324,6 +351,7 @@ class TableService:
             doc.add_note(t("note.seat_taken", doc.locale, player=mention(doc, seat, doc.locale),
                            number=seat + 1))
         seat_rules.start_holders(doc)
+        doc.ready = []
         self._apply(tx, StartHand(self.new_seed()))
         new = doc.get_match()
         assert new is not None
@@ -414,8 +442,9 @@ class TableService:
         })
         text = summary_text(doc, public, doc.locale)
         doc.last_summary = text
-        tx.publish.announcements.append(Announcement(text, summary_image=True,
-                                                     summary_view=public))
+        tx.publish.announcements.append(Announcement(
+            text, summary_image=True, summary_view=public,
+            ready=match.winner is None and bool(doc.humans)))
         tx.hand = self._hand_record(tx, match)
         tx.match = self._match_record(tx, match)
         if match.winner is not None:
@@ -436,7 +465,12 @@ class TableService:
         elif phase is Phase.PLAYING and rules.turn_timer_s:
             kind, seconds = "turn", rules.turn_timer_s
         elif phase is Phase.BETWEEN_HANDS:
+            doc.ready = []
             kind, seconds = "next_hand", self.config.hand_pause
+            if doc.unready:  # people read the summary: wait for their Ready
+                seconds = rules.ready_timeout_s
+                if not seconds:
+                    kind = None  # no limit: only everyone's Ready deals
         doc.timer = kind
         doc.deadline = None if kind is None else self.clock() + seconds
         doc.timer_step = doc.step
@@ -482,6 +516,39 @@ class TableService:
             return True
         _, was = await self.transact(table_id, fn)
         return was
+
+    async def ready(self, table_id: int, user_id: int) -> ReadyState:
+        """`user_id` is ready for the next hand (the summary's or the table's Ready button;
+        local play when the page is open). The hand is dealt at once when nobody else is
+        awaited. Refused (`UserFacingError`) when not seated or no deal is pending;
+        pressing twice changes nothing. Seats taken mid-match can reuse this check."""
+        def fn(tx: Tx) -> ReadyState:
+            doc = tx.doc
+            seat = doc.seat_of(user_id)
+            if seat is None:
+                raise UserFacingError("error.not_at_table")
+            if doc.get_match() is None or doc.phase is not Phase.BETWEEN_HANDS:
+                raise UserFacingError("error.no_deal_pending")
+            if seat in doc.ready:
+                tx.changed = False
+                return ReadyState(False, tuple(doc.unready))
+            doc.ready.append(seat)
+            tx.publish.table = True
+            if not self.deal_if_ready(tx):
+                return ReadyState(False, tuple(doc.unready))
+            return ReadyState(True, ())
+        _, state = await self.transact(table_id, fn)
+        return state
+
+    def deal_if_ready(self, tx: Tx) -> bool:
+        """Deal the next hand inside `tx` when one is pending, every seat is filled and no
+        seated person is still awaited (someone pressed Ready, or the awaited one left)."""
+        doc = tx.doc
+        if (doc.get_match() is None or doc.phase is not Phase.BETWEEN_HANDS or not doc.full
+                or not doc.ready or doc.unready):
+            return False
+        self._start_hand(tx)
+        return True
 
     # ---- timers and computer seats -----------------------------------------------------
 

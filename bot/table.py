@@ -48,6 +48,10 @@ class Seat:
     dm_notice_sent: bool = False
     level: str | None = None
     """A computer seat's strength (`bot.levels`); None: the server-wide default."""
+    panel_hand: int = -1
+    """The hand the DM panel message was sent for (-1: unknown, a document from before)."""
+    panel_lost_hand: int = 0
+    """A hand whose DM panel could not be delivered twice: not tried again in that hand."""
 
     @property
     def is_computer(self) -> bool:
@@ -66,6 +70,7 @@ class Seat:
             "panel_step": self.panel_step, "panel_turn_step": self.panel_turn_step,
             "dm_closed": self.dm_closed, "dm_notice_sent": self.dm_notice_sent,
             "level": self.level,
+            "panel_hand": self.panel_hand, "panel_lost_hand": self.panel_lost_hand,
         }
 
     @classmethod
@@ -83,6 +88,8 @@ class Seat:
             dm_closed=bool(data.get("dm_closed", False)),
             dm_notice_sent=bool(data.get("dm_notice_sent", False)),
             level=None if data.get("level") is None else str(data["level"]),
+            panel_hand=int(data.get("panel_hand", -1)),
+            panel_lost_hand=int(data.get("panel_lost_hand", 0)),
         )
 
 
@@ -129,6 +136,10 @@ class TableDoc:
     """Per seat, every holder during the current hand (`bot.seat_rules`; empty before)."""
     waiting: list[Seat | None] = field(default_factory=lambda: [None] * SEATS)
     """People who take a computer's seat from the next hand (`bot.seat_rules`)."""
+    ready: list[int] = field(default_factory=list)
+    """Between hands (and before the first deal): the seats whose player pressed Ready."""
+    summary_message: int | None = None
+    """The last hand's summary message (it carries the Ready button until the next deal)."""
     _parsed: tuple[dict[str, Any], Match] | None = field(default=None, repr=False,
                                                          compare=False)
     """``(match, Match.from_dict(match))``: the match is parsed once per document."""
@@ -150,6 +161,8 @@ class TableDoc:
             "results": list(self.results),
             "holders": [list(h) for h in self.holders],
             "waiting": [None if s is None else s.to_dict() for s in self.waiting],
+            "ready": list(self.ready),
+            "summary_message": self.summary_message,
         }
 
     @classmethod
@@ -174,6 +187,8 @@ class TableDoc:
             holders=[list(h) for h in data.get("holders", [])],
             waiting=[None if s is None else Seat.from_dict(s)
                      for s in data.get("waiting") or [None] * SEATS],
+            ready=[int(s) for s in data.get("ready", [])],
+            summary_message=_opt_int(data.get("summary_message")),
         )
 
     # ---- queries ---------------------------------------------------------------------
@@ -241,6 +256,12 @@ class TableDoc:
     @property
     def has_computers(self) -> bool:
         return any(s is not None and s.user_id is None for s in self.seats)
+
+    @property
+    def unready(self) -> list[int]:
+        """Seats the next deal waits for: people (not on autopilot) who have not pressed
+        Ready. Computers, and people the computer plays for, are always ready."""
+        return [i for i in self.humans if i not in self.ready and not self.seat(i).autopilot]
 
     def players(self) -> tuple[int | None, ...]:
         return tuple(None if s is None else s.user_id for s in self.seats)

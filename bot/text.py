@@ -200,7 +200,14 @@ def status_line(doc: TableDoc, public: PublicView, locale: str) -> str:
                      player=mention(doc, public.turn, locale), deadline=when)
         return t("table.waiting_for", locale, player=mention(doc, public.turn, locale))
     if public.phase is Phase.BETWEEN_HANDS:
-        return t("table.next_hand", locale, deadline=when or "—")
+        waiting = ", ".join(mention(doc, s, locale) for s in doc.unready)
+        if not waiting:
+            return t("table.next_hand", locale, deadline=when or "—")
+        if public.hand_no == 0:
+            return t("table.first_deal", locale, deadline=when or "—", players=waiting)
+        if when:
+            return t("table.next_hand_ready", locale, deadline=when, players=waiting)
+        return t("table.next_hand_ready_nolimit", locale, players=waiting)
     if public.phase is Phase.MATCH_OVER:
         return t("table.match_over", locale)
     return ""

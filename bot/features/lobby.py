@@ -87,6 +87,7 @@ class Lobby(Feature):
         fixed_trump: str | None = None,
         take_backs: bool | None = None,
         unseen_count: bool | None = None,
+        ready_timeout: app_commands.Range[int, 0, 600] | None = None,
     ) -> None:
         """Open a table in this channel (one per channel), with the table options."""
         given = {"turn_timer": turn_timer, "declare_window": declare_window,
@@ -94,7 +95,8 @@ class Lobby(Feature):
                  "must_defend": must_defend, "match_end": match_end, "no_trump": no_trump,
                  "throw_penalty": throw_penalty, "follow": follow, "throw_ruff": throw_ruff,
                  "level_scoring": level_scoring, "fixed_trump": fixed_trump,
-                 "take_backs": take_backs, "unseen_count": unseen_count}
+                 "take_backs": take_backs, "unseen_count": unseen_count,
+                 "ready_timeout": ready_timeout}
         reader = await self.ack(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         store = self.app.store

@@ -12,6 +12,7 @@ from botkit import assert_ok, by_panel, find, forge, playing, reply_texts, world
 from simcord.backend.errors import OptionError
 
 from bot.errors import UserFacingError
+from bot.features.lobby import option_page
 from bot.options import OPTIONS, option_values, options_from, rules_of, with_option
 from bot.table import TableDoc
 from bot.ui.panels import _selected_line
@@ -61,10 +62,10 @@ async def test_house_rules_set_at_new_shown_and_changed(tmp_path: Path) -> None:
                      "Level scoring: One level per hand won", "Take-backs: yes",
                      "Count of unseen cards: no", "Fixed trump: None (declare)"):
             assert line in text, text
-        # the lobby's option selects: the creator sets a fixed trump on the third page
+        # the lobby's option selects: the creator sets a fixed trump on its page
         alice = w.users[0]
         shown = (await alice.slash(w.channel, "tractor rules")).response
-        page = find(shown, "optpage", extra="2")
+        page = find(shown, "optpage", extra=str(option_page(OPTIONS["fixed_trump"])))
         assert page is not None, [c.custom_id for r in shown.message.components
                                   for c in r.children]
         turned = await alice.click(shown, custom_id=page.custom_id)

@@ -27,6 +27,7 @@ from typing import Any
 
 import discord
 import simcord
+from botkit import simulated
 from openskill.models import PlackettLuce
 from simcord.actors import MemberActor
 
@@ -200,7 +201,7 @@ async def records_world(tmp_path: Path) -> AsyncIterator[World]:
     database = tmp_path / "tractor.sqlite3"
     bot = make_bot(database)
     real = real_hand()
-    async with simcord.run(bot) as env:
+    async with simulated(bot) as env:
         guild = env.create_guild(name="Tractor club")
         tractor = guild.create_text_channel("tractor")
         replays = guild.create_text_channel("replays")
