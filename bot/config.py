@@ -154,6 +154,8 @@ class Config:
     """Seconds between ``Start`` and the first deal on Discord (announced; everyone's Ready
     deals at once), so people have their hand in front of them. Local play deals when the
     page is open."""
+    forced_pause: float = 2.0
+    """Seconds a forced play waits before it is made for the player (who sees it coming)."""
     computer_player: str = "ai"
     workers: int = 0
     """Worker processes for pictures and computer players (0: threads; `bot.offload`;

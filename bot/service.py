@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot import offload, seat_rules
 from bot.errors import UserFacingError
+from bot.forced import forced_play
 from bot.i18n import t
 from bot.levels import level_of, player_name
 from bot.logging import table_logger
+from bot.options import option_values, with_option
 from bot.outcome import Announcement, Publish
 from bot.players import computer_action
 from bot.repository import TableRepository
@@ -43,6 +45,7 @@ from bot.storage import (
 )
 from bot.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
 from bot.text import (
+    cards_text,
     deadline_text,
     event_lines,
     mention,
@@ -51,24 +54,26 @@ from bot.text import (
     team_names,
 )
 from bot.timers import Clock, Timers
-from engine.actions import Action, CloseWindow, Pass, StartHand
+from engine.actions import Action, CloseWindow, Pass, Play, StartHand
 from engine.cards import Rank
 from engine.errors import TractorError
 from engine.events import (
     CardsDealt,
+    CardsPlayed,
     Declared,
     Event,
     HandSettled,
     HandStarted,
     MatchWon,
     NoBidTrump,
+    PlayTakenBack,
     Redealt,
     StarterSet,
     ThrowFailed,
     TrumpSet,
 )
 from engine.game import Match, Phase
-from engine.rules import RuleSet
+from engine.rules import FixedTrump, RuleSet
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -121,6 +126,7 @@ class TableService:
         self.timers = Timers(self._on_timer, clock)
         self._publish = publish
         self._pending_computer: set[tuple[int, int, int]] = set()
+        self._pending_forced: set[tuple[int, int, int]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._rng: random.Random = (
             random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
@@ -162,6 +168,7 @@ class TableService:
         else:
             self.timers.arm(tx.table_id, doc.deadline if doc.timer else None, doc.timer_step)
             self._schedule_computers(tx.table_id, doc)
+            self._schedule_forced(tx.table_id, doc)
         self._publish(tx.table_id, tx.publish, tx.end)
 
     async def update_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:
@@ -202,9 +209,8 @@ class TableService:
                          player_locale: str | None = None) -> tuple[StoredTable, TableDoc]:
         """Open a table: `locale` is the language of its public text (the server's),
         `player_locale` the creator's own (their panels; defaults to `locale`)."""
-        rules = RuleSet.from_dict(options)
         doc = TableDoc(guild_id=guild_id, channel_id=channel_id, creator_id=user_id,
-                       options=rules.to_dict(), locale=locale)
+                       options=option_values(options), locale=locale)
         doc.seats[0] = Seat(user_id, name[:32], player_locale or locale)
         if self.config.debug_start_level:
             doc.start_levels = [self.config.debug_start_level] * 2
@@ -228,12 +234,8 @@ class TableService:
             self._lobby(tx)
             if user_id != doc.creator_id:
                 raise UserFacingError("error.creator_only")
-            try:
-                rules = doc.rules.with_changes(**{name: value})
-            except (TypeError, ValueError):
-                raise UserFacingError("error.bad_option") from None
-            doc.options = rules.to_dict()
-            return rules
+            doc.options = with_option(doc.options, name, value)
+            return doc.rules
         _, rules = await self.transact(table_id, fn)
         return rules
 
@@ -257,6 +259,7 @@ class TableService:
                 assert entry is not None
                 entry.misses, entry.autopilot = 0, False
             doc.notes = []
+            self._creator_first(tx)
             tx.match = self._match_record(tx, match)
             doc.set_match(match)
             tx.status = "playing"
@@ -273,6 +276,18 @@ class TableService:
             else:
                 self._start_hand(tx)
         await self.transact(table_id, fn)
+
+    @staticmethod
+    def _creator_first(tx: Tx) -> None:
+        """With a fixed trump the first hand's starter is seat 1 (R12): the seats turn
+        round the table until the creator, if seated, has it (partners stay partners)."""
+        doc = tx.doc
+        creator = doc.seat_of(doc.creator_id)
+        if doc.rules.fixed_trump is FixedTrump.NONE or not creator:
+            return
+        doc.seats = doc.seats[creator:] + doc.seats[:creator]
+        tx.publish.announcements.append(Announcement(
+            t("note.creator_first", doc.locale, player=f"<@{doc.creator_id}>")))
 
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> None:
         def fn(tx: Tx) -> None:
@@ -386,6 +401,10 @@ class TableService:
                              team=team_names(doc, event.team, locale))))
         if actor is not None and actor in humans:
             pub.panel(actor, "edit")
+        if match.rules.take_backs and any(isinstance(e, (CardsPlayed, PlayTakenBack))
+                                          for e in events):
+            for seat in humans:  # a Take back button appears on one panel, leaves another
+                pub.panel(seat, "edit")
         if bump_step(doc, match):
             self._arm(doc, match)
             public = match.public_view()
@@ -654,6 +673,56 @@ class TableService:
             self.log(table_id).exception("computer seat %s failed", seat)
         finally:
             self._pending_computer.discard(key)
+
+    def _schedule_forced(self, table_id: int, doc: TableDoc) -> None:
+        """A human to play whose only legal play is forced: play it for them after
+        ``Config.forced_pause`` seconds if they asked to (``/tractor settings forced_plays``)."""
+        match = doc.get_match()
+        if self._closed or match is None or match.phase is not Phase.PLAYING:
+            return
+        seat = match.public_view().turn
+        entry = None if seat is None else doc.seats[seat]
+        if seat is None or entry is None or entry.user_id is None or entry.autopilot:
+            return
+        key = (table_id, seat, doc.step)
+        if key in self._pending_forced:
+            return
+        self._pending_forced.add(key)
+        task = asyncio.create_task(self._forced_turn(table_id, seat, entry.user_id, doc.step),
+                                   name=f"tractor-forced-{table_id}-{seat}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _forced_turn(self, table_id: int, seat: int, user_id: int, step: int) -> None:
+        try:
+            if not (await self.store.user_settings(user_id)).auto_forced:
+                return
+            _, doc = await self.load(table_id)
+            match = doc.get_match()
+            cards = None if match is None or doc.step != step else forced_play(
+                match.view_for(seat))
+            if cards is None:
+                return
+            await asyncio.sleep(self.config.forced_pause)
+            if self._closed:
+                return
+
+            def play(tx: Tx) -> None:
+                entry = tx.doc.seats[seat]
+                if entry is None or entry.user_id != user_id:
+                    tx.changed = False
+                    return
+                tx.doc.add_note(t("note.forced_play", tx.doc.locale,
+                                  player=seat_name(tx.doc, seat, tx.doc.locale),
+                                  cards=cards_text(cards)))
+                self._apply(tx, Play(seat, cards), actor=seat)
+            await self._guarded(table_id, step, play)
+        except (UserFacingError, TractorError, StaleVersion):
+            return
+        except Exception:
+            self.log(table_id).exception("forced play of seat %s failed", seat)
+        finally:
+            self._pending_forced.discard((table_id, seat, step))
 
     def _computer_apply(self, tx: Tx, seat: int, action: Action) -> None:
         match = tx.doc.get_match()

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot.options import rules_of
 from engine.game import Match, Phase
 from engine.rules import RuleSet
 
@@ -194,7 +195,7 @@ class TableDoc:
 
     @property
     def rules(self) -> RuleSet:
-        return RuleSet.from_dict(self.options)
+        return rules_of(self.options)
 
     def get_match(self) -> Match | None:
         """The running match (parsed once and kept while ``match`` is unchanged)."""
@@ -204,7 +205,8 @@ class TableDoc:
         cached = self._parsed
         if cached is not None and cached[0] is data:
             return cached[1]
-        match = Match.from_dict(data if "rules" in data else {**data, "rules": self.options})
+        older = "rules" not in data  # an older document: the table's options
+        match = Match.from_dict({**data, "rules": self.rules.to_dict()} if older else data)
         self._parsed = (data, match)
         return match
 
@@ -214,8 +216,10 @@ class TableDoc:
         self._parsed = (self.match, match)
 
     def set_match(self, match: Match | None) -> None:
-        if match is not None and match.rules.to_dict() != self.options:
-            self.options = match.rules.to_dict()  # the match's options are the table's
+        if match is not None:  # the match's options are the table's (bot-only ones kept)
+            rules = match.rules.to_dict()
+            if any(self.options.get(k) != v for k, v in rules.items()):
+                self.options = {**self.options, **rules}
         self.match = None if match is None else _without_rules(match.to_dict())
         self._parsed = None if match is None or self.match is None else (self.match, match)
 

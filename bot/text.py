@@ -21,9 +21,12 @@ from engine.events import (
     Declared,
     Event,
     NoBidTrump,
+    PlayTakenBack,
     Redealt,
     ThrowFailed,
     TrickWon,
+    TrumpHow,
+    TrumpSet,
 )
 from engine.game import BATCHES, Phase, Trick
 from engine.reasons import Reason, display_params, pretty_cards, template_key
@@ -134,6 +137,8 @@ def header(doc: TableDoc, public: PublicView, locale: str) -> str:
             t("table.level", locale, level=level_text(public.level))]
     if public.trump is not None:
         bits.append(t("table.trump", locale, trump=trump_text(public.trump, locale)))
+        if public.trump_how is TrumpHow.FIXED:
+            bits.append(t("table.trump_fixed", locale))
         if public.trump_seat is not None:
             bits.append(t("table.declared_by", locale,
                           player=seat_name(doc, public.trump_seat, locale)))
@@ -258,7 +263,7 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
         lines.append(t("lobby.seat_line", locale, number=seat + 1, team=team, player=who))
     lines.append("")
     lines.append(t("lobby.options_title", locale))
-    lines.append(options_text(doc.rules, locale))
+    lines.append(options_text(doc.options, locale))
     if doc.notes:
         lines.append("")
         lines.extend(f"› {note}" for note in doc.notes[-3:])
@@ -286,6 +291,11 @@ def event_lines(doc: TableDoc, events: Sequence[Event], locale: str) -> list[str
                            number=event.trick_no, points=event.points))
         elif isinstance(event, Redealt):
             lines.append(t("announce.redeal", locale))
+        elif isinstance(event, TrumpSet) and event.how is TrumpHow.FIXED:
+            lines.append(t("note.trump_fixed", locale, trump=trump_text(event.trump, locale)))
+        elif isinstance(event, PlayTakenBack):
+            lines.append(t("note.taken_back", locale, player=seat_name(doc, event.seat, locale),
+                           cards=cards_text(event.cards)))
         elif isinstance(event, NoBidTrump):
             lines.append(t("announce.no_bid", locale, cards=cards_text(event.revealed),
                            trump=trump_text(event.trump, locale)))

@@ -4,7 +4,7 @@
 
 The options come from THE registry (`bot.options.OPTIONS`): the ``option`` choices are its
 names, ``value`` autocompletes that option's values, and the engine's `RuleSet` validates
-(the same path as ``/tractor new``, `bot.options.rules_from`).
+(the same path as ``/tractor new``, `bot.options.options_from`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from bot.errors import UserFacingError
 from bot.features import App, Feature, add_feature, guarded
 from bot.features.records import LANGUAGE_CHOICES
 from bot.i18n import NATIVE_NAMES, lstr, server_locale, stored_server_language, t
-from bot.options import OPTIONS, Option, options_text, parse_value, rules_from
+from bot.options import OPTIONS, Option, options_from, options_text, parse_value
 from bot.storage import GuildSettings, Season
 from bot.ui.replies import reader_locale, send
 
@@ -58,7 +58,7 @@ def parse_typed(option: Option, raw: str) -> Any:
 def validated(defaults: Mapping[str, Any], option: Option, value: Any) -> Any:
     """`value` for `option` as a new table would get it on top of the server's `defaults`
     (the engine validates: ``error.bad_option``; a turn timer under 15 s becomes 15 s)."""
-    return rules_from(defaults, {option.name: value}).to_dict()[option.name]
+    return options_from(defaults, {option.name: value})[option.name]
 
 
 def season_text(season: Season, locale: str) -> str:
@@ -190,7 +190,7 @@ class Admin(Feature):
 def defaults_text(settings: GuildSettings, interaction: discord.Interaction[Any],
                   locale: str, saved: bool) -> str:
     """The server's defaults as the reader sees them."""
-    rules = rules_from(settings.table_options, {})
+    rules = options_from(settings.table_options, {})
     public = server_locale(settings.language, interaction.guild_locale)
     lines = [t("settings.saved", locale)] if saved else []
     lines += [t("defaults.title", locale), options_text(rules, locale),

@@ -13,14 +13,20 @@ from bot.errors import UserFacingError
 from bot.features import ALIAS_KEY, App, Feature, add_feature, guarded
 from bot.i18n import lstr, server_locale, t
 from bot.levels import LEVELS
-from bot.options import OPTIONS, Option, options_text, parse_value, rules_from
+from bot.options import (
+    OPTIONS,
+    Option,
+    option_values,
+    options_from,
+    options_text,
+    parse_value,
+)
 from bot.seating import Seating
 from bot.table import Seat, TableDoc
 from bot.ui.access import manages_channels
 from bot.ui.components import button, select
 from bot.ui.ids import ComponentId, VerbSpec
-from bot.ui.replies import edit_clicked, locale_of, send
-from engine.rules import RuleSet
+from bot.ui.replies import edit_clicked, locale_of, pages, send
 
 SEAT_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in range(1, 5)]
 LEVEL_CHOICES = [app_commands.Choice(name=lstr(f"level.{level}"), value=level)
@@ -75,24 +81,33 @@ class Lobby(Feature):
         match_end: str | None = None,
         no_trump: bool | None = None,
         throw_penalty: app_commands.Range[int, 0, 50] | None = None,
+        follow: str | None = None,
+        throw_ruff: str | None = None,
+        level_scoring: str | None = None,
+        fixed_trump: str | None = None,
+        take_backs: bool | None = None,
+        unseen_count: bool | None = None,
         ready_timeout: app_commands.Range[int, 0, 600] | None = None,
     ) -> None:
         """Open a table in this channel (one per channel), with the table options."""
         given = {"turn_timer": turn_timer, "declare_window": declare_window,
                  "kitty_multiplier": kitty_multiplier, "no_bid": no_bid,
                  "must_defend": must_defend, "match_end": match_end, "no_trump": no_trump,
-                 "throw_penalty": throw_penalty, "ready_timeout": ready_timeout}
+                 "throw_penalty": throw_penalty, "follow": follow, "throw_ruff": throw_ruff,
+                 "level_scoring": level_scoring, "fixed_trump": fixed_trump,
+                 "take_backs": take_backs, "unseen_count": unseen_count,
+                 "ready_timeout": ready_timeout}
         reader = await self.ack(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         store = self.app.store
         settings = await store.guild_settings(interaction.guild_id)
-        options = rules_from(settings.table_options, {
+        options = options_from(settings.table_options, {
             OPTIONS_BY_COMMAND[k].name: v for k, v in given.items() if v is not None})
         locale = server_locale(settings.language, interaction.guild_locale)
         user = interaction.user
         name = getattr(user, "display_name", user.name)
         await self.app.service.open_table(interaction.guild_id, interaction.channel_id,
-                                          user.id, name, locale, options.to_dict(),
+                                          user.id, name, locale, options,
                                           player_locale=reader)
         await send(interaction, t("new.done", reader))
 
@@ -256,12 +271,12 @@ class Lobby(Feature):
         await self.app.service.repost(table_id)
         await send(interaction, t("table.reposted", locale))
 
-    async def default_rules(self, guild_id: int | None) -> RuleSet:
+    async def default_options(self, guild_id: int | None) -> dict[str, Any]:
         """The options a new table in this server gets (the server's defaults, else R12's)."""
         if guild_id is None:
-            return RuleSet()
+            return options_from({}, {})
         settings = await self.app.store.guild_settings(guild_id)
-        return rules_from(settings.table_options, {})
+        return options_from(settings.table_options, {})
 
     async def game_intro(self, interaction: discord.Interaction[Any]
                          ) -> tuple[str, TableDoc | None, int | None]:
@@ -271,13 +286,13 @@ class Lobby(Feature):
         found = await self.app.service.table_in_channel(interaction.channel_id or 0)
         if found is not None:
             stored, doc = found
-            title, rules = t("lobby.options_title", locale), doc.rules
+            title, values = t("lobby.options_title", locale), doc.options
             table_id: int | None = stored.id
         else:
             doc, table_id = None, None
             title = t("rules.default_options_title", locale)
-            rules = await self.default_rules(interaction.guild_id)
-        text = f"{t('rules.summary', locale)}\n\n{title}\n{options_text(rules, locale)}"
+            values = await self.default_options(interaction.guild_id)
+        text = f"{t('rules.summary', locale)}\n\n{title}\n{options_text(values, locale)}"
         return text, doc, table_id
 
     @app_commands.command(name="rules", description=lstr("cmd.rules.desc"))
@@ -309,9 +324,11 @@ class Lobby(Feature):
         locale = await self.ack(interaction)
         intro, _, _ = await self.game_intro(interaction)
         summary, _, options = intro.partition("\n\n")
-        await send(interaction, f"{summary}\n\n{options}")
-        await send(interaction, "\n\n".join([t("help.commands", locale),
-                                             commands_text(self.app.group, locale)]))
+        for chunk in pages(f"{summary}\n\n{options}".split("\n")):
+            await send(interaction, chunk)
+        commands = commands_text(self.app.group, locale).split("\n")
+        for chunk in pages([t("help.commands", locale), "", *commands]):
+            await send(interaction, chunk)
 
     # ---- the options selects -----------------------------------------------------------
 
@@ -324,7 +341,7 @@ class Lobby(Feature):
         value = parse_value(option, values[0])
         await self.app.service.set_option(cid.table, interaction.user.id, option.name, value)
         _, doc = await self.app.service.load(cid.table)
-        text = t("rules.options_changed", locale) + "\n" + options_text(doc.rules, locale)
+        text = t("rules.options_changed", locale) + "\n" + options_text(doc.options, locale)
         page = option_page(option)
         await edit_clicked(interaction, content=text,
                                                  view=options_view(doc, cid.table, locale,
@@ -364,7 +381,7 @@ def options_view(doc: TableDoc, table_id: int, locale: str, page: int) -> ui.Vie
     options = selectable()
     pages = max(1, -(-len(options) // OPTION_ROWS))
     page = min(max(page, 0), pages - 1)
-    current = doc.rules.to_dict()
+    current = option_values(doc.options)
     view = ui.View(timeout=None)
     for row, option in enumerate(options[page * OPTION_ROWS:(page + 1) * OPTION_ROWS]):
         choices = [discord.SelectOption(label=option.label(value, locale)[:100],

@@ -32,6 +32,7 @@ from bot.i18n import (
     t,
     tn,
 )
+from bot.options import rules_of
 from bot.replay import (
     Frame,
     ReplayError,
@@ -448,7 +449,7 @@ class Records(Feature):
         if frames is None:
             options = table.doc.get("options")
             try:
-                rules = RuleSet.from_dict(options) if isinstance(options, dict) else RuleSet()
+                rules = rules_of(options) if isinstance(options, dict) else RuleSet()
             except (TypeError, ValueError):
                 rules = RuleSet()
             levels = levels_before(await store.level_history(record.match_key), record.hand_no)
@@ -525,12 +526,15 @@ class Records(Feature):
     @app_commands.describe(deck=lstr("cmd.settings.deck.desc"),
                            panel=lstr("cmd.settings.panel.desc"),
                            language=lstr("cmd.settings.language.desc"),
-                           server_language=lstr("cmd.settings.server_language.desc"))
+                           server_language=lstr("cmd.settings.server_language.desc"),
+                           turn_ping=lstr("cmd.settings.turn_ping.desc"),
+                           forced_plays=lstr("cmd.settings.forced_plays.desc"))
     @app_commands.choices(deck=_DECK_CHOICES, panel=_PANEL_CHOICES,
                           language=_USER_LANGUAGE_CHOICES, server_language=LANGUAGE_CHOICES)
     async def settings(self, interaction: discord.Interaction, deck: str | None = None,
                        panel: str | None = None, language: str | None = None,
-                       server_language: str | None = None) -> None:
+                       server_language: str | None = None, turn_ping: bool | None = None,
+                       forced_plays: bool | None = None) -> None:
         """Your card colours, hand panel and language; the server's language (Manage Server)."""
         assert interaction.guild_id is not None
         store = self.app.store
@@ -538,8 +542,13 @@ class Records(Feature):
             await fail(interaction, t("settings.need_manage_server",
                                       await reply_locale(interaction, store)))
             return
-        changed = any(v is not None for v in (deck, panel, language, server_language))
+        changed = any(v is not None for v in (deck, panel, language, server_language,
+                                              turn_ping, forced_plays))
         changes: dict[str, Any] = {}
+        if turn_ping is not None:
+            changes["turn_ping"] = turn_ping
+        if forced_plays is not None:
+            changes["auto_forced"] = forced_plays
         if deck is not None:
             changes["four_colour"] = deck == "four-colour"
         if panel in ("dm", "ephemeral"):
@@ -566,6 +575,10 @@ class Records(Feature):
             t("settings.deck", locale, value=t(f"choice.deck.{deck_key}", locale)),
             t("settings.panel", locale, value=t(f"choice.panel.{user.panel}", locale)),
             t("settings.language", locale, value=lang_name),
+            t("settings.turn_ping", locale,
+              value=t("option.yes" if user.turn_ping else "option.no", locale)),
+            t("settings.forced_plays", locale,
+              value=t("option.yes" if user.auto_forced else "option.no", locale)),
             t("settings.server_title", locale),
             t("settings.server_language", locale, value=NATIVE_NAMES[public]),
         ]

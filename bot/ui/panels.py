@@ -359,6 +359,9 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
                    else discord.ButtonStyle.success,
                    disabled=not my_turn or count == 0 or illegal, row=4),
             button(cid("clear"), label=t("button.clear", locale), row=4),
+            button(cid("takeback"), label=t("button.take_back", locale),
+                   style=discord.ButtonStyle.danger, row=4)
+            if public.take_back_seat == seat else
             button(cid("hint"), label=t("button.hint", locale), disabled=not my_turn,
                           row=4),
             button(cid("type"), label=t("button.type", locale), disabled=not my_turn,
@@ -480,6 +483,7 @@ def table_view(doc: TableDoc, table_id: int, locale: str) -> ui.View:
         button(cid("myhand"), label=t("button.my_hand", locale),
                       style=discord.ButtonStyle.primary, row=0),
         button(cid("last"), label=t("button.last_trick", locale), row=0),
+        button(cid("tricks"), label=t("button.tricks", locale), row=0),
         button(cid("score"), label=t("button.score_sheet", locale), row=0),
     ]
     for seat, entry in enumerate(doc.seats):

@@ -36,6 +36,7 @@ from bot.repository import TableRepository
 from bot.selection import Selections
 from bot.table import Seat, TableDoc
 from bot.text import mention
+from bot.ui.notify import TurnPings
 from bot.ui.panels import Panel, build_panel, build_table_message, ready_view, seat_labels
 from bot.ui.replies import fit
 from engine.game import Phase
@@ -91,6 +92,7 @@ class Publisher:
         self._ephemeral_dirty: set[PanelKey] = set()
         self._ephemeral_tasks: dict[PanelKey, asyncio.Task[None]] = {}
         self._ephemeral_last: dict[PanelKey, float] = {}
+        self.pings = TurnPings(self.store)
         self._side_tasks: set[asyncio.Task[None]] = set()
 
     def submit(self, table_id: int, publish: Publish, ended: bool = False) -> None:
@@ -169,6 +171,8 @@ class Publisher:
             for seat, mode in sorted(job.publish.panels.items()):
                 self.refresh_ephemeral(table_id, seat)
                 await self._panel(table_id, doc, seat, mode, meta)
+                if mode == "new":
+                    await self.pings.maybe_ping(table_id, doc, seat, channel)
         await self._save_meta(table_id, meta)
 
     async def _save_meta(self, table_id: int, meta: dict[str, Any]) -> None:

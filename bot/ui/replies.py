@@ -31,6 +31,7 @@ __all__ = [
     "fail",
     "fit",
     "locale_of",
+    "pages",
     "quote",
     "reader_locale",
     "send",
@@ -92,6 +93,27 @@ async def send(interaction: discord.Interaction[Any], content: str, *, ephemeral
     except discord.HTTPException as error:
         table_logger(None).warning("reply refused by Discord: %s %s", error.status,
                                    error.text[:200])
+
+
+def pages(lines: list[str], limit: int = CONTENT_LIMIT, most: int = 3) -> list[str]:
+    """`lines` packed into at most `most` messages of ≤ `limit` characters each (a line
+    too long alone is cut by `fit`; lines past the last message are dropped, the last
+    message ending "…")."""
+    chunks: list[str] = []
+    current = ""
+    for line in lines:
+        line = fit(line, limit)
+        if current and len(current) + 1 + len(line) > limit:
+            chunks.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line
+    if current:
+        chunks.append(current)
+    if len(chunks) > most:
+        chunks = chunks[:most]
+        chunks[-1] = fit(chunks[-1] + "\n…", limit) if len(chunks[-1]) + 2 <= limit \
+            else fit(chunks[-1][:limit - 1] + "…", limit)
+    return chunks
 
 
 async def edit_clicked(interaction: discord.Interaction[Any], **fields: Any) -> None:

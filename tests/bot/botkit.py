@@ -23,8 +23,11 @@ from bot import create_bot
 from bot.client import TractorBot
 from bot.config import Config
 from bot.table import TableDoc
-from engine.cards import Card
-from engine.game import Match, Phase
+from engine.cards import Card, Rank, parse_cards
+from engine.events import TrumpHow
+from engine.game import HandState, Match, Phase
+from engine.rules import RuleSet
+from engine.trump import Trump
 
 TEST_CONFIG = Config(
     action_delay=0.0,
@@ -453,3 +456,14 @@ def reply_texts(result: Any) -> list[str]:
         texts.append(result.response.content or "")
     texts += [f.content or "" for f in result.followups]
     return texts
+
+
+def playing(hands: list[str], trump: str, rules: RuleSet) -> Match:
+    """A match mid-play: these hands (seat 0 to lead), this trump."""
+    chosen = Trump.parse(trump)
+    hand = HandState(
+        number=1, seed=1, deal_no=0, phase=Phase.PLAYING, level=chosen.level, starter=0,
+        hands=tuple(tuple(parse_cards(h)) for h in hands), stock=(),
+        kitty=tuple(parse_cards("2C 3C 4C 6C 7C 8C 9C JC")), batch=5, trump=chosen,
+        trump_how=TrumpHow.DECLARED, turn=0)
+    return Match(rules=rules, levels=(Rank.TWO, Rank.TWO), hand_no=1, starter=0, hand=hand)

@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("features", ("bot.features",)),
     ("ui", ("bot.ui",)),
     ("services", ("bot.service", "bot.repository", "bot.players", "bot.timers",
-                  "bot.seating", "bot.offload", "bot.pictures")),
+                  "bot.seating", "bot.forced", "bot.offload", "bot.pictures")),
     ("core", ("bot.table", "bot.options", "bot.selection", "bot.outcome", "bot.errors",
               "bot.seat_rules", "bot.levels",
               "bot.config", "bot.logging", "bot.text", "bot.i18n", "bot.images",
