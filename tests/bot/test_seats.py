@@ -74,7 +74,7 @@ async def test_a_seat_taken_during_a_hand_is_taken_from_the_next_hand(tmp_path: 
         assert alice_stats.hands_as_declarers + alice_stats.hands_as_opponents == 1
         assert alice_stats.rated_hands == 0
 
-        await w.env.advance_time(31)  # the next hand: carol sits
+        await w.env.advance_time(61)  # past the Ready timeout: the next hand, carol sits
         doc = await w.doc()
         match = await w.match()
         assert match.hand_no == 2 and match.phase is Phase.DECLARING
@@ -130,17 +130,17 @@ async def test_kick_swap_and_computers_between_hands(tmp_path: Path) -> None:
 
         result = await alice.slash(w.channel, "tractor seat removebot", seat=3)
         assert "computer left seat 3" in said(result)
-        await w.env.advance_time(31)
+        await w.env.advance_time(61)
         doc = await w.doc()
         assert doc.phase is Phase.BETWEEN_HANDS and doc.seats[2] is None and doc.timer is None
         await w.restart()
-        await w.env.advance_time(31)
+        await w.env.advance_time(61)
         assert (await w.doc()).phase is Phase.BETWEEN_HANDS  # still waiting for seat 3
         result = await bob.slash(w.channel, "tractor seat take", seat=3)  # at once
         assert "You sit in seat 3" in said(result)
         doc = await w.doc()
         assert doc.seat(2).user_id == bob.id and doc.timer == "next_hand"
-        await w.env.advance_time(31)
+        await w.env.advance_time(61)
         match = await w.match()
         assert match.hand_no == 2 and match.phase is not Phase.BETWEEN_HANDS
         record = await w.bot.store.match_record((await w.doc()).match_key or "")
