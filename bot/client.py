@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import offload
 from bot.config import Config
 from bot.features import App, load_features, make_tractor_group
 from bot.logging import log
@@ -76,6 +77,7 @@ class TractorBot(commands.Bot):
         # Migrate on a private event loop first: a fresh file is created and migrated
         # before the bot's loop touches it (cheap when it is already up to date).
         await asyncio.to_thread(prepare_database, self.config.database_path)
+        offload.configure(self.config.workers)
         self.store = store = await Store.open(self.config.database_path)
         self._store_open = True
         repository = TableRepository(store)
@@ -118,6 +120,7 @@ class TractorBot(commands.Bot):
             self._store_open = False
             await self.service.close()
             await self.store.close()
+            offload.shutdown()
 
     async def close(self) -> None:
         try:

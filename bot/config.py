@@ -79,6 +79,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TRACTOR_ASSETS", "",
             "the folder holding `fonts/`, for an installed package (the Docker image sets "
             "`/app/assets`); unset: the checkout's `assets/`"),
+    Setting("TRACTOR_WORKERS", "1",
+            "worker processes drawing pictures and running computer players (0–16; `0`: "
+            "threads in the bot's process, which then compete with it for the interpreter)"),
     Setting("TRACTOR_DEBUG_START_LEVEL", "",
             "debugging only: new matches start at this level (`2`–`A`) instead of 2"),
 )
@@ -144,8 +147,19 @@ class Config:
     sync_commands: bool = True
     """Sync the command tree in ``setup_hook`` (to ``dev_guild_id`` when set)."""
     hand_pause: float = 8.0
-    """Seconds between a settled hand and the next deal."""
+    """Seconds between a settled hand and the next deal when nobody is waited for (only
+    computers, or everyone on autopilot). People get a Ready check instead (the table
+    option ``ready_timeout_s``)."""
+    start_delay: float = 15.0
+    """Seconds between ``Start`` and the first deal on Discord (announced; everyone's Ready
+    deals at once), so people have their hand in front of them. Local play deals when the
+    page is open."""
+    forced_pause: float = 2.0
+    """Seconds a forced play waits before it is made for the player (who sees it coming)."""
     computer_player: str = "ai"
+    workers: int = 0
+    """Worker processes for pictures and computer players (0: threads; `bot.offload`;
+    TRACTOR_WORKERS, 1 by default when read from the environment)."""
     """The computer player (``engine.ai.make_player`` name; TRACTOR_COMPUTER)."""
     seed: int | None = None
     """Seed the hands' shuffles (tests, demos); None = cryptographically random."""
@@ -191,6 +205,10 @@ class Config:
                 ) from None
             if not 0 <= delay <= 30:
                 raise ConfigError("BOT_ACTION_DELAY must be between 0 and 30 seconds")
+        workers_text = (source.get("TRACTOR_WORKERS") or "1").strip()
+        if not workers_text.isdigit() or not 0 <= int(workers_text) <= 16:
+            raise ConfigError(f"TRACTOR_WORKERS must be a number from 0 to 16, not "
+                              f"{workers_text!r}")
         computer = (source.get("TRACTOR_COMPUTER") or "").strip().lower() or "ai"
         _check_computer(computer)
         debug_level = (source.get("TRACTOR_DEBUG_START_LEVEL") or "").strip().upper() or None
@@ -212,6 +230,7 @@ class Config:
             dev_guild_id=dev_guild,
             log_level=level,
             action_delay=delay,
+            workers=int(workers_text),
         )
 
     def with_changes(self, **changes: object) -> Config:

@@ -81,6 +81,9 @@ BOT_NAME = "Tractor"
 # How long SimCord may wait for the bot to settle after an operation (see `_answered`).
 _SETTLE = 30.0
 _PUMP_INTERVAL = 0.1
+LOCAL_FIRST_DEAL = 600.0
+"""Local play deals the first hand when the page is open (`_Pump.ready_when_open`); this
+many seconds after the start at the latest."""
 
 
 def _player_names(count: int) -> list[tuple[str, str]]:
@@ -188,6 +191,7 @@ class _Pump:
         self.session = session
         self.published = -1
         self.shown = 0
+        self.page_seen = False
 
     async def tick(self) -> None:
         session = self.session
@@ -195,11 +199,30 @@ class _Pump:
             if session.preview._closed:
                 return
             await session._catch_up()
+            await self.ready_when_open()
             sent = len(session.env.http_requests)
             if sent != self.published:
                 await session._answered(session.preview.refresh)
                 self.published = sent
                 await self.follow()
+
+    async def ready_when_open(self) -> None:
+        """The first time a page is open (a browser showing the channel, beside SimCord's
+        own Python presentation), the local people are Ready: a first deal that waits for
+        them starts then, with their hand in front of them."""
+        session = self.session
+        if self.page_seen or not any(page != "python" for page in session.preview._pages):
+            return
+        self.page_seen = True
+        from bot.errors import UserFacingError
+
+        stored = await session.bot.store.table_in_channel(session.channel.id)
+        if stored is None:
+            return
+        for human in session.humans:
+            with contextlib.suppress(UserFacingError):
+                await session._answered(
+                    lambda human=human: session.bot.service.ready(stored.id, human.id))
 
     async def follow(self) -> None:
         """Keep the page's starting point at the newest message, so a page opened (or
@@ -348,9 +371,9 @@ async def local_session(
     base = config if config is not None else Config.from_env(require_token=False)
     database = Path(database)
     database.parent.mkdir(parents=True, exist_ok=True)
-    bot = create_bot(
-        database, config=base.with_changes(token=None, dev_guild_id=None, sync_commands=True)
-    )
+    bot = create_bot(database, config=base.with_changes(
+        token=None, dev_guild_id=None, sync_commands=True,
+        start_delay=max(base.start_delay, LOCAL_FIRST_DEAL)))
     env = simcord.Env(bot, settle_timeout=_SETTLE, check_errors=False)
     # The world exists before the bot logs in, as on Discord, and is built in the same
     # order every time, so its ids (and the game saved in the database) carry over.

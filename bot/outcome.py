@@ -27,6 +27,8 @@ class Announcement:
     """A user id this message may ping (DMs-closed notice only)."""
     summary_view: PublicView | None = None
     """The public view right after settlement, for the summary image."""
+    ready: bool = False
+    """Carry the Ready button (a summary when another hand follows and people play)."""
 
 
 @dataclass(slots=True)

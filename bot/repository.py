@@ -1,34 +1,77 @@
-"""`TableRepository`: tables in and out of storage, one `asyncio.Lock` per table, and the
-versioned save (compare-and-set on the stored version, `bot.storage.StaleVersion`).
+"""`TableRepository`: tables in and out of storage, one `asyncio.Lock` per table, the
+versioned save (compare-and-set on the stored version, `bot.storage.StaleVersion`), and the
+live tables kept in memory between moves.
 
-Write-through cache: the bot is the only writer of its tables, so the last table it
-loaded or saved is kept (with its parsed match) and a Play press reads the database at
-most once. A save refused as stale, or failing, drops the table from the cache, so the
-next load reads the database again. ``stats`` counts database loads and saves."""
+The database stays the truth (the bot is the only writer of its tables): every accepted
+change is written (`save`) before anyone sees it, and the in-memory copy is replaced only
+after that write committed. A table is read from storage on a cache miss, or when storage
+shows another version than the cached one (a channel lookup); a save refused as stale, or
+failing, drops the cached copy, so the next load reads the database again. Callers always get
+their own copy of the document (`TableDoc` fields copied one level; the parsed engine
+`Match`, which is immutable, is shared), so a refused transaction never leaks into the
+cache and no deep copy is made.
+
+``stats`` counts database loads (``load``), documents parsed (``parse``), tables handed
+out from memory (``hit``) and saves (``save``), so a test can pin what one action costs.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
+import copy
+from collections import Counter, OrderedDict
 from collections.abc import Callable
+from dataclasses import fields
 
 from bot.errors import UserFacingError
 from bot.storage import StaleVersion, Store, StoredTable
 from bot.table import TableDoc
-from engine.game import Match
 
 __all__ = ["TableRepository"]
+
+CACHE_SIZE = 10_000
+"""Live tables kept in memory (least recently used dropped first)."""
+
+_SHARED = frozenset({"match", "_parsed"})
+"""Fields handed out as they are: the stored match dict (replaced, never changed in place)
+and its parsed `Match`."""
+
+
+def fresh_copy(doc: TableDoc) -> TableDoc:
+    """A copy of `doc` whose containers (seats, lists, dicts) can be changed freely."""
+    new = copy.copy(doc)
+    for f in fields(doc):
+        if f.name in _SHARED:
+            continue
+        value = getattr(doc, f.name)
+        if isinstance(value, list):
+            setattr(new, f.name, [_one(item) for item in value])
+        elif isinstance(value, dict):
+            setattr(new, f.name, dict(value))
+    object.__setattr__(new, "_parsed", doc._parsed)
+    return new
+
+
+def _one(item: object) -> object:
+    if item is None or isinstance(item, (str, int, float, bool)):
+        return item
+    if isinstance(item, list):
+        return list(item)
+    if isinstance(item, dict):
+        return dict(item)
+    return copy.copy(item)  # a Seat (flat)
 
 
 class TableRepository:
     """Loads and saves table documents through the `Store` facade."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, cache_size: int = CACHE_SIZE) -> None:
         self.store = store
         self._locks: dict[int, asyncio.Lock] = {}
+        self._live: OrderedDict[int, tuple[StoredTable, TableDoc]] = OrderedDict()
+        self._cache_size = cache_size
         self.stats: Counter[str] = Counter()
-        """``load``, ``save``: how many of each this process made (diagnostics, tests)."""
-        self._cache: dict[int, tuple[StoredTable, Match | None]] = {}
+        """``load``, ``parse``, ``hit``, ``save``: how many of each this process made."""
 
     def lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -36,20 +79,39 @@ class TableRepository:
             lock = self._locks[table_id] = asyncio.Lock()
         return lock
 
+    # ---- the cache ---------------------------------------------------------------------
+
+    def _remember(self, stored: StoredTable, doc: TableDoc) -> tuple[StoredTable, TableDoc]:
+        """Keep `doc` as the live copy of the table; hand out a copy of it."""
+        live = self._live
+        live[stored.id] = (stored, doc)
+        live.move_to_end(stored.id)
+        while len(live) > self._cache_size:
+            live.popitem(last=False)
+        return stored, fresh_copy(doc)
+
+    def _from_storage(self, stored: StoredTable) -> tuple[StoredTable, TableDoc]:
+        cached = self._live.get(stored.id)
+        if cached is not None and cached[0].version == stored.version:
+            return self._remember(stored, cached[1])
+        self.stats["parse"] += 1
+        return self._remember(stored, TableDoc.from_dict(stored.doc))
+
+    def forget(self, table_id: int) -> None:
+        """Drop the in-memory copy (the next load reads storage)."""
+        self._live.pop(table_id, None)
+
+    # ---- reads ---------------------------------------------------------------------------
+
     async def find(self, table_id: int) -> tuple[StoredTable, TableDoc] | None:
         """The stored table (ended ones too), or None."""
-        cached = self._cache.get(table_id)
-        if cached is None:
-            self.stats["load"] += 1
-            stored = await self.store.load_table(table_id)
-            if stored is None:
-                return None
-            cached = self._cache[table_id] = (stored, None)
-        stored, match = cached
-        doc = TableDoc.from_dict(stored.doc)
-        if match is not None and doc.match is not None:
-            doc.seed_match(match)
-        return stored, doc
+        cached = self._live.get(table_id)
+        if cached is not None:
+            self.stats["hit"] += 1
+            return self._remember(*cached)
+        self.stats["load"] += 1
+        stored = await self.store.load_table(table_id)
+        return None if stored is None else self._from_storage(stored)
 
     async def load(self, table_id: int) -> tuple[StoredTable, TableDoc]:
         """An open table; `UserFacingError` ``error.table_gone`` if it ended or never was."""
@@ -62,7 +124,9 @@ class TableRepository:
         """The open table of a channel, if any."""
         self.stats["load"] += 1
         stored = await self.store.table_in_channel(channel_id)
-        return None if stored is None else (stored, TableDoc.from_dict(stored.doc))
+        return None if stored is None else self._from_storage(stored)
+
+    # ---- writes --------------------------------------------------------------------------
 
     async def save(self, stored: StoredTable, doc: TableDoc, **changes: object) -> StoredTable:
         """Save `doc` over `stored` (its version must still be current); keyword `changes`
@@ -71,15 +135,14 @@ class TableRepository:
         try:
             saved = await self.store.save_table(stored.id, stored.version, doc.to_dict(),
                                                 **changes)  # type: ignore[arg-type]
-        except BaseException:
-            self._cache.pop(stored.id, None)
+        except BaseException:  # stale, or not known to be written
+            self.forget(stored.id)
             raise
-        self._cache[stored.id] = (saved, doc.get_match())
+        if saved.status == "ended":
+            self.forget(saved.id)
+        else:  # the caller keeps its own `doc`
+            self._remember(saved, fresh_copy(doc))
         return saved
-
-    def forget(self, table_id: int) -> None:
-        """Read the table from the database next time."""
-        self._cache.pop(table_id, None)
 
     async def update_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:
         """Record message ids and similar bookkeeping (no step change, nothing published);

@@ -24,9 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from bot import offload, seat_rules
 from bot.errors import UserFacingError
+from bot.forced import forced_play
 from bot.i18n import t
+from bot.levels import level_of, player_name
 from bot.logging import table_logger
+from bot.options import option_values, with_option
 from bot.outcome import Announcement, Publish
 from bot.players import computer_action
 from bot.repository import TableRepository
@@ -40,35 +44,53 @@ from bot.storage import (
     TableStatus,
 )
 from bot.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
-from bot.text import event_lines, mention, seat_name, summary_text, team_names
+from bot.text import (
+    cards_text,
+    deadline_text,
+    event_lines,
+    mention,
+    seat_name,
+    summary_text,
+    team_names,
+)
 from bot.timers import Clock, Timers
-from engine.actions import Action, CloseWindow, Pass, StartHand
+from engine.actions import Action, CloseWindow, Pass, Play, StartHand
 from engine.cards import Rank
 from engine.errors import TractorError
 from engine.events import (
     CardsDealt,
+    CardsPlayed,
     Declared,
     Event,
     HandSettled,
     HandStarted,
     MatchWon,
     NoBidTrump,
+    PlayTakenBack,
     Redealt,
     StarterSet,
     ThrowFailed,
     TrumpSet,
 )
 from engine.game import Match, Phase
-from engine.rules import RuleSet
+from engine.rules import FixedTrump, RuleSet
 
 if TYPE_CHECKING:
     from bot.config import Config
 
-__all__ = ["PublishSink", "TableService", "Tx"]
+__all__ = ["PublishSink", "ReadyState", "TableService", "Tx"]
 
 T = TypeVar("T")
 PublishSink = Callable[[int, Publish, bool], None]
 """``sink(table_id, publish, ended)``: show a commit's outcome (after the commit)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyState:
+    """The answer to a Ready: whether the hand was dealt, and who is still awaited."""
+
+    dealt: bool
+    waiting: tuple[int, ...]
 
 
 @dataclass(slots=True)
@@ -104,6 +126,7 @@ class TableService:
         self.timers = Timers(self._on_timer, clock)
         self._publish = publish
         self._pending_computer: set[tuple[int, int, int]] = set()
+        self._pending_forced: set[tuple[int, int, int]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._rng: random.Random = (
             random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
@@ -145,6 +168,7 @@ class TableService:
         else:
             self.timers.arm(tx.table_id, doc.deadline if doc.timer else None, doc.timer_step)
             self._schedule_computers(tx.table_id, doc)
+            self._schedule_forced(tx.table_id, doc)
         self._publish(tx.table_id, tx.publish, tx.end)
 
     async def update_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:
@@ -171,6 +195,13 @@ class TableService:
         with contextlib.suppress(UserFacingError, StaleVersion):
             await self.transact(table_id, fn)
 
+    async def relocalize(self, guild_id: int, locale: str) -> None:
+        """The server's open tables switch their public text to `locale` (the server's
+        language changed)."""
+        for stored in await self.store.active_tables():
+            if stored.guild_id == guild_id:
+                await self.set_locale(stored.id, locale)
+
     # ---- lobby -------------------------------------------------------------------------
 
     async def open_table(self, guild_id: int, channel_id: int, user_id: int, name: str,
@@ -178,9 +209,8 @@ class TableService:
                          player_locale: str | None = None) -> tuple[StoredTable, TableDoc]:
         """Open a table: `locale` is the language of its public text (the server's),
         `player_locale` the creator's own (their panels; defaults to `locale`)."""
-        rules = RuleSet.from_dict(options)
         doc = TableDoc(guild_id=guild_id, channel_id=channel_id, creator_id=user_id,
-                       options=rules.to_dict(), locale=locale)
+                       options=option_values(options), locale=locale)
         doc.seats[0] = Seat(user_id, name[:32], player_locale or locale)
         if self.config.debug_start_level:
             doc.start_levels = [self.config.debug_start_level] * 2
@@ -198,84 +228,14 @@ class TableService:
         if not tx.doc.in_lobby:
             raise UserFacingError("error.match_running")
 
-    async def join(self, table_id: int, user_id: int, name: str, locale: str,
-                   seat: int | None = None) -> int:
-        def fn(tx: Tx) -> int:
-            doc = tx.doc
-            self._lobby(tx)
-            if doc.seat_of(user_id) is not None:
-                raise UserFacingError("error.already_seated")
-            index = self._free_seat(doc, seat, allow_computer=True)
-            doc.seats[index] = Seat(user_id, name[:32], locale)
-            doc.add_note(t("note.joined", doc.locale, player=f"<@{user_id}>", number=index + 1))
-            return index
-        _, index = await self.transact(table_id, fn)
-        return index
-
-    @staticmethod
-    def _free_seat(doc: TableDoc, seat: int | None, *, allow_computer: bool) -> int:
-        if seat is not None:
-            if not 0 <= seat < 4:
-                raise UserFacingError("error.bad_seat")
-            entry = doc.seats[seat]
-            if entry is None or (allow_computer and entry.user_id is None):
-                return seat
-            raise UserFacingError("error.seat_taken", number=seat + 1)
-        for index, entry in enumerate(doc.seats):
-            if entry is None:
-                return index
-        if allow_computer:
-            for index, entry in enumerate(doc.seats):
-                if entry is not None and entry.user_id is None:
-                    return index
-        raise UserFacingError("error.table_full")
-
-    async def leave(self, table_id: int, user_id: int) -> None:
-        def fn(tx: Tx) -> None:
-            doc = tx.doc
-            index = doc.seat_of(user_id)
-            if index is None:
-                raise UserFacingError("error.not_at_table")
-            if doc.in_lobby:
-                doc.seats[index] = None
-                doc.add_note(t("note.left", doc.locale, player=f"<@{user_id}>"))
-                if not doc.humans:
-                    tx.end = True
-                return
-            # During a match the computer takes the seat over for the rest of the match.
-            entry = doc.seat(index)
-            doc.seats[index] = Seat(None, t("seat.computer_for", doc.locale, name=entry.name),
-                                    doc.locale)
-            doc.add_note(t("note.left_match", doc.locale, player=f"<@{user_id}>"))
-            if not doc.humans:
-                tx.end = True
-        await self.transact(table_id, fn)
-
-    async def add_bot(self, table_id: int, user_id: int, seat: int | None = None) -> int:
-        def fn(tx: Tx) -> int:
-            doc = tx.doc
-            self._lobby(tx)
-            if doc.seat_of(user_id) is None and user_id != doc.creator_id:
-                raise UserFacingError("error.not_at_table")
-            index = self._free_seat(doc, seat, allow_computer=False)
-            doc.seats[index] = Seat(None, "", doc.locale)
-            doc.add_note(t("note.bot_added", doc.locale, number=index + 1))
-            return index
-        _, index = await self.transact(table_id, fn)
-        return index
-
     async def set_option(self, table_id: int, user_id: int, name: str, value: Any) -> RuleSet:
         def fn(tx: Tx) -> RuleSet:
             doc = tx.doc
             self._lobby(tx)
             if user_id != doc.creator_id:
                 raise UserFacingError("error.creator_only")
-            try:
-                rules = doc.rules.with_changes(**{name: value})
-            except (TypeError, ValueError):
-                raise UserFacingError("error.bad_option") from None
-            doc.options = rules.to_dict()
-            return rules
+            doc.options = with_option(doc.options, name, value)
+            return doc.rules
         _, rules = await self.transact(table_id, fn)
         return rules
 
@@ -299,11 +259,35 @@ class TableService:
                 assert entry is not None
                 entry.misses, entry.autopilot = 0, False
             doc.notes = []
+            self._creator_first(tx)
             tx.match = self._match_record(tx, match)
             doc.set_match(match)
             tx.status = "playing"
-            self._start_hand(tx)
+            delay = self.config.start_delay
+            if delay > 0 and doc.unready:
+                # The first deal waits a moment (announced), or for everyone's Ready.
+                bump_step(doc, match)
+                doc.ready = []
+                doc.timer, doc.deadline, doc.timer_step = "next_hand", self.clock() + delay, \
+                    doc.step
+                tx.publish.repost = True
+                tx.publish.announcements.append(Announcement(t(
+                    "announce.first_deal", doc.locale, deadline=deadline_text(doc.deadline))))
+            else:
+                self._start_hand(tx)
         await self.transact(table_id, fn)
+
+    @staticmethod
+    def _creator_first(tx: Tx) -> None:
+        """With a fixed trump the first hand's starter is seat 1 (R12): the seats turn
+        round the table until the creator, if seated, has it (partners stay partners)."""
+        doc = tx.doc
+        creator = doc.seat_of(doc.creator_id)
+        if doc.rules.fixed_trump is FixedTrump.NONE or not creator:
+            return
+        doc.seats = doc.seats[creator:] + doc.seats[:creator]
+        tx.publish.announcements.append(Announcement(
+            t("note.creator_first", doc.locale, player=f"<@{doc.creator_id}>")))
 
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> None:
         def fn(tx: Tx) -> None:
@@ -350,6 +334,7 @@ class TableService:
             multiplier=1 if result is None else result.kitty_multiplier,
             result_side=None if result is None else result.side,
             result_levels=0 if result is None else result.levels_gained,
+            holders=seat_rules.holders(doc),
         )
 
     def new_seed(self) -> int:
@@ -362,10 +347,16 @@ class TableService:
         doc.hand_key = f"{doc.match_key}-h{match.hand_no + 1}"
         doc.action_seq = 0
         doc.notes = []
+        for seat in seat_rules.seat_waiting(doc):  # people who took a seat during a hand
+            doc.add_note(t("note.seat_taken", doc.locale, player=mention(doc, seat, doc.locale),
+                           number=seat + 1))
+        seat_rules.start_holders(doc)
+        doc.ready = []
         self._apply(tx, StartHand(self.new_seed()))
         new = doc.get_match()
         assert new is not None
         tx.hand = self._hand_record(tx, new)
+        tx.match = self._match_record(tx, new)  # the line-up may have changed between hands
 
     def _apply(self, tx: Tx, action: Action, *, actor: int | None = None) -> tuple[Event, ...]:
         """Apply an engine action to the doc (raises `TractorError`, changing nothing)."""
@@ -410,6 +401,10 @@ class TableService:
                              team=team_names(doc, event.team, locale))))
         if actor is not None and actor in humans:
             pub.panel(actor, "edit")
+        if match.rules.take_backs and any(isinstance(e, (CardsPlayed, PlayTakenBack))
+                                          for e in events):
+            for seat in humans:  # a Take back button appears on one panel, leaves another
+                pub.panel(seat, "edit")
         if bump_step(doc, match):
             self._arm(doc, match)
             public = match.public_view()
@@ -447,12 +442,14 @@ class TableService:
         })
         text = summary_text(doc, public, doc.locale)
         doc.last_summary = text
-        tx.publish.announcements.append(Announcement(text, summary_image=True,
-                                                     summary_view=public))
+        tx.publish.announcements.append(Announcement(
+            text, summary_image=True, summary_view=public,
+            ready=match.winner is None and bool(doc.humans)))
         tx.hand = self._hand_record(tx, match)
         tx.match = self._match_record(tx, match)
         if match.winner is not None:
             tx.status = "lobby"
+            seat_rules.seat_waiting(doc)  # who waited for a next hand sits for the next match
             doc.add_note(t("note.match_over", doc.locale))
 
     def _arm(self, doc: TableDoc, match: Match) -> None:
@@ -468,7 +465,12 @@ class TableService:
         elif phase is Phase.PLAYING and rules.turn_timer_s:
             kind, seconds = "turn", rules.turn_timer_s
         elif phase is Phase.BETWEEN_HANDS:
+            doc.ready = []
             kind, seconds = "next_hand", self.config.hand_pause
+            if doc.unready:  # people read the summary: wait for their Ready
+                seconds = rules.ready_timeout_s
+                if not seconds:
+                    kind = None  # no limit: only everyone's Ready deals
         doc.timer = kind
         doc.deadline = None if kind is None else self.clock() + seconds
         doc.timer_step = doc.step
@@ -515,6 +517,39 @@ class TableService:
         _, was = await self.transact(table_id, fn)
         return was
 
+    async def ready(self, table_id: int, user_id: int) -> ReadyState:
+        """`user_id` is ready for the next hand (the summary's or the table's Ready button;
+        local play when the page is open). The hand is dealt at once when nobody else is
+        awaited. Refused (`UserFacingError`) when not seated or no deal is pending;
+        pressing twice changes nothing. Seats taken mid-match can reuse this check."""
+        def fn(tx: Tx) -> ReadyState:
+            doc = tx.doc
+            seat = doc.seat_of(user_id)
+            if seat is None:
+                raise UserFacingError("error.not_at_table")
+            if doc.get_match() is None or doc.phase is not Phase.BETWEEN_HANDS:
+                raise UserFacingError("error.no_deal_pending")
+            if seat in doc.ready:
+                tx.changed = False
+                return ReadyState(False, tuple(doc.unready))
+            doc.ready.append(seat)
+            tx.publish.table = True
+            if not self.deal_if_ready(tx):
+                return ReadyState(False, tuple(doc.unready))
+            return ReadyState(True, ())
+        _, state = await self.transact(table_id, fn)
+        return state
+
+    def deal_if_ready(self, tx: Tx) -> bool:
+        """Deal the next hand inside `tx` when one is pending, every seat is filled and no
+        seated person is still awaited (someone pressed Ready, or the awaited one left)."""
+        doc = tx.doc
+        if (doc.get_match() is None or doc.phase is not Phase.BETWEEN_HANDS or not doc.full
+                or not doc.ready or doc.unready):
+            return False
+        self._start_hand(tx)
+        return True
+
     # ---- timers and computer seats -----------------------------------------------------
 
     async def _on_timer(self, table_id: int, step: int) -> None:
@@ -536,7 +571,10 @@ class TableService:
         elif kind == "next_hand":
             def next_hand(tx: Tx) -> None:
                 if tx.doc.get_match() is not None and tx.doc.phase is Phase.BETWEEN_HANDS:
-                    self._start_hand(tx)
+                    if tx.doc.full:
+                        self._start_hand(tx)
+                    else:  # a seat was emptied: the hand starts once it is filled
+                        tx.doc.timer, tx.doc.deadline = None, None
                 else:
                     tx.changed = False
             await self._guarded(table_id, step, next_hand)
@@ -544,8 +582,8 @@ class TableService:
             seat = match.public_view().turn
             if seat is None:
                 return
-            action = await asyncio.to_thread(
-                computer_action, match.view_for(seat), self.config.computer_player,
+            action = await offload.run(
+                computer_action, match.view_for(seat), self.player_of(doc, seat),
                 table_id, match.hand_no, step)
             log.info("time's up for seat %s (%s)", seat, kind)
 
@@ -577,6 +615,12 @@ class TableService:
             return False
         return tx.changed
 
+    def player_of(self, doc: TableDoc, seat: int) -> str:
+        """The engine player deciding for `seat`: its level, else ``TRACTOR_COMPUTER``."""
+        entry = doc.seats[seat]
+        level = None if entry is None else entry.level
+        return player_name(level or self.config.computer_player)
+
     def _schedule_computers(self, table_id: int, doc: TableDoc) -> None:
         if self._closed:
             return
@@ -607,8 +651,8 @@ class TableService:
                 if (doc.step != step or match is None or seat not in seats_to_act(match)
                         or not doc.seat(seat).computer_acts):
                     return
-                action = await asyncio.to_thread(
-                    computer_action, match.view_for(seat), self.config.computer_player,
+                action = await offload.run(
+                    computer_action, match.view_for(seat), self.player_of(doc, seat),
                     table_id, match.hand_no, step, doc.action_seq)
                 def apply(tx: Tx, action: Action = action) -> None:
                     self._computer_apply(tx, seat, action)
@@ -629,6 +673,56 @@ class TableService:
             self.log(table_id).exception("computer seat %s failed", seat)
         finally:
             self._pending_computer.discard(key)
+
+    def _schedule_forced(self, table_id: int, doc: TableDoc) -> None:
+        """A human to play whose only legal play is forced: play it for them after
+        ``Config.forced_pause`` seconds if they asked to (``/tractor settings forced_plays``)."""
+        match = doc.get_match()
+        if self._closed or match is None or match.phase is not Phase.PLAYING:
+            return
+        seat = match.public_view().turn
+        entry = None if seat is None else doc.seats[seat]
+        if seat is None or entry is None or entry.user_id is None or entry.autopilot:
+            return
+        key = (table_id, seat, doc.step)
+        if key in self._pending_forced:
+            return
+        self._pending_forced.add(key)
+        task = asyncio.create_task(self._forced_turn(table_id, seat, entry.user_id, doc.step),
+                                   name=f"tractor-forced-{table_id}-{seat}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _forced_turn(self, table_id: int, seat: int, user_id: int, step: int) -> None:
+        try:
+            if not (await self.store.user_settings(user_id)).auto_forced:
+                return
+            _, doc = await self.load(table_id)
+            match = doc.get_match()
+            cards = None if match is None or doc.step != step else forced_play(
+                match.view_for(seat))
+            if cards is None:
+                return
+            await asyncio.sleep(self.config.forced_pause)
+            if self._closed:
+                return
+
+            def play(tx: Tx) -> None:
+                entry = tx.doc.seats[seat]
+                if entry is None or entry.user_id != user_id:
+                    tx.changed = False
+                    return
+                tx.doc.add_note(t("note.forced_play", tx.doc.locale,
+                                  player=seat_name(tx.doc, seat, tx.doc.locale),
+                                  cards=cards_text(cards)))
+                self._apply(tx, Play(seat, cards), actor=seat)
+            await self._guarded(table_id, step, play)
+        except (UserFacingError, TractorError, StaleVersion):
+            return
+        except Exception:
+            self.log(table_id).exception("forced play of seat %s failed", seat)
+        finally:
+            self._pending_forced.discard((table_id, seat, step))
 
     def _computer_apply(self, tx: Tx, seat: int, action: Action) -> None:
         match = tx.doc.get_match()
@@ -655,6 +749,9 @@ class TableService:
             def fn(tx: Tx) -> None:
                 doc = tx.doc
                 doc.restored = True
+                for entry in doc.seats:  # documents from before levels: the default's
+                    if entry is not None and entry.is_computer and entry.level is None:
+                        entry.level = level_of(self.config.computer_player)
                 if doc.timer is not None and doc.deadline is not None:
                     doc.deadline = max(doc.deadline, self.clock() + grace)
                 if doc.match is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot.options import rules_of
 from engine.game import Match, Phase
 from engine.rules import RuleSet
 
@@ -45,6 +46,12 @@ class Seat:
     """The step of the last "your turn" DM (a new message that notifies)."""
     dm_closed: bool = False
     dm_notice_sent: bool = False
+    level: str | None = None
+    """A computer seat's strength (`bot.levels`); None: the server-wide default."""
+    panel_hand: int = -1
+    """The hand the DM panel message was sent for (-1: unknown, a document from before)."""
+    panel_lost_hand: int = 0
+    """A hand whose DM panel could not be delivered twice: not tried again in that hand."""
 
     @property
     def is_computer(self) -> bool:
@@ -62,6 +69,8 @@ class Seat:
             "dm_channel": self.dm_channel, "panel_message": self.panel_message,
             "panel_step": self.panel_step, "panel_turn_step": self.panel_turn_step,
             "dm_closed": self.dm_closed, "dm_notice_sent": self.dm_notice_sent,
+            "level": self.level,
+            "panel_hand": self.panel_hand, "panel_lost_hand": self.panel_lost_hand,
         }
 
     @classmethod
@@ -78,6 +87,9 @@ class Seat:
             panel_turn_step=int(data.get("panel_turn_step", -1)),
             dm_closed=bool(data.get("dm_closed", False)),
             dm_notice_sent=bool(data.get("dm_notice_sent", False)),
+            level=None if data.get("level") is None else str(data["level"]),
+            panel_hand=int(data.get("panel_hand", -1)),
+            panel_lost_hand=int(data.get("panel_lost_hand", 0)),
         )
 
 
@@ -120,6 +132,14 @@ class TableDoc:
     """The last settled hand's public summary text (for the score sheet)."""
     results: list[dict[str, Any]] = field(default_factory=list)
     """Public results of the match's settled hands (score sheet)."""
+    holders: list[list[int | None]] = field(default_factory=list)
+    """Per seat, every holder during the current hand (`bot.seat_rules`; empty before)."""
+    waiting: list[Seat | None] = field(default_factory=lambda: [None] * SEATS)
+    """People who take a computer's seat from the next hand (`bot.seat_rules`)."""
+    ready: list[int] = field(default_factory=list)
+    """Between hands (and before the first deal): the seats whose player pressed Ready."""
+    summary_message: int | None = None
+    """The last hand's summary message (it carries the Ready button until the next deal)."""
     _parsed: tuple[dict[str, Any], Match] | None = field(default=None, repr=False,
                                                          compare=False)
     """``(match, Match.from_dict(match))``: the match is parsed once per document."""
@@ -139,6 +159,10 @@ class TableDoc:
             "start_levels": self.start_levels, "notes": list(self.notes),
             "restored": self.restored, "last_summary": self.last_summary,
             "results": list(self.results),
+            "holders": [list(h) for h in self.holders],
+            "waiting": [None if s is None else s.to_dict() for s in self.waiting],
+            "ready": list(self.ready),
+            "summary_message": self.summary_message,
         }
 
     @classmethod
@@ -160,13 +184,18 @@ class TableDoc:
             start_levels=data.get("start_levels"), notes=list(data.get("notes", [])),
             restored=bool(data.get("restored", False)), last_summary=data.get("last_summary"),
             results=list(data.get("results", [])),
+            holders=[list(h) for h in data.get("holders", [])],
+            waiting=[None if s is None else Seat.from_dict(s)
+                     for s in data.get("waiting") or [None] * SEATS],
+            ready=[int(s) for s in data.get("ready", [])],
+            summary_message=_opt_int(data.get("summary_message")),
         )
 
     # ---- queries ---------------------------------------------------------------------
 
     @property
     def rules(self) -> RuleSet:
-        return RuleSet.from_dict(self.options)
+        return rules_of(self.options)
 
     def get_match(self) -> Match | None:
         """The running match (parsed once and kept while ``match`` is unchanged)."""
@@ -176,7 +205,8 @@ class TableDoc:
         cached = self._parsed
         if cached is not None and cached[0] is data:
             return cached[1]
-        match = Match.from_dict(data if "rules" in data else {**data, "rules": self.options})
+        older = "rules" not in data  # an older document: the table's options
+        match = Match.from_dict({**data, "rules": self.rules.to_dict()} if older else data)
         self._parsed = (data, match)
         return match
 
@@ -186,8 +216,10 @@ class TableDoc:
         self._parsed = (self.match, match)
 
     def set_match(self, match: Match | None) -> None:
-        if match is not None and match.rules.to_dict() != self.options:
-            self.options = match.rules.to_dict()  # the match's options are the table's
+        if match is not None:  # the match's options are the table's (bot-only ones kept)
+            rules = match.rules.to_dict()
+            if any(self.options.get(k) != v for k, v in rules.items()):
+                self.options = {**self.options, **rules}
         self.match = None if match is None else _without_rules(match.to_dict())
         self._parsed = None if match is None or self.match is None else (self.match, match)
 
@@ -224,6 +256,12 @@ class TableDoc:
     @property
     def has_computers(self) -> bool:
         return any(s is not None and s.user_id is None for s in self.seats)
+
+    @property
+    def unready(self) -> list[int]:
+        """Seats the next deal waits for: people (not on autopilot) who have not pressed
+        Ready. Computers, and people the computer plays for, are always ready."""
+        return [i for i in self.humans if i not in self.ready and not self.seat(i).autopilot]
 
     def players(self) -> tuple[int | None, ...]:
         return tuple(None if s is None else s.user_id for s in self.seats)

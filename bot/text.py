@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import DEFAULT, messages, t, tn
+from bot.levels import LEVELS
 from bot.options import options_text
 from bot.table import TableDoc
 from engine.cards import Card, Rank
@@ -20,9 +21,12 @@ from engine.events import (
     Declared,
     Event,
     NoBidTrump,
+    PlayTakenBack,
     Redealt,
     ThrowFailed,
     TrickWon,
+    TrumpHow,
+    TrumpSet,
 )
 from engine.game import BATCHES, Phase, Trick
 from engine.reasons import Reason, display_params, pretty_cards, template_key
@@ -84,6 +88,21 @@ def seat_name(doc: TableDoc, seat: int, locale: str) -> str:
     return discord.utils.escape_markdown(entry.name)
 
 
+def seat_title(doc: TableDoc, seat: int, locale: str) -> str:
+    """A seat's name as the seat list and the table picture show it: a computer's with
+    its level (``Computer 2 · strong``)."""
+    name = seat_name(doc, seat, locale)
+    entry = doc.seats[seat]
+    if entry is None or entry.user_id is not None or not entry.level:
+        return name
+    return t("seat.computer_level", locale, name=name, level=level_text_of(entry.level, locale))
+
+
+def level_text_of(level: str, locale: str) -> str:
+    """A computer level as players read it (a player name without a level as is)."""
+    return t(f"level.{level}", locale) if level in LEVELS else level
+
+
 def seat_label(doc: TableDoc, seat: int, locale: str) -> str:
     """``Alice (2)``: the name with the seat number shown 1–4."""
     return t("seat.label", locale, name=seat_name(doc, seat, locale), number=seat + 1)
@@ -118,6 +137,8 @@ def header(doc: TableDoc, public: PublicView, locale: str) -> str:
             t("table.level", locale, level=level_text(public.level))]
     if public.trump is not None:
         bits.append(t("table.trump", locale, trump=trump_text(public.trump, locale)))
+        if public.trump_how is TrumpHow.FIXED:
+            bits.append(t("table.trump_fixed", locale))
         if public.trump_seat is not None:
             bits.append(t("table.declared_by", locale,
                           player=seat_name(doc, public.trump_seat, locale)))
@@ -145,7 +166,7 @@ def seats_line(doc: TableDoc, public: PublicView, locale: str) -> str:
         elif entry is not None and entry.autopilot:
             marks = " ⏸"
         count = public.cards_left[seat]
-        parts.append(f"{seat + 1}. {seat_name(doc, seat, locale)}{marks} "
+        parts.append(f"{seat + 1}. {seat_title(doc, seat, locale)}{marks} "
                      f"({tn('table.cards_left', count, locale)})")
     return " · ".join(parts)
 
@@ -179,7 +200,14 @@ def status_line(doc: TableDoc, public: PublicView, locale: str) -> str:
                      player=mention(doc, public.turn, locale), deadline=when)
         return t("table.waiting_for", locale, player=mention(doc, public.turn, locale))
     if public.phase is Phase.BETWEEN_HANDS:
-        return t("table.next_hand", locale, deadline=when or "—")
+        waiting = ", ".join(mention(doc, s, locale) for s in doc.unready)
+        if not waiting:
+            return t("table.next_hand", locale, deadline=when or "—")
+        if public.hand_no == 0:
+            return t("table.first_deal", locale, deadline=when or "—", players=waiting)
+        if when:
+            return t("table.next_hand_ready", locale, deadline=when, players=waiting)
+        return t("table.next_hand_ready_nolimit", locale, players=waiting)
     if public.phase is Phase.MATCH_OVER:
         return t("table.match_over", locale)
     return ""
@@ -229,13 +257,13 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
         if entry is None:
             who = t("lobby.seat_empty", locale)
         elif entry.user_id is None:
-            who = f"{seat_name(doc, seat, locale)} 🤖"
+            who = f"{seat_title(doc, seat, locale)} 🤖"
         else:
             who = f"<@{entry.user_id}>"
         lines.append(t("lobby.seat_line", locale, number=seat + 1, team=team, player=who))
     lines.append("")
     lines.append(t("lobby.options_title", locale))
-    lines.append(options_text(doc.rules, locale))
+    lines.append(options_text(doc.options, locale))
     if doc.notes:
         lines.append("")
         lines.extend(f"› {note}" for note in doc.notes[-3:])
@@ -263,6 +291,11 @@ def event_lines(doc: TableDoc, events: Sequence[Event], locale: str) -> list[str
                            number=event.trick_no, points=event.points))
         elif isinstance(event, Redealt):
             lines.append(t("announce.redeal", locale))
+        elif isinstance(event, TrumpSet) and event.how is TrumpHow.FIXED:
+            lines.append(t("note.trump_fixed", locale, trump=trump_text(event.trump, locale)))
+        elif isinstance(event, PlayTakenBack):
+            lines.append(t("note.taken_back", locale, player=seat_name(doc, event.seat, locale),
+                           cards=cards_text(event.cards)))
         elif isinstance(event, NoBidTrump):
             lines.append(t("announce.no_bid", locale, cards=cards_text(event.revealed),
                            trump=trump_text(event.trump, locale)))

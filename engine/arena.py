@@ -1,9 +1,13 @@
 """Duplicate-deal arena for computer players: `python -m engine.arena --a ai --b greedy`.
 
+Players: any name or level `engine.ai.make_player` takes (`random`, `greedy`, `expert`,
+`ai1`, `ai`; `easy`, `normal`, `strong`).
+
 Each seeded deal (hands, kitty, level and starter fixed) is played twice with the teams
 swapped, so card luck cancels. Prints a summary, or with `--json` one JSON object with the
 keys `a`, `b`, `deals`, `hands_won_a`, `hands_won_a_ci`, `level_share_a`, `points_swing_a`,
-`points_swing_a_ci`, `illegal_moves`, and `p50_ms`, `p95_ms`, `max_ms` as `{"a": …, "b": …}`.
+`points_swing_a_ci`, `illegal_moves`, and `p50_ms`, `p95_ms`, `max_ms` as `{"a": …, "b": …}`
+(CPU time per decision, in ms).
 The same arguments give the same result (timings aside).
 """
 
@@ -15,10 +19,11 @@ import math
 import random
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from contextlib import nullcontext
+from dataclasses import asdict, dataclass, field
 from multiprocessing import Pool
-from timeit import default_timer
-from typing import Any
+from time import process_time  # noqa: TID251 - the arena measures decision CPU time
+from typing import Any, TextIO
 
 from engine.actions import Action, Pass, StartHand
 from engine.ai import Player, make_player
@@ -79,9 +84,9 @@ def play_hand(players: Sequence[Player], hand_seed: int, level: Rank, starter: i
             assert public.turn is not None
             seat = public.turn
         view = match.view_for(seat)
-        start = default_timer()
+        start = process_time()
         action = players[seat].decide(view)
-        elapsed = (default_timer() - start) * 1000
+        elapsed = (process_time() - start) * 1000
         side = "a" if team_of(seat) == a_team else "b"
         times[side].append(elapsed)
         try:
@@ -142,14 +147,25 @@ def swing(deal: Sequence[HandRecord]) -> float:
 
 
 def run(a: str, b: str, deals: int, seed: int, jobs: int = 1,
-        rules: RuleSet | None = None) -> dict[str, Any]:
-    """Play `deals` duplicate deals under `rules` and summarise (see the module docstring)."""
+        rules: RuleSet | None = None, log: TextIO | None = None) -> dict[str, Any]:
+    """Play `deals` duplicate deals under `rules` and summarise (see the module docstring).
+    With `log`, each deal's two hands are written to it as one JSON line as soon as they are
+    played (so a long run that is stopped still leaves its deals: see `summarize`)."""
     tasks = [(a, b, seed, index, rules or RuleSet()) for index in range(deals)]
-    if jobs > 1:
-        with Pool(jobs) as pool:
-            results = pool.map(play_deal, tasks, chunksize=1)
-    else:
-        results = [play_deal(task) for task in tasks]
+    results: list[list[HandRecord]] = []
+    with Pool(jobs) if jobs > 1 else nullcontext() as pool:
+        played = pool.imap(play_deal, tasks, chunksize=1) if pool else map(play_deal, tasks)
+        for deal in played:
+            results.append(deal)
+            if log is not None:
+                log.write(json.dumps([asdict(r) for r in deal]) + "\n")
+                log.flush()
+    return summarize(a, b, results)
+
+
+def summarize(a: str, b: str, results: Sequence[Sequence[HandRecord]]) -> dict[str, Any]:
+    """The summary of played deals (each: its two `HandRecord`s)."""
+    deals = len(results)
     hands = [r for deal in results for r in deal]
     won = sum(r.a_won for r in hands)
     levels_a = sum(r.levels_a for r in hands)
@@ -180,17 +196,20 @@ def run(a: str, b: str, deals: int, seed: int, jobs: int = 1,
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--a", default="ai", help="player A: random, greedy or ai")
-    parser.add_argument("--b", default="greedy", help="player B: random, greedy or ai")
+    names = "random, greedy, expert, ai1, ai (or a level)"
+    parser.add_argument("--a", default="ai", help=f"player A: {names}")
+    parser.add_argument("--b", default="greedy", help=f"player B: {names}")
     parser.add_argument("--deals", type=int, default=20, help="duplicate deals (2 hands each)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the run")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--rules", default="{}",
                         help='table options as JSON, e.g. \'{"follow": "suit_only"}\'')
+    parser.add_argument("--log", help="append each deal's hands to this file (JSON lines)")
     args = parser.parse_args(argv)
-    summary = run(args.a, args.b, args.deals, args.seed, args.jobs,
-                  RuleSet.from_dict(json.loads(args.rules)))
+    rules = RuleSet.from_dict(json.loads(args.rules))
+    with open(args.log, "a", encoding="utf-8") if args.log else nullcontext() as log:
+        summary = run(args.a, args.b, args.deals, args.seed, args.jobs, rules, log)
     if args.json:
         sys.stdout.write(json.dumps(summary) + "\n")
         return 0

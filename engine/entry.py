@@ -44,4 +44,4 @@ def play_error(view: PlayerView, cards: Sequence[Card]) -> Reason | None:
     lead = view.lead
     if lead is None:
         return lead_error(cards, trump)
-    return follow_error(view.hand, lead, cards, trump)
+    return follow_error(view.hand, lead, cards, trump, view.public.rules.follow)

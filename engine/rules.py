@@ -82,7 +82,8 @@ _ENUM_OPTIONS: dict[str, type[StrEnum]] = {
 }
 
 
-_INT_OPTIONS = ("throw_penalty", "declare_window_s", "turn_timer_s")
+_INT_OPTIONS = ("throw_penalty", "declare_window_s", "turn_timer_s", "ready_timeout_s")
+_BOOL_OPTIONS = ("no_trump_allowed", "take_backs")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,12 +104,16 @@ class RuleSet:
     level_scoring: LevelScoring = LevelScoring.TABLE
     fixed_trump: FixedTrump = FixedTrump.NONE
     take_backs: bool = False
+    ready_timeout_s: int = 60
+    """Between hands, the longest wait for every seated person's Ready (0: no limit)."""
 
     def __post_init__(self) -> None:
         for name, enum_type in _ENUM_OPTIONS.items():  # accept the enums' values as strings
             object.__setattr__(self, name, enum_type(getattr(self, name)))
-        if not isinstance(self.no_trump_allowed, bool):  # "false" is not False
-            raise TypeError(f"no_trump_allowed is True or False, not {self.no_trump_allowed!r}")
+        for name in _BOOL_OPTIONS:  # "false" is not False
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise TypeError(f"{name} is True or False, not {value!r}")
         for name in _INT_OPTIONS:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
@@ -119,6 +124,8 @@ class RuleSet:
             raise ValueError("declare_window_s is 5–120 seconds")
         if self.turn_timer_s != 0 and not 15 <= self.turn_timer_s <= 600:
             raise ValueError("turn_timer_s is 0 (off) or 15–600 seconds")
+        if self.ready_timeout_s != 0 and not 15 <= self.ready_timeout_s <= 600:
+            raise ValueError("ready_timeout_s is 0 (no limit) or 15–600 seconds")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (enum values as strings)."""

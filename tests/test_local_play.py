@@ -164,6 +164,22 @@ async def oracle(session: LocalSession) -> tuple[TableDoc, Match]:
     return doc, match
 
 
+async def dealt(session: LocalSession, page: Page) -> dict[str, Any]:
+    """Open the page: the first hand is dealt then (issue 12 item 6: the deal waits for
+    the page), and the page's state once it is."""
+    _, match = await oracle(session)
+    assert match.hand_no == 0  # not dealt while nobody looks
+    await page.open()
+    for _ in range(200):
+        _, match = await oracle(session)
+        if match.hand_no == 1:
+            break
+        await asyncio.sleep(0.05)  # the pump notices the page
+    assert match.hand_no == 1
+    await session.idle()
+    return await page.open()
+
+
 async def decide(session: LocalSession) -> None:
     """One decision of the local player, through the table's ``My hand`` ephemeral panel."""
     you = session.humans[0]
@@ -215,7 +231,7 @@ async def test_local_play_one_full_hand_headless(tmp_path: Path) -> None:
 
         # The page's own actions: "My hand" pressed over HTTP answers with the panel...
         page = Page(session)
-        state = await page.open()
+        state = await dealt(session, page)
         table = table_message_id(state)
         receipt = await page.click(state, table, "My hand")
         assert not receipt["rejected"] and receipt["settlement"] == "settled", receipt

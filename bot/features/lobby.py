@@ -12,14 +12,25 @@ from discord import app_commands, ui
 from bot.errors import UserFacingError
 from bot.features import ALIAS_KEY, App, Feature, add_feature, guarded
 from bot.i18n import lstr, server_locale, t
-from bot.options import OPTIONS, Option, options_text, parse_value, rules_from
-from bot.table import TableDoc
+from bot.levels import LEVELS
+from bot.options import (
+    OPTIONS,
+    Option,
+    option_values,
+    options_from,
+    options_text,
+    parse_value,
+)
+from bot.seating import Seating
+from bot.table import Seat, TableDoc
+from bot.ui.access import manages_channels
 from bot.ui.components import button, select
 from bot.ui.ids import ComponentId, VerbSpec
-from bot.ui.replies import edit_clicked, locale_of, send
-from engine.rules import RuleSet
+from bot.ui.replies import edit_clicked, locale_of, pages, send
 
 SEAT_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in range(1, 5)]
+LEVEL_CHOICES = [app_commands.Choice(name=lstr(f"level.{level}"), value=level)
+                 for level in LEVELS]
 OPTION_ROWS = 4
 """Option selects per page of the options message (the fifth row holds ◀ ▶)."""
 
@@ -39,6 +50,7 @@ class Lobby(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
+        self.seating = Seating(app.service)
         add = app.router.add
         for verb, handler in (("join", self._join_button), ("leave", self._leave_button),
                               ("addbot", self._addbot_button), ("start", self._start_button),
@@ -69,23 +81,33 @@ class Lobby(Feature):
         match_end: str | None = None,
         no_trump: bool | None = None,
         throw_penalty: app_commands.Range[int, 0, 50] | None = None,
+        follow: str | None = None,
+        throw_ruff: str | None = None,
+        level_scoring: str | None = None,
+        fixed_trump: str | None = None,
+        take_backs: bool | None = None,
+        unseen_count: bool | None = None,
+        ready_timeout: app_commands.Range[int, 0, 600] | None = None,
     ) -> None:
         """Open a table in this channel (one per channel), with the table options."""
         given = {"turn_timer": turn_timer, "declare_window": declare_window,
                  "kitty_multiplier": kitty_multiplier, "no_bid": no_bid,
                  "must_defend": must_defend, "match_end": match_end, "no_trump": no_trump,
-                 "throw_penalty": throw_penalty}
+                 "throw_penalty": throw_penalty, "follow": follow, "throw_ruff": throw_ruff,
+                 "level_scoring": level_scoring, "fixed_trump": fixed_trump,
+                 "take_backs": take_backs, "unseen_count": unseen_count,
+                 "ready_timeout": ready_timeout}
         reader = await self.ack(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         store = self.app.store
         settings = await store.guild_settings(interaction.guild_id)
-        options = rules_from(settings.table_options, {
+        options = options_from(settings.table_options, {
             OPTIONS_BY_COMMAND[k].name: v for k, v in given.items() if v is not None})
         locale = server_locale(settings.language, interaction.guild_locale)
         user = interaction.user
         name = getattr(user, "display_name", user.name)
         await self.app.service.open_table(interaction.guild_id, interaction.channel_id,
-                                          user.id, name, locale, options.to_dict(),
+                                          user.id, name, locale, options,
                                           player_locale=reader)
         await send(interaction, t("new.done", reader))
 
@@ -100,19 +122,20 @@ class Lobby(Feature):
         """Take a seat at this channel's table (a computer's seat too, before the start)."""
         await self.ack(interaction)
         table_id, _ = await self.here(interaction)
-        await self._join(interaction, table_id, None if seat is None else seat - 1)
+        await self.join_table(interaction, table_id, None if seat is None else seat - 1)
 
     async def _join_button(self, interaction: discord.Interaction[Any], cid: ComponentId,
                            values: list[str]) -> None:
-        await self._join(interaction, cid.table, None)
+        await self.join_table(interaction, cid.table, None)
 
-    async def _join(self, interaction: discord.Interaction[Any], table_id: int,
+    async def join_table(self, interaction: discord.Interaction[Any], table_id: int,
                     seat: int | None) -> None:
         locale = locale_of(interaction)
         user = interaction.user
         name = getattr(user, "display_name", user.name)
-        index = await self.app.service.join(table_id, user.id, name, locale, seat)
-        await send(interaction, t("join.done", locale, number=index + 1))
+        index, now = await self.seating.join(table_id, user.id, name, locale, seat)
+        await send(interaction, t("join.done" if now else "join.next_hand", locale,
+                                  number=index + 1))
         await self._welcome_dm(interaction, table_id, index, locale)
 
     async def _welcome_dm(self, interaction: discord.Interaction[Any], table_id: int,
@@ -128,8 +151,8 @@ class Lobby(Feature):
             await send(interaction, t("error.dm_closed", locale))
 
             def closed(doc: TableDoc) -> None:
-                entry = doc.seats[seat]
-                if entry is not None and entry.user_id == user.id:
+                entry = _person(doc, seat, user.id)
+                if entry is not None:
                     entry.dm_closed = True
                     entry.dm_notice_sent = True
             await self.app.service.update_meta(table_id, closed)
@@ -137,8 +160,8 @@ class Lobby(Feature):
             pass
         else:
             def opened(doc: TableDoc) -> None:
-                entry = doc.seats[seat]
-                if entry is not None and entry.user_id == user.id:
+                entry = _person(doc, seat, user.id)
+                if entry is not None:
                     entry.dm_channel = dm.id
             await self.app.service.update_meta(table_id, opened)
 
@@ -155,27 +178,29 @@ class Lobby(Feature):
         await self._leave(interaction, cid.table)
 
     async def _leave(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        await self.app.service.leave(table_id, interaction.user.id)
+        await self.seating.leave(table_id, interaction.user.id)
         await send(interaction, t("leave.done", locale_of(interaction)))
 
     @app_commands.command(name="addbot", description=lstr("cmd.addbot.desc"))
-    @app_commands.describe(seat=lstr("cmd.addbot.seat.desc"))
-    @app_commands.choices(seat=SEAT_CHOICES)
+    @app_commands.describe(seat=lstr("cmd.addbot.seat.desc"), level=lstr("cmd.addbot.level.desc"))
+    @app_commands.choices(seat=SEAT_CHOICES, level=LEVEL_CHOICES)
     @guarded
     async def addbot(self, interaction: discord.Interaction[Any],
-                     seat: int | None = None) -> None:
-        """Seat a computer player (the first empty seat unless you pick one)."""
+                     seat: int | None = None, level: str | None = None) -> None:
+        """Seat a computer player (the first empty seat unless you pick one), at a level."""
         await self.ack(interaction)
         table_id, _ = await self.here(interaction)
-        await self._add_bot(interaction, table_id, None if seat is None else seat - 1)
+        await self.add_bot(interaction, table_id, None if seat is None else seat - 1, level)
 
     async def _addbot_button(self, interaction: discord.Interaction[Any], cid: ComponentId,
                              values: list[str]) -> None:
-        await self._add_bot(interaction, cid.table, None)
+        await self.add_bot(interaction, cid.table, None, None)
 
-    async def _add_bot(self, interaction: discord.Interaction[Any], table_id: int,
-                       seat: int | None) -> None:
-        index = await self.app.service.add_bot(table_id, interaction.user.id, seat)
+    async def add_bot(self, interaction: discord.Interaction[Any], table_id: int,
+                      seat: int | None, level: str | None) -> None:
+        """``/tractor addbot`` and ``/tractor seat addbot``."""
+        index = await self.seating.add_bot(table_id, interaction.user.id, seat, level,
+                                           can_manage=manages_channels(interaction))
         await send(interaction, t("addbot.done", locale_of(interaction), number=index + 1))
 
     # ---- start and end -------------------------------------------------------------
@@ -221,8 +246,7 @@ class Lobby(Feature):
 
     @staticmethod
     def _can_manage(interaction: discord.Interaction[Any]) -> bool:
-        perms = getattr(interaction, "permissions", None)
-        return bool(perms and perms.manage_channels)
+        return manages_channels(interaction)
 
     async def _end_yes(self, interaction: discord.Interaction[Any], cid: ComponentId,
                        values: list[str]) -> None:
@@ -247,12 +271,12 @@ class Lobby(Feature):
         await self.app.service.repost(table_id)
         await send(interaction, t("table.reposted", locale))
 
-    async def default_rules(self, guild_id: int | None) -> RuleSet:
+    async def default_options(self, guild_id: int | None) -> dict[str, Any]:
         """The options a new table in this server gets (the server's defaults, else R12's)."""
         if guild_id is None:
-            return RuleSet()
+            return options_from({}, {})
         settings = await self.app.store.guild_settings(guild_id)
-        return rules_from(settings.table_options, {})
+        return options_from(settings.table_options, {})
 
     async def game_intro(self, interaction: discord.Interaction[Any]
                          ) -> tuple[str, TableDoc | None, int | None]:
@@ -262,13 +286,13 @@ class Lobby(Feature):
         found = await self.app.service.table_in_channel(interaction.channel_id or 0)
         if found is not None:
             stored, doc = found
-            title, rules = t("lobby.options_title", locale), doc.rules
+            title, values = t("lobby.options_title", locale), doc.options
             table_id: int | None = stored.id
         else:
             doc, table_id = None, None
             title = t("rules.default_options_title", locale)
-            rules = await self.default_rules(interaction.guild_id)
-        text = f"{t('rules.summary', locale)}\n\n{title}\n{options_text(rules, locale)}"
+            values = await self.default_options(interaction.guild_id)
+        text = f"{t('rules.summary', locale)}\n\n{title}\n{options_text(values, locale)}"
         return text, doc, table_id
 
     @app_commands.command(name="rules", description=lstr("cmd.rules.desc"))
@@ -300,9 +324,11 @@ class Lobby(Feature):
         locale = await self.ack(interaction)
         intro, _, _ = await self.game_intro(interaction)
         summary, _, options = intro.partition("\n\n")
-        text = "\n\n".join([summary, t("help.commands", locale), commands_text(
-            self.app.group, locale), options])
-        await send(interaction, text)
+        for chunk in pages(f"{summary}\n\n{options}".split("\n")):
+            await send(interaction, chunk)
+        commands = commands_text(self.app.group, locale).split("\n")
+        for chunk in pages([t("help.commands", locale), "", *commands]):
+            await send(interaction, chunk)
 
     # ---- the options selects -----------------------------------------------------------
 
@@ -315,7 +341,7 @@ class Lobby(Feature):
         value = parse_value(option, values[0])
         await self.app.service.set_option(cid.table, interaction.user.id, option.name, value)
         _, doc = await self.app.service.load(cid.table)
-        text = t("rules.options_changed", locale) + "\n" + options_text(doc.rules, locale)
+        text = t("rules.options_changed", locale) + "\n" + options_text(doc.options, locale)
         page = option_page(option)
         await edit_clicked(interaction, content=text,
                                                  view=options_view(doc, cid.table, locale,
@@ -328,6 +354,14 @@ class Lobby(Feature):
         page = int(cid.arg)
         await edit_clicked(interaction, view=options_view(doc, cid.table, locale,
                                                                    page))
+
+
+def _person(doc: TableDoc, seat: int, user_id: int) -> Seat | None:
+    """`user_id`'s entry at `seat`, seated or waiting for the next hand."""
+    for entry in (doc.seats[seat], doc.waiting[seat]):
+        if entry is not None and entry.user_id == user_id:
+            return entry
+    return None
 
 
 OPTIONS_BY_COMMAND: dict[str, Option] = {o.command: o for o in OPTIONS.values() if o.command}
@@ -347,7 +381,7 @@ def options_view(doc: TableDoc, table_id: int, locale: str, page: int) -> ui.Vie
     options = selectable()
     pages = max(1, -(-len(options) // OPTION_ROWS))
     page = min(max(page, 0), pages - 1)
-    current = doc.rules.to_dict()
+    current = option_values(doc.options)
     view = ui.View(timeout=None)
     for row, option in enumerate(options[page * OPTION_ROWS:(page + 1) * OPTION_ROWS]):
         choices = [discord.SelectOption(label=option.label(value, locale)[:100],

@@ -231,7 +231,8 @@ class PlayFeature(Feature, name="Play"):
                 return False
         elif kind is not kinds.deferred_channel_message:
             return False
-        self.app.publisher.track_ephemeral(table_id, seat, interaction, locale_of(interaction))
+        self.app.publisher.track_ephemeral(table_id, seat, interaction, locale_of(interaction),
+                                           new=kind is kinds.deferred_channel_message)
         return True
 
     async def _panel(self, doc: TableDoc, table_id: int, seat: int, selected: list[str],

@@ -21,7 +21,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.features import App, Feature, add_feature
+from bot.features import App, Feature, add_feature, guarded
 from bot.i18n import (
     NATIVE_NAMES,
     SUPPORTED,
@@ -32,6 +32,7 @@ from bot.i18n import (
     t,
     tn,
 )
+from bot.options import rules_of
 from bot.replay import (
     Frame,
     ReplayError,
@@ -41,7 +42,14 @@ from bot.replay import (
     levels_before,
     replay_frames,
 )
-from bot.storage import LeaderboardPage, MatchSummary, Players, Store, UserStats
+from bot.storage import (
+    LeaderboardPage,
+    MatchSummary,
+    Players,
+    SeasonNotFound,
+    Store,
+    UserStats,
+)
 from bot.ui.replies import send
 from engine.rules import RuleSet
 
@@ -191,52 +199,79 @@ def leaderboard_content(board: LeaderboardPage, server: str, locale: str) -> str
 
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rec:lb:(?P<by>rating|wins|levels):(?P<scope>players|partnerships):(?P<page>[0-9]{1,6})",
+    template=r"rec:lb:(?P<by>rating|wins|levels):(?P<scope>players|partnerships):"
+             r"(?P<page>[0-9]{1,6})(?::(?P<season>[0-9]{1,4}))?",
 ):
-    """◀ / ▶ on a leaderboard: shows page ``page`` (the custom id is the whole state)."""
+    """◀ / ▶ on a leaderboard: shows page ``page`` of ``season`` (the custom id is the whole
+    state; ids without a season, from before seasons, show the current one)."""
 
-    def __init__(self, by: str, scope: str, page: int, *, label: str = "▶",
-                 disabled: bool = False) -> None:
+    def __init__(self, by: str, scope: str, page: int, season: int | None = None, *,
+                 label: str = "▶", disabled: bool = False) -> None:
+        tail = "" if season is None else f":{season}"
         super().__init__(discord.ui.Button(
             label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
-            custom_id=f"rec:lb:{by}:{scope}:{page}"))
-        self.by, self.scope, self.page = by, scope, page
+            custom_id=f"rec:lb:{by}:{scope}:{page}{tail}"))
+        self.by, self.scope, self.page, self.season = by, scope, page, season
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> LeaderboardButton:
-        return cls(match["by"], match["scope"], int(match["page"]))
+        season = match["season"]
+        return cls(match["by"], match["scope"], int(match["page"]),
+                   None if season is None else int(season))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         store = records_of(interaction).app.store
         content, view = await leaderboard_message(interaction, store, self.by, self.scope,
-                                                  self.page)
+                                                  self.page, self.season)
         await interaction.response.edit_message(content=content, view=view,
                                                 allowed_mentions=NO_PINGS)
 
 
 def leaderboard_view(board: LeaderboardPage) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(LeaderboardButton(board.by, board.scope, board.page - 1, label="◀",
-                                    disabled=board.page <= 1))
-    view.add_item(LeaderboardButton(board.by, board.scope, board.page + 1, label="▶",
-                                    disabled=board.page >= board.total_pages))
+    view.add_item(LeaderboardButton(board.by, board.scope, board.page - 1, board.season,
+                                    label="◀", disabled=board.page <= 1))
+    view.add_item(LeaderboardButton(board.by, board.scope, board.page + 1, board.season,
+                                    label="▶", disabled=board.page >= board.total_pages))
     return view
 
 
 async def leaderboard_message(interaction: discord.Interaction, store: Store, by: str,
-                              scope: str, page: int) -> tuple[str, discord.ui.View]:
+                              scope: str, page: int, season: int | None = None
+                              ) -> tuple[str, discord.ui.View]:
     assert interaction.guild_id is not None
     by_ = "rating" if by not in BY else by
     scope_ = "players" if scope not in SCOPES else scope
     board = await store.leaderboard(interaction.guild_id, by_, scope_,  # type: ignore[arg-type]
-                                    max(page, 1), PER_PAGE)
+                                    max(page, 1), PER_PAGE, season=season)
     if board.page > board.total_pages:  # the board shrank since the buttons were made
         board = await store.leaderboard(interaction.guild_id, by_, scope_,  # type: ignore[arg-type]
-                                        board.total_pages, PER_PAGE)
+                                        board.total_pages, PER_PAGE, season=season)
     locale = await public_locale(interaction, store)
     server = interaction.guild.name if interaction.guild is not None else ""
-    return leaderboard_content(board, server, locale), leaderboard_view(board)
+    content = leaderboard_content(board, server, locale)
+    label = await season_label(store, interaction.guild_id, board.season, locale)
+    if label:
+        content += f"\n-# {label}"
+    return content, leaderboard_view(board)
+
+
+async def season_label(store: Store, guild_id: int, number: int, locale: str) -> str | None:
+    """``Season 2`` for records of a server that has had several seasons (else None)."""
+    if number == 1 and (await store.current_season(guild_id)).number == 1:
+        return None
+    return t("records.season", locale, number=number)
+
+
+async def season_number(store: Store, guild_id: int, season: int | None) -> int:
+    """`season`, checked (`SeasonNotFound` past the current one), or the current one."""
+    current = (await store.current_season(guild_id)).number
+    if season is None:
+        return current
+    if not 1 <= season <= current:
+        raise SeasonNotFound(guild_id, season)
+    return season
 
 
 # ---------------------------------------------------------------------------- history
@@ -301,10 +336,10 @@ _DECK_CHOICES = [app_commands.Choice(name=lstr("choice.deck.four_colour"), value
                  app_commands.Choice(name=lstr("choice.deck.two_colour"), value="two-colour")]
 _PANEL_CHOICES = [app_commands.Choice(name=lstr("choice.panel.dm"), value="dm"),
                   app_commands.Choice(name=lstr("choice.panel.ephemeral"), value="ephemeral")]
-_LANGUAGES = [app_commands.Choice(name=lstr(f"choice.language.{lang.lower()}"), value=lang)
-              for lang in SUPPORTED]
+LANGUAGE_CHOICES = [app_commands.Choice(name=lstr(f"choice.language.{lang.lower()}"),
+                                       value=lang) for lang in SUPPORTED]
 _USER_LANGUAGE_CHOICES = [app_commands.Choice(name=lstr("choice.language.auto"), value="auto"),
-                          *_LANGUAGES]
+                          *LANGUAGE_CHOICES]
 
 
 class Records(Feature):
@@ -322,48 +357,64 @@ class Records(Feature):
     # ---- /tractor stats
 
     @app_commands.command(name="stats", description=lstr("cmd.stats.desc"))
-    @app_commands.describe(user=lstr("cmd.stats.player.desc"))
+    @app_commands.describe(user=lstr("cmd.stats.player.desc"),
+                           season=lstr("cmd.records.season.desc"))
+    @guarded  # a refusal (an unknown season) takes the one error path
     async def stats(self, interaction: discord.Interaction,
-                    user: discord.User | None = None) -> None:
+                    user: discord.User | None = None,
+                    season: app_commands.Range[int, 1, 9999] | None = None) -> None:
         """A player's record in this server: matches, hands, levels, partner, rating."""
         assert interaction.guild_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.app.store
         locale = await reply_locale(interaction, store)
         target = user or interaction.user
-        every = await store.stats(interaction.guild_id, target.id)
-        ranked = await store.stats(interaction.guild_id, target.id, include_computers=False)
+        every = await store.stats(interaction.guild_id, target.id, season=season)
+        ranked = await store.stats(interaction.guild_id, target.id, include_computers=False,
+                                   season=season)
         embed = stats_embed(discord.utils.escape_markdown(target.display_name), target.mention,
                             every, ranked, locale)
+        label = await season_label(store, interaction.guild_id, every.season, locale)
+        if label:
+            embed.set_footer(text=label)
         await send(interaction, "", embed=embed, allowed_mentions=NO_PINGS)
 
     # ---- /tractor leaderboard
 
     @app_commands.command(name="leaderboard", description=lstr("cmd.leaderboard.desc"))
     @app_commands.describe(by=lstr("cmd.leaderboard.by.desc"),
-                           scope=lstr("cmd.leaderboard.scope.desc"))
+                           scope=lstr("cmd.leaderboard.scope.desc"),
+                           season=lstr("cmd.records.season.desc"))
     @app_commands.choices(by=_BY_CHOICES, scope=_SCOPE_CHOICES)
+    @guarded  # a refusal (an unknown season) takes the one error path
     async def leaderboard(self, interaction: discord.Interaction, by: str = "rating",
-                          scope: str = "players") -> None:
+                          scope: str = "players",
+                          season: app_commands.Range[int, 1, 9999] | None = None) -> None:
         """This server's leaderboard (ranked matches only), ten a page."""
         await interaction.response.defer(thinking=True)  # public, before the database
         store = self.app.store
-        content, view = await leaderboard_message(interaction, store, by, scope, 1)
+        content, view = await leaderboard_message(interaction, store, by, scope, 1, season)
         await send(interaction, content, ephemeral=False, view=view, allowed_mentions=NO_PINGS)
 
     # ---- /tractor history
 
     @app_commands.command(name="history", description=lstr("cmd.history.desc"))
-    @app_commands.describe(n=lstr("cmd.history.n.desc"))
+    @app_commands.describe(n=lstr("cmd.history.n.desc"), season=lstr("cmd.records.season.desc"))
+    @guarded  # a refusal (an unknown season) takes the one error path
     async def history(self, interaction: discord.Interaction,
-                      n: app_commands.Range[int, 1, 25] = 10) -> None:
+                      n: app_commands.Range[int, 1, 25] = 10,
+                      season: app_commands.Range[int, 1, 9999] | None = None) -> None:
         """The last matches in this channel, with their results and hand numbers."""
-        assert interaction.channel_id is not None
+        assert interaction.channel_id is not None and interaction.guild_id is not None
         await interaction.response.defer(thinking=True)  # public, before the database
         store = self.app.store
         locale = await public_locale(interaction, store)
-        matches = await store.history(interaction.channel_id, n)
+        number = await season_number(store, interaction.guild_id, season)
+        matches = await store.history(interaction.channel_id, n, season=number)
         text = t("history.title", locale)
+        label = await season_label(store, interaction.guild_id, number, locale)
+        if label:
+            text += f" · {label}"
         if not matches:
             text += "\n" + t("history.empty", locale)
         for index, match in enumerate(matches, start=1):
@@ -399,7 +450,7 @@ class Records(Feature):
         if frames is None:
             options = table.doc.get("options")
             try:
-                rules = RuleSet.from_dict(options) if isinstance(options, dict) else RuleSet()
+                rules = rules_of(options) if isinstance(options, dict) else RuleSet()
             except (TypeError, ValueError):
                 rules = RuleSet()
             levels = levels_before(await store.level_history(record.match_key), record.hand_no)
@@ -475,12 +526,15 @@ class Records(Feature):
     @app_commands.describe(deck=lstr("cmd.settings.deck.desc"),
                            panel=lstr("cmd.settings.panel.desc"),
                            language=lstr("cmd.settings.language.desc"),
-                           server_language=lstr("cmd.settings.server_language.desc"))
+                           server_language=lstr("cmd.settings.server_language.desc"),
+                           turn_ping=lstr("cmd.settings.turn_ping.desc"),
+                           forced_plays=lstr("cmd.settings.forced_plays.desc"))
     @app_commands.choices(deck=_DECK_CHOICES, panel=_PANEL_CHOICES,
-                          language=_USER_LANGUAGE_CHOICES, server_language=_LANGUAGES)
+                          language=_USER_LANGUAGE_CHOICES, server_language=LANGUAGE_CHOICES)
     async def settings(self, interaction: discord.Interaction, deck: str | None = None,
                        panel: str | None = None, language: str | None = None,
-                       server_language: str | None = None) -> None:
+                       server_language: str | None = None, turn_ping: bool | None = None,
+                       forced_plays: bool | None = None) -> None:
         """Your card colours, hand panel and language; the server's language (Manage Server)."""
         assert interaction.guild_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)  # before the database
@@ -489,8 +543,13 @@ class Records(Feature):
             await fail(interaction, t("settings.need_manage_server",
                                       await reply_locale(interaction, store)))
             return
-        changed = any(v is not None for v in (deck, panel, language, server_language))
+        changed = any(v is not None for v in (deck, panel, language, server_language,
+                                              turn_ping, forced_plays))
         changes: dict[str, Any] = {}
+        if turn_ping is not None:
+            changes["turn_ping"] = turn_ping
+        if forced_plays is not None:
+            changes["auto_forced"] = forced_plays
         if deck is not None:
             changes["four_colour"] = deck == "four-colour"
         if panel in ("dm", "ephemeral"):
@@ -502,8 +561,8 @@ class Records(Feature):
         if server_language in SUPPORTED:
             guild = await store.set_guild_settings(
                 interaction.guild_id, language=stored_server_language(server_language))
-            await self._relocalize_tables(interaction.guild_id,
-                                          server_locale(guild.language, None))
+            await self.app.service.relocalize(interaction.guild_id,
+                                              server_locale(guild.language, None))
         else:
             guild = await store.guild_settings(interaction.guild_id)
         public = server_locale(guild.language, interaction.guild_locale)
@@ -517,17 +576,14 @@ class Records(Feature):
             t("settings.deck", locale, value=t(f"choice.deck.{deck_key}", locale)),
             t("settings.panel", locale, value=t(f"choice.panel.{user.panel}", locale)),
             t("settings.language", locale, value=lang_name),
+            t("settings.turn_ping", locale,
+              value=t("option.yes" if user.turn_ping else "option.no", locale)),
+            t("settings.forced_plays", locale,
+              value=t("option.yes" if user.auto_forced else "option.no", locale)),
             t("settings.server_title", locale),
             t("settings.server_language", locale, value=NATIVE_NAMES[public]),
         ]
         await send(interaction, "\n".join(lines), allowed_mentions=NO_PINGS)
-
-    async def _relocalize_tables(self, guild_id: int, locale: str) -> None:
-        """The server's open tables switch their public text to the new language."""
-        service = self.app.service
-        for stored in await service.store.active_tables():
-            if stored.guild_id == guild_id:
-                await service.set_locale(stored.id, locale)
 
 
 async def setup(app: App) -> None:

@@ -229,3 +229,7 @@ class UserSettings:
     four_colour: bool = True
     panel: PanelMode = "dm"
     language: str | None = None
+    turn_ping: bool = True
+    """Ping in the channel when it becomes this player's turn (V4)."""
+    auto_forced: bool = False
+    """Play automatically when exactly one play is legal (V4)."""

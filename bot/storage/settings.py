@@ -92,19 +92,22 @@ def set_guild(db: sqlite3.Connection, now: float, guild_id: int,
 
 def user(db: sqlite3.Connection, user_id: int) -> UserSettings:
     """A user's settings (defaults if never set)."""
-    row = one(db, "SELECT four_colour, panel, language FROM user_settings WHERE user_id = ?",
-              user_id)
+    row = one(db, "SELECT four_colour, panel, language, turn_ping, auto_forced"
+              " FROM user_settings WHERE user_id = ?", user_id)
     if row is None:
         return UserSettings(user_id)
     return UserSettings(user_id, bool(row["four_colour"]), cast(PanelMode, row["panel"]),
-                        row["language"])
+                        row["language"], bool(row["turn_ping"]), bool(row["auto_forced"]))
 
 
 def check_user_change(four_colour: bool | Unset, panel: PanelMode | Unset,
-                      language: str | Unset | None) -> None:
-    """ValueError for a non-bool colour flag, an unknown panel mode or an empty language."""
-    if four_colour is not UNSET and not isinstance(four_colour, bool):
-        raise ValueError("four_colour must be a bool")
+                      language: str | Unset | None, *, turn_ping: bool | Unset = UNSET,
+                      auto_forced: bool | Unset = UNSET) -> None:
+    """ValueError for a non-bool flag, an unknown panel mode or an empty language."""
+    for name, flag in (("four_colour", four_colour), ("turn_ping", turn_ping),
+                       ("auto_forced", auto_forced)):
+        if flag is not UNSET and not isinstance(flag, bool):
+            raise ValueError(f"{name} must be a bool")
     if panel is not UNSET and panel not in ("dm", "ephemeral"):
         raise ValueError(f"panel must be 'dm' or 'ephemeral', got {panel!r}")
     if language is not UNSET and language is not None and not (
@@ -114,7 +117,9 @@ def check_user_change(four_colour: bool | Unset, panel: PanelMode | Unset,
 
 
 def set_user(db: sqlite3.Connection, now: float, user_id: int, four_colour: bool | Unset,
-             panel: PanelMode | Unset, language: str | Unset | None) -> UserSettings:
+             panel: PanelMode | Unset, language: str | Unset | None, *,
+             turn_ping: bool | Unset = UNSET, auto_forced: bool | Unset = UNSET
+             ) -> UserSettings:
     """Change some of a user's settings (``language=None`` clears the override)."""
     old = user(db, user_id)
     new = UserSettings(
@@ -122,12 +127,16 @@ def set_user(db: sqlite3.Connection, now: float, user_id: int, four_colour: bool
         old.four_colour if isinstance(four_colour, Unset) else four_colour,
         old.panel if isinstance(panel, Unset) else panel,
         old.language if isinstance(language, Unset) else language,
+        old.turn_ping if isinstance(turn_ping, Unset) else turn_ping,
+        old.auto_forced if isinstance(auto_forced, Unset) else auto_forced,
     )
     db.execute(
-        "INSERT INTO user_settings (user_id, four_colour, panel, language, updated_at)"
-        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
-        " four_colour = excluded.four_colour, panel = excluded.panel,"
-        " language = excluded.language, updated_at = excluded.updated_at",
-        (user_id, int(new.four_colour), new.panel, new.language, now),
+        "INSERT INTO user_settings (user_id, four_colour, panel, language, turn_ping,"
+        " auto_forced, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
+        " SET four_colour = excluded.four_colour, panel = excluded.panel,"
+        " language = excluded.language, turn_ping = excluded.turn_ping,"
+        " auto_forced = excluded.auto_forced, updated_at = excluded.updated_at",
+        (user_id, int(new.four_colour), new.panel, new.language, int(new.turn_ping),
+         int(new.auto_forced), now),
     )
     return new

@@ -292,8 +292,12 @@ class Store:
         four_colour: bool | Unset = UNSET,
         panel: PanelMode | Unset = UNSET,
         language: str | Unset | None = UNSET,
+        turn_ping: bool | Unset = UNSET,
+        auto_forced: bool | Unset = UNSET,
     ) -> UserSettings:
         """Change some of a user's settings (``language=None`` clears the override)."""
-        settings.check_user_change(four_colour, panel, language)
+        settings.check_user_change(four_colour, panel, language, turn_ping=turn_ping,
+                                   auto_forced=auto_forced)
         return await self._db.write(lambda db: settings.set_user(
-            db, self._clock(), user_id, four_colour, panel, language))
+            db, self._clock(), user_id, four_colour, panel, language, turn_ping=turn_ping,
+            auto_forced=auto_forced))

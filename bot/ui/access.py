@@ -13,9 +13,15 @@ from bot.text import seat_name
 from bot.ui.ids import ComponentId
 from bot.ui.replies import locale_of
 
-__all__ = ["Access"]
+__all__ = ["Access", "manages_channels"]
 
 DOC_KEY = "tractor.doc"
+
+
+def manages_channels(interaction: discord.Interaction[Any]) -> bool:
+    """The user has Manage Channels here (may end tables and change anyone's seat)."""
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and perms.manage_channels)
 
 
 class Access:

@@ -17,7 +17,6 @@ selects' default values, so a restarted bot reads it back from the message.
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,8 +25,9 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot import offload, pictures
 from bot.i18n import t
-from bot.images import SeatLabel, hand_png, table_png
+from bot.images import SeatLabel
 from bot.players import QuickPlay, quick_plays, shape_of
 from bot.selection import groups as card_groups
 from bot.selection import instances, pool, selection_cards
@@ -39,6 +39,7 @@ from bot.text import (
     lobby_content,
     ruling_text,
     seat_name,
+    seat_title,
     shape_word,
     table_content,
     trick_line,
@@ -57,6 +58,7 @@ __all__ = [
     "build_panel",
     "build_table_message",
     "pack_groups",
+    "ready_view",
     "table_url",
 ]
 
@@ -148,6 +150,21 @@ def _selected_line(view: PlayerView, cards: list[Card], locale: str) -> str:
                  reason=ruling_text(reason, locale))
     return t("panel.selected", locale, cards=cards_text(cards),
              shape=shape_word(shape_of(cards, trump, leading=view.lead is None), locale))
+
+
+def forced_cards(view: PlayerView) -> tuple[frozenset[Card], frozenset[Card]]:
+    """What the lead forces on this seat (R8): ``(must, led)``, the cards it must play
+    (all it holds of the led suit when that is no more than the lead's size) and the cards
+    of the led suit. Both empty when the seat leads or does not play now."""
+    trump = view.public.trump
+    lead = view.lead
+    if view.public.phase is not Phase.PLAYING or not view.to_move or lead is None \
+            or trump is None:
+        return frozenset(), frozenset()
+    suit = trump.suit_index(lead[0])
+    led = [card for card in view.hand if trump.suit_index(card) == suit]
+    must = frozenset(led) if len(led) <= len(lead) else frozenset()
+    return must, frozenset(led)
 
 
 def _hand_text(view: PlayerView, locale: str) -> str:
@@ -298,13 +315,24 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
                 remaining[card] -= 1
                 kitty_marks.add(value)
     groups = card_groups(view)
-    for index, chunk in enumerate(pack_groups(groups, rows=4 - row)):
+    must, led = forced_cards(view)
+    chunks = pack_groups(groups, rows=4 - row)
+    # The led suit's select first: that is where a follow starts.
+    chunks.sort(key=lambda chunk: not any(values[i][1] in led for i in chunk))
+    for index, chunk in enumerate(chunks):
         options = []
         for i in chunk:
             value, card = values[i]
+            description = None
+            if value in kitty_marks:
+                description = t("panel.kitty_card", locale)
+            elif card in must:
+                description = t("panel.must_play", locale)
+            elif card in led:
+                description = t("panel.led_suit", locale)
             options.append(discord.SelectOption(
-                label=card.pretty, value=value, default=value in chosen,
-                description=t("panel.kitty_card", locale) if value in kitty_marks else None))
+                label=f"★ {card.pretty}" if card in must else card.pretty, value=value,
+                default=value in chosen, description=description))
         name = _group_name([values[i][1] for i in chunk], view, locale)
         items.append(select(cid("sel", str(index)), options=options,
                                    placeholder=t("panel.select_group", locale, group=name),
@@ -323,11 +351,17 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
         ]
     else:
         my_turn = view.to_move
+        illegal = play_error(view, selection_cards(cards_pool, selected)) is not None
         row_buttons = [
-            button(cid("play"), label=t("button.play", locale, count=count),
-                          style=discord.ButtonStyle.success,
-                          disabled=not my_turn or count == 0, row=4),
+            button(cid("play"), label=t("button.play_illegal" if illegal else "button.play",
+                                        locale, count=count),
+                   style=discord.ButtonStyle.secondary if illegal
+                   else discord.ButtonStyle.success,
+                   disabled=not my_turn or count == 0 or illegal, row=4),
             button(cid("clear"), label=t("button.clear", locale), row=4),
+            button(cid("takeback"), label=t("button.take_back", locale),
+                   style=discord.ButtonStyle.danger, row=4)
+            if public.take_back_seat == seat else
             button(cid("hint"), label=t("button.hint", locale), disabled=not my_turn,
                           row=4),
             button(cid("type"), label=t("button.type", locale), disabled=not my_turn,
@@ -391,11 +425,8 @@ async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
     selected = [v for v in selected if v in known]
     cards = selection_cards(cards_pool, selected)
 
-    def work() -> tuple[bytes, list[QuickPlay]]:
-        image = hand_png(view, locale, selected=cards, four_colour=four_colour)
-        return image, quick_plays(view)
-
-    image, plays = await asyncio.to_thread(work)
+    image = await pictures.hand_picture(view, locale, tuple(cards), four_colour)
+    plays = await offload.run(quick_plays, view)
     url = table_url(doc)
     content = panel_content(doc, table_id, view, cards, locale, url)
     components = panel_view(doc, table_id, view, selected, locale, url, plays)
@@ -416,7 +447,7 @@ def seat_labels(doc: TableDoc, locale: str) -> list[SeatLabel]:
     labels = []
     for seat in range(4):
         entry = doc.seats[seat]
-        name = seat_name(doc, seat, locale).replace("\\", "")
+        name = seat_title(doc, seat, locale).replace("\\", "")
         labels.append(SeatLabel(name, computer=entry is not None and entry.user_id is None,
                                 autopilot=entry is not None and entry.autopilot))
     return labels
@@ -446,10 +477,13 @@ def table_view(doc: TableDoc, table_id: int, locale: str) -> ui.View:
             items.append(button(cid("score"), label=t("button.score_sheet", locale),
                                        row=1))
         return _view(items)
+    if match.phase is Phase.BETWEEN_HANDS and doc.unready:
+        items.append(ready_button(table_id, hand_no, step, locale))
     items += [
         button(cid("myhand"), label=t("button.my_hand", locale),
                       style=discord.ButtonStyle.primary, row=0),
         button(cid("last"), label=t("button.last_trick", locale), row=0),
+        button(cid("tricks"), label=t("button.tricks", locale), row=0),
         button(cid("score"), label=t("button.score_sheet", locale), row=0),
     ]
     for seat, entry in enumerate(doc.seats):
@@ -461,6 +495,16 @@ def table_view(doc: TableDoc, table_id: int, locale: str) -> ui.View:
     return _view(items[:10])
 
 
+def ready_button(table_id: int, hand_no: int, step: int, locale: str) -> ui.Item[Any]:
+    """The Ready button (the summary's and the table message's between hands)."""
+    return button(ComponentId(table_id, hand_no, step, "ready"), label=t("button.ready", locale),
+                  style=discord.ButtonStyle.success, row=0)
+
+
+def ready_view(table_id: int, hand_no: int, step: int, locale: str) -> ui.View:
+    return _view([ready_button(table_id, hand_no, step, locale)])
+
+
 async def build_table_message(doc: TableDoc, table_id: int) -> Panel:
     """The public table message: text, the table image (public view only) and buttons."""
     locale = doc.locale
@@ -470,7 +514,7 @@ async def build_table_message(doc: TableDoc, table_id: int) -> Panel:
                      table_view(doc, table_id, locale))
     public = match.public_view()
     labels = seat_labels(doc, locale)
-    image = await asyncio.to_thread(table_png, public, labels, locale)
+    image = await pictures.table_picture(public, labels, locale)
     content = table_content(doc, public, locale)
     if match.phase is Phase.MATCH_OVER:
         ready = t("lobby.ready", locale) if doc.full else t("lobby.how_to", locale)

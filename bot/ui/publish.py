@@ -27,16 +27,19 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import offload
 from bot.i18n import resolve_locale, t
 from bot.images import summary_png
 from bot.logging import table_logger
 from bot.outcome import Announcement, Publish
 from bot.repository import TableRepository
 from bot.selection import Selections
-from bot.table import TableDoc
+from bot.table import Seat, TableDoc
 from bot.text import mention
-from bot.ui.panels import Panel, build_panel, build_table_message, seat_labels
+from bot.ui.notify import TurnPings
+from bot.ui.panels import Panel, build_panel, build_table_message, ready_view, seat_labels
 from bot.ui.replies import fit
+from engine.game import Phase
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -89,6 +92,8 @@ class Publisher:
         self._ephemeral_dirty: set[PanelKey] = set()
         self._ephemeral_tasks: dict[PanelKey, asyncio.Task[None]] = {}
         self._ephemeral_last: dict[PanelKey, float] = {}
+        self.pings = TurnPings(self.store)
+        self._side_tasks: set[asyncio.Task[None]] = set()
 
     def submit(self, table_id: int, publish: Publish, ended: bool = False) -> None:
         job = self._pending.setdefault(table_id, _Job())
@@ -102,8 +107,8 @@ class Publisher:
     async def idle(self) -> None:
         """Wait until nothing is being published (tests, shutdown)."""
         while True:
-            tasks = [task for task in [*self._running.values(), *self._ephemeral_tasks.values()]
-                     if not task.done()]
+            tasks = [task for task in [*self._running.values(), *self._ephemeral_tasks.values(),
+                                       *self._side_tasks] if not task.done()]
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -139,11 +144,18 @@ class Publisher:
         channel = self.bot.get_partial_messageable(doc.channel_id, guild_id=doc.guild_id)
         meta: dict[str, Any] = {"seats": {}}
         for announcement in job.publish.announcements:
-            await self._announce(table_id, doc, channel, announcement)
+            summary = await self._announce(table_id, doc, channel, announcement)
+            if summary is not None:
+                meta["summary_message"] = summary
+        match = doc.get_match()
+        if (doc.summary_message is not None and "summary_message" not in meta
+                and (match is None or match.phase is not Phase.BETWEEN_HANDS)):
+            await self._close_summary(doc, channel)
+            meta["summary_message"] = None
         if stored.status == "ended" or job.ended:
             await self._close_table_message(doc, channel)
+            await self._save_meta(table_id, meta)
             return
-        match = doc.get_match()
         hand_no = 0 if match is None else match.hand_no
         if job.publish.repost or doc.table_message is None or doc.table_message_hand != hand_no:
             message_id = await self._post_table(table_id, doc, channel)
@@ -159,13 +171,18 @@ class Publisher:
             for seat, mode in sorted(job.publish.panels.items()):
                 self.refresh_ephemeral(table_id, seat)
                 await self._panel(table_id, doc, seat, mode, meta)
+                if mode == "new":
+                    await self.pings.maybe_ping(table_id, doc, seat, channel)
         await self._save_meta(table_id, meta)
 
     async def _save_meta(self, table_id: int, meta: dict[str, Any]) -> None:
-        if not meta.get("table_message") and not any(c for _, c in meta["seats"].values()):
+        if (not meta.get("table_message") and "summary_message" not in meta
+                and not any(c for _, c in meta["seats"].values())):
             return  # nothing new to record (edits keep their message ids)
 
         def apply(doc: TableDoc) -> None:
+            if "summary_message" in meta:
+                doc.summary_message = meta["summary_message"]
             if "table_message" in meta:
                 doc.table_message, doc.table_message_hand = meta["table_message"]
             for seat, (user_id, changes) in meta["seats"].items():
@@ -180,18 +197,38 @@ class Publisher:
     # ---- channel messages ----------------------------------------------------------------
 
     async def _announce(self, table_id: int, doc: TableDoc, channel: discord.PartialMessageable,
-                        announcement: Announcement) -> None:
+                        announcement: Announcement) -> int | None:
+        """Post an announcement; returns the message id when it carries the Ready button."""
         files: list[discord.File] = []
         if announcement.summary_image and announcement.summary_view is not None:
-            image = await asyncio.to_thread(summary_png, announcement.summary_view,
+            image = await offload.run(summary_png, announcement.summary_view,
                                             seat_labels(doc, doc.locale), doc.locale)
             files.append(Panel("", image, f"hand-{table_id}-summary.png", None).files()[0])
         mentions = (discord.AllowedMentions(users=[discord.Object(announcement.ping)])
                     if announcement.ping else NONE)
+        match = doc.get_match()
+        ready = announcement.ready and match is not None and bool(doc.unready)
+        kwargs: dict[str, Any] = {}
+        if ready:
+            assert match is not None
+            kwargs["view"] = ready_view(table_id, match.hand_no, doc.step, doc.locale)
         try:
-            await channel.send(announcement.content, files=files, allowed_mentions=mentions)
+            message = await channel.send(announcement.content, files=files,
+                                         allowed_mentions=mentions, **kwargs)
         except discord.HTTPException as error:
             table_logger(table_id).warning("announcement failed: %s", error.status)
+            return None
+        return message.id if ready else None
+
+    async def _close_summary(self, doc: TableDoc,
+                             channel: discord.PartialMessageable) -> None:
+        """The last summary loses its Ready button once the next hand is dealt."""
+        match = doc.get_match()
+        if doc.summary_message is None or match is None:
+            return
+        message = channel.get_partial_message(doc.summary_message)
+        with contextlib.suppress(discord.HTTPException):
+            await message.edit(view=None)
 
     async def _post_table(self, table_id: int, doc: TableDoc,
                           channel: discord.PartialMessageable) -> int | None:
@@ -240,8 +277,16 @@ class Publisher:
 
     async def _panel(self, table_id: int, doc: TableDoc, seat: int, mode: str,
                      meta: dict[str, Any]) -> None:
+        """Send or edit the seat's DM panel. A new hand always gets a new message (the old
+        one is closed as a past hand). A panel whose DM channel answers 404 (lost after a
+        restart, say) is tried once more on a freshly opened DM, then forgotten until the
+        next hand: one log line, not one a move."""
         entry = doc.seats[seat]
-        if entry is None or entry.user_id is None or entry.dm_closed:
+        match = doc.get_match()
+        if entry is None or entry.user_id is None or entry.dm_closed or match is None:
+            return
+        hand_no = match.hand_no
+        if entry.panel_lost_hand == hand_no:
             return
         user_id = entry.user_id
         settings = await self.store.user_settings(user_id)
@@ -253,36 +298,25 @@ class Publisher:
         locale = resolve_locale(settings.language or entry.locale)
         panel = await build_panel(doc, table_id, seat, locale, selected,
                                   four_colour=settings.four_colour)
+        past = entry.panel_hand not in (-1, hand_no)
+        if past:
+            mode = "new"
+        closed = (t("panel.past_hand", locale, number=entry.panel_hand) if past
+                  else t("panel.superseded", locale))
         try:
-            dm_id = entry.dm_channel
-            if dm_id is None:
-                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                dm = user.dm_channel or await user.create_dm()
-                dm_id = dm.id
-                changes["dm_channel"] = dm_id
-            channel = self.bot.get_partial_messageable(dm_id, type=discord.ChannelType.private)
-            if mode == "edit" and entry.panel_message is not None:
-                message = channel.get_partial_message(entry.panel_message)
-                try:
-                    await message.edit(content=panel.content, attachments=panel.files(),
-                                       view=panel.view, allowed_mentions=NONE)
-                    return  # nothing to record: the panel message is the same
-                except discord.NotFound:
-                    pass
-            if entry.panel_message is not None:
-                old = channel.get_partial_message(entry.panel_message)
-                with contextlib.suppress(discord.HTTPException):
-                    await old.edit(content=t("panel.superseded", locale),
-                                   attachments=[], view=None)
-            content = panel.content
-            mentions = NONE
-            if mode == "new":
-                content = fit(f"<@{user_id}> {content}")
-                mentions = discord.AllowedMentions(users=[discord.Object(user_id)])
-            message = await channel.send(content, files=panel.files(),
-                                         allowed_mentions=mentions, **panel.view_kwargs())
-            changes.update(panel_message=message.id, panel_step=doc.step,
-                           panel_turn_step=doc.step)
+            try:
+                await self._deliver(entry, panel, mode, closed, doc.step, hand_no, changes,
+                                    entry.dm_channel, entry.panel_message)
+            except discord.NotFound:
+                # The DM channel itself is gone: open it again and send once more.
+                changes.clear()
+                await self._deliver(entry, panel, mode, closed, doc.step, hand_no, changes,
+                                    None, None)
+        except discord.NotFound as error:
+            changes.update(dm_channel=None, panel_message=None, panel_lost_hand=hand_no)
+            table_logger(table_id, hand_no).warning(
+                "DM panel for seat %s failed: %s twice; not sent again this hand", seat,
+                error.status)
         except discord.Forbidden as error:
             if error.code != DM_CLOSED and error.status != 403:
                 raise
@@ -299,14 +333,61 @@ class Publisher:
             table_logger(table_id).warning("DM panel for seat %s failed: %s", seat,
                                            error.status)
 
+    async def _deliver(self, entry: Seat, panel: Panel, mode: str, closed: str, step: int,
+                       hand_no: int, changes: dict[str, Any], dm_id: int | None,
+                       old_id: int | None) -> None:
+        """Edit the panel message in place (mode "edit"), or send a new one and close the
+        old one with the `closed` line (no buttons, no countdown). Fills `changes`."""
+        user_id = entry.user_id
+        assert user_id is not None
+        if dm_id is None:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            dm = (user.dm_channel if entry.dm_channel is None else None) \
+                or await user.create_dm()
+            dm_id = dm.id
+            changes["dm_channel"] = dm_id
+        channel = self.bot.get_partial_messageable(dm_id, type=discord.ChannelType.private)
+        if mode == "edit" and old_id is not None:
+            message = channel.get_partial_message(old_id)
+            try:
+                await message.edit(content=panel.content, attachments=panel.files(),
+                                   view=panel.view, allowed_mentions=NONE)
+                if entry.panel_hand != hand_no:  # else nothing to record: the same message
+                    changes["panel_hand"] = hand_no
+                return
+            except discord.NotFound:
+                pass  # the message was deleted: send it again
+        if old_id is not None:
+            old = channel.get_partial_message(old_id)
+            with contextlib.suppress(discord.HTTPException):
+                await old.edit(content=closed, attachments=[], view=None)
+        content = panel.content
+        mentions = NONE
+        if mode == "new":
+            content = fit(f"<@{user_id}> {content}")
+            mentions = discord.AllowedMentions(users=[discord.Object(user_id)])
+        message = await channel.send(content, files=panel.files(), allowed_mentions=mentions,
+                                     **panel.view_kwargs())
+        changes.update(panel_message=message.id, panel_step=step, panel_turn_step=step,
+                       panel_hand=hand_no)
+
     # ---- ephemeral hand panels ---------------------------------------------------------
 
     def track_ephemeral(self, table_id: int, seat: int,
-                        interaction: discord.Interaction[Any], locale: str) -> None:
+                        interaction: discord.Interaction[Any], locale: str, *,
+                        new: bool = False) -> None:
         """Remember `interaction` as the latest ephemeral hand panel of (table, seat): its
         original response is the panel (the ``My hand`` reply, or the panel message a
-        component on it was clicked on, answered by an update or a deferred update)."""
+        component on it was clicked on, answered by an update or a deferred update). A
+        `new` panel supersedes the one tracked before: that one says so and stops showing
+        a countdown."""
         self._forget_expired()
+        before = self._ephemeral.get((table_id, seat))
+        if new and before is not None and before.interaction is not interaction:
+            task = asyncio.create_task(self._supersede(before),
+                                       name=f"tractor-superseded-{table_id}-{seat}")
+            self._side_tasks.add(task)
+            task.add_done_callback(self._side_tasks.discard)
         expires = interaction.created_at + timedelta(seconds=TOKEN_LIFETIME - TOKEN_MARGIN)
         self._ephemeral[(table_id, seat)] = _Ephemeral(
             interaction, interaction.user.id, locale, expires)
@@ -389,6 +470,14 @@ class Publisher:
             else:
                 table_logger(table_id).debug("ephemeral panel of seat %s not edited: %s",
                                              seat, error.status)
+
+    async def _supersede(self, tracked: _Ephemeral) -> None:
+        """Close an ephemeral panel a newer one replaced (its buttons and countdown go)."""
+        settings = await self.store.user_settings(tracked.user_id)
+        locale = resolve_locale(settings.language or tracked.locale)
+        with contextlib.suppress(discord.HTTPException):
+            await tracked.interaction.edit_original_response(
+                content=t("panel.superseded", locale), attachments=[], view=None)
 
     def _forget(self, key: PanelKey, tracked: _Ephemeral) -> None:
         if self._ephemeral.get(key) is tracked:

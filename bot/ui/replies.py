@@ -21,7 +21,7 @@ from discord import app_commands
 from bot.errors import UserFacingError
 from bot.i18n import resolve_locale, t
 from bot.logging import table_logger
-from bot.storage import StorageError, Store
+from bot.storage import SeasonNotFound, StorageError, Store
 from bot.text import CONTENT_LIMIT, fit, ruling_text
 from engine.errors import InvalidNotation, TractorError
 
@@ -31,6 +31,7 @@ __all__ = [
     "fail",
     "fit",
     "locale_of",
+    "pages",
     "quote",
     "reader_locale",
     "send",
@@ -94,6 +95,27 @@ async def send(interaction: discord.Interaction[Any], content: str, *, ephemeral
                                    error.text[:200])
 
 
+def pages(lines: list[str], limit: int = CONTENT_LIMIT, most: int = 3) -> list[str]:
+    """`lines` packed into at most `most` messages of ≤ `limit` characters each (a line
+    too long alone is cut by `fit`; lines past the last message are dropped, the last
+    message ending "…")."""
+    chunks: list[str] = []
+    current = ""
+    for line in lines:
+        line = fit(line, limit)
+        if current and len(current) + 1 + len(line) > limit:
+            chunks.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line
+    if current:
+        chunks.append(current)
+    if len(chunks) > most:
+        chunks = chunks[:most]
+        chunks[-1] = fit(chunks[-1] + "\n…", limit) if len(chunks[-1]) + 2 <= limit \
+            else fit(chunks[-1][:limit - 1] + "…", limit)
+    return chunks
+
+
 async def edit_clicked(interaction: discord.Interaction[Any], **fields: Any) -> None:
     """Edit the message a (deferred) component was used on: a DM or channel message
     directly, an ephemeral one through the interaction."""
@@ -115,6 +137,8 @@ def error_text(error: BaseException, locale: str) -> str | None:
         return t("error.bad_cards", locale, reason=quote(ruling_text(error, locale), 300))
     if isinstance(error, TractorError):
         return t("error.not_allowed", locale, reason=ruling_text(error, locale))
+    if isinstance(error, SeasonNotFound):
+        return t("error.unknown_season", locale, season=error.season)
     if isinstance(error, StorageError):
         return t("error.try_again", locale)
     return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from engine.cards import Card, Rank
@@ -85,16 +85,22 @@ def _keep_value(card: Card, trump: Trump, counts: Counter[Card]) -> float:
     return value
 
 
-def ai_bury(cards: Sequence[Card], trump: Trump, void_bonus: float = 18.0) -> list[Card]:
+KeepValue = Callable[[Card, Trump, Counter[Card]], float]
+
+
+def ai_bury(cards: Sequence[Card], trump: Trump, void_bonus: float = 18.0,
+            value: KeepValue | None = None) -> list[Card]:
     """Bury 8 of 33: void short side suits without points, keep points, trumps and pairs.
 
     Tries every set of side suits to void that fits in 8 cards and fills the rest with the
-    cheapest cards; a voided suit is worth a bonus (the starter can ruff it later).
+    cheapest cards by `value` (how costly burying a card is; `ai1`'s by default); a voided
+    suit is worth a bonus (the starter can ruff it later).
     """
     counts = Counter(cards)
     side = {s: [c for c in cards if trump.suit_index(c) == s] for s in range(4)}
-    value = {c: _keep_value(c, trump, counts) for c in cards}
-    ranked = sorted(cards, key=lambda c: (value[c], c.code))
+    keep_value = value or _keep_value
+    values = {c: keep_value(c, trump, counts) for c in cards}
+    ranked = sorted(cards, key=lambda c: (values[c], c.code))
     best: tuple[float, list[Card]] | None = None
     suits = [s for s in range(4) if side[s]]
     for size in range(0, 3):
@@ -106,7 +112,7 @@ def ai_bury(cards: Sequence[Card], trump: Trump, void_bonus: float = 18.0) -> li
             for c in bury:
                 rest.remove(c)
             total = bury + rest[: KITTY - len(bury)]
-            score = sum(value[c] for c in total) - void_bonus * len(chosen)
+            score = sum(values[c] for c in total) - void_bonus * len(chosen)
             if best is None or score < best[0]:
                 best = (score, total)
     assert best is not None

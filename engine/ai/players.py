@@ -1,9 +1,10 @@
-"""Computer players: `random`, `greedy` and `ai`. Each sees only `view_for(seat)`."""
+"""Computer players `random`, `greedy` and `ai1` (the frozen first `ai`). Each sees only
+`view_for(seat)`. The registry of every player and the strength levels is `engine.ai.registry`.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Protocol
 
 from engine.actions import Action, Bury, Declare, Pass, Play
@@ -122,8 +123,9 @@ BURY_SAMPLES = 10
 MAX_CANDIDATES = 8
 
 
-class AiPlayer:
-    """The main computer player: card tracking, heuristics, Monte Carlo where they are weak."""
+class Ai1Player:
+    """The first `ai`, frozen as `ai1`: card tracking, heuristics, Monte Carlo in the endgame
+    and for throws. Kept unchanged as a baseline (do not tune it)."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(f"ai-player:{seed}")
@@ -212,19 +214,3 @@ def lead_candidates(info: TrackedInfo, choice: list[Card]) -> list[list[Card]]:
     for option in options:
         unique.setdefault(tuple(sorted(c.code for c in option)), option)
     return list(unique.values())
-
-
-PLAYERS: dict[str, Callable[[int], Player]] = {
-    "random": RandomPlayer,
-    "greedy": GreedyPlayer,
-    "ai": AiPlayer,
-}
-
-
-def make_player(name: str, seed: int) -> Player:
-    """A computer player by name (`random`, `greedy`, `ai`), deterministic given `seed`."""
-    try:
-        factory = PLAYERS[name]
-    except KeyError:
-        raise ValueError(f"unknown player {name!r}; choose from {', '.join(PLAYERS)}") from None
-    return factory(seed)

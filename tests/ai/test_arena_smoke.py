@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from engine.arena import main, run, wilson
+from engine.arena import HandRecord, main, run, summarize, wilson
 
 
-@pytest.mark.parametrize(("a", "b"), [("greedy", "random"), ("ai", "greedy")])
-def test_few_deals_are_legal_and_deterministic(a: str, b: str) -> None:
-    first = run(a, b, deals=2, seed=11)
-    second = run(a, b, deals=2, seed=11)
+@pytest.mark.parametrize(("a", "b", "deals"), [
+    ("greedy", "random", 2), ("expert", "ai1", 2), ("ai", "greedy", 1)])
+def test_few_deals_are_legal_and_deterministic(a: str, b: str, deals: int) -> None:
+    first = run(a, b, deals=deals, seed=11)
+    second = run(a, b, deals=deals, seed=11)
     assert first["illegal_moves"] == 0
     for key in ("hands_won_a", "hands_won_a_ci", "level_share_a", "points_swing_a",
                 "points_swing_a_ci", "illegal_moves"):
         assert first[key] == second[key]
-    assert first["hands"] == 4
+    assert first["hands"] == 2 * deals
     assert set(first["p95_ms"]) == {"a", "b"}
 
 
@@ -27,3 +31,19 @@ def test_wilson_interval() -> None:
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--a", "random", "--b", "random", "--deals", "1", "--json"]) == 0
     assert '"illegal_moves": 0' in capsys.readouterr().out
+
+
+def test_cli_takes_every_player_and_level(capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("expert", "ai1", "easy", "normal"):
+        assert main(["--a", name, "--b", "random", "--deals", "1", "--json"]) == 0
+        assert f'"a": "{name}"' in capsys.readouterr().out
+
+
+def test_the_log_has_every_deal_and_gives_the_same_summary(tmp_path: Path) -> None:
+    path = tmp_path / "deals.jsonl"
+    with path.open("w", encoding="utf-8") as log:
+        summary = run("greedy", "random", deals=2, seed=3, log=log)
+    deals = [[HandRecord(**hand) for hand in json.loads(line)]
+             for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(deals) == 2
+    assert summarize("greedy", "random", deals) == summary

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from botkit import World, by_panel, components, find, seats_to_act, world
+from botkit import World, by_panel, components, find, forge, seats_to_act, world
 
 from bot.errors import UserFacingError
 from engine.actions import Play
@@ -55,17 +55,18 @@ async def test_wrong_user_wrong_turn_garbage_illegal_stale_double(tmp_path: Path
         assert "not seated" in text_of(result)
         assert await snapshot(w) == before
 
-        # stale button: a Pass button (on an ephemeral panel) of a window that has closed.
-        # The bot keeps only the latest My hand panel of a seat up to date, so the first of
-        # two is left behind.
+        # stale button: a Pass button (on an ephemeral panel) of a window that has closed,
+        # clicked before the panel's refresh arrived (the race is held open: no refresh).
         match = await w.match()
         seat = seats_to_act(match)[0]
         user = await w.user_of(seat)
         shown = await user.click(w.table_message(), label="My hand")
         old_panel = shown.response
         old_pass = find(old_panel, "pass")
-        await user.click(w.table_message(), label="My hand")
+        publisher = w.bot.publisher
+        publisher.refresh_ephemeral = lambda table_id, seat: None  # type: ignore[method-assign]
         await w.env.advance_time(16)  # the window times out: batch 2
+        del publisher.refresh_ephemeral
         before = await snapshot(w)
         result = await user.click(old_panel, custom_id=old_pass.custom_id)
         assert "moved on" in text_of(result) and "fresh panel" in text_of(result)
@@ -93,12 +94,12 @@ async def test_wrong_user_wrong_turn_garbage_illegal_stale_double(tmp_path: Path
         assert "'ZS' is not a card" in text_of(result)
         assert await snapshot(w) == before
 
-        # double click: the same play sent from the ephemeral panel and the DM panel (that
-        # panel left behind by a newer My hand, so it has not caught up yet)
+        # double click: the same play sent from the ephemeral panel and the DM panel (the
+        # ephemeral panel's refresh has not arrived yet: the race is held open)
         shown = (await mover.click(w.table_message(), label="My hand")).response
         quick = find(shown, "quick")
         await mover.select(shown, [quick.options[0].value], custom_id=quick.custom_id)
-        await mover.click(w.table_message(), label="My hand")
+        publisher.refresh_ephemeral = lambda table_id, seat: None  # type: ignore[method-assign]
         panel = w.dm_panel(mover)
         quick = find(panel, "quick")
         await mover.user.select(panel, [quick.options[0].value], custom_id=quick.custom_id)
@@ -106,6 +107,7 @@ async def test_wrong_user_wrong_turn_garbage_illegal_stale_double(tmp_path: Path
         await mover.user.click(panel, custom_id=find(panel, "play").custom_id)
         after_first = await snapshot(w)
         assert after_first != before
+        del publisher.refresh_ephemeral
         result = await mover.click(shown, custom_id=find(shown, "play").custom_id)
         assert "moved on" in text_of(result)
         assert await snapshot(w) == after_first
@@ -151,7 +153,10 @@ async def test_wrong_user_wrong_turn_garbage_illegal_stale_double(tmp_path: Path
             await player.user.select(w.dm_panel(player), values, custom_id=custom_id)
         panel = w.dm_panel(player)
         assert "not allowed" in panel.content  # the panel explains before Play
-        result = await player.user.click(panel, custom_id=find(panel, "play").custom_id)
+        play = find(panel, "play")
+        assert play.disabled and "not allowed" in play.label  # and Play is off (item 9)
+        # a modified client sends the disabled Play anyway: the engine still refuses it
+        result = await forge(player.user, panel, play.custom_id)
         assert "Not allowed" in text_of(result) and "(R8)" in text_of(result)
         assert await snapshot(w) == before
 
@@ -192,7 +197,7 @@ async def test_dms_closed_told_once_in_the_channel_and_the_game_goes_on(tmp_path
                 await bob.select(panel, [quick.options[0].value], custom_id=quick.custom_id)
                 await bob.click(panel, custom_id=find(panel, "play").custom_id)
         match = await w.match()
-        assert match.hand_no == 2 or match.phase is Phase.MATCH_OVER
+        assert match.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER)
         notices = [m for m in w.public_messages() if "DMs are closed" in m.content]
         assert len(notices) == 1
 

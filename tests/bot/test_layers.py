@@ -19,11 +19,13 @@ ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("root", ("bot", "bot.client", "bot.__main__", "bot.local", "bot.cli")),
+    ("root", ("bot", "bot.client", "bot.__main__", "bot.local", "bot.cli", "bot.bench")),
     ("features", ("bot.features",)),
     ("ui", ("bot.ui",)),
-    ("services", ("bot.service", "bot.repository", "bot.players", "bot.timers")),
+    ("services", ("bot.service", "bot.repository", "bot.players", "bot.timers",
+                  "bot.seating", "bot.forced", "bot.offload", "bot.pictures")),
     ("core", ("bot.table", "bot.options", "bot.selection", "bot.outcome", "bot.errors",
+              "bot.seat_rules", "bot.levels",
               "bot.config", "bot.logging", "bot.text", "bot.i18n", "bot.images",
               "bot.replay", "bot.storage", "bot.render")),
     ("engine", ("engine",)),

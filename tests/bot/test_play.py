@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from botkit import CANONICAL, PRETTY, LeakScanner, by_panel, by_typing, play_hand, world
+from botkit import (
+    CANONICAL,
+    PRETTY,
+    LeakScanner,
+    by_panel,
+    by_typing,
+    play_hand,
+    ready_all,
+    world,
+)
 
 from bot import render
 from engine.game import Phase
@@ -40,6 +49,7 @@ async def test_four_people_play_a_hand_by_panel_and_a_hand_by_typing(
         await scanner.check()
         first = await play_hand(w, by_panel, scanner=scanner)
         assert first == 1
+        await ready_all(w)  # the Ready check between hands
         match = await w.match()
         assert match.hand_no == 2 and match.phase is Phase.DECLARING
         summary = [m for m in w.public_messages() if "Hand 1 is over" in m.content]

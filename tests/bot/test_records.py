@@ -27,6 +27,7 @@ from typing import Any
 
 import discord
 import simcord
+from botkit import simulated
 from openskill.models import PlackettLuce
 from simcord.actors import MemberActor
 
@@ -200,7 +201,7 @@ async def records_world(tmp_path: Path) -> AsyncIterator[World]:
     database = tmp_path / "tractor.sqlite3"
     bot = make_bot(database)
     real = real_hand()
-    async with simcord.run(bot) as env:
+    async with simulated(bot) as env:
         guild = env.create_guild(name="Tractor club")
         tractor = guild.create_text_channel("tractor")
         replays = guild.create_text_channel("replays")
@@ -552,14 +553,15 @@ async def _test_settings_are_saved_and_used_for_replies_and_public_text(w: World
     assert result.ephemeral
     assert result.response.content == "\n".join([
         "**Your settings**", "Cards: Four colours", "Hand panel: Direct message",
-        "Language: Automatic (your Discord language)", "**This server**",
-        "Public table messages: English"])
+        "Language: Automatic (your Discord language)", "Turn pings (in-channel panel): yes",
+        "Forced plays made for you: no", "**This server**", "Public table messages: English"])
 
     result = await p0.slash(w.tractor, "tractor settings", deck="two-colour",
                             panel="ephemeral", language="zh_Hant")
     assert result.response.content == "\n".join([
         "已儲存。", "**你的設定**", "牌面：雙色牌", "手牌面板：牌桌上僅自己可見", "語言：繁體中文",
-        "**本伺服器**", "公開牌桌訊息：English"])
+        "輪到你時提醒（頻道內面板）：是", "自動出唯一合法的牌：否", "**本伺服器**",
+        "公開牌桌訊息：English"])
     assert await w.store.user_settings(p0.id) == UserSettings(p0.id, False, "ephemeral",
                                                               "zh_Hant")
     # Replies follow the personal language (SimCord's client locale is en-US).

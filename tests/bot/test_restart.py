@@ -82,7 +82,7 @@ async def test_restart_in_every_phase(tmp_path: Path) -> None:
         match = await w.match()
         assert match.phase is Phase.BETWEEN_HANDS and match.hand_no == 1
         await restart_keeps_state(w)
-        await w.env.advance_time(31)
+        await w.env.advance_time(61)  # nobody pressed Ready: the table's 60 s run out
         match = await w.match()
         assert match.hand_no == 2 and match.phase is Phase.DECLARING
         # and the new hand is playable

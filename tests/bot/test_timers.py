@@ -67,8 +67,9 @@ async def test_timeouts_autopilot_and_im_back(tmp_path: Path) -> None:
         assert "Welcome back" in (result.response.content or "")
         doc = await w.doc()
         assert not doc.seat(0).autopilot and doc.seat(0).misses == 0
-        # The next hand: Alice decides again (her window waits for her).
-        await w.env.advance_time(31)
+        # The next hand (dealt when the Ready check's 60 s run out): Alice decides again
+        # (her window waits for her).
+        await w.env.advance_time(61)
         match = await w.match()
         assert match.hand_no == 2 and match.public_view().awaiting == (0,)
         await by_panel(w, 0)

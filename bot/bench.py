@@ -1,0 +1,711 @@
+"""``python -m bot.bench``: how many busy tables one bot process holds (issue 16).
+
+One bot process on a simulated Discord (SimCord, in this process), N tables each with
+``--humans`` simulated people (the rest computer players), all playing at once through
+their DM panels: pass in the declaration window, pick cards in the selects and press
+Bury / Play. Humans think ``--think`` seconds on average (uniform, 0 to twice that).
+
+Reported (wall-clock, so run it on a quiet machine or pinned: ``taskset -c 0``):
+
+* Play press → commit p50/p99: the Play button's interaction sent → the move committed;
+* first reply p50/p99: any interaction sent → its acknowledgement (Discord's 3 s limit);
+* event-loop lag p50/p99: a thread posts a callback every 20 ms; how late it runs;
+* CPU per hand (process CPU over settled hands) and the same outside the computers'
+  thinking, image rendering and the simulated Discord itself; the engine's own ``apply``
+  per move, and the bot's own CPU per move as a multiple of it;
+* counts per committed move: table loads (``reads``: from storage), match parses
+  (``Match.from_dict``), saves, images rendered.
+
+Everything is measured by wrapping functions in this process (nothing in the bot knows).
+Timers are avoided on the bench's side (SimCord virtualises the loop's timers): sleeps are
+threads that wake the loop with ``call_soon_threadsafe``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["BenchConfig", "main", "run_bench"]
+
+
+@dataclass(slots=True)
+class BenchConfig:
+    tables: int = 10
+    seconds: float = 30.0
+    hands: int | None = None
+    """Stop once this many hands were settled (over all tables), if sooner."""
+    humans: int = 2
+    think: float = 0.5
+    computer: str = "ai"
+    seed: int = 1
+    workers: int = 0
+    """Worker processes for pictures and computer players (0: threads)."""
+    edit_interval: float = 1.0
+    """`Config.edit_interval` while measuring (the production default coalesces edits)."""
+    database: str | None = None
+
+
+@dataclass(slots=True)
+class _Press:
+    token: str
+    sent: float
+    kind: str
+    acked: float | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def _pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def _ms(values: list[float]) -> dict[str, float | int | None]:
+    def r(x: float | None) -> float | None:
+        return None if x is None else round(x * 1000, 1)
+    return {"n": len(values), "p50": r(_pct(values, 50)), "p99": r(_pct(values, 99)),
+            "max": r(max(values) if values else None)}
+
+
+class _Meter:
+    """The wrappers: CPU of the computers, renders, SimCord's routes and ``apply``;
+    counts of parses; acknowledgements and edits of interactions, by token."""
+
+    TOKEN = re.compile(r"^/(?:interactions/\d+|webhooks/\d+)/([^/]+)/")
+    CHANNEL = re.compile(r"^/channels/(\d+)/(?:messages/(\d+))?")
+
+    def __init__(self) -> None:
+        self.cpu: Counter[str] = Counter()
+        self.counts: Counter[str] = Counter()
+        self.presses: dict[str, _Press] = {}
+        self.edits: dict[int, _Press] = {}
+        """Select presses waiting for the edit of the (DM) message they were made on."""
+        self.channel_events: dict[int, asyncio.Event] = {}
+        self.restore: list[Callable[[], None]] = []
+        self._depth = threading.local()
+
+    def _patch(self, owner: Any, name: str, value: Any) -> None:
+        original = vars(owner)[name]
+        setattr(owner, name, value)
+        self.restore.append(lambda: setattr(owner, name, original))
+
+    def _wrap(self, function: Callable[..., Any], key: str, unless: str = "") -> Any:
+        """Thread CPU spent in `function` (outermost calls only, none inside `unless`)."""
+        depth = self._depth
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if getattr(depth, key, 0) or (unless and getattr(depth, unless, 0)):
+                return function(*args, **kwargs)
+            self.counts[key] += 1
+            setattr(depth, key, 1)
+            start = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.cpu[key] += time.thread_time() - start
+                setattr(depth, key, 0)
+        return wrapper
+
+    def timed_function(self, module: str, name: str, key: str) -> None:
+        """Wrap a function everywhere the bot imported it by name."""
+        original = getattr(sys.modules[module], name)
+        wrapper = self._wrap(original, key)
+        for loaded in list(sys.modules.values()):
+            if (getattr(loaded, "__name__", "").split(".")[0] == "bot"
+                    and vars(loaded).get(name) is original):
+                self._patch(loaded, name, wrapper)
+
+    def install(self, *, in_process: bool) -> None:
+        """Wrap what runs in this process (`in_process`: computers and pictures too)."""
+        import simcord.http.router as router
+
+        import bot.images
+        import bot.players
+        from engine.game import Match
+
+        if in_process:
+            self.timed_function(bot.players.__name__, "computer_action", "think")
+            for name in ("table_png", "hand_png", "summary_png"):
+                self.timed_function(bot.images.__name__, name, "render")
+        from_dict = vars(Match)["from_dict"].__func__
+        self._patch(Match, "from_dict", classmethod(self._wrap(from_dict, "parse", "think")))
+        self._patch(Match, "apply", self._wrap(vars(Match)["apply"], "apply", "think"))
+        dispatch = router.dispatch
+
+        def routed(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+            start = time.thread_time()
+            try:
+                return dispatch(backend, method, path, **kwargs)
+            finally:
+                self.cpu["discord"] += time.thread_time() - start
+                self._observe(method, path)
+
+        self._patch(router, "dispatch", routed)
+
+    def _observe(self, method: str, path: str) -> None:
+        now = time.perf_counter()
+        found = self.TOKEN.match(path)
+        if found is not None:
+            press = self.presses.get(found.group(1))
+            if press is not None:
+                if press.acked is None and path.endswith("/callback"):
+                    press.acked = now
+                if press.kind != "select" or not path.endswith("/callback"):
+                    press.done.set()
+            return
+        found = self.CHANNEL.match(path)
+        if found is not None and method == "PATCH" and found.group(2):
+            waiting = self.edits.pop(int(found.group(2)), None)
+            if waiting is not None:
+                waiting.done.set()
+        if found is not None and method in ("POST", "PATCH"):
+            event = self.channel_events.get(int(found.group(1)))
+            if event is not None:
+                event.set()
+
+    def uninstall(self) -> None:
+        for undo in reversed(self.restore):
+            undo()
+        self.restore.clear()
+
+
+class _WallAsyncio:
+    """`asyncio` for the publisher while measuring: its sleeps (the edit interval) in real
+    time, since SimCord's timers only move when a test advances them."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    @staticmethod
+    async def sleep(delay: float, result: Any = None) -> Any:
+        if delay > 0:
+            await wall_sleep(delay)
+        else:
+            await asyncio.sleep(0)
+        return result
+
+
+def wall_sleep(seconds: float) -> asyncio.Future[None]:
+    """Sleep in real time without the loop's (virtualised) timers."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        if not future.done():
+            future.set_result(None)
+
+    timer = threading.Timer(max(0.0, seconds), lambda: loop.call_soon_threadsafe(wake))
+    timer.daemon = True
+    timer.start()
+    return future
+
+
+class _LagProbe:
+    def __init__(self, loop: asyncio.AbstractEventLoop, every: float = 0.02) -> None:
+        self.loop, self.every = loop, every
+        self.lags: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True, name="bench-lag")
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            posted = time.perf_counter()
+            with contextlib.suppress(RuntimeError):
+                self.loop.call_soon_threadsafe(
+                    lambda p=posted: self.lags.append(time.perf_counter() - p))
+
+    def __enter__(self) -> _LagProbe:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+# ---- the simulated world --------------------------------------------------------------------
+
+def _components(message: Any) -> list[Any]:
+    out: list[Any] = []
+    for row in message.components:
+        out.extend(getattr(row, "children", [row]))
+    return out
+
+
+def _verb(item: Any) -> tuple[str, int]:
+    parts = (getattr(item, "custom_id", None) or "").split(":")
+    if len(parts) < 5 or parts[0] != "tr":
+        return "", -1
+    return parts[4], int(parts[3])
+
+
+def _find(message: Any, verb: str) -> Any | None:
+    return next((c for c in _components(message) if _verb(c)[0] == verb), None)
+
+
+class _Human:
+    """One simulated person at one table, playing through the DM panel."""
+
+    def __init__(self, bench: _Bench, table_id: int, actor: Any, seat: int,
+                 channel: Any) -> None:
+        self.bench, self.table_id, self.actor, self.seat = bench, table_id, actor, seat
+        self.channel = channel
+        self.rng = random.Random(bench.config.seed * 1_000_003 + table_id * 4 + seat)
+
+    def panel(self) -> Any | None:
+        for message in reversed(self.actor.user.dm_channel.history()):
+            if message.components:
+                return message
+        return None
+
+    async def send(self, message: Any, custom_id: str, kind: str,
+                   values: list[str] | None = None, *, public: bool = False) -> _Press:
+        from simcord import interactions
+        from simcord.actors import ChannelHandle, _visible_message
+        from simcord.backend import serializers
+        from simcord.enums import ComponentType, InteractionType
+
+        actor = self.actor if public else self.actor.user
+        env = actor._env
+        backend = env.backend
+        stored = _visible_message(actor, message)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
+        if values is not None:
+            data.update(component_type=ComponentType.STRING_SELECT, values=values)
+        guild = self.actor.guild if public else None
+        channel = ChannelHandle(env, guild, backend.get_channel(stored.channel_id))
+        record, payload = interactions.base_payload(
+            backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=channel.id,
+            guild_id=None if guild is None else guild.id, user_id=actor.id, data=data)
+        payload["message"] = dict(serializers.message_payload(backend, stored))
+        record.source_message_id = stored.id
+        press = _Press(record.token, time.perf_counter(), kind)
+        self.bench.meter.presses[record.token] = press
+        if kind == "select":
+            self.bench.meter.edits[stored.id] = press
+        backend.emit("INTERACTION_CREATE", payload)
+        return press
+
+    async def done(self, press: _Press) -> None:
+        await press.done.wait()
+        if press.acked is not None:
+            self.bench.acks.append(press.acked - press.sent)
+        self.bench.meter.presses.pop(press.token, None)
+
+    async def ready(self, step: int) -> None:
+        """Press Ready on the table message (the next deal waits for everyone)."""
+        table = next((m for m in reversed(self.channel.history())
+                      if _find(m, "ready") is not None), None)
+        button = None if table is None else _find(table, "ready")
+        if button is None:
+            await self.bench.changed(self.table_id, step)
+            return
+        await self.done(await self.send(table, button.custom_id, "ready", public=True))
+        await self.bench.changed(self.table_id, step, ready=self.seat)
+
+    async def panel_at(self, step: int) -> Any:
+        """Wait until the DM panel shows `step`."""
+        event = self.bench.meter.channel_events.setdefault(
+            self.actor.user.dm_channel.id, asyncio.Event())
+        while not self.bench.stopping:
+            panel = self.panel()
+            if panel is not None and any(_verb(c)[1] == step for c in _components(panel)):
+                return panel
+            event.clear()
+            await event.wait()
+        return None
+
+    async def run(self) -> None:
+        from engine.game import Phase
+
+        bench = self.bench
+        while not bench.stopping:
+            doc = bench.docs[self.table_id]
+            match = doc.get_match()
+            step = doc.step
+            if (match is not None and match.phase is Phase.BETWEEN_HANDS
+                    and self.seat in getattr(doc, "unready", ())):
+                await self.ready(step)
+                continue
+            if match is None or self.seat not in _to_act(match):
+                await bench.changed(self.table_id, step)
+                continue
+            panel = await self.panel_at(step)
+            if panel is None:
+                return
+            await wall_sleep(self.rng.uniform(0, 2 * bench.config.think))
+            if bench.stopping or bench.docs[self.table_id].step != step:
+                continue
+            phase = match.phase
+            if phase is Phase.DECLARING:
+                button = _find(panel, "pass")
+                if button is not None:
+                    await self.done(await self.send(panel, button.custom_id, "pass"))
+                    await bench.changed(self.table_id, step, seat_passed=self.seat)
+                continue
+            if phase is Phase.BURYING:
+                remaining = 8
+                for select in [c for c in _components(panel) if _verb(c)[0] == "sel"]:
+                    take = [o.value for o in select.options][:remaining]
+                    if not take:
+                        continue
+                    await self.done(await self.send(self.panel(), select.custom_id, "select",
+                                                    take))
+                    remaining -= len(take)
+                    if remaining == 0:
+                        break
+                verb = "bury"
+            else:
+                quick = _find(panel, "quick")
+                if quick is None:
+                    select = next(c for c in _components(panel) if _verb(c)[0] == "sel")
+                    chosen, custom_id = [select.options[0].value], select.custom_id
+                else:
+                    chosen, custom_id = [quick.options[0].value], quick.custom_id
+                await self.done(await self.send(panel, custom_id, "select", chosen))
+                verb = "play"
+            panel = self.panel()
+            button = None if panel is None else _find(panel, verb)
+            if button is None or button.disabled:
+                bench.failures["no " + verb] += 1
+                await bench.changed(self.table_id, step)
+                continue
+            press = await self.send(panel, button.custom_id, verb)
+            committed = await bench.changed(self.table_id, step)
+            if verb == "play" and committed is not None:
+                bench.commits.append(committed - press.sent)
+            await self.done(press)
+
+
+def _to_act(match: Any) -> list[int]:
+    from bot.table import seats_to_act
+    return seats_to_act(match)
+
+
+class _Bench:
+    def __init__(self, config: BenchConfig, env: Any) -> None:
+        self.config, self.env = config, env
+        self.meter = _Meter()
+        self.docs: dict[int, Any] = {}
+        self.events: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
+        self.commit_times: dict[int, float] = {}
+        self.passes: dict[int, set[int]] = defaultdict(set)
+        self.commits: list[float] = []
+        self.acks: list[float] = []
+        self.moves = 0
+        self.hands = 0
+        self.failures: Counter[str] = Counter()
+        self.stopping = False
+        self.autopilot: list[int] = []
+        """Tables whose creator's seat the computer plays (``humans=0``)."""
+
+    def hook(self, service: Any) -> Callable[[], None]:
+        """Watch every commit (the service's `_after_commit`), and arm no timer but
+        immediate ones (the next hand): the simulated people always answer, and SimCord's
+        timers are virtual."""
+        original = service._after_commit
+        timers = service.timers
+        arm = timers.arm
+
+        def arm_now(table_id: int, deadline: float | None, step: int) -> None:
+            if deadline is None or deadline - timers.clock() <= 0:
+                arm(table_id, deadline, step)
+
+        timers.arm = arm_now
+
+        def after_commit(tx: Any) -> None:
+            from engine.events import HandSettled
+            self.docs[tx.table_id] = tx.doc
+            self.commit_times[tx.table_id] = time.perf_counter()
+            self.moves += len(tx.actions)
+            self.hands += sum(isinstance(e, HandSettled) for e in tx.events)
+            for action in tx.actions:
+                if action.action.get("type") == "pass":
+                    self.passes[tx.table_id].add(int(action.action.get("seat", -1)))
+            self.events[tx.table_id].set()
+            if self.config.hands is not None and self.hands >= self.config.hands:
+                self.stop()
+            original(tx)
+
+        service._after_commit = after_commit
+
+        def unhook() -> None:
+            del service._after_commit
+            del timers.arm
+        return unhook
+
+    async def changed(self, table_id: int, step: int, *, seat_passed: int | None = None,
+                      ready: int | None = None) -> float | None:
+        """Wait for the table to move past `step` (or for `seat_passed`'s pass to be in);
+        the time of the commit that did it."""
+        event = self.events[table_id]
+        while not self.stopping:
+            doc = self.docs[table_id]
+            if doc.step != step or (seat_passed is not None
+                                    and seat_passed in self.passes[table_id]) or (
+                    ready is not None and ready not in getattr(doc, "unready", ())):
+                self.passes[table_id].discard(seat_passed if seat_passed is not None else -9)
+                return self.commit_times.get(table_id)
+            event.clear()
+            await event.wait()
+        return None
+
+    def stop(self) -> None:
+        self.stopping = True
+        for event in [*self.events.values(), *self.meter.channel_events.values()]:
+            event.set()
+
+
+async def _setup(env: Any, bench: _Bench, humans: int) -> list[_Human]:
+    bot = env.bot
+    guild = env.create_guild(name="Bench")
+    await bot.store.set_guild_settings(guild.id, table_options={
+        "declare_window_s": 120, "turn_timer_s": 0})
+    people: list[_Human] = []
+    for index in range(bench.config.tables):
+        channel = guild.create_text_channel(f"table-{index}")
+        users = [guild.add_member(env.create_user(f"p{index}-{n}"))
+                 for n in range(max(humans, 1))]
+        await users[0].slash(channel, "tractor new")
+        stored = await bot.store.table_in_channel(channel.id)
+        assert stored is not None, "no table opened"
+
+        def table_message(channel: Any = channel) -> Any:
+            for message in reversed(channel.history()):
+                if _find(message, "join") or _find(message, "myhand"):
+                    return message
+            raise RuntimeError("no table message")
+
+        for user in users[1:]:
+            await user.click(table_message(), label="Join")
+        for _ in range(4 - len(users)):
+            await users[0].click(table_message(), label="Add bot")
+        await users[0].click(table_message(), label="Start")
+        loaded = await bot.service.load(stored.id)
+        doc = loaded[1]
+        bench.docs.setdefault(stored.id, doc)
+        if humans == 0:
+            bench.autopilot.append(stored.id)
+            continue
+        for user in users:
+            seat = doc.seat_of(user.id)
+            assert seat is not None
+            people.append(_Human(bench, stored.id, user, seat, channel))
+    return people
+
+
+async def run_bench(config: BenchConfig) -> dict[str, Any]:
+    """Run one bench and return its report (see the module docstring)."""
+    import simcord
+
+    from bot import create_bot
+    from bot.config import Config
+
+    workdir = None
+    if config.database is None:
+        workdir = tempfile.TemporaryDirectory(prefix="tractor-bench-")
+        database = str(Path(workdir.name) / "bench.sqlite3")
+    else:
+        database = config.database
+    bot = create_bot(database, config=Config(
+        action_delay=0.0, edit_interval=0.0, hand_pause=0.0,
+        computer_player=config.computer, seed=config.seed, restart_grace=15.0,
+        sync_commands=True, workers=config.workers))
+    try:
+        async with simcord.run(bot, settle_timeout=60.0) as env:
+            bench = _Bench(config, env)
+            unhook = bench.hook(bot.service)
+            try:
+                people = await _setup(env, bench, config.humans)
+                report = await _measure(bench, bot, people)
+            finally:
+                unhook()
+            await _quiesce(bot)
+            return report
+    finally:
+        if workdir is not None:
+            workdir.cleanup()
+
+
+async def _quiesce(bot: Any) -> None:
+    """Let the work in flight finish, start no more computer turns, then close."""
+    service = bot.service
+    service._closed = True
+    while service._tasks:
+        await asyncio.gather(*list(service._tasks), return_exceptions=True)
+    await bot.publisher.idle()
+    await bot.close_store()
+
+
+async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, Any]:
+    config = bench.config
+    meter = bench.meter
+    repository = bot.service.repository
+    stats_before = Counter(repository.stats)
+    bench.moves = bench.hands = 0
+    from bot import offload, pictures
+    meter.install(in_process=offload.workers() == 0)
+    drawn0 = pictures.hands.misses + pictures.tables.misses
+    workers0 = _workers_cpu()
+    import bot.ui.publish as publish
+    meter._patch(publish, "asyncio", _WallAsyncio())
+    bot.publisher.config = bot.publisher.config.with_changes(
+        edit_interval=config.edit_interval)
+    loop = asyncio.get_running_loop()
+
+    def autopilot(tx: Any) -> None:
+        tx.doc.seat(0).autopilot = True
+
+    try:
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        with _LagProbe(loop) as probe:
+            for table_id in bench.autopilot:  # four computers: the creator's seat too
+                await bot.service.transact(table_id, autopilot)
+            tasks = [asyncio.ensure_future(person.run()) for person in people]
+            ending = wall_sleep(config.seconds)
+            ending.add_done_callback(lambda _: bench.stop())
+            stopper = asyncio.ensure_future(_wait_stop(bench))
+            await stopper
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+            workers_cpu = _workers_cpu() - workers0
+            if offload.workers():
+                meter.counts["render"] = pictures.hands.misses + pictures.tables.misses - drawn0
+        lags = probe.lags
+    finally:
+        meter.uninstall()
+    stats = Counter(repository.stats)
+    stats.subtract(stats_before)
+    moves, hands = bench.moves, bench.hands
+    own = cpu - meter.cpu["think"] - meter.cpu["render"] - meter.cpu["discord"]
+    cpu += workers_cpu
+
+    def per_move(x: float) -> float | None:
+        return None if not moves else x / moves
+
+    apply_each = per_move(meter.cpu["apply"])
+    own_each = per_move(own)
+    return {
+        "tables": config.tables, "humans": config.humans, "workers": config.workers,
+        "edit_interval": config.edit_interval, "think": config.think,
+        "seconds": round(wall, 2),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "cpus": sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
+        "moves": moves, "hands": hands, "moves_per_second": round(moves / wall, 1),
+        "play_to_commit_ms": _ms(bench.commits),
+        "first_reply_ms": _ms(bench.acks),
+        "loop_lag_ms": _ms(lags),
+        "cpu_s": {"total": round(cpu, 3), "think": round(meter.cpu["think"], 3),
+                  "render": round(meter.cpu["render"], 3),
+                  "workers": round(workers_cpu, 3),
+                  "discord_sim": round(meter.cpu["discord"], 3),
+                  "apply": round(meter.cpu["apply"], 3)},
+        "cpu_per_hand_s": None if not hands else round(cpu / hands, 3),
+        "own_cpu_per_hand_s": None if not hands else round(own / hands, 3),
+        "own_cpu_per_move_ms": None if own_each is None else round(own_each * 1000, 3),
+        "apply_per_move_ms": None if apply_each is None else round(apply_each * 1000, 3),
+        "own_over_apply": (None if not apply_each or own_each is None
+                           else round(own_each / apply_each, 1)),
+        "per_move": {key: None if not moves else round(value / moves, 2) for key, value in {
+            "loads": stats["load"] + stats["hit"], "reads": stats["load"],
+            "parses": meter.counts["parse"],
+            "saves": stats["save"],
+            "renders": meter.counts["render"]}.items()},
+        "failures": dict(bench.failures),
+    }
+
+
+def _workers_cpu() -> float:
+    """CPU seconds used so far by `bot.offload`'s worker processes (Linux /proc)."""
+    from bot import offload
+    pool = offload._pool
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in list(getattr(pool, "_processes", None) or {}):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+async def _wait_stop(bench: _Bench) -> None:
+    event = asyncio.Event()
+    bench.events[-1] = event
+    while not bench.stopping:
+        event.clear()
+        await event.wait()
+
+
+def _table(report: dict[str, Any]) -> Iterator[str]:
+    yield (f"{report['tables']} tables × {report['humans']} humans, "
+           f"{report['workers']} worker processes, {report['seconds']} s, "
+           f"load average {report['load_average']}, cpus {report['cpus']}")
+    yield (f"  moves {report['moves']} ({report['moves_per_second']}/s), "
+           f"hands {report['hands']}")
+    for key, label in (("play_to_commit_ms", "Play → commit"), ("first_reply_ms", "first reply"),
+                       ("loop_lag_ms", "loop lag")):
+        entry = report[key]
+        yield f"  {label:14} p50 {entry['p50']} ms, p99 {entry['p99']} ms (n={entry['n']})"
+    yield (f"  CPU per hand {report['cpu_per_hand_s']} s; outside thinking, rendering and "
+           f"the simulated Discord {report['own_cpu_per_hand_s']} s")
+    yield (f"  own CPU per move {report['own_cpu_per_move_ms']} ms = "
+           f"{report['own_over_apply']}× apply ({report['apply_per_move_ms']} ms)")
+    yield f"  per move: {report['per_move']}  cpu: {report['cpu_s']}"
+    if report["failures"]:
+        yield f"  failures: {report['failures']}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.split(
+        "\n\n")[0])
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--hands", type=int, default=None,
+                        help="stop after this many settled hands (all tables)")
+    parser.add_argument("--humans", type=int, default=2, choices=range(0, 5),
+                        help="simulated people per table (the rest are computers)")
+    parser.add_argument("--think", type=float, default=0.5,
+                        help="mean seconds a person thinks before acting")
+    parser.add_argument("--computer", default="ai", help="computer player (engine.ai)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--edit-interval", type=float, default=1.0,
+                        help="seconds between two edits of a table message (coalescing)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="worker processes for pictures and computers (0: threads)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    args = parser.parse_args(argv)
+    import logging
+    logging.getLogger("tractor").setLevel(logging.WARNING)
+    config = BenchConfig(tables=args.tables, seconds=args.seconds, hands=args.hands,
+                         humans=args.humans, think=args.think, computer=args.computer,
+                         seed=args.seed, workers=args.workers,
+                         edit_interval=args.edit_interval)
+    report = asyncio.run(run_bench(config))
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print("\n".join(_table(report)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

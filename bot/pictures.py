@@ -1,0 +1,85 @@
+"""Pictures for messages, drawn once per input and off the event loop (issue 16).
+
+A hand picture depends only on the cards shown (hand, and kitty while burying), trump,
+level, the selection and the viewer's style and language, not on the rest of the table:
+`hand_picture` keys it on exactly that, so a panel re-sent because the *table* moved (a new
+turn, someone else's play) reuses the bytes, and only the seat whose hand changed is drawn
+again. `table_picture` draws the public table (the publisher coalesces edits, so once per
+published edit). Misses are drawn by `bot.offload` (worker processes or a thread).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+
+from bot import offload
+from bot.images import SeatLabel, hand_png, table_png
+from engine.cards import Card
+from engine.game import Phase
+from engine.views import PlayerView, PublicView
+
+__all__ = ["hand_picture", "table_picture"]
+
+CACHE_SIZE = 4096
+
+
+class _Lru:
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[Hashable, bytes] = OrderedDict()
+        self.hits = self.misses = 0
+
+    def get(self, key: Hashable) -> bytes | None:
+        png = self.items.get(key)
+        if png is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self.items.move_to_end(key)
+        return png
+
+    def put(self, key: Hashable, png: bytes) -> None:
+        self.items[key] = png
+        self.items.move_to_end(key)
+        while len(self.items) > self.size:
+            self.items.popitem(last=False)
+
+
+hands = _Lru(CACHE_SIZE)
+tables = _Lru(CACHE_SIZE // 4)
+
+
+def hand_key(view: PlayerView, locale: str, selected: Sequence[Card],
+             four_colour: bool) -> Hashable:
+    """Everything the hand picture shows (see `bot.render.hand.hand_png`)."""
+    public = view.public
+    burying = public.phase is Phase.BURYING and view.kitty is not None
+    return (tuple(view.hand), tuple(view.kitty or ()) if burying else None, burying,
+            public.trump, public.level, tuple(selected), four_colour, locale)
+
+
+async def hand_picture(view: PlayerView, locale: str, selected: Sequence[Card] = (),
+                       four_colour: bool = True) -> bytes:
+    """The seat's hand picture (drawn only when what it shows changed)."""
+    key = hand_key(view, locale, selected, four_colour)
+    png = hands.get(key)
+    if png is None:
+        png = await offload.run(_draw_hand, view, locale, tuple(selected), four_colour)
+        hands.put(key, png)
+    return png
+
+
+async def table_picture(public: PublicView, seats: Sequence[SeatLabel], locale: str) -> bytes:
+    """The public table picture (the same table drawn again costs a lookup)."""
+    key = (public, tuple(seats), locale)
+    png = tables.get(key)
+    if png is None:
+        png = await offload.run(table_png, public, list(seats), locale)
+        tables.put(key, png)
+    return png
+
+
+def _draw_hand(view: PlayerView, locale: str, selected: tuple[Card, ...],
+               four_colour: bool) -> bytes:
+    return hand_png(view, locale, selected=selected, four_colour=four_colour)

@@ -1,0 +1,204 @@
+"""A model of the unseen cards by seat, and deals sampled from it.
+
+Hard facts come from `Knowledge` (voids shown, no pair shown in a suit, cards shown in a
+declaration or a failed throw, each seat's count). On top, soft evidence weighs where each
+unseen card is likely to be:
+
+- **declarations**: a seat that declared the trump suit is likely long in trumps;
+- **the kitty**: the starter buries low side cards, rarely trumps, aces, points or pairs;
+- **failed throws**: the unit announced as beatable is beaten by a card another seat holds;
+- **points fed or not**: a seat that, following suit, gave points to a trick the other
+  side was winning probably had nothing lower in that suit; a seat that discarded instead
+  of ruffing a trick worth points probably holds no trumps;
+- **who followed a pair with singles** (hard: no pair left in that suit).
+
+`sample_world` draws the other hands (and the kitty) with probability proportional to
+each place's room times those weights, respecting every hard fact.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from engine.ai.context import Knowledge, Trick
+from engine.ai.sim import Sim
+from engine.cards import Card, card_points
+from engine.trick import trick_winner
+from engine.trump import Trump
+from engine.units import decompose_suit
+
+TRUMP = 4
+KITTY = 4
+"""Index of the kitty among the places a card may be (0–3 are seats)."""
+
+
+@dataclass(slots=True)
+class Belief:
+    """Soft weights of each unseen card at each place (seats 0–3, the kitty 4)."""
+
+    k: Knowledge
+    weight: list[dict[Card, float]]
+
+    def of(self, place: int, card: Card) -> float:
+        return self.weight[place].get(card, 1.0)
+
+    def scale(self, place: int, card: Card, factor: float) -> None:
+        self.weight[place][card] = self.of(place, card) * factor
+
+
+def _kitty_weight(card: Card, trump: Trump, unseen: Counter[Card]) -> float:
+    if trump.is_trump(card):
+        return 0.15
+    strength = trump.strength(card)
+    weight = 1.0
+    if strength == 11:
+        weight *= 0.15
+    elif strength >= 9:
+        weight *= 0.6
+    if card.points:
+        weight *= 0.35
+    if unseen[card] >= 2:
+        weight *= 0.6
+    return weight
+
+
+def _tricks(k: Knowledge) -> list[Trick]:
+    seen = k.seen
+    tricks = list(seen.tricks)
+    if seen.current is not None and seen.current.plays:
+        tricks.append(seen.current)
+    return tricks
+
+
+def infer(k: Knowledge) -> Belief:
+    """The belief of `k.seen.seat` about the unseen cards (see the module docstring)."""
+    seen = k.seen
+    trump = seen.trump
+    me = seen.seat
+    belief = Belief(k, [{} for _ in range(5)])
+    unseen = k.unseen
+    if seen.kitty is None:
+        for card in unseen:
+            belief.weight[KITTY][card] = _kitty_weight(card, trump, unseen)
+    trump_cards = [c for c in unseen if trump.suit_index(c) == TRUMP]
+    declared = {who for who, _ in seen.shown if who != me}
+    if seen.shown:
+        last = seen.shown[-1][0]
+        if last != me:
+            for card in trump_cards:
+                belief.scale(last, card, 1.6)
+        for who in declared - {last}:
+            for card in trump_cards:
+                belief.scale(who, card, 1.2)
+    for who, attempted in seen.failed_throws:
+        suit = trump.suit_index(attempted[0])
+        units = decompose_suit(list(attempted), trump)
+        low = min(u.top for u in units)
+        for card in unseen:
+            if trump.suit_index(card) == suit and trump.strength(card) > low:
+                for seat in range(4):
+                    if seat not in (who, me):
+                        belief.scale(seat, card, 1.5)
+    for trick in _tricks(k):
+        _trick_evidence(belief, trick, trump)
+    return belief
+
+
+def _trick_evidence(belief: Belief, trick: Trick, trump: Trump) -> None:
+    lead = trick.plays[0]
+    suit = trump.suit_index(lead[0])
+    me = belief.k.seen.seat
+    unseen = belief.k.unseen
+    for index in range(1, len(trick.plays)):
+        who = trick.seat_of(index)
+        if who == me:
+            continue
+        play = trick.plays[index]
+        before = list(trick.plays[:index])
+        winning = trick.seat_of(trick_winner(before, trump))
+        opponent_winning = winning % 2 != who % 2
+        in_suit = [c for c in play if trump.suit_index(c) == suit]
+        points = card_points(play) + card_points(c for p in before for c in p)
+        if len(play) == 1 and in_suit and opponent_winning and play[0].points and \
+                not _wins(before, play, trump):
+            top = trump.strength(play[0])
+            for card in unseen:  # nothing lower left in that suit, probably
+                if trump.suit_index(card) == suit and trump.strength(card) < top \
+                        and not card.points:
+                    belief.scale(who, card, 0.4)
+        if suit != TRUMP and not in_suit and opponent_winning and points >= 10 and \
+                not any(trump.suit_index(c) == TRUMP for c in play):
+            for card in unseen:  # void, and did not ruff a trick worth points
+                if trump.suit_index(card) == TRUMP:
+                    belief.scale(who, card, 0.3)
+
+
+def _wins(before: list[tuple[Card, ...]], play: tuple[Card, ...], trump: Trump) -> bool:
+    return trick_winner([*before, play], trump) == len(before)
+
+
+def sample_world(belief: Belief, rng: random.Random) -> Sim:
+    """A full deal drawn from `belief`, ready to continue the hand from the current trick."""
+    k = belief.k
+    seen = k.seen
+    me = seen.seat
+    capacity = [0 if s == me else k.left[s] for s in range(4)]
+    capacity.append(8 if seen.kitty is None else 0)
+    fixed: list[list[Card]] = [[] for _ in range(5)]
+    pool = Counter(k.unseen)
+    for seat in range(4):
+        if seat == me:
+            continue
+        for card, count in k.known[seat].items():
+            take = min(count, pool[card], capacity[seat])
+            fixed[seat] += [card] * take
+            pool[card] -= take
+            capacity[seat] -= take
+    cards = sorted((c for c, n in pool.items() for _ in range(n)), key=lambda c: c.code)
+    hands: list[list[Card]] | None = None
+    for attempt in range(24):
+        hands = _deal(belief, cards, fixed, capacity, rng, relax=attempt >= 16)
+        if hands is not None:
+            break
+    assert hands is not None, "a relaxed deal always succeeds"
+    hands[me] = list(seen.hand)
+    kitty = seen.kitty if seen.kitty is not None else hands[KITTY]
+    current = seen.current
+    leader = current.leader if current is not None else me
+    plays = [list(p) for p in current.plays] if current is not None else []
+    return Sim(seen.trump, hands[:4], seen.starter, leader, plays, seen.opp_points,
+               card_points(kitty), seen.rules)
+
+
+def _deal(belief: Belief, cards: list[Card], fixed: list[list[Card]], capacity: list[int],
+          rng: random.Random, relax: bool) -> list[list[Card]] | None:
+    k = belief.k
+    trump = k.seen.trump
+    hands = [list(h) for h in fixed]
+    room = list(capacity)
+    places = [p for p in range(5) if room[p] > 0]
+
+    def allowed(card: Card, place: int) -> bool:
+        if place == KITTY or relax:
+            return True
+        suit = trump.suit_index(card)
+        if suit in k.void[place]:
+            return False
+        return not (suit in k.no_pairs[place] and card in hands[place])
+
+    order = list(cards)
+    rng.shuffle(order)
+    order.sort(key=lambda c: sum(1 for p in places if allowed(c, p)))
+    for card in order:
+        options = [p for p in places if room[p] > 0 and allowed(card, p)]
+        if not options:
+            if not relax:
+                return None
+            options = [p for p in places if room[p] > 0]
+        weights = [room[p] * belief.of(p, card) for p in options]
+        place = rng.choices(options, weights)[0]
+        hands[place].append(card)
+        room[place] -= 1
+    return hands

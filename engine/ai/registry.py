@@ -1,0 +1,46 @@
+"""Every computer player by name, and the strength levels a table can choose.
+
+Names: `random`, `greedy`, `expert`, `ai1` (the first `ai`, frozen) and `ai` (the main
+player). Levels: `easy` (`greedy`), `normal` (`expert`), `strong` (`ai`, the default).
+`make_player` takes either, case-insensitively.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.ai.expert import ExpertPlayer
+from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
+from engine.ai.search import AiPlayer
+
+PLAYERS: dict[str, Callable[[int], Player]] = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "expert": ExpertPlayer,
+    "ai1": Ai1Player,
+    "ai": AiPlayer,
+}
+"""Player factories by name (each takes a seed)."""
+
+LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
+"""Strength levels, weakest first."""
+
+DEFAULT_LEVEL = "strong"
+
+LEVEL_PLAYERS: dict[str, str] = {"easy": "greedy", "normal": "expert", "strong": "ai"}
+"""The player each level plays with."""
+
+
+def player_name(name_or_level: str) -> str:
+    """The player name for a name or a level (`"Strong"` → `"ai"`); `ValueError` if neither."""
+    key = name_or_level.strip().lower()
+    key = LEVEL_PLAYERS.get(key, key)
+    if key not in PLAYERS:
+        choices = ", ".join([*PLAYERS, *LEVELS])
+        raise ValueError(f"unknown player {name_or_level!r}; choose from {choices}")
+    return key
+
+
+def make_player(name_or_level: str = DEFAULT_LEVEL, seed: int = 0) -> Player:
+    """A computer player by name or level, deterministic given `seed`."""
+    return PLAYERS[player_name(name_or_level)](seed)

@@ -1,0 +1,188 @@
+"""The `ai` player: inference of the hidden hands and determinized Monte Carlo search.
+
+For every play it builds a belief about the unseen cards (`engine.ai.inference`), asks the
+`expert` rules for their choice, and compares it with a few other candidates by playing the
+rest of the hand out in deals sampled from the belief, every seat following the expert
+rules with full sight of its sampled deal. The same sampled deals serve every candidate.
+More deals are sampled where more points are at stake, within a fixed amount of work per
+decision (a count of simulated plays, never the clock: the player is deterministic given
+its seed). Burying compares a few burials the same way over whole hands.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from engine.actions import Action, Bury, Play
+from engine.ai.context import Knowledge, Seen
+from engine.ai.expert import cards_key, cost, declare, expert_bury, expert_play, expert_rollout
+from engine.ai.inference import Belief, infer, sample_world
+from engine.ai.moves import follow_options, simple_leads, wins_now
+from engine.ai.tables import TrackedTable
+from engine.ai.view import seen_of
+from engine.cards import Card, card_points
+from engine.game import Phase
+from engine.trump import Trump
+from engine.units import group_by_suit
+from engine.views import PlayerView
+
+WORK = 2600
+"""Simulated plays per decision at normal stakes (about 100 ms of CPU)."""
+MIN_SAMPLES = 6
+MAX_SAMPLES = 40
+MAX_CANDIDATES = 7
+ENDGAME_PLAYS = 36
+"""From about the last eight tricks on, every decision gets at least `ENDGAME_SAMPLES`."""
+ENDGAME_SAMPLES = 20
+BIAS = 1.0
+"""Points a deal another candidate must gain over the expert's choice (and `MARGIN`)."""
+MARGIN = 1.5
+"""Standard errors of the paired differences another candidate must gain."""
+BURY_SAMPLES = 8
+
+
+def utility(opp_points: int, declarer: bool) -> float:
+    """A seat's value of the opponents' final points: points, plus the level thresholds."""
+    value = (opp_points + 10 * (opp_points > 0) + 15 * (opp_points >= 40)
+             + 40 * (opp_points >= 80) + 20 * (opp_points >= 120) + 20 * (opp_points >= 160))
+    return -value if declarer else value
+
+
+def lead_candidates(hand: Sequence[Card], trump: Trump, choice: list[Card]) -> list[list[Card]]:
+    """Leads worth comparing, most promising first: the expert's, every tractor and pair
+    (biggest first), the top card of each suit, the lowest card of each suit."""
+    structured = [o for o in simple_leads(hand, trump) if len(o) > 1]
+    structured.sort(key=lambda o: (-len(o), -trump.strength(o[0])))
+    tops: list[list[Card]] = []
+    lows: list[list[Card]] = []
+    for group in sorted(group_by_suit(hand, trump), key=len):
+        if group:
+            ordered = sorted(group, key=lambda c: (trump.strength(c), c.points, c.code))
+            tops.append([ordered[-1]])
+            lows.append([ordered[0]])
+    return _distinct([choice, *structured[:3], *tops, *lows])
+
+
+def follow_candidates(table: TrackedTable, choice: list[Card]) -> list[list[Card]]:
+    """Follows worth comparing, most promising first: the expert's, the cheapest winning
+    play, the strongest, the one with most points, then the rest."""
+    trump = table.trump
+    options = follow_options(table.hand, table.plays[0], trump)
+    winning = [o for o in options if wins_now(table.plays, o, trump)]
+    first: list[list[Card]] = [choice]
+    if winning:
+        first.append(min(winning, key=lambda o: cost(o, trump)))
+        first.append(max(winning, key=lambda o: cost(o, trump)))
+    first.append(max(options, key=lambda o: (card_points(o), -cost(o, trump))))
+    return _distinct([*first, *options])
+
+
+def _distinct(options: list[list[Card]]) -> list[list[Card]]:
+    unique: dict[tuple[int, ...], list[Card]] = {}
+    for option in options:
+        unique.setdefault(cards_key(option), option)
+    return list(unique.values())
+
+
+def stakes(k: Knowledge, table: TrackedTable) -> float:
+    """How much this decision may swing, in points (the trick, the cards, the kitty)."""
+    trick = sum(card_points(p) for p in table.plays)
+    mine = card_points(table.hand)
+    last = len(table.hand) <= 4
+    return trick + 0.5 * mine + (table.kitty_value() * 2 if last else 0.0)
+
+
+class AiPlayer:
+    """The main computer player (see the module docstring)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(f"ai-search:{seed}")
+
+    def decide(self, view: PlayerView) -> Action:
+        public = view.public
+        if public.phase is Phase.DECLARING:
+            return declare(view)
+        trump = public.trump
+        assert trump is not None
+        if public.phase is Phase.BURYING:
+            return Bury(view.seat, tuple(self.bury(view, trump)))
+        return Play(view.seat, tuple(self.play(Knowledge.of(seen_of(view)))))
+
+    def play(self, k: Knowledge) -> list[Card]:
+        table = TrackedTable(k)
+        choice = expert_play(table)
+        trump = table.trump
+        if table.plays:
+            candidates = follow_candidates(table, choice)
+        else:
+            candidates = lead_candidates(table.hand, trump, choice)
+        plays_left = sum(k.left) + 4
+        work = WORK * min(2.0, 0.6 + stakes(k, table) / 50)
+        wide = max(2, min(MAX_CANDIDATES, int(work / (MIN_SAMPLES * plays_left))))
+        candidates = candidates[:wide]
+        if len(candidates) == 1:
+            return choice
+        samples = int(work / (len(candidates) * plays_left))
+        if plays_left <= ENDGAME_PLAYS:  # cheap to search: search it well
+            samples = max(samples, ENDGAME_SAMPLES)
+        samples = max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
+        return best_move(k, infer(k), candidates, samples, self.rng)
+
+    def bury(self, view: PlayerView, trump: Trump) -> list[Card]:
+        """The expert's burial against ones that void more or fewer suits, compared over
+        whole hands in sampled deals; another wins only if clearly better."""
+        assert view.kitty is not None and view.public.starter is not None
+        cards = list(view.hand + view.kitty)
+        unique = _distinct([expert_bury(cards, trump, bonus) for bonus in (24.0, 0.0, 50.0)])
+        if len(unique) == 1:
+            return unique[0]
+        public = view.public
+        shown = tuple((d.seat, d.cards) for d in public.declarations)
+        scores: list[list[float]] = [[] for _ in unique]
+        for _ in range(BURY_SAMPLES):
+            seed = self.rng.getrandbits(32)
+            for index, buried in enumerate(unique):
+                kept = list(cards)
+                for card in buried:
+                    kept.remove(card)
+                seen = Seen(view.seat, trump, tuple(kept), view.seat, kitty=tuple(buried),
+                            shown=shown, rules=public.rules)
+                sim = sample_world(infer(Knowledge.of(seen)), random.Random(seed))
+                scores[index].append(utility(expert_rollout(sim), True))
+        return unique[clear_winner(scores, 0)]
+
+
+def clear_winner(scores: Sequence[Sequence[float]], home: int) -> int:
+    """The index of the row that beats row `home` clearly (by more than `BIAS` a sample and
+    `MARGIN` standard errors of the paired differences), the best such; else `home`."""
+    best, best_edge = home, 0.0
+    for index, row in enumerate(scores):
+        if index == home:
+            continue
+        diffs = [a - b for a, b in zip(row, scores[home], strict=True)]
+        mean = sum(diffs) / len(diffs)
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
+        margin = MARGIN * (1 + 4 / len(diffs))  # few samples: wider (as Student's t)
+        edge = mean - BIAS - margin * math.sqrt(var / len(diffs))
+        if edge > best_edge:
+            best, best_edge = index, edge
+    return best
+
+
+def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]],
+              samples: int, rng: random.Random) -> list[Card]:
+    """The best of `candidates` over `samples` deals drawn from `belief`, every candidate
+    played out in the same deals. The first candidate (the expert's choice) is replaced only
+    by one that beats it clearly (`clear_winner`): few samples must not overturn a sound
+    rule on noise."""
+    declarer = k.seen.is_declarer
+    scores: list[list[float]] = [[] for _ in candidates]
+    for _ in range(samples):
+        base = sample_world(belief, rng)
+        for index, move in enumerate(candidates):
+            sim = base.copy()
+            sim.play(move)
+            scores[index].append(utility(expert_rollout(sim), declarer))
+    return list(candidates[clear_winner(scores, 0)])

@@ -1,0 +1,41 @@
+"""Players by name and by strength level (what `/tractor addbot level:` builds)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.ai import (
+    DEFAULT_LEVEL,
+    LEVEL_PLAYERS,
+    LEVELS,
+    PLAYERS,
+    Ai1Player,
+    AiPlayer,
+    ExpertPlayer,
+    GreedyPlayer,
+    make_player,
+    player_name,
+)
+
+
+def test_names_and_levels() -> None:
+    assert set(PLAYERS) == {"random", "greedy", "expert", "ai1", "ai"}
+    assert LEVELS == ("easy", "normal", "strong")
+    assert DEFAULT_LEVEL == "strong" and LEVEL_PLAYERS[DEFAULT_LEVEL] == "ai"
+
+
+@pytest.mark.parametrize(("given", "kind"), [
+    ("easy", GreedyPlayer), ("normal", ExpertPlayer), ("strong", AiPlayer),
+    ("ai", AiPlayer), ("ai1", Ai1Player), (" Expert ", ExpertPlayer), ("STRONG", AiPlayer)])
+def test_make_player_takes_names_and_levels(given: str, kind: type) -> None:
+    assert isinstance(make_player(given, 3), kind)
+
+
+def test_the_default_is_the_strongest() -> None:
+    assert isinstance(make_player(), AiPlayer)
+    assert player_name("Normal") == "expert"
+
+
+def test_unknown_names_are_refused() -> None:
+    with pytest.raises(ValueError, match="choose from random, greedy, expert, ai1, ai, easy"):
+        make_player("smart", 0)

@@ -1,0 +1,200 @@
+"""House rules at the table (R12): set in ``/tractor new``, listed with the table's options,
+changed in the lobby's selects, refused when out of range; the bot judges with the table's
+rules (the panel's preview, tricks); fixed trump shown; take-backs by button and command,
+across a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from botkit import assert_ok, by_panel, find, forge, playing, reply_texts, world
+from simcord.backend.errors import OptionError
+
+from bot.errors import UserFacingError
+from bot.features.lobby import option_page
+from bot.options import OPTIONS, option_values, options_from, rules_of, with_option
+from bot.table import TableDoc
+from bot.ui.panels import _selected_line
+from engine.cards import parse_cards
+from engine.events import TrumpHow
+from engine.game import Phase
+from engine.rules import Follow, RuleSet
+
+HOUSE = {"follow": "suit_only", "throw_ruff": "highest_card", "level_scoring": "one_per_hand",
+         "take_backs": True, "unseen_count": False}
+
+
+@pytest.mark.parametrize(("follow", "illegal"), [(Follow.R8, True), (Follow.SUIT_ONLY, False)])
+def test_the_panel_preview_judges_with_the_tables_follow_rule(follow: Follow,
+                                                              illegal: bool) -> None:
+    match = playing(["5S 5S 3C", "9S 9S KS QS 3D", "4C 5C 6C", "7C 8C 9C"], "2H",
+                    RuleSet(follow=follow))
+    from engine.actions import Play
+    match, _ = match.apply(Play(0, tuple(parse_cards("5S 5S"))))
+    line = _selected_line(match.view_for(1), parse_cards("KS QS"), "en")
+    assert ("must play a pair" in line) is illegal, line
+
+
+def test_the_registry_has_every_house_rule_with_its_values() -> None:
+    for name in ("follow", "throw_ruff", "level_scoring", "fixed_trump", "take_backs",
+                 "unseen_count"):
+        assert OPTIONS[name].command == name
+    assert OPTIONS["fixed_trump"].choices == ("none", "S", "H", "D", "C", "NT")
+    values = options_from({}, HOUSE)
+    assert {k: values[k] for k in HOUSE} == HOUSE
+    assert option_values({})["unseen_count"] is True
+    assert with_option(values, "unseen_count", True)["unseen_count"] is True
+    assert rules_of(values).follow is Follow.SUIT_ONLY
+    for bad in ({"follow": "r9"}, {"unseen_count": "maybe"}, {"fixed_trump": "X"}):
+        with pytest.raises(UserFacingError) as refused:
+            options_from({}, bad)
+        assert refused.value.key == "error.bad_option"
+
+
+async def test_house_rules_set_at_new_shown_and_changed(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1, **HOUSE)
+        doc = await w.doc()
+        assert {k: doc.options[k] for k in HOUSE} == HOUSE
+        text = w.table_message().content
+        for line in ("Following: Suit and count only", "Ruffing a throw: Highest card only",
+                     "Level scoring: One level per hand won", "Take-backs: yes",
+                     "Count of unseen cards: no", "Fixed trump: None (declare)"):
+            assert line in text, text
+        # the lobby's option selects: the creator sets a fixed trump on its page
+        alice = w.users[0]
+        shown = (await alice.slash(w.channel, "tractor rules")).response
+        page = find(shown, "optpage", extra=str(option_page(OPTIONS["fixed_trump"])))
+        assert page is not None, [c.custom_id for r in shown.message.components
+                                  for c in r.children]
+        turned = await alice.click(shown, custom_id=page.custom_id)
+        assert_ok(turned)
+        shown = turned.response if turned.response is not None else shown
+        fixed = next(c for row in shown.message.components for c in row.children
+                     if (c.custom_id or "").endswith(":fixed_trump"))
+        assert "♥ Hearts" in [o.label for o in fixed.options]
+        assert_ok(await alice.select(shown, ["H"], custom_id=fixed.custom_id))
+        assert (await w.doc()).options["fixed_trump"] == "H"
+        assert "Fixed trump: ♥ Hearts" in w.table_message().content
+        version = await w.version()
+        refused = await alice.slash(w.channel, "tractor new", follow="suit_only")
+        assert len(reply_texts(refused)) == 1 and "already" in reply_texts(refused)[0]
+        assert await w.version() == version
+
+
+async def test_a_bad_option_value_is_refused_once_and_changes_nothing(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        alice = w.users[0]
+        with pytest.raises(OptionError):  # Discord (SimCord) offers the choices only
+            await alice.slash(w.channel, "tractor new", fixed_trump="X")
+        assert await w.bot.store.table_in_channel(w.channel.id) is None
+        await w.open_table(1)
+        shown = (await alice.slash(w.channel, "tractor rules")).response
+        select = find(shown, "opt")
+        assert select is not None
+        version = await w.version()
+        for values in (["X"], ["30", "60"], ["true"]):
+            result = await forge(alice, shown, select.custom_id, values)
+            refusals = [x for x in reply_texts(result) if "not allowed" in x or "not valid" in x]
+            assert len(refusals) == 1, reply_texts(result)
+        forged = select.custom_id.rsplit(":", 1)[0] + ":unseen_count"
+        result = await forge(alice, shown, forged, ["maybe"])
+        assert len([x for x in reply_texts(result) if "not" in x]) == 1
+        assert await w.version() == version
+        assert (await w.doc()).options["fixed_trump"] == "none"
+
+
+async def test_fixed_trump_no_declaring_creator_starts(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1, fixed_trump="S")
+        await w.start()
+        match = await w.match()
+        public = match.public_view()
+        assert public.trump_how is TrumpHow.FIXED and str(public.trump).endswith("S")
+        assert public.phase is Phase.BURYING and public.starter == 0
+        doc = await w.doc()
+        assert doc.seat(0).user_id == w.users[0].id
+        text = w.table_message().content
+        assert "fixed for the match" in text, text
+        assert any("Trump for the whole match: ♠" in note for note in doc.notes), doc.notes
+
+
+async def test_take_backs_by_button_and_command_across_a_restart(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=4) as w:
+        await w.open_table(4, take_backs=True)
+        await w.start()
+        for _ in range(200):
+            match = await w.match()
+            if match.phase is Phase.PLAYING:
+                break
+            from botkit import seats_to_act
+            await by_panel(w, seats_to_act(match)[0])
+        match = await w.match()
+        leader = match.public_view().turn
+        assert leader is not None
+        user = await w.user_of(leader)
+        # nothing to take back yet: one refusal, nothing changes
+        version = await w.version()
+        refused = await user.slash(w.channel, "tractor tricks takeback")
+        texts = reply_texts(refused)
+        assert len(texts) == 1 and "Only your last play" in texts[0], texts
+        assert await w.version() == version
+        await by_panel(w, leader)
+        after = (await w.match()).public_view()
+        assert after.take_back_seat == leader and after.turn == (leader + 1) % 4
+        panel = w.dm_panel(user)
+        button = find(panel, "takeback")
+        assert button is not None and button.label == "Take back"
+        # the next seat's panel has no Take back button; a forged one is refused
+        other = await w.user_of((leader + 1) % 4)
+        assert find(w.dm_panel(other), "takeback") is None
+        await w.restart()
+        panel = w.dm_panel(user)
+        button = find(panel, "takeback")
+        assert button is not None
+        assert_ok(await user.user.click(panel, custom_id=button.custom_id))
+        back = (await w.match()).public_view()
+        assert back.turn == leader and back.take_back_seat is None and not back.played
+        doc = await w.doc()
+        assert any("took back" in note for note in doc.notes), doc.notes
+        assert "took back" in w.table_message().content
+        assert find(w.dm_panel(user), "takeback") is None
+        assert (await w.doc()).timer == "turn"
+        # by command: play again, then /tractor takeback
+        await by_panel(w, leader)
+        done = await user.slash(w.channel, "tractor tricks takeback")
+        assert reply_texts(done) and "You took back" in reply_texts(done)[0]
+        assert (await w.match()).public_view().turn == leader
+
+
+async def test_take_backs_off_refused(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1)
+        await w.start()
+        version = await w.version()
+        result = await w.users[0].slash(w.channel, "tractor tricks takeback")
+        texts = reply_texts(result)
+        assert len(texts) == 1 and "does not allow taking back" in texts[0], texts
+        assert await w.version() == version
+        assert isinstance(await w.doc(), TableDoc)
+
+
+async def test_fixed_trump_turns_the_seats_so_the_creator_starts(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=2) as w:
+        await w.open_table(2, fixed_trump="NT")
+        alice, bob = w.users[:2]
+        await alice.slash(w.channel, "tractor leave")
+        await alice.slash(w.channel, "tractor join", seat=4)  # a computer's seat
+        await alice.slash(w.channel, "tractor addbot", seat=1)
+        doc = await w.doc()
+        before = [None if s is None else s.user_id for s in doc.seats]
+        assert before[3] == alice.id and before[1] == bob.id
+        await w.start()
+        doc = await w.doc()
+        after = [None if s is None else s.user_id for s in doc.seats]
+        assert after == before[3:] + before[:3] and after[0] == alice.id
+        assert after[2] == bob.id  # Bob still sits opposite Alice: partners unchanged
+        public = (await w.match()).public_view()
+        assert public.starter == 0 and public.phase is Phase.BURYING
+        assert any("moved round the table" in (m.content or "") for m in w.public_messages())

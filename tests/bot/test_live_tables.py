@@ -1,0 +1,97 @@
+"""Live tables stay in memory between moves (issue 16): a hand is played without parsing
+the stored match again; storage stays the truth (every move written, a refused move or a
+stale save leaves the cached table as stored)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from botkit import by_panel, play_hand, world
+
+from bot.errors import UserFacingError
+from bot.repository import fresh_copy
+from bot.storage import StaleVersion
+from bot.table import Seat, TableDoc
+from engine.game import Match
+
+
+def counting_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the bot's `Match.from_dict` calls (not those of botkit's oracle)."""
+    calls = [0]
+    real = Match.from_dict.__func__  # type: ignore[attr-defined]
+
+    def from_dict(cls: type[Match], data: dict[str, Any]) -> Match:
+        frame = sys._getframe(1)
+        for _ in range(4):
+            if frame is None or frame.f_code.co_filename.endswith("botkit.py"):
+                break
+            frame = frame.f_back  # type: ignore[assignment]
+        else:
+            calls[0] += 1
+        return real(cls, data)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Match, "from_dict", classmethod(from_dict))
+    return calls
+
+
+async def test_a_hand_is_played_without_parsing_the_match_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with world(tmp_path, humans=2) as w:
+        await w.open_table(2)
+        await w.start()
+        repository = w.bot.service.repository
+        parses = counting_parses(monkeypatch)
+        saves = repository.stats["save"]
+        reads = repository.stats["load"]
+        version = await w.version()
+        await play_hand(w, by_panel)
+        assert repository.stats["save"] - saves == await w.version() - version  # all written
+        assert repository.stats["load"] - reads <= 2  # a channel lookup or two at most
+        monkeypatch.undo()
+        assert parses[0] == 0
+        stored = await w.bot.store.load_table(w.table_id)
+        assert stored is not None
+        _, live = await repository.load(w.table_id)
+        assert live.to_dict() == TableDoc.from_dict(stored.doc).to_dict()
+
+
+async def test_refused_and_stale_changes_never_reach_the_live_table(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=2) as w:
+        await w.open_table(2)
+        await w.start()
+        service = w.bot.service
+        repository = service.repository
+        before = (await repository.load(w.table_id))[1].to_dict()
+
+        def refuse(tx: Any) -> None:
+            tx.doc.seat(0).name = "mallory"
+            tx.doc.notes.append("never")
+            raise UserFacingError("error.stale")
+
+        with pytest.raises(UserFacingError):
+            await service.transact(w.table_id, refuse)
+        assert (await repository.load(w.table_id))[1].to_dict() == before
+        stored, doc = await repository.load(w.table_id)
+        doc.notes.append("written by someone else")
+        await repository.save(stored, doc)  # moves the version on under `stored`
+        with pytest.raises(StaleVersion):
+            await repository.save(stored, doc)
+        assert w.table_id not in repository._live  # dropped: the next load reads storage
+        _, again = await repository.load(w.table_id)
+        assert again.notes[-1] == "written by someone else"
+
+
+def test_fresh_copy_shares_only_the_immutable_match() -> None:
+    doc = TableDoc(guild_id=1, channel_id=2, creator_id=3)
+    doc.seats[0] = Seat(3, "alice")
+    doc.match = {"x": 1}
+    copy = fresh_copy(doc)
+    copy.seats[0].name = "bob"  # type: ignore[union-attr]
+    copy.notes.append("n")
+    copy.options["turn_timer_s"] = 5
+    assert doc.seats[0].name == "alice" and doc.notes == []  # type: ignore[union-attr]
+    assert doc.options.get("turn_timer_s") != 5
+    assert copy.match is doc.match
