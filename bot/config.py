@@ -82,6 +82,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TRACTOR_WORKERS", "1",
             "worker processes drawing pictures and running computer players (0–16; `0`: "
             "threads in the bot's process, which then compete with it for the interpreter)"),
+    Setting("TRACTOR_RULES_URL", "",
+            "a web address of the rule book (`docs/rules.md`) that `/tractor rules` and help "
+            "link to; unset: they name the file in the bot's source"),
     Setting("TRACTOR_DEBUG_START_LEVEL", "",
             "debugging only: new matches start at this level (`2`–`A`) instead of 2"),
 )
@@ -157,10 +160,13 @@ class Config:
     forced_pause: float = 2.0
     """Seconds a forced play waits before it is made for the player (who sees it coming)."""
     computer_player: str = "ai"
+    """The computer player (``engine.ai.make_player`` name or level; TRACTOR_COMPUTER)."""
     workers: int = 0
     """Worker processes for pictures and computer players (0: threads; `bot.offload`;
     TRACTOR_WORKERS, 1 by default when read from the environment)."""
-    """The computer player (``engine.ai.make_player`` name; TRACTOR_COMPUTER)."""
+    rules_url: str | None = None
+    """Where players read the full rule book (TRACTOR_RULES_URL): linked from `/tractor
+    rules` and help; unset, they name docs/rules.md of the bot's source."""
     seed: int | None = None
     """Seed the hands' shuffles (tests, demos); None = cryptographically random."""
     debug_start_level: str | None = None
@@ -222,7 +228,11 @@ class Config:
                 f"TRACTOR_ASSETS={assets!r} has no fonts/ folder: point it at the assets/ "
                 "folder shipped with the bot (or leave it unset in a checkout)"
             )
+        rules_url = (source.get("TRACTOR_RULES_URL") or "").strip() or None
+        if rules_url is not None and not re.fullmatch(r"https?://\S+", rules_url):
+            raise ConfigError(f"TRACTOR_RULES_URL must be an http(s) address, not {rules_url!r}")
         return cls(
+            rules_url=rules_url,
             computer_player=computer,
             debug_start_level=debug_level,
             token=token,

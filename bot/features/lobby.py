@@ -292,8 +292,14 @@ class Lobby(Feature):
             doc, table_id = None, None
             title = t("rules.default_options_title", locale)
             values = await self.default_options(interaction.guild_id)
-        text = f"{t('rules.summary', locale)}\n\n{title}\n{options_text(values, locale)}"
+        text = (f"{t('rules.summary', locale)}\n{self.rule_book_line(locale)}\n\n{title}\n"
+                f"{options_text(values, locale)}")
         return text, doc, table_id
+
+    def rule_book_line(self, locale: str) -> str:
+        """Where the full rule book (docs/rules.md, R1–R12 and the house rules) is read."""
+        url = self.app.config.rules_url
+        return t("rules.book_link", locale, url=url) if url else t("rules.book_file", locale)
 
     @app_commands.command(name="rules", description=lstr("cmd.rules.desc"))
     @guarded
