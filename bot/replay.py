@@ -24,8 +24,9 @@ from typing import Literal
 from bot import render
 from bot.i18n import resolve_locale, t, tn
 from bot.storage import HandRecord, LevelPoint
+from bot.text import cards_text, hand_outcome, kitty_lines, pair_text, trump_text
 from engine.actions import Action, StartHand, action_from_dict
-from engine.cards import Card, Rank
+from engine.cards import Rank
 from engine.errors import TractorError
 from engine.events import HandSettled, TrickWon
 from engine.game import Match, Phase, Trick
@@ -196,19 +197,8 @@ def replay_frames(record: HandRecord, rules: RuleSet | None = None,
 # ---------------------------------------------------------------------------- text
 
 
-def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(card.pretty for card in cards)
-
-
-def _trump_text(view: PublicView, locale: str) -> str:
-    trump = view.trump
-    if trump is None:
-        return "?"
-    return t("term.no_trump", locale) if trump.suit is None else trump.suit.symbol
-
-
 def _team(seats: Sequence[SeatInfo], team: int) -> str:
-    return f"{seats[team].mention} & {seats[team + 2].mention}"
+    return pair_text([seat.mention for seat in seats], team)
 
 
 def _trick_lines(trick: Trick, seats: Sequence[SeatInfo], locale: str) -> list[str]:
@@ -238,7 +228,7 @@ def frame_text(frames: Sequence[Frame], step: int, seats: Sequence[SeatInfo], lo
                steps=len(frames))]
     starter = "?" if view.starter is None else seats[view.starter].mention
     if frame.kind == "start":
-        lines.append(t("replay.start", lang, trump=_trump_text(view, lang),
+        lines.append(t("replay.start", lang, trump=trump_text(view.trump, lang),
                        level="?" if view.level is None else str(view.level), starter=starter))
         if view.trump_seat is not None and view.standing is not None:
             lines.append(t("replay.declared", lang, player=seats[view.trump_seat].mention,
@@ -258,17 +248,12 @@ def frame_text(frames: Sequence[Frame], step: int, seats: Sequence[SeatInfo], lo
     else:
         result = view.result
         assert result is not None
-        lines.append(t("replay.kitty", lang, cards=cards_text(result.kitty),
-                       points=result.kitty_points))
-        if result.kitty_scored:
-            lines.append(t("replay.kitty_scored", lang, points=result.kitty_points,
-                           multiplier=result.kitty_multiplier, total=result.kitty_scored))
-        else:
-            lines.append(t("replay.kitty_not_scored", lang))
-        if result.side == "declarers":
+        lines += kitty_lines(result, lang, "replay")
+        outcome = hand_outcome(result)
+        if outcome == "declarers_up":
             lines.append(tn("replay.result.declarers", result.levels_gained, lang,
                             points=result.opponent_points))
-        elif result.levels_gained:
+        elif outcome == "opponents_up":
             lines.append(tn("replay.result.opponents_up", result.levels_gained, lang,
                             points=result.opponent_points))
         else:

@@ -8,6 +8,7 @@ formatted only for that seat's panel. Cards are written as ``A♠`` (parseable b
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import discord
 
@@ -28,7 +29,7 @@ from engine.events import (
     TrumpHow,
     TrumpSet,
 )
-from engine.game import BATCHES, Phase, Trick
+from engine.game import BATCHES, HandResult, Phase, Trick
 from engine.reasons import Reason, display_params, pretty_cards, template_key
 from engine.trump import Trump
 from engine.views import PublicView
@@ -307,19 +308,14 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
     result = public.result
     assert result is not None and public.starter is not None
     lines = [f"**{t('summary.title', locale, number=public.hand_no)}**"]
-    lines.append(t("summary.kitty", locale, cards=cards_text(result.kitty),
-                   points=result.kitty_points))
-    if result.kitty_scored:
-        lines.append(t("summary.kitty_scored", locale, points=result.kitty_points,
-                       multiplier=result.kitty_multiplier, total=result.kitty_scored))
-    else:
-        lines.append(t("summary.kitty_not_scored", locale))
+    lines += kitty_lines(result, locale, "summary")
     lines.append(t("summary.opponents_total", locale, points=result.opponent_points))
     declarers = public.starter % 2
-    if result.side == "declarers":
+    outcome = hand_outcome(result)
+    if outcome == "declarers_up":
         lines.append(t("summary.declarers_up", locale, team=_team(doc, declarers, locale),
                        levels=result.levels_gained))
-    elif result.levels_gained:
+    elif outcome == "opponents_up":
         lines.append(t("summary.opponents_up", locale, team=_team(doc, 1 - declarers, locale),
                        levels=result.levels_gained))
     else:
@@ -335,8 +331,38 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
     return fit("\n".join(lines))
 
 
+HandOutcome = Literal["declarers_up", "opponents_up", "take_over"]
+"""Which of R10's three outcomes a settled hand had."""
+
+
+def hand_outcome(result: HandResult) -> HandOutcome:
+    """The declarers go up, or the opponents take over and go up, or only take over."""
+    if result.side == "declarers":
+        return "declarers_up"
+    return "opponents_up" if result.levels_gained else "take_over"
+
+
+def kitty_lines(result: HandResult, locale: str, prefix: str) -> list[str]:
+    """The kitty turned up and whether it counted, with the ``{prefix}.kitty``,
+    ``.kitty_scored`` and ``.kitty_not_scored`` messages: ``summary`` for the end-of-hand
+    announcement, ``replay`` for a replay's last step (their wording differs)."""
+    lines = [t(f"{prefix}.kitty", locale, cards=cards_text(result.kitty),
+               points=result.kitty_points)]
+    if result.kitty_scored:
+        lines.append(t(f"{prefix}.kitty_scored", locale, points=result.kitty_points,
+                       multiplier=result.kitty_multiplier, total=result.kitty_scored))
+    else:
+        lines.append(t(f"{prefix}.kitty_not_scored", locale))
+    return lines
+
+
+def pair_text(names: Sequence[str], team: int) -> str:
+    """A team as ``Alice & Carol`` from the four seats' names (team 0: seats 1 and 3)."""
+    return f"{names[team]} & {names[team + 2]}"
+
+
 def _team(doc: TableDoc, team: int, locale: str) -> str:
-    return f"{seat_name(doc, team, locale)} & {seat_name(doc, team + 2, locale)}"
+    return pair_text([seat_name(doc, seat, locale) for seat in range(4)], team)
 
 
 def team_names(doc: TableDoc, team: int, locale: str) -> str:

@@ -25,8 +25,9 @@ from bot.render.labels import ENGLISH, Labels
 from bot.render.sorting import sort_hand
 from bot.render.style import DANGER, FELT_DARK, GOLD, INK, MUTED, PANEL, WHITE, to_png
 from bot.render.table import SeatLabel, winning_seat
-from engine.cards import Card, Rank
-from engine.events import HandSettled, KittyRevealed, Side
+from engine.cards import Rank
+from engine.events import HandSettled, KittyRevealed
+from engine.game import HandResult
 from engine.trump import Trump
 from engine.views import PublicView
 
@@ -39,25 +40,16 @@ DETAIL: Final = 28
 
 @dataclass(frozen=True, slots=True)
 class HandSummary:
-    """What the summary shows (all public once the hand is settled)."""
+    """What the summary shows (all public once the hand is settled): the engine's
+    `HandResult` and the hand it settles."""
 
     hand_no: int
     level: Rank
     trump: Trump | None
     starter: int
-    kitty: tuple[Card, ...]
-    kitty_points: int
-    kitty_multiplier: int
-    kitty_scored: int
+    result: HandResult
     kitty_counted: bool
     """Whether the opponents won the last trick, so the kitty counted for them (R10)."""
-    opponent_points: int
-    side: Side
-    levels_gained: int
-    levels: tuple[Rank, Rank]
-    new_levels: tuple[Rank, Rank]
-    next_starter: int
-    match_winner: int | None = None
 
     @property
     def declarer_team(self) -> int:
@@ -73,12 +65,7 @@ class HandSummary:
         if view.last_trick is not None:
             counted = winning_seat(view.last_trick, view.trump) % 2 != view.starter % 2
         return cls(hand_no=view.hand_no, level=view.level, trump=view.trump,
-                   starter=view.starter, kitty=result.kitty, kitty_points=result.kitty_points,
-                   kitty_multiplier=result.kitty_multiplier, kitty_scored=result.kitty_scored,
-                   kitty_counted=counted, opponent_points=result.opponent_points,
-                   side=result.side, levels_gained=result.levels_gained, levels=result.levels,
-                   new_levels=result.new_levels, next_starter=result.next_starter,
-                   match_winner=result.match_winner)
+                   starter=view.starter, result=result, kitty_counted=counted)
 
     @classmethod
     def from_events(cls, revealed: KittyRevealed, settled: HandSettled, *, level: Rank,
@@ -86,14 +73,16 @@ class HandSummary:
                     kitty_counted: bool | None = None) -> HandSummary:
         """From the `KittyRevealed` and `HandSettled` events (plus the hand's level, trump and
         starter). `kitty_counted` defaults to "the kitty scored points"."""
+        result = HandResult(
+            seed=settled.seed, kitty=revealed.cards, kitty_points=revealed.points,
+            kitty_multiplier=revealed.multiplier, kitty_scored=revealed.scored,
+            opponent_points=settled.opponent_points, side=settled.side,
+            levels_gained=settled.levels_gained, levels=settled.levels,
+            new_levels=settled.new_levels, next_starter=settled.next_starter,
+            match_winner=match_winner)
         return cls(hand_no=settled.hand_no, level=level, trump=trump, starter=starter,
-                   kitty=revealed.cards, kitty_points=revealed.points,
-                   kitty_multiplier=revealed.multiplier, kitty_scored=revealed.scored,
-                   kitty_counted=revealed.scored > 0 if kitty_counted is None else kitty_counted,
-                   opponent_points=settled.opponent_points, side=settled.side,
-                   levels_gained=settled.levels_gained, levels=settled.levels,
-                   new_levels=settled.new_levels, next_starter=settled.next_starter,
-                   match_winner=match_winner)
+                   result=result,
+                   kitty_counted=revealed.scored > 0 if kitty_counted is None else kitty_counted)
 
 
 def render_summary(summary: HandSummary | PublicView, seats: Sequence[SeatLabel], *,
@@ -129,6 +118,7 @@ def result_rows(points: int, labels: Labels) -> list[tuple[str, str, bool]]:
 def summary_image(summary: HandSummary, seats: Sequence[SeatLabel], *, four_colour: bool = True,
                   labels: Labels = ENGLISH) -> Image.Image:
     """The summary picture as an RGB image (see `render_summary`)."""
+    hand = summary.result
     image = felt((WIDTH, HEIGHT)).copy()
     draw = ImageDraw.Draw(image)
     x, right = 30, WIDTH - 30
@@ -150,23 +140,23 @@ def summary_image(summary: HandSummary, seats: Sequence[SeatLabel], *, four_colo
     box: Box = (16, 72, 704, 298)
     draw.rounded_rectangle(box, radius=14, fill=PANEL)
     text(draw, (x, 96), labels.kitty, DETAIL, MUTED, bold=True, anchor="lm")
-    kitty = sort_hand(summary.kitty, summary.trump, summary.level)
+    kitty = sort_hand(hand.kitty, summary.trump, summary.level)
     step = row_step(len(kitty), KITTY_W, right - x, KITTY_W + 8)
     paste_row(image, kitty, (x, 116), KITTY_W, step=step, trump=summary.trump,
               four_colour=four_colour, labels=labels)
     if summary.kitty_counted:
-        line = labels.kitty_scored.format(points=summary.kitty_points,
-                                          multiplier=summary.kitty_multiplier,
-                                          total=summary.kitty_scored)
+        line = labels.kitty_scored.format(points=hand.kitty_points,
+                                          multiplier=hand.kitty_multiplier,
+                                          total=hand.kitty_scored)
     else:
-        line = labels.kitty_not_scored.format(points=summary.kitty_points)
+        line = labels.kitty_not_scored.format(points=hand.kitty_points)
     text(draw, (x, 274), fit(line, DETAIL, right - x, bold=True), DETAIL,
-         GOLD if summary.kitty_scored else WHITE, bold=True, anchor="lm")
+         GOLD if hand.kitty_scored else WHITE, bold=True, anchor="lm")
 
     # The opponents' total on the R10 scale, and this hand's row of the table.
     box = (16, 310, 704, 478)
     draw.rounded_rectangle(box, radius=14, fill=PANEL)
-    points = summary.opponent_points
+    points = hand.opponent_points
     text(draw, (x, 338), fit(labels.opponents_total.format(points=points), 30, right - x,
                              bold=True), 30, WHITE, bold=True, anchor="lm")
     _scale(draw, points, x, right, 366)
@@ -180,21 +170,21 @@ def summary_image(summary: HandSummary, seats: Sequence[SeatLabel], *, four_colo
     draw.rounded_rectangle(box, radius=14, fill=PANEL)
     text(draw, (x, 514), labels.new_levels, DETAIL, MUTED, bold=True, anchor="lm")
     teams = (labels.team_a, labels.team_b)
-    up_team = summary.declarer_team if summary.side == "declarers" else 1 - summary.declarer_team
+    up_team = summary.declarer_team if hand.side == "declarers" else 1 - summary.declarer_team
     for team in (0, 1):
         y = 554 + team * 44
-        old, new = summary.levels[team], summary.new_levels[team]
+        old, new = hand.levels[team], hand.new_levels[team]
         value = f"{old} → {new}" if new != old else str(new)
-        colour = GOLD if team == up_team and (new != old or summary.match_winner == team) \
+        colour = GOLD if team == up_team and (new != old or hand.match_winner == team) \
             else WHITE
         value_w = text(draw, (right, y), value, 34, colour, bold=True, anchor="rm")
         members = f" ({seats[team].name} & {seats[team + 2].name})" if len(seats) == 4 else ""
         name = fit(teams[team] + members, 28, right - x - value_w - 20, bold=True)
         text(draw, (x, y), name, 28, WHITE, bold=True, anchor="lm")
-    starter_name = seats[summary.next_starter].name if len(seats) == 4 else \
-        str(summary.next_starter + 1)
-    if summary.match_winner is not None:
-        banner = labels.match_won.format(team=teams[summary.match_winner])
+    starter_name = seats[hand.next_starter].name if len(seats) == 4 else \
+        str(hand.next_starter + 1)
+    if hand.match_winner is not None:
+        banner = labels.match_won.format(team=teams[hand.match_winner])
         text(draw, (x, 654), fit(banner, 28, right - x, bold=True), 28, GOLD, bold=True,
              anchor="lm")
     else:

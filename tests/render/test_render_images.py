@@ -137,11 +137,11 @@ def test_long_plays_names_and_odd_characters() -> None:
 
 def test_summary_with_a_match_winner_and_a_huge_score() -> None:
     summary = HandSummary.from_view(suit_hand().settled.public_view())
-    big = replace(summary, opponent_points=285, kitty_scored=80, levels_gained=5,
-                  match_winner=1)
+    big = replace(summary, result=replace(summary.result, opponent_points=285, kitty_scored=80,
+                                          levels_gained=5, match_winner=1))
     check_limits(render_summary(big, SEATS))
-    zero = replace(summary, opponent_points=0, kitty_counted=False, kitty_scored=0,
-                   side="declarers", levels_gained=3)
+    zero = replace(summary, kitty_counted=False, result=replace(
+        summary.result, opponent_points=0, kitty_scored=0, side="declarers", levels_gained=3))
     check_limits(render_summary(zero, SEATS))
 
 
