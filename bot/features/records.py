@@ -3,8 +3,9 @@
 Replies to the person who asked (stats, replay, settings) are ephemeral, in their language
 (their ``/tractor settings language``, else the Discord client's). The leaderboard and the
 history are public messages in the server's language; they mention players without pinging
-anyone. Paging buttons are `discord.ui.DynamicItem`s whose custom id carries everything
-needed (``rec:lb:<by>:<scope>:<page>``, ``rec:rp:<hand>:<step>``), so they keep working
+anyone. Paging buttons are verbs of the component router (`bot.ui.components`) whose
+custom id carries everything needed (``rec:lb:<by>:<scope>:<page>[:<season>]``,
+``rec:rp:<hand>:<step>``, parsed and range-checked by `bot.ui.ids`), so they keep working
 after a restart. Matches with computer seats are shown (history, stats) but ranked nowhere:
 `bot.storage.Store` keeps them out of ratings and leaderboards.
 """
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -50,10 +50,12 @@ from bot.storage import (
     Store,
     UserStats,
 )
-from bot.ui.replies import send
+from bot.ui.components import button
+from bot.ui.ids import RECORDS, ComponentId, VerbSpec
+from bot.ui.replies import edit_clicked, send
 from engine.rules import RuleSet
 
-__all__ = ["LeaderboardButton", "Records", "ReplayButton", "setup"]
+__all__ = ["Records", "setup"]
 
 NO_PINGS = discord.AllowedMentions.none()
 PER_PAGE = 10
@@ -64,13 +66,6 @@ REPLAY_CACHE = 32
 
 
 # ---------------------------------------------------------------------------- helpers
-
-
-def records_of(interaction: discord.Interaction) -> Records:
-    """The records feature (the leaderboard and replay buttons work through it)."""
-    cog = interaction.client.get_cog("Records")  # type: ignore[attr-defined]
-    assert isinstance(cog, Records)
-    return cog
 
 
 async def reply_locale(interaction: discord.Interaction, store: Store) -> str:
@@ -197,43 +192,27 @@ def leaderboard_content(board: LeaderboardPage, server: str, locale: str) -> str
     return "\n".join(lines)
 
 
-class LeaderboardButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rec:lb:(?P<by>rating|wins|levels):(?P<scope>players|partnerships):"
-             r"(?P<page>[0-9]{1,6})(?::(?P<season>[0-9]{1,4}))?",
-):
-    """◀ / ▶ on a leaderboard: shows page ``page`` of ``season`` (the custom id is the whole
-    state; ids without a season, from before seasons, show the current one)."""
+def _board_ok(arg: str) -> bool:
+    """The words of a leaderboard button's id (its numbers are checked by `bot.ui.ids`)."""
+    by, _, rest = arg.partition(".")
+    return by in BY and rest.partition(".")[0] in SCOPES
 
-    def __init__(self, by: str, scope: str, page: int, season: int | None = None, *,
-                 label: str = "▶", disabled: bool = False) -> None:
-        tail = "" if season is None else f":{season}"
-        super().__init__(discord.ui.Button(
-            label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
-            custom_id=f"rec:lb:{by}:{scope}:{page}{tail}"))
-        self.by, self.scope, self.page, self.season = by, scope, page, season
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> LeaderboardButton:
-        season = match["season"]
-        return cls(match["by"], match["scope"], int(match["page"]),
-                   None if season is None else int(season))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        store = records_of(interaction).app.store
-        content, view = await leaderboard_message(interaction, store, self.by, self.scope,
-                                                  self.page, self.season)
-        await interaction.response.edit_message(content=content, view=view,
-                                                allowed_mentions=NO_PINGS)
+def leaderboard_button(by: str, scope: str, page: int, season: int | None, *, label: str,
+                       disabled: bool) -> discord.ui.Item[Any]:
+    """◀ / ▶ on a leaderboard: page ``page`` of ``season`` (the id is the whole state; ids
+    without a season, from before seasons, show the current one)."""
+    arg = f"{by}.{scope}" + ("" if season is None else f".{season}")
+    return button(ComponentId(0, 0, page, "lb", arg, prefix=RECORDS), label=label,
+                  disabled=disabled)
 
 
 def leaderboard_view(board: LeaderboardPage) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(LeaderboardButton(board.by, board.scope, board.page - 1, board.season,
-                                    label="◀", disabled=board.page <= 1))
-    view.add_item(LeaderboardButton(board.by, board.scope, board.page + 1, board.season,
-                                    label="▶", disabled=board.page >= board.total_pages))
+    view.add_item(leaderboard_button(board.by, board.scope, board.page - 1, board.season,
+                                     label="◀", disabled=board.page <= 1))
+    view.add_item(leaderboard_button(board.by, board.scope, board.page + 1, board.season,
+                                     label="▶", disabled=board.page >= board.total_pages))
     return view
 
 
@@ -298,33 +277,17 @@ def history_line(index: int, match: MatchSummary, hand_ids: Sequence[int], local
 # ---------------------------------------------------------------------------- replay
 
 
-class ReplayButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rec:rp:(?P<hand>[0-9]{1,18}):(?P<step>[0-9]{1,4})",
-):
-    """◀ / ▶ of a replay: shows step ``step`` of hand ``hand``."""
-
-    def __init__(self, hand: int, step: int, *, label: str = "▶",
-                 disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(
-            label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
-            custom_id=f"rec:rp:{hand}:{step}"))
-        self.hand, self.step = hand, step
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ReplayButton:
-        return cls(int(match["hand"]), int(match["step"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await records_of(interaction).show_replay(interaction, self.hand, self.step, edit=True)
+def replay_button(hand: int, step: int, *, label: str, disabled: bool) -> discord.ui.Item[Any]:
+    """◀ / ▶ of a replay: step ``step`` of hand ``hand``."""
+    return button(ComponentId(0, hand, step, "rp", prefix=RECORDS), label=label,
+                  disabled=disabled)
 
 
 def replay_view(hand: int, step: int, steps: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(ReplayButton(hand, step - 1 if step > 0 else steps, label="◀",
-                               disabled=step <= 0))
-    view.add_item(ReplayButton(hand, step + 1, label="▶", disabled=step >= steps - 1))
+    view.add_item(replay_button(hand, step - 1 if step > 0 else steps, label="◀",
+                                disabled=step <= 0))
+    view.add_item(replay_button(hand, step + 1, label="▶", disabled=step >= steps - 1))
     return view
 
 
@@ -353,6 +316,23 @@ class Records(Feature):
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self._frames: OrderedDict[int, tuple[Frame, ...]] = OrderedDict()
+        app.router.add(VerbSpec("lb", "table", extra=_board_ok, prefix=RECORDS),
+                       self._page_button)
+        app.router.add(VerbSpec("rp", "private", prefix=RECORDS), self._replay_button)
+
+    async def _page_button(self, interaction: discord.Interaction, cid: ComponentId,
+                           values: list[str]) -> None:
+        """A leaderboard's ◀ / ▶ (``arg``: ``by.scope[.season]``, ``step``: the page)."""
+        by, scope, *season = cid.arg.split(".")
+        content, view = await leaderboard_message(
+            interaction, self.app.store, by, scope, cid.step,
+            int(season[0]) if season else None)
+        await edit_clicked(interaction, content=content, view=view, allowed_mentions=NO_PINGS)
+
+    async def _replay_button(self, interaction: discord.Interaction, cid: ComponentId,
+                             values: list[str]) -> None:
+        """A replay's ◀ / ▶ (``hand``: the hand's id, ``step``: the step)."""
+        await self.show_replay(interaction, cid.hand, cid.step, edit=True)
 
     # ---- /tractor stats
 
@@ -515,8 +495,8 @@ class Records(Feature):
         files = [discord.File(io.BytesIO(png), filename=f"hand{hand_id}-step{step + 1}.png")]
         view = replay_view(hand_id, step, len(frames))
         if edit:
-            await interaction.response.edit_message(content=text, attachments=files, view=view,
-                                                    allowed_mentions=NO_PINGS)
+            await edit_clicked(interaction, content=text, attachments=files, view=view,
+                               allowed_mentions=NO_PINGS)
         else:
             await send(interaction, text, files=files, view=view, allowed_mentions=NO_PINGS)
 
@@ -587,5 +567,4 @@ class Records(Feature):
 
 
 async def setup(app: App) -> None:
-    app.client.add_dynamic_items(LeaderboardButton, ReplayButton)
     await add_feature(app, Records(app))

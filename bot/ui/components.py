@@ -1,4 +1,5 @@
-"""Buttons and selects: ONE `DynamicItem` for every ``tr:`` id, and the registry of verbs.
+"""Buttons and selects: ONE `DynamicItem` for every ``tr:`` and ``rec:`` id, and the
+registry of verbs.
 
 Each feature registers its verbs (`ComponentRouter.add`: the `VerbSpec`, the handler, how
 the click is acknowledged). A click then goes, before anything else happens:
@@ -37,7 +38,7 @@ from bot.ui.replies import fail, locale_of, send
 
 __all__ = ["TEMPLATE", "Ack", "ComponentRouter", "Handler", "Owner", "button", "select"]
 
-TEMPLATE = re.compile(r"tr:(?P<rest>.{0,120})", re.DOTALL)
+TEMPLATE = re.compile(r"(?:tr|rec):(?P<rest>.{0,120})", re.DOTALL)
 Ack = Literal["update", "reply", "modal"]
 """How a click is acknowledged before its handler runs: ``update`` (the message it was
 used on is edited later), ``reply`` (an ephemeral "thinking…" that the answer replaces) or
@@ -182,12 +183,12 @@ class ComponentRouter:
             await fail(interaction, error, cid.table)
 
     async def unknown_component(self, interaction: discord.Interaction[Any]) -> None:
-        """A ``tr:`` component id the message does not carry (a modified client): answered
+        """A ``tr:``/``rec:`` component id the message does not carry (a modified client): answered
         politely here, since discord.py drops it before any item sees it."""
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not custom_id.startswith("tr:") or carried(interaction.message, custom_id):
+        if not custom_id.startswith(("tr:", "rec:")) or carried(interaction.message, custom_id):
             return
         await self._refuse(interaction, "id not on its message")
 

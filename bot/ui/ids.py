@@ -8,6 +8,11 @@ seat 0's second card select; ``turn_timer_s``: the option of an options select).
 Which verbs exist, where they may be pressed (`Role`) and what their ``arg`` holds is
 declared by the feature that handles them (`VerbSpec`, registered in `bot.ui.components`).
 Ids of messages already posted keep parsing: the format has not changed since release 1.
+
+The records feature's paging buttons keep their own format, ``rec:lb:{by}:{scope}:{page}
+[:{season}]`` (a leaderboard) and ``rec:rp:{hand}:{step}`` (a replay), parsed here too into
+a `ComponentId` with no table (``table`` 0): ``step`` holds the page or the replay step,
+``hand`` the replayed hand's id, ``arg`` ``{by}.{scope}[.{season}]``.
 """
 
 from __future__ import annotations
@@ -27,11 +32,17 @@ __all__ = [
 ]
 
 PREFIX = "tr"
+RECORDS = "rec"
 MAX_ID = 100
 MAX_TABLE = 2**63 - 1
 MAX_HAND = 999_999
 MAX_STEP = 999_999_999
 SEATS = 4
+MAX_HAND_ID = 10**18 - 1
+MAX_PAGE = 999_999
+MAX_SEASON = 9_999
+MAX_REPLAY_STEP = 9_999
+Prefix = Literal["tr", "rec"]
 
 Role = Literal["table", "panel", "private"]
 """Where a verb's component lives: ``table`` the public table message, ``panel`` a seat's
@@ -53,6 +64,7 @@ class VerbSpec:
     select: bool = False
     seat: Literal["none", "required", "optional"] = "none"
     extra: Callable[[str], bool] | None = None
+    prefix: Prefix = "tr"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +76,7 @@ class ComponentId:
     step: int
     verb: str
     arg: str = ""
+    prefix: Prefix = "tr"
 
     @property
     def seat(self) -> int | None:
@@ -78,11 +91,24 @@ class ComponentId:
         return parts[1] if len(parts) == 2 else ""
 
     def __str__(self) -> str:
+        if self.prefix == RECORDS:
+            return _records_id(self)
         return make_id(self.table, self.hand, self.step, self.verb, self.arg)
 
 
 def make_id(table: int, hand: int, step: int, verb: str, arg: str = "") -> str:
     custom_id = f"{PREFIX}:{table}:{hand}:{step}:{verb}" + (f":{arg}" if arg else "")
+    assert len(custom_id) <= MAX_ID, custom_id
+    return custom_id
+
+
+def _records_id(cid: ComponentId) -> str:
+    if cid.verb == "rp":
+        custom_id = f"{RECORDS}:rp:{cid.hand}:{cid.step}"
+    else:
+        by, scope, *season = cid.arg.split(".")
+        custom_id = f"{RECORDS}:{cid.verb}:{by}:{scope}:{cid.step}" + "".join(
+            f":{s}" for s in season)
     assert len(custom_id) <= MAX_ID, custom_id
     return custom_id
 
@@ -101,13 +127,15 @@ def parse_id(custom_id: str, verbs: dict[str, VerbSpec]) -> ComponentId:
     if len(custom_id) > MAX_ID:
         raise InvalidId("too long")
     parts = custom_id.split(":")
+    if parts[0] == RECORDS:
+        return _parse_records(parts, verbs)
     if len(parts) not in (5, 6) or parts[0] != PREFIX:
         raise InvalidId("not a tractor id")
     table = _number(parts[1], MAX_TABLE, 1)
     hand = _number(parts[2], MAX_HAND)
     step = _number(parts[3], MAX_STEP)
     spec = verbs.get(parts[4])
-    if spec is None:
+    if spec is None or spec.prefix != PREFIX:
         raise InvalidId(f"unknown verb {parts[4][:20]!r}")
     arg = parts[5] if len(parts) == 6 else ""
     if len(parts) == 6 and not arg:
@@ -124,3 +152,24 @@ def parse_id(custom_id: str, verbs: dict[str, VerbSpec]) -> ComponentId:
     elif not spec.extra(rest):
         raise InvalidId(f"bad arg {rest[:20]!r}")
     return cid
+
+
+def _parse_records(parts: list[str], verbs: dict[str, VerbSpec]) -> ComponentId:
+    """``rec:rp:{hand}:{step}`` or ``rec:lb:{by}:{scope}:{page}[:{season}]`` (the words
+    are checked by the verb's ``extra``)."""
+    spec = verbs.get(parts[1]) if len(parts) > 1 else None
+    if spec is None or spec.prefix != RECORDS:
+        raise InvalidId("unknown records verb")
+    if spec.name == "rp":
+        if len(parts) != 4:
+            raise InvalidId("bad replay id")
+        return ComponentId(0, _number(parts[2], MAX_HAND_ID, 1),
+                           _number(parts[3], MAX_REPLAY_STEP), spec.name, prefix=RECORDS)
+    if len(parts) not in (5, 6):
+        raise InvalidId("bad records id")
+    page = _number(parts[4], MAX_PAGE)
+    season = [str(_number(parts[5], MAX_SEASON, 1))] if len(parts) == 6 else []
+    arg = ".".join([parts[2], parts[3], *season])
+    if spec.extra is None or not spec.extra(arg):
+        raise InvalidId(f"bad arg {arg[:20]!r}")
+    return ComponentId(0, 0, page, spec.name, arg, prefix=RECORDS)

@@ -27,7 +27,7 @@ from typing import Any
 
 import discord
 import simcord
-from botkit import simulated
+from botkit import forge, reply_texts, simulated
 from openskill.models import PlackettLuce
 from simcord.actors import MemberActor
 
@@ -48,6 +48,7 @@ RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 PRETTY = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9JQKA])([♠♥♦♣])|\b(RJ|BJ)\b")
 SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 FOOTER = "-# Matches with computer players are not ranked."
+NOT_VALID = "This button is not valid"
 
 
 def make_bot(database: Path) -> TractorBot:
@@ -594,3 +595,45 @@ async def _test_settings_are_saved_and_used_for_replies_and_public_text(w: World
         "Saved.", "**Your settings**", "Cards: Two colours", "Hand panel: Only you, on the table",
         "Language: Automatic (your Discord language)"]
     assert await w.store.user_settings(p0.id) == UserSettings(p0.id, False, "ephemeral", None)
+
+
+async def test_leaderboard_ids_posted_before_seasons_still_page(tmp_path: Path) -> None:
+    await run(tmp_path, _test_leaderboard_ids_posted_before_seasons_still_page)
+
+
+async def _test_leaderboard_ids_posted_before_seasons_still_page(w: World) -> None:
+    viewer = w.players[5]
+    message = (await viewer.slash(w.tractor, "tractor leaderboard", by="wins")).response
+    # A message posted before seasons: its ids have no season (the current one is shown).
+    stored = backend_message(w, message)
+    for item in buttons(stored):
+        item["custom_id"] = item["custom_id"].rsplit(":", 1)[0]
+    assert button(stored, "▶")["custom_id"] == "rec:lb:wins:players:2"
+    await w.restart()
+    await viewer.click(message, label="▶")
+    assert message.content.startswith("**Tractor club leaderboard**: Wins, Players (page 2/2)")
+    assert button(message, "◀")["custom_id"] == "rec:lb:wins:players:1:1"
+
+
+async def test_forged_records_ids_get_one_polite_reply(tmp_path: Path) -> None:
+    await run(tmp_path, _test_forged_records_ids_get_one_polite_reply)
+
+
+async def _test_forged_records_ids_get_one_polite_reply(w: World) -> None:
+    viewer = w.players[5]
+    message = (await viewer.slash(w.tractor, "tractor leaderboard", by="wins")).response
+    before = message.content
+    for custom_id in (
+        "rec:lb:wins:players:1234567:1", "rec:lb:wins:players:-1", "rec:lb:wins:players:x",
+        "rec:lb:bogus:players:2", "rec:lb:wins:teams:2", "rec:lb:wins:players:2:0",
+        "rec:lb:wins:players:2:12345", "rec:lb:wins:players:2:1:1", "rec:lb:wins:players",
+        "rec:rp:0:1", f"rec:rp:{10**19}:1", "rec:rp:7:12345", "rec:rp:7", "rec:xx:1", "rec:",
+        "rec:lb:wins:players:3:1",  # well formed, but not on this message
+        "rec:rp:7:1",  # a replay's button on the public leaderboard
+        "tr:1:0:0:lb:wins.players", "tr:1:0:0:rp",  # records verbs in a table's id
+    ):
+        result = await forge(viewer, message, custom_id)
+        texts = reply_texts(result)
+        assert len(texts) == 1 and NOT_VALID in texts[0], (custom_id, texts)
+        assert result.ephemeral, custom_id
+        assert message.content == before, custom_id
