@@ -25,13 +25,14 @@ out from memory (``hit``) and saves (``save``), so a test can pin what one actio
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import fields
 
 from bot.errors import UserFacingError
-from bot.storage import StaleVersion, Store, StoredTable
+from bot.storage import StaleVersion, StorageError, Store, StoredTable
 from bot.table import TableDoc
 
 __all__ = ["TableRepository"]
@@ -175,9 +176,11 @@ class TableRepository:
             fn(cached[1])
 
     async def flush_meta(self) -> None:
-        """Save the bookkeeping still waiting for a next save (shutdown)."""
+        """Save the bookkeeping still waiting for a next save (shutdown; best effort: a
+        database that cannot be written just loses those ids)."""
         for table_id in list(self._meta):
-            await self.update_meta(table_id, lambda doc: None)
+            with contextlib.suppress(StorageError):
+                await self.update_meta(table_id, lambda doc: None)
         self._meta.clear()
 
     async def update_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from botkit import by_panel, components, find, seats_to_act, world
 
+from bot.table import TableDoc
 from engine.game import Match, Phase
 
 
@@ -87,3 +88,21 @@ async def test_a_new_panel_id_is_written_with_the_next_save(tmp_path: Path) -> N
         assert (await w.doc()).seat(after).panel_message != panel.id
         await repository.flush_meta()  # shutdown
         assert (await w.doc()).seat(after).panel_message == panel.id
+
+
+async def test_a_later_update_meta_wins_over_a_deferred_one(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1)
+        repository = w.bot.service.repository
+
+        def closed(doc: TableDoc) -> None:
+            doc.seat(0).dm_closed = True
+
+        def opened(doc: TableDoc) -> None:
+            doc.seat(0).dm_closed = False
+        repository.defer_meta(w.table_id, closed)
+        await repository.update_meta(w.table_id, opened)  # saved now, after the deferred one
+        assert (await w.doc()).seat(0).dm_closed is False
+        repository.forget(w.table_id)  # read again from storage: the same
+        found = await repository.find(w.table_id)
+        assert found is not None and found[1].seat(0).dm_closed is False
