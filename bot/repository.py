@@ -11,12 +11,13 @@ their own copy of the document (`TableDoc` fields copied one level; the parsed e
 `Match`, which is immutable, is shared), so a refused transaction never leaks into the
 cache and no deep copy is made.
 
-Publish-only bookkeeping (the message ids of DM panels, the table message, the summary) is
-not saved on its own: `defer_meta` applies it to the live copy at once and keeps it until the
-table's next save writes it along (`save` applies it to the document it writes; a copy read
-again from storage gets it too). So a move costs one save. A crash before that next save loses
-only those ids: the restart re-posts a table message of another hand, and a panel whose id was
-never stored is left as it is (its buttons still work); `flush_meta` writes them at shutdown.
+Publish-only bookkeeping that comes with every move (the message ids of the DM panels the
+publisher sends) need not be saved on its own: `defer_meta` applies it to the live copy at once
+and keeps it until the table's next save writes it along (`save` applies it to the document it
+writes; a copy read again from storage gets it too), so a move costs one save; `flush_meta`
+writes what is left at shutdown. A crash in between loses only those ids: the restart edits the
+panel message last stored (the newer one keeps its buttons). `update_meta` saves at once, after
+what was deferred (the later change wins).
 
 ``stats`` counts database loads (``load``), documents parsed (``parse``), tables handed
 out from memory (``hit``) and saves (``save``), so a test can pin what one action costs.
