@@ -119,7 +119,10 @@ class TractorBot(commands.Bot):
         if self._store_open:
             self._store_open = False
             await self.service.close()
-            await self.store.close()
+            try:  # message ids still waiting for their table's next save
+                await self.service.repository.flush_meta()
+            finally:
+                await self.store.close()
             offload.shutdown()
 
     async def close(self) -> None:

@@ -11,6 +11,14 @@ their own copy of the document (`TableDoc` fields copied one level; the parsed e
 `Match`, which is immutable, is shared), so a refused transaction never leaks into the
 cache and no deep copy is made.
 
+Publish-only bookkeeping that comes with every move (the message ids of the DM panels the
+publisher sends) need not be saved on its own: `defer_meta` applies it to the live copy at once
+and keeps it until the table's next save writes it along (`save` applies it to the document it
+writes; a copy read again from storage gets it too), so a move costs one save; `flush_meta`
+writes what is left at shutdown. A crash in between loses only those ids: the restart edits the
+panel message last stored (the newer one keeps its buttons). `update_meta` saves at once, after
+what was deferred (the later change wins).
+
 ``stats`` counts database loads (``load``), documents parsed (``parse``), tables handed
 out from memory (``hit``) and saves (``save``), so a test can pin what one action costs.
 """
@@ -18,13 +26,14 @@ out from memory (``hit``) and saves (``save``), so a test can pin what one actio
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import fields
 
 from bot.errors import UserFacingError
-from bot.storage import StaleVersion, Store, StoredTable
+from bot.storage import StaleVersion, StorageError, Store, StoredTable
 from bot.table import TableDoc
 
 __all__ = ["TableRepository"]
@@ -70,6 +79,7 @@ class TableRepository:
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: OrderedDict[int, tuple[StoredTable, TableDoc]] = OrderedDict()
         self._cache_size = cache_size
+        self._meta: dict[int, list[Callable[[TableDoc], None]]] = {}
         self.stats: Counter[str] = Counter()
         """``load``, ``parse``, ``hit``, ``save``: how many of each this process made."""
 
@@ -95,7 +105,10 @@ class TableRepository:
         if cached is not None and cached[0].version == stored.version:
             return self._remember(stored, cached[1])
         self.stats["parse"] += 1
-        return self._remember(stored, TableDoc.from_dict(stored.doc))
+        doc = TableDoc.from_dict(stored.doc)
+        for fn in self._meta.get(stored.id, ()):
+            fn(doc)
+        return self._remember(stored, doc)
 
     def forget(self, table_id: int) -> None:
         """Drop the in-memory copy (the next load reads storage)."""
@@ -132,25 +145,52 @@ class TableRepository:
         """Save `doc` over `stored` (its version must still be current); keyword `changes`
         go to `Store.save_table` (status, deadline, actions, hand, match)."""
         self.stats["save"] += 1
+        pending = self._meta.get(stored.id, [])
+        written = len(pending)
+        for fn in pending:
+            fn(doc)
         try:
             saved = await self.store.save_table(stored.id, stored.version, doc.to_dict(),
                                                 **changes)  # type: ignore[arg-type]
         except BaseException:  # stale, or not known to be written
             self.forget(stored.id)
             raise
+        later = self._meta.pop(saved.id, [])[written:]  # deferred while this save ran
         if saved.status == "ended":
             self.forget(saved.id)
         else:  # the caller keeps its own `doc`
-            self._remember(saved, fresh_copy(doc))
+            live = fresh_copy(doc)
+            for fn in later:
+                fn(live)
+            if later:
+                self._meta[saved.id] = later
+            self._remember(saved, live)
         return saved
 
+    def defer_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:
+        """Record bookkeeping (message ids) with the table's next save, not a save of its
+        own; the live copy shows it at once. `fn` must be idempotent (it may run again on a
+        copy read from storage, and on the document the next save writes)."""
+        self._meta.setdefault(table_id, []).append(fn)
+        cached = self._live.get(table_id)
+        if cached is not None:
+            fn(cached[1])
+
+    async def flush_meta(self) -> None:
+        """Save the bookkeeping still waiting for a next save (shutdown; best effort: a
+        database that cannot be written just loses those ids)."""
+        for table_id in list(self._meta):
+            with contextlib.suppress(StorageError):
+                await self.update_meta(table_id, lambda doc: None)
+        self._meta.clear()
+
     async def update_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:
-        """Record message ids and similar bookkeeping (no step change, nothing published);
-        a table that ended or moved on meanwhile is left alone."""
+        """Record message ids and similar bookkeeping now, with its own save (no step change,
+        nothing published); a table that ended is left alone."""
         try:
             async with self.lock(table_id):
                 stored, doc = await self.load(table_id)
-                fn(doc)
+                self.defer_meta(table_id, fn)  # queued after the deferred ones: it wins
                 await self.save(stored, doc)
         except (UserFacingError, StaleVersion):
             pass

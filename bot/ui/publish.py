@@ -154,8 +154,7 @@ class Publisher:
             meta["summary_message"] = None
         if stored.status == "ended" or job.ended:
             await self._close_table_message(doc, channel)
-            await self._save_meta(table_id, meta)
-            return
+            return  # an ended table is not saved again: nothing to record
         hand_no = 0 if match is None else match.hand_no
         if job.publish.repost or doc.table_message is None or doc.table_message_hand != hand_no:
             message_id = await self._post_table(table_id, doc, channel)
@@ -173,9 +172,13 @@ class Publisher:
                 await self._panel(table_id, doc, seat, mode, meta)
                 if mode == "new":
                     await self.pings.maybe_ping(table_id, doc, seat, channel)
-        await self._save_meta(table_id, meta)
+        await self._record_meta(table_id, meta)
 
-    async def _save_meta(self, table_id: int, meta: dict[str, Any]) -> None:
+    async def _record_meta(self, table_id: int, meta: dict[str, Any]) -> None:
+        """Keep the new message ids. A new table message or hand summary (once a hand, or
+        after a restart) is saved at once; the DM panel ids a move brings are kept in memory
+        and written with the table's next save (`TableRepository.defer_meta`), so a move
+        costs one save."""
         if (not meta.get("table_message") and "summary_message" not in meta
                 and not any(c for _, c in meta["seats"].values())):
             return  # nothing new to record (edits keep their message ids)
@@ -192,7 +195,10 @@ class Publisher:
                 for name, value in changes.items():
                     setattr(entry, name, value)
 
-        await self.repository.update_meta(table_id, apply)
+        if "table_message" in meta or "summary_message" in meta:
+            await self.repository.update_meta(table_id, apply)  # once a hand: saved now
+        else:  # the DM panels of a move: with the table's next save
+            self.repository.defer_meta(table_id, apply)
 
     # ---- channel messages ----------------------------------------------------------------
 
