@@ -29,9 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import botkit
 import pytest
 from botkit import reply_texts, world
-from lock_scenario import KINDS, LOCKER, WRITES, Acks, make_group, outcome
+from lock_scenario import KINDS, WRITES, Acks, make_group, outcome
 
 from bot.i18n import t
+from bot.storage.bench_lock import LOCKER  # another process holding the write lock
 
 
 def line(name: str, seconds: list[float]) -> str:

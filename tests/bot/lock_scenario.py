@@ -23,16 +23,6 @@ from engine.game import Phase
 
 KINDS = ("join", "rules", "play", "button", "stats")
 WRITES = ("join", "play")
-LOCKER = """
-import sqlite3, sys, time
-conn = sqlite3.connect(sys.argv[1], isolation_level=None)
-conn.execute("BEGIN IMMEDIATE")
-conn.execute("UPDATE guilds SET updated_at = updated_at + 1")
-print("locked", flush=True)
-time.sleep(float(sys.argv[2]))
-conn.execute("ROLLBACK")
-"""
-"""Another process holding the write lock: ``python -c LOCKER <database> <seconds>``."""
 
 
 @dataclass
