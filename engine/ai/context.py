@@ -201,3 +201,18 @@ class Knowledge:
         if not self.holders(TRUMP, seats):
             return 0
         return sum(n for c, n in self.unseen.items() if self.seen.trump.suit_index(c) == TRUMP)
+
+
+class SeatFacts:
+    """What one seat knows of the hand in progress, from its card tracking: the base of the
+    computer players' `Info`/`Table` adapters."""
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        seen = knowledge.seen
+        self.k = knowledge
+        self.seat = seen.seat
+        self.trump = seen.trump
+        self.hand = list(seen.hand)
+        self.starter = seen.starter
+        self.leader = seen.current.leader if seen.current is not None else seen.seat
+        self.plays = [list(p) for p in seen.current.plays] if seen.current is not None else []

@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from engine.ai.context import Knowledge, Trick
+from engine.ai.montecarlo import place_known
 from engine.ai.sim import Sim
 from engine.cards import Card, card_points
 from engine.trick import trick_winner
@@ -144,18 +145,7 @@ def sample_world(belief: Belief, rng: random.Random) -> Sim:
     k = belief.k
     seen = k.seen
     me = seen.seat
-    capacity = [0 if s == me else k.left[s] for s in range(4)]
-    capacity.append(8 if seen.kitty is None else 0)
-    fixed: list[list[Card]] = [[] for _ in range(5)]
-    pool = Counter(k.unseen)
-    for seat in range(4):
-        if seat == me:
-            continue
-        for card, count in k.known[seat].items():
-            take = min(count, pool[card], capacity[seat])
-            fixed[seat] += [card] * take
-            pool[card] -= take
-            capacity[seat] -= take
+    capacity, fixed, pool = place_known(k)
     cards = sorted((c for c, n in pool.items() for _ in range(n)), key=lambda c: c.code)
     hands: list[list[Card]] | None = None
     for attempt in range(24):

@@ -25,24 +25,32 @@ def utility(opp_points: int, declarer: bool) -> float:
     return -value if declarer else value
 
 
-def sample_hands(k: Knowledge, rng: random.Random) -> list[list[Card]]:
-    """The other seats' hands (and, unless this seat buried it, the kitty as index 4),
-    drawn uniformly-ish among deals consistent with the tracking: known cards placed,
-    voids respected, no second copy for a seat shown to hold no pair in that suit."""
+def place_known(k: Knowledge) -> tuple[list[int], list[list[Card]], Counter[Card]]:
+    """The first step of every sampled deal: room left in each other seat (and, unless this
+    seat buried it, the kitty as index 4), the cards a seat is known to hold placed there,
+    and the unseen cards still to place."""
     seen = k.seen
     me = seen.seat
     capacity = [0 if s == me else k.left[s] for s in range(4)]
     capacity.append(8 if seen.kitty is None else 0)
-    hands: list[list[Card]] = [[] for _ in range(5)]
+    placed: list[list[Card]] = [[] for _ in range(5)]
     pool = Counter(k.unseen)
     for seat in range(4):
         if seat == me:
             continue
         for card, count in k.known[seat].items():
             take = min(count, pool[card], capacity[seat])
-            hands[seat] += [card] * take
+            placed[seat] += [card] * take
             pool[card] -= take
             capacity[seat] -= take
+    return capacity, placed, pool
+
+
+def sample_hands(k: Knowledge, rng: random.Random) -> list[list[Card]]:
+    """The other seats' hands (and, unless this seat buried it, the kitty as index 4),
+    drawn uniformly-ish among deals consistent with the tracking: known cards placed,
+    voids respected, no second copy for a seat shown to hold no pair in that suit."""
+    capacity, hands, pool = place_known(k)
     cards = [c for c, n in pool.items() for _ in range(n)]
     for attempt in range(30):
         relax = attempt >= 20

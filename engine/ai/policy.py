@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
-from engine.ai.context import Knowledge
+from engine.ai.context import SeatFacts
 from engine.ai.moves import (
     TRUMP,
     discard_key,
@@ -119,18 +119,8 @@ class ExactInfo:
                 and any(index(c) == TRUMP for c in hand))
 
 
-class TrackedInfo:
+class TrackedInfo(SeatFacts):
     """`Info` from one seat's card tracking (`Knowledge`)."""
-
-    def __init__(self, knowledge: Knowledge) -> None:
-        seen = knowledge.seen
-        self.k = knowledge
-        self.seat = seen.seat
-        self.trump = seen.trump
-        self.hand = list(seen.hand)
-        self.starter = seen.starter
-        self.leader = seen.current.leader if seen.current is not None else seen.seat
-        self.plays = [list(p) for p in seen.current.plays] if seen.current is not None else []
 
     def may_be_void(self, seat: int, suit: int) -> bool:
         if suit in self.k.void[seat]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from engine.ai.context import Knowledge
+from engine.ai.context import Knowledge, SeatFacts
 from engine.ai.moves import follow_options, single_beats, single_best, suit_of, units_of, wins_now
 from engine.ai.sim import Sim
 from engine.cards import Card, card_points
@@ -135,18 +135,12 @@ def none_chance(pool: int, marked: int, draws: int) -> float:
     return chance
 
 
-class TrackedTable:
+class TrackedTable(SeatFacts):
     """`Table` from one seat's card tracking, with chances where counting proves nothing."""
 
     def __init__(self, knowledge: Knowledge) -> None:
+        super().__init__(knowledge)
         seen = knowledge.seen
-        self.k = knowledge
-        self.seat = seen.seat
-        self.trump = seen.trump
-        self.hand = list(seen.hand)
-        self.starter = seen.starter
-        self.leader = seen.current.leader if seen.current is not None else seen.seat
-        self.plays = [list(p) for p in seen.current.plays] if seen.current is not None else []
         self._suit_counts: dict[int, int] = {}
         for card, n in knowledge.unseen.items():
             s = self.trump.suit_index(card)
