@@ -79,7 +79,7 @@ class Option:
 
 def _values(name: str) -> tuple[Any, ...]:
     field_type = {f.name: f.type for f in fields(RuleSet)}[name]
-    enum_type = {"kitty_multiplier", "no_bid", "match_end", "must_defend", "follow",
+    enum_type = {"mode", "kitty_multiplier", "no_bid", "match_end", "must_defend", "follow",
                  "throw_ruff", "level_scoring", "fixed_trump"}
     if name in enum_type:
         default = getattr(RuleSet(), name)
@@ -89,6 +89,9 @@ def _values(name: str) -> tuple[Any, ...]:
 
 
 OPTIONS: dict[str, Option] = {o.name: o for o in (
+    Option("mode", "choice", _values("mode"), None),
+    Option("players", "number", (4, 5, 6, 7, 8), None),
+    Option("decks", "number", (0, 2, 3, 4), None),
     Option("turn_timer_s", "seconds", (0, 30, 60, 90, 180, 300), "turn_timer"),
     Option("declare_window_s", "seconds", (10, 15, 30, 60), "declare_window"),
     Option("ready_timeout_s", "seconds", (0, 30, 60, 120, 300), "ready_timeout",

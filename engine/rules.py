@@ -70,7 +70,15 @@ class FixedTrump(StrEnum):
     NO_TRUMP = "NT"
 
 
+class Mode(StrEnum):
+    """What game the table plays."""
+
+    TEAMS = "teams"  # R1–R11: four players in two fixed partnerships
+    FRIENDS = "friends"  # Finding Friends: 4–8 players, partners called by a card
+
+
 _ENUM_OPTIONS: dict[str, type[StrEnum]] = {
+    "mode": Mode,
     "kitty_multiplier": KittyMultiplier,
     "no_bid": NoBid,
     "match_end": MatchEnd,
@@ -82,7 +90,8 @@ _ENUM_OPTIONS: dict[str, type[StrEnum]] = {
 }
 
 
-_INT_OPTIONS = ("throw_penalty", "declare_window_s", "turn_timer_s", "ready_timeout_s")
+_INT_OPTIONS = ("players", "decks", "throw_penalty", "declare_window_s", "turn_timer_s",
+                "ready_timeout_s")
 _BOOL_OPTIONS = ("no_trump_allowed", "take_backs")
 
 
@@ -91,6 +100,12 @@ class RuleSet:
     """Every R12 table option and house rule, with the rule book's defaults (the defaults are
     the game of R1–R11)."""
 
+    mode: Mode = Mode.TEAMS
+    players: int = 4
+    """Seats at the table: 4 in `teams` mode, 4–8 in `friends` mode."""
+    decks: int = 0
+    """Packs shuffled together: 0 chooses by `players` (2 for 4–5, 3 for 6–7, 4 for 8);
+    else 2–4. Always 2 in `teams` mode."""
     kitty_multiplier: KittyMultiplier = KittyMultiplier.TWICE_CARDS
     throw_penalty: int = 0
     no_bid: NoBid = NoBid.KITTY_TOP_CARD
@@ -118,6 +133,12 @@ class RuleSet:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise TypeError(f"{name} is a whole number, not {value!r}")
+        if self.mode is Mode.TEAMS and (self.players != 4 or self.decks not in (0, 2)):
+            raise ValueError("teams mode is four players with two decks")
+        if not 4 <= self.players <= 8:
+            raise ValueError("players is 4–8")
+        if self.decks != 0 and not 2 <= self.decks <= 4:
+            raise ValueError("decks is 0 (by players) or 2–4")
         if not 0 <= self.throw_penalty <= 50:
             raise ValueError("throw_penalty is 0–50 points per card")
         if not 5 <= self.declare_window_s <= 120:
