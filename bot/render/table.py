@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
 from PIL import Image, ImageDraw
 
+from bot.render.board import (
+    SeatLabel,
+    declarations_shown,
+    how_trump_was_set,
+    points_bar,
+    winning_seat,
+)
 from bot.render.draw import (
     Box,
     felt,
@@ -29,7 +35,6 @@ from bot.render.labels import ENGLISH, Labels
 from bot.render.sorting import sort_hand
 from bot.render.style import (
     DANGER,
-    FELT_DARK,
     FELT_LIGHT,
     GOLD,
     INK,
@@ -65,15 +70,6 @@ _CENTRE: Final = (360, 344)
 _LAST: Final[Box] = (16, 599, 704, 723)
 
 
-@dataclass(frozen=True, slots=True)
-class SeatLabel:
-    """Who sits in a seat (bot-level data; the engine knows seats only as 0–3)."""
-
-    name: str
-    computer: bool = False
-    autopilot: bool = False
-
-
 def render_table(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bool = True,
                  labels: Labels = ENGLISH, bottom: int = 0) -> bytes:
     """The public table as a palette PNG (720×730, drawn for a phone).
@@ -98,19 +94,6 @@ def table_png(view: PublicView, seats: tuple[SeatLabel, ...], four_colour: bool,
                               bottom=bottom))
 
 
-def winning_seat(trick: Trick, trump: Trump | None) -> int:
-    """The seat winning `trick` so far, or that won it (R9)."""
-    return trick.leader if trump is None else trick.winning_seat(trump)
-
-
-def _declarations(view: PublicView) -> dict[int, tuple[Card, ...]]:
-    """Each seat's latest declaration shown this deal."""
-    shown: dict[int, tuple[Card, ...]] = {}
-    for declaration in view.declarations:
-        shown[declaration.seat] = declaration.cards
-    return shown
-
-
 def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bool = True,
                 labels: Labels = ENGLISH, bottom: int = 0) -> Image.Image:
     """The table picture as an RGB image (see `render_table`)."""
@@ -132,7 +115,7 @@ def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bo
         plays = dict(zip(trick.seats, trick.plays, strict=True))
         winner = winning_seat(trick, trump)
     elif view.phase is Phase.DECLARING:
-        plays = _declarations(view)
+        plays = declarations_shown(view)
         standing = view.standing
         winner = standing.seat if standing is not None else None
     tops: dict[int, int] = {}
@@ -250,7 +233,7 @@ def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Seat
     left, right = 24, WIDTH - 24
     points = labels.opponents_points.format(points=view.opponent_points)
     points_w = width_of(points, DETAIL, bold=True)
-    _draw_points_bar(draw, view.opponent_points, (right - max(points_w, 180), 56, right, 64))
+    points_bar(draw, view.opponent_points, (right - max(points_w, 180), 56, right, 64))
     text(draw, (right, 30), points, DETAIL, WHITE, bold=True, anchor="rm")
     parts = [labels.level.format(rank=str(level)) + "  ·  ", *trump_parts(trump, labels)]
     if rich_width(parts, 32, bold=True) > right - left - points_w - 16:
@@ -262,26 +245,8 @@ def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Seat
         value = labels.team_level.format(team=teams[team], rank=str(view.levels[team]))
         colour = GOLD if declarer_team == team else WHITE
         x -= text(draw, (x, 84), value, DETAIL, colour, bold=True, anchor="rm") + 22
-    how = labels.hand_number.format(number=view.hand_no)  # when trump is not set yet
-    if trump is not None and view.trump_seat is not None and view.standing is not None:
-        how = labels.declared_by.format(name=seats[view.trump_seat].name,
-                                        count=len(view.standing.cards))
-    elif trump is not None and view.revealed:
-        how = labels.trump_from_kitty
+    how = how_trump_was_set(view, seats, labels)
     text(draw, (left, 84), fit(how, DETAIL, x - left), DETAIL, MUTED, anchor="lm")
-
-
-def _draw_points_bar(draw: ImageDraw.ImageDraw, points: int, box: Box) -> None:
-    """The opponents' points as a bar (gold, red from 80) with the 80 line in white."""
-    x0, y0, x1, y1 = box
-    top = max(160, points)
-    draw.rounded_rectangle(box, radius=(y1 - y0) / 2, fill=FELT_DARK)
-    if points > 0:
-        end = max(x0 + (x1 - x0) * points / top, x0 + (y1 - y0))
-        draw.rounded_rectangle((x0, y0, end, y1), radius=(y1 - y0) / 2,
-                               fill=DANGER if points >= 80 else GOLD)
-    line = x0 + (x1 - x0) * 80 / top
-    draw.line((line, y0 - 4, line, y1 + 4), fill=WHITE, width=3)
 
 
 def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, trick: Trick,
