@@ -71,13 +71,14 @@ class Labels:
     friends_heading: str = "Friends"  # over the called cards
     call_open: str = "{nth} {card} ?"  # a called card not played yet; {card}: e.g. A♥
     call_found: str = "{nth} {card} → {name}"  # {name}: who played it (the friend)
-    call_void: str = "{nth} {card} → {name}: void"  # the starter played their own call
+    call_void: str = "{nth} {card}: void"  # the starter played their own called card
     nth_1: str = "1st"
     nth_2: str = "2nd"
     nth_3: str = "3rd"
     nth_4: str = "4th"
     opponents_points_of: str = "Opponents {points} / {threshold}"
     bury_hint_of: str = "Bury {count} · K = from the kitty"
+    phase_calling: str = "Calling friends"  # the starter is choosing the called cards
 
     def nth(self, copy: int) -> str:
         """"1st" … "4th" (a called card's copy, 1–4)."""

@@ -32,6 +32,7 @@ from bot.render.draw import (
 )
 from bot.render.faces import card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
+from bot.render.ring import ring_image
 from bot.render.sorting import sort_hand
 from bot.render.style import (
     DANGER,
@@ -46,6 +47,7 @@ from bot.render.style import (
 )
 from engine.cards import Card, Rank
 from engine.game import Phase, Trick
+from engine.rules import Mode
 from engine.trump import Trump
 from engine.views import PublicView
 
@@ -72,17 +74,20 @@ _LAST: Final[Box] = (16, 599, 704, 723)
 
 def render_table(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bool = True,
                  labels: Labels = ENGLISH, bottom: int = 0) -> bytes:
-    """The public table as a palette PNG (720×730, drawn for a phone).
+    """The public table as a palette PNG (720 px wide, drawn for a phone; 720×730 for the
+    four-seat game, taller for Finding Friends: see `bot.render.ring`).
 
-    Takes the public view only: what spectators may see. `seats` names seats 0–3; `bottom`
-    is the seat drawn at the bottom (e.g. the viewer's), the others follow counter-clockwise.
+    Takes the public view only: what spectators may see. `seats` names every seat (4–8);
+    `bottom` is the seat drawn at the bottom (e.g. the viewer's), the others follow
+    counter-clockwise.
     """
     if not isinstance(view, PublicView):
         raise TypeError(f"render_table takes a PublicView (public information only), not "
                         f"{type(view).__name__}")
-    if len(seats) != 4:
-        raise ValueError(f"seats names the 4 seats, got {len(seats)}")
-    return table_png(view, tuple(seats), four_colour, labels, bottom % 4)
+    count = view.rules.players
+    if len(seats) != count:
+        raise ValueError(f"seats names the {count} seats, got {len(seats)}")
+    return table_png(view, tuple(seats), four_colour, labels, bottom % count)
 
 
 @lru_cache(maxsize=64)
@@ -90,8 +95,11 @@ def table_png(view: PublicView, seats: tuple[SeatLabel, ...], four_colour: bool,
               bottom: int) -> bytes:
     """`render_table`, cached: the same table drawn again (another message's edit, a replay
     step, a second viewer at the same seat) costs a lookup."""
-    return to_png(table_image(view, seats, four_colour=four_colour, labels=labels,
-                              bottom=bottom))
+    if view.rules.mode is Mode.FRIENDS:
+        image = ring_image(view, seats, four_colour=four_colour, labels=labels, bottom=bottom)
+    else:
+        image = table_image(view, seats, four_colour=four_colour, labels=labels, bottom=bottom)
+    return to_png(image)
 
 
 def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bool = True,
