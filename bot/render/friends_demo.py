@@ -9,9 +9,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from bot.render.board import SeatLabel
+from bot.render.summary import HandSummary
 from engine.cards import Card, Rank, Suit, parse_cards
 from engine.events import TrumpHow
-from engine.game import Declaration, Phase, Trick
+from engine.game import Declaration, HandResult, Phase, Trick
 from engine.rules import Mode, RuleSet
 from engine.trump import Trump
 from engine.views import PlayerView, PublicView
@@ -93,6 +94,8 @@ class FriendsPositions:
     """Every seat has played to the trick (the widest the board gets)."""
     burying: PlayerView
     """The starter with its hand and the kitty."""
+    summary: HandSummary
+    """The hand settled."""
 
 
 def eight_seats() -> FriendsPositions:
@@ -121,7 +124,12 @@ def eight_seats() -> FriendsPositions:
                               call_seats=(5, None, None), points_by_seat=points)
     burying = _burying(n, decks=4, hand=26, kitty=8, starter=2, levels=levels, trump=trump,
                        seed=8)
-    return FriendsPositions(seat_labels(n), playing, full_trick, burying)
+    # The opponents made 150 + a kitty of 25 × 4: 250 (160 take over, +1 from 240).
+    up = tuple(level if s in (2, 5, 7) else Rank(level + 1) for s, level in enumerate(levels))
+    summary = _summary(4, levels, up, starter=2, trump=trump, declarers=(2, 5, 7),
+                       kitty="KD KD 10C 5C 5S 3H 4H 6C", points=25, multiplier=4,
+                       opponents=250, side="opponents", gained=1, next_starter=3)
+    return FriendsPositions(seat_labels(n), playing, full_trick, burying, summary)
 
 
 def six_seats() -> FriendsPositions:
@@ -147,7 +155,12 @@ def six_seats() -> FriendsPositions:
                               call_seats=(3, 0), points_by_seat=points)
     burying = _burying(n, decks=3, hand=26, kitty=6, starter=0, levels=levels, trump=trump,
                        seed=6)
-    return FriendsPositions(seat_labels(n), playing, full_trick, burying)
+    # The starter and seat 3 (the second call was void) held the opponents to 70: +1.
+    up = (Rank.SIX, Rank.TWO, Rank.JACK, Rank.FOUR, Rank.FIVE, Rank.FOUR)
+    summary = _summary(3, levels, up, starter=0, trump=trump, declarers=(0, 3),
+                       kitty="10D 5C 3S 4S 7D 8D", points=15, multiplier=2, opponents=70,
+                       side="declarers", gained=1, next_starter=3, counted=False)
+    return FriendsPositions(seat_labels(n), playing, full_trick, burying, summary)
 
 
 def _burying(n: int, *, decks: int, hand: int, kitty: int, starter: int,
@@ -163,3 +176,19 @@ def _burying(n: int, *, decks: int, hand: int, kitty: int, starter: int,
                      turn=starter, opponent_points=0, declared_by=starter)
     public = with_friends(public, points_by_seat=(0,) * n)
     return PlayerView(starter, public, tuple(pack[:hand]), tuple(pack[hand:hand + kitty]))
+
+
+def _summary(decks: int, levels: tuple[Rank, ...], new_levels: tuple[Rank, ...], *,
+             starter: int, trump: Trump, declarers: tuple[int, ...], kitty: str, points: int,
+             multiplier: int, opponents: int, side: str, gained: int, next_starter: int,
+             counted: bool = True) -> HandSummary:
+    result = HandResult(seed=4, kitty=_cards(kitty), kitty_points=points,
+                        kitty_multiplier=multiplier,
+                        kitty_scored=points * multiplier if counted else 0,
+                        opponent_points=opponents, side=side,  # type: ignore[arg-type]
+                        levels_gained=gained, levels=levels,  # type: ignore[arg-type]
+                        new_levels=new_levels,  # type: ignore[arg-type]
+                        next_starter=next_starter, match_winner=None)
+    return HandSummary(hand_no=4, level=levels[starter], trump=trump, starter=starter,
+                       result=result, kitty_counted=counted, friends=True, decks=decks,
+                       declarer_seats=declarers)

@@ -70,7 +70,8 @@ CALL: Final = 26
 TILE_CARD: Final = 88  # the last trick's tiles are index strips of cards this wide
 TILE_GAP: Final = 12
 TILE_MIN_STEP: Final = 26  # the last trick wraps rather than hide a tile's rank
-ROW_GAP: Final = 8
+ROW_GAP: Final = 10
+CELL: Final = FELT_LIGHT
 
 # Board cells (column, row), in counter-clockwise order from the bottom centre.
 B, BR, R, TR, T, TL, L, BL = (1, 2), (2, 2), (2, 1), (2, 0), (1, 0), (0, 0), (0, 1), (0, 2)
@@ -129,7 +130,7 @@ def cells(seats: int, bottom: int, heights: Sequence[int]) -> dict[int, Cell]:
         x, y = cell_x(column), tops[row]
         if row == 2:  # the bottom row: the play above the plate, toward the centre
             plate = (x, y + heights[2] - PLATE_H, x + CELL_W, y + heights[2])
-            play = (x, y, x + CELL_W, plate[1] - PLAY_GAP)
+            play = (x, y + 4, x + CELL_W, plate[1] - PLAY_GAP)
         else:
             plate = (x, y, x + CELL_W, y + PLATE_H)
             play = (x, y + PLATE_H + PLAY_GAP, x + CELL_W, y + heights[row])
@@ -174,6 +175,10 @@ def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: boo
     image = felt((WIDTH, height)).copy()
     draw = ImageDraw.Draw(image)
     where = cells(n, bottom, heights)
+    for cell in where.values():  # a seat's plate and play on one patch of lighter felt
+        box = (cell.plate[0], min(cell.plate[1], cell.play[1]), cell.plate[2],
+               max(cell.plate[3], cell.play[3]) + (4 if cell.play[1] > cell.plate[1] else 0))
+        draw.rounded_rectangle(box, radius=14, fill=CELL)
 
     for seat, cards in plays.items():
         top = _draw_play(image, draw, cards, where[seat].play, trump, level, winner == seat,
