@@ -324,16 +324,23 @@ def _draw_centre(draw: ImageDraw.ImageDraw, box: Box, view: PublicView, sides: S
          bold=True, anchor="mm")
     for call in sides.calls:
         y += 36
-        parts = call_parts(call, seats, labels)
-        extra = rich_width(parts, CALL, bold=True) - room
-        if extra > 0 and call.seat is not None:  # shorten the name
-            name = seats[call.seat].name
-            parts = call_parts(call, seats, labels,
-                               name_room=max(24.0, width_of(name, CALL, bold=True) - extra))
+        parts = fitted_call(call, seats, labels, room)
         width = rich_width(parts, CALL, bold=True)
         found = call.seat is not None and not call.void
         rich(draw, (cx - min(width, room) / 2, y), parts, CALL, GOLD if found else WHITE,
              bold=True, four_colour=four_colour)
+
+
+def fitted_call(call: Call, seats: Sequence[SeatLabel], labels: Labels,
+                room: float) -> list[str | Suit]:
+    """`call_parts`, the player's name shortened so that the line is at most `room` wide."""
+    parts = call_parts(call, seats, labels)
+    extra = rich_width(parts, CALL, bold=True) - room
+    if extra > 0 and call.seat is not None and not call.void:
+        name = seats[call.seat].name
+        parts = call_parts(call, seats, labels,
+                           name_room=max(30.0, width_of(name, CALL, bold=True) - extra))
+    return parts
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[SeatLabel],
