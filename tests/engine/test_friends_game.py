@@ -20,7 +20,7 @@ from engine.rules import FixedTrump, RuleSet
 def test_f1_every_table_deals_its_shape_in_five_batches(players: int, decks: int) -> None:
     rules = friends_rules(players, decks)
     shape = deal_shape(rules)
-    match, events = Match.new(rules).apply(StartHand(7))
+    match, _ = Match.new(rules).apply(StartHand(7))
     assert match.seats == players and match.shape == shape
     assert len(match.levels) == players
     sizes = [len(match.hand.hands[0])]  # type: ignore[union-attr]
@@ -71,7 +71,7 @@ def test_actions_take_seats_0_to_7_and_the_game_refuses_seats_it_lacks() -> None
             match.apply(action)
         assert refused.value.reason.key == "seat.absent"
     six, _ = Match.new(friends_rules(6)).apply(StartHand(1))
-    six, events = six.apply(Pass(5))  # seat 5 exists at six seats
+    six, _ = six.apply(Pass(5))  # seat 5 exists at six seats
     with pytest.raises(NotYourTurn):
         six.apply(Pass(6))
 
