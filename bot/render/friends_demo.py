@@ -5,28 +5,20 @@ purpose: every seat's tractor in one trick, tuples in the starter's 34 cards).""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.render.board import SeatLabel
 from bot.render.summary import HandSummary
 from engine.cards import Card, Rank, Suit, parse_cards
 from engine.events import TrumpHow
+from engine.friends import FriendCall
 from engine.game import Declaration, HandResult, Phase, Trick
 from engine.rules import Mode, RuleSet
 from engine.trump import Trump
 from engine.views import PlayerView, PublicView
 
-try:  # the Finding Friends engine (branch ffgame)
-    from engine.friends import FriendCall
-except ImportError:  # pragma: no cover - until it lands: the same shape
-    @dataclass(frozen=True, slots=True)
-    class FriendCall:  # type: ignore[no-redef]
-        card: Card
-        copy: int
-
 NAMES = ("Alice", "小明", "Bernadette the Bold", "Chen", "Dmitri", "Bo", "Émilie", "龍")
-FRIENDS_FIELDS = ("friend_calls", "call_seats", "points_by_seat")
 
 
 def seat_labels(players: int) -> tuple[SeatLabel, ...]:
@@ -35,23 +27,9 @@ def seat_labels(players: int) -> tuple[SeatLabel, ...]:
 
 
 def with_friends(view: PublicView, **values: Any) -> PublicView:
-    """`view` with the Finding Friends fields set (`friend_calls`, `call_seats`,
+    """`view` with Finding Friends fields set (`friend_calls`, `call_seats`,
     `points_by_seat`)."""
-    names = {f.name for f in fields(PublicView)}
-    if set(values) <= names:
-        return replace(view, **values)
-    return _shim(view, values)  # pragma: no cover - before the engine has the fields
-
-
-def _shim(view: PublicView, values: dict[str, Any]) -> PublicView:  # pragma: no cover
-    @dataclass(frozen=True, slots=True)
-    class FriendsView(PublicView):
-        friend_calls: tuple[Any, ...] = ()
-        call_seats: tuple[int | None, ...] = ()
-        points_by_seat: tuple[int, ...] = ()
-
-    base = {f.name: getattr(view, f.name) for f in fields(PublicView)}
-    return FriendsView(**base, **values)
+    return replace(view, **values)
 
 
 def _cards(text: str) -> tuple[Card, ...]:
@@ -67,7 +45,7 @@ def _public(players: int, *, phase: Phase, levels: tuple[Rank, ...], starter: in
     declaration = Declaration(declared_by, (Card(level, trump.suit),) * 2) \
         if trump.suit is not None else Declaration(declared_by, _cards("RJ RJ"))
     return PublicView(
-        phase=phase, rules=rules, hand_no=4, levels=levels,  # type: ignore[arg-type]
+        phase=phase, rules=rules, hand_no=4, levels=levels,
         level=level, starter=starter, trump=trump, trump_how=TrumpHow.DECLARED,
         declarations=(declaration,), revealed=(), deal_no=1, batch=5, awaiting=(),
         turn=turn, cards_left=cards_left, trick=trick, last_trick=last,
@@ -77,10 +55,7 @@ def _public(players: int, *, phase: Phase, levels: tuple[Rank, ...], starter: in
 
 def _trick(leader: int, plays: list[str], players: int, *, winner: int | None = None,
            number: int = 1) -> Trick:
-    trick = Trick(number, leader, tuple(_cards(p) for p in plays), winner)
-    if "seat_count" in {f.name for f in fields(Trick)}:  # the engine's N-seat trick
-        trick = replace(trick, seat_count=players)  # type: ignore[call-arg]
-    return trick
+    return Trick(number, leader, tuple(_cards(p) for p in plays), winner, seat_count=players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +161,9 @@ def _summary(decks: int, levels: tuple[Rank, ...], new_levels: tuple[Rank, ...],
                         kitty_multiplier=multiplier,
                         kitty_scored=points * multiplier if counted else 0,
                         opponent_points=opponents, side=side,  # type: ignore[arg-type]
-                        levels_gained=gained, levels=levels,  # type: ignore[arg-type]
-                        new_levels=new_levels,  # type: ignore[arg-type]
-                        next_starter=next_starter, match_winner=None)
+                        levels_gained=gained, levels=levels, new_levels=new_levels,
+                        next_starter=next_starter, match_winner=None,
+                        declarer_seats=declarers)
     return HandSummary(hand_no=4, level=levels[starter], trump=trump, starter=starter,
                        result=result, kitty_counted=counted, friends=True, decks=decks,
                        declarer_seats=declarers)

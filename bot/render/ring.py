@@ -58,15 +58,16 @@ MARGIN: Final = 12
 GAP: Final = 6  # between cells
 CELL_W: Final = (WIDTH - 2 * MARGIN - 2 * GAP) // 3  # 228
 HEADER: Final = 104
-PLATE_H: Final = 76
+PLATE_H: Final = 82
 CARD_W: Final = 76  # the plays' cards (rank ink ≥ 11 px at phone size)
 CARD_STEP: Final = 44
 MIN_STEP: Final = 27  # below this a play wraps onto two rows (the index stays visible)
 PLAY_GAP: Final = 8  # between a plate and its play
-NAME: Final = 28
+NAME: Final = 30
 DETAIL: Final = 26
-BADGE: Final = 22
+BADGE: Final = 26
 CALL: Final = 26
+CALL_SMALL: Final = 23  # a called card's line that does not fit at `CALL`
 TILE_CARD: Final = 88  # the last trick's tiles are index strips of cards this wide
 TILE_GAP: Final = 12
 TILE_MIN_STEP: Final = 26  # the last trick wraps rather than hide a tile's rank
@@ -238,9 +239,9 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
     to_act = view.turn == seat or seat in view.awaiting
     draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=GOLD if to_act else FELT_LIGHT,
                            width=5 if to_act else 2)
-    x, right = box[0] + 12, box[2] - 12
+    x, right = box[0] + 10, box[2] - 10
     drawn: list[Box] = []
-    y1, y2 = box[1] + 24, box[1] + 55
+    y1, y2 = box[1] + 25, box[1] + 60
 
     level = labels.seat_level.format(rank=str(sides.levels[seat]))
     level_w = width_of(level, DETAIL, bold=True)
@@ -250,6 +251,13 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
     name_w = text(draw, (x, y1), name, NAME, WHITE, bold=True, anchor="lm")
     drawn.append((x, y1 - NAME / 2, x + name_w, y1 + NAME / 2))
 
+    if sides.points:  # the points at the right, then the badge and details in what is left
+        points = labels.seat_points.format(points=sides.points[seat])
+        won = sides.points[seat] > 0
+        points_w = text(draw, (right, y2), points, DETAIL, GOLD if won else MUTED,
+                        anchor="rm")
+        drawn.append((right - points_w, y2 - DETAIL / 2, right, y2 + DETAIL / 2))
+        right -= points_w + 10
     left = float(x)
     badge: Box | None = None
     role = sides.roles[seat]
@@ -258,14 +266,10 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
         fill, ink = _ROLE_BADGE[role]
         word = {Role.STARTER: labels.starter, Role.FRIEND: labels.friend,
                 Role.OPPONENT: labels.opponent}[role]
-        badge = pill(draw, (x - 2, y2), fit(word, BADGE, (right - x) * 0.6, bold=True), BADGE,
-                     fill, ink, anchor="l")
+        room = min(right - x, (box[2] - box[0]) * 0.6) - BADGE * 0.9
+        badge = pill(draw, (x - 1, y2), fit(word, BADGE, room, bold=True), BADGE, fill, ink,
+                     anchor="l")
         left = badge[2] + 8
-    if sides.points:
-        points = labels.seat_points.format(points=sides.points[seat])
-        won = sides.points[seat] > 0
-        right -= text(draw, (right, y2), points, DETAIL, GOLD if won else MUTED, bold=won,
-                      anchor="rm") + 10
     kind = labels.autopilot if label.autopilot else labels.computer if label.computer else ""
     cards = labels.cards.format(count=view.cards_left[seat])
     for details in (f"{cards} · {kind}" if kind else cards, cards):  # what fits, whole
@@ -278,13 +282,13 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
 
 
 def call_parts(call: Call, seats: Sequence[SeatLabel], labels: Labels,
-               name_room: float | None = None) -> list[str | Suit]:
+               name_room: float | None = None, size: int = 26) -> list[str | Suit]:
     """"1st A♥ → Bo" as text and suit-chip parts (the card's suit drawn as a chip)."""
     template = labels.call_open if call.seat is None else \
         labels.call_void if call.void else labels.call_found
     name = "" if call.seat is None else seats[call.seat].name
     if name_room is not None:
-        name = fit(name, CALL, name_room, bold=True)
+        name = fit(name, size, name_room, bold=True)
     before, _, after = template.partition("{card}")
     fill = {"nth": labels.nth(call.copy), "name": name}
     parts: list[str | Suit] = [before.format(**fill) + str(call.card.rank)]
@@ -306,7 +310,7 @@ def _draw_centre(draw: ImageDraw.ImageDraw, box: Box, view: PublicView, sides: S
         centre = labels.phase_dealing.format(batch=view.batch)
     elif view.phase is Phase.BURYING:
         centre = labels.phase_burying
-    elif view.phase.value == "calling":
+    elif view.phase is Phase.CALLING:
         centre = labels.phase_calling
     elif view.phase is Phase.PLAYING:
         centre = labels.phase_playing.format(number=view.tricks_played + 1)
@@ -324,23 +328,27 @@ def _draw_centre(draw: ImageDraw.ImageDraw, box: Box, view: PublicView, sides: S
          bold=True, anchor="mm")
     for call in sides.calls:
         y += 36
-        parts = fitted_call(call, seats, labels, room)
-        width = rich_width(parts, CALL, bold=True)
+        parts, size = fitted_call(call, seats, labels, room)
+        width = rich_width(parts, size, bold=True)
         found = call.seat is not None and not call.void
-        rich(draw, (cx - min(width, room) / 2, y), parts, CALL, GOLD if found else WHITE,
+        rich(draw, (cx - min(width, room) / 2, y), parts, size, GOLD if found else WHITE,
              bold=True, four_colour=four_colour)
 
 
 def fitted_call(call: Call, seats: Sequence[SeatLabel], labels: Labels,
-                room: float) -> list[str | Suit]:
-    """`call_parts`, the player's name shortened so that the line is at most `room` wide."""
+                room: float) -> tuple[list[str | Suit], int]:
+    """`call_parts` and the text size that fit `room`: `CALL`, else a little smaller, else
+    with the player's name shortened."""
     parts = call_parts(call, seats, labels)
-    extra = rich_width(parts, CALL, bold=True) - room
-    if extra > 0 and call.seat is not None and not call.void:
+    for size in (CALL, CALL_SMALL):
+        if rich_width(parts, size, bold=True) <= room:
+            return parts, size
+    extra = rich_width(parts, CALL_SMALL, bold=True) - room
+    if call.seat is not None and not call.void:
         name = seats[call.seat].name
-        parts = call_parts(call, seats, labels,
-                           name_room=max(30.0, width_of(name, CALL, bold=True) - extra))
-    return parts
+        name_room = max(30.0, width_of(name, CALL_SMALL, bold=True) - extra)
+        parts = call_parts(call, seats, labels, name_room=name_room, size=CALL_SMALL)
+    return parts, CALL_SMALL
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[SeatLabel],

@@ -77,7 +77,7 @@ class HandSummary:
             raise ValueError("the hand is not settled yet: view.result is None")
         sides = sides_of(view)
         if sides.friends:
-            declarers = tuple(getattr(result, "declarer_seats", ())) or (view.starter,)
+            declarers = result.declarer_seats or (view.starter,)
             counted = result.kitty_scored > 0
             if view.last_trick is not None:
                 counted = trick_winning_seat(view.last_trick, view.trump,
@@ -105,7 +105,7 @@ class HandSummary:
             opponent_points=settled.opponent_points, side=settled.side,
             levels_gained=settled.levels_gained, levels=settled.levels,
             new_levels=settled.new_levels, next_starter=settled.next_starter,
-            match_winner=match_winner)
+            match_winner=match_winner, declarer_seats=declarer_seats)
         return cls(hand_no=settled.hand_no, level=level, trump=trump, starter=starter,
                    result=result,
                    kitty_counted=revealed.scored > 0 if kitty_counted is None else kitty_counted,

@@ -4,6 +4,7 @@ fallback for 60), the summary for N seats; goldens for 6 and 8 seats; nothing hi
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -41,7 +42,9 @@ from bot.render.ring import SLOTS, cells, fitted_call, play_rows
 from bot.render.sides import Call, Role, sides_of
 from bot.render.table import table_image
 from engine.cards import Card, Rank, Suit, parse_cards
-from engine.game import Trick
+from engine.game import Match, Phase, Trick
+from engine.rules import Mode, RuleSet
+from engine.selfplay import RandomAgent, play_hand
 from engine.views import PlayerView, PublicView
 
 MAX_BYTES = 64 * 1024  # the 8-seat table holds up to 64 cards and 32 tiles
@@ -151,19 +154,20 @@ def test_plate_lines_stay_inside_and_apart(labels: Labels) -> None:
 
 
 def test_called_cards_read_and_fit_the_centre() -> None:
-    seats = (SeatLabel("Bo"), SeatLabel("Bernadette the Bold of the Northern Marches"))
+    seats = (SeatLabel("Bo"), SeatLabel("Bernadette the Bold of the Northern Marches"),
+             SeatLabel("Chen"))
     ace = Card(Rank.ACE, Suit.HEARTS)
-    assert fitted_call(Call(ace, 1, 0, False), seats, ENGLISH, 300) == ["1st A", Suit.HEARTS,
-                                                                        " → Bo"]
-    assert fitted_call(Call(ace, 2, None, False), seats, ENGLISH, 300) == ["2nd A", Suit.HEARTS,
-                                                                           " ?"]
-    assert fitted_call(Call(ace, 3, 0, True), seats, ENGLISH, 300) == ["3rd A", Suit.HEARTS,
-                                                                       ": void"]
-    assert fitted_call(Call(ace, 1, 0, False), seats, ZH, 300) == ["第一张A", Suit.HEARTS,
-                                                                   " → Bo"]
+    assert fitted_call(Call(ace, 1, 0, False), seats, ENGLISH, 300) == (
+        ["1st A", Suit.HEARTS, " → Bo"], ring.CALL)
+    assert fitted_call(Call(ace, 2, None, False), seats, ENGLISH, 300) == (
+        ["2nd A", Suit.HEARTS, " ?"], ring.CALL)
+    assert fitted_call(Call(ace, 3, 0, True), seats, ENGLISH, 300) == (
+        ["3rd A", Suit.HEARTS, ": void"], ring.CALL)
     room = ring.CELL_W - 8
-    long = fitted_call(Call(ace, 4, 1, False), seats, ENGLISH, room)
-    assert draw.rich_width(long, ring.CALL, bold=True) <= room
+    assert fitted_call(Call(ace, 2, 2, False), seats, ZH, room) == (  # smaller, whole
+        ["第二张A", Suit.HEARTS, " → Chen"], ring.CALL_SMALL)
+    long, size = fitted_call(Call(ace, 4, 1, False), seats, ENGLISH, room)
+    assert draw.rich_width(long, size, bold=True) <= room
     assert str(long[-1]).endswith("…")
 
 
@@ -329,3 +333,35 @@ def test_no_hidden_card_can_be_drawn_from_a_public_view() -> None:
         ring.ring_image(burying.public, eight().seats)
     assert not seen & hidden
 
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 8])
+def test_real_friends_hands_draw_only_what_is_public(players: int) -> None:
+    """A whole hand of random legal play through the engine (declaring, burying, calling,
+    every trick, settlement): the table at every few steps, from every seat, draws only
+    cards its public view shows; each seat's hand and the summary fit the limits."""
+    rules = RuleSet(mode=Mode.FRIENDS, players=players)
+    rng = random.Random(players)
+    agents = [RandomAgent(random.Random(players * 10 + s)) for s in range(players)]
+    names = seat_labels(players)
+    match = Match.new(rules)
+    phases = set()
+    for k, (_, _, after, _) in enumerate(play_hand(match, players, agents, rng)):
+        match = after
+        view = match.public_view()
+        phases.add(view.phase)
+        if k % 7 and view.phase is not Phase.CALLING:
+            continue
+        with drawn_cards() as seen:
+            ring.ring_image(view, names, bottom=k % players)
+        assert not seen - public_cards(view), (view.phase, seen - public_cards(view))
+        if view.turn is not None:
+            _limits(render_hand(match.view_for(view.turn)))
+    assert {Phase.DECLARING, Phase.BURYING, Phase.CALLING, Phase.PLAYING} <= phases
+    settled = match.public_view()
+    assert settled.result is not None and len(settled.result.declarer_seats) >= 1
+    for bottom in range(players):
+        _limits(render_table(settled, names, bottom=bottom))
+    summary_of = summary.HandSummary.from_view(settled)
+    assert summary_of.friends and summary_of.declarer_seats == settled.result.declarer_seats
+    _limits(render_summary(settled, names, labels=ZH))
