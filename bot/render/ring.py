@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from PIL import Image, ImageDraw
@@ -145,6 +146,25 @@ def centre_box(heights: Sequence[int]) -> Box:
     return (x, y, x + CELL_W, y + heights[1])
 
 
+@lru_cache(maxsize=32)
+def board(seats: int, heights: tuple[int, int, int], height: int) -> Image.Image:
+    """The felt with every seat's cell (a patch of lighter felt) and empty name plate: the
+    same for every picture of a table of that shape (shared, never mutate)."""
+    image = felt((WIDTH, height)).copy()
+    draw = ImageDraw.Draw(image)
+    for cell in cells(seats, 0, heights).values():
+        box = (cell.plate[0], min(cell.plate[1], cell.play[1]), cell.plate[2],
+               max(cell.plate[3], cell.play[3]) + (4 if cell.play[1] > cell.plate[1] else 0))
+        draw.rounded_rectangle(box, radius=14, fill=CELL)
+        _plate_panel(draw, cell.plate, to_act=False)
+    return image
+
+
+def _plate_panel(draw: ImageDraw.ImageDraw, box: Box, *, to_act: bool) -> None:
+    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=GOLD if to_act else FELT_LIGHT,
+                           width=5 if to_act else 2)
+
+
 def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bool = True,
                labels: Labels = ENGLISH, bottom: int = 0) -> Image.Image:
     """The N-seat table picture as an RGB image (see `bot.render.table.render_table`)."""
@@ -173,13 +193,9 @@ def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: boo
     last = None if settled and view.trick is None else view.last_trick
     last_rows = _last_rows(last, n, trump, level) if last is not None else []
     height = board_end + (ROW_GAP + _last_height(len(last_rows)) if last_rows else 0) + 14
-    image = felt((WIDTH, height)).copy()
+    image = board(n, heights, height).copy()
     draw = ImageDraw.Draw(image)
     where = cells(n, bottom, heights)
-    for cell in where.values():  # a seat's plate and play on one patch of lighter felt
-        box = (cell.plate[0], min(cell.plate[1], cell.play[1]), cell.plate[2],
-               max(cell.plate[3], cell.play[3]) + (4 if cell.play[1] > cell.plate[1] else 0))
-        draw.rounded_rectangle(box, radius=14, fill=CELL)
 
     for seat, cards in plays.items():
         top = _draw_play(image, draw, cards, where[seat].play, trump, level, winner == seat,
@@ -236,9 +252,8 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
     """A seat's name plate: "3. Name" and its own level; its side's badge (starter, friend,
     opponent; none while unknown), cards left and kind of player, and the points it won.
     Returns the boxes of what it drew (the badge last, when drawn)."""
-    to_act = view.turn == seat or seat in view.awaiting
-    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=GOLD if to_act else FELT_LIGHT,
-                           width=5 if to_act else 2)
+    if view.turn == seat or seat in view.awaiting:  # the idle plate is on the board
+        _plate_panel(draw, box, to_act=True)
     x, right = box[0] + 10, box[2] - 10
     drawn: list[Box] = []
     y1, y2 = box[1] + 25, box[1] + 60
