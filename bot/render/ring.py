@@ -62,7 +62,8 @@ HEADER: Final = 104
 PLATE_H: Final = 82
 CARD_W: Final = 76  # the plays' cards (rank ink ≥ 11 px at phone size)
 CARD_STEP: Final = 44
-MIN_STEP: Final = 27  # below this a play wraps onto two rows (the index stays visible)
+MIN_STEP: Final = 27  # below this a play wraps onto more rows (the index stays visible)
+PLAY_ROOM: Final = CELL_W - 8  # the widest a play gets in its cell
 PLAY_GAP: Final = 8  # between a plate and its play
 NAME: Final = 30
 DETAIL: Final = 26
@@ -102,9 +103,11 @@ def cell_x(column: int) -> int:
     return MARGIN + column * (CELL_W + GAP)
 
 
-def play_rows(count: int, room: float = CELL_W) -> int:
-    """Rows a play of `count` cards takes in a cell (1, or 2 for a long throw)."""
-    return 1 if row_step(count, CARD_W, room, CARD_STEP) >= MIN_STEP else 2
+def play_rows(count: int) -> int:
+    """Rows a play of `count` cards takes in a cell: one, or as many as keep every card's
+    index in sight (a long throw)."""
+    per_row = 1 + int((PLAY_ROOM - CARD_W) // MIN_STEP)
+    return max(1, -(-count // per_row))
 
 
 def play_height(count: int) -> int:
@@ -224,14 +227,12 @@ def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: boo
 def _draw_play(image: Image.Image, draw: ImageDraw.ImageDraw, cards: Sequence[Card],
                box: Box, trump: Trump | None, level: Rank, winning: bool, four_colour: bool,
                labels: Labels) -> float:
-    """One seat's play centred in `box` (a long throw on two rows); returns its top y."""
+    """One seat's play centred in `box` (a long throw on more rows); returns its top y."""
     ordered = sort_hand(cards, trump, level)
-    room = box[2] - box[0] - 8
-    rows = [ordered]
-    if play_rows(len(ordered), room + 8) == 2:
-        half = (len(ordered) + 1) // 2
-        rows = [ordered[:half], ordered[half:]]
-    steps = [row_step(len(row), CARD_W, room, CARD_STEP) for row in rows]
+    count = play_rows(len(ordered))
+    ends = [round(len(ordered) * (r + 1) / count) for r in range(count)]
+    rows = [ordered[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+    steps = [row_step(len(row), CARD_W, PLAY_ROOM, CARD_STEP) for row in rows]
     widths = [CARD_W + step * (len(row) - 1) for row, step in zip(rows, steps, strict=True)]
     offset = index_height(CARD_W) + 4
     height = card_height(CARD_W) + offset * (len(rows) - 1)

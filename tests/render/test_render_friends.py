@@ -120,10 +120,22 @@ def test_cells_fit_the_picture_and_never_overlap(seats: int) -> None:
 
 def test_plays_up_to_a_tractor_of_triples_stay_on_one_readable_row() -> None:
     assert play_rows(4) == play_rows(6) == 1  # a tractor of pairs, of triples
-    assert play_rows(8) == 2  # a tractor of quadruples wraps
+    assert play_rows(8) == play_rows(12) == 2  # a tractor of quadruples, a long throw
+    assert play_rows(13) == 3
     assert 0.30 * ring.CARD_W * PHONE_SCALE >= 11  # the rank's ink at phone size
-    step = draw.row_step(6, ring.CARD_W, ring.CELL_W - 8, ring.CARD_STEP)
+    step = draw.row_step(6, ring.CARD_W, ring.PLAY_ROOM, ring.CARD_STEP)
     assert step >= ring.MIN_STEP and ring.MIN_STEP >= 0.35 * ring.CARD_W
+
+
+def test_every_seat_throwing_twelve_cards_still_draws() -> None:
+    view = eight().full_trick
+    throw = tuple(parse_cards("AH AH AH AH KH KH KH KH QH QH QH QH"))
+    image = check_limits(render_table(replace(view, trick=Trick(6, 3, (throw,) * 8,
+                                                                seat_count=8)),
+                                      eight().seats), max_bytes=MAX_BYTES, least_aspect=0.6)
+    heights = ring.board_rows({slot: 12 for slot in SLOTS[8]})
+    assert image.height > 1000 and min(heights) == ring.PLATE_H + ring.PLAY_GAP \
+        + ring.play_height(12)
 
 
 def test_the_last_trick_wraps_rather_than_hide_ranks() -> None:
