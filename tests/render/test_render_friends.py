@@ -362,7 +362,7 @@ def test_real_friends_hands_draw_only_what_is_public(players: int) -> None:
         match = after
         view = match.public_view()
         phases.add(view.phase)
-        if k % 7 and view.phase is not Phase.CALLING:
+        if k % 11 and view.phase is not Phase.CALLING:
             continue
         with drawn_cards() as seen:
             ring.ring_image(view, names, bottom=k % players)
