@@ -21,18 +21,15 @@ from engine.matching import (
 from engine.reasons import SUIT_CODES, Reason, ruling
 from engine.rules import Follow
 from engine.trump import Trump
-from engine.units import Unit, decompose_suit
-
-
-def _lead_units(lead: Sequence[Card], trump: Trump) -> list[Unit]:
-    return decompose_suit(list(lead), trump)
+from engine.units import Unit, decompose_lead
 
 
 def lead_wide_shapes(units: Sequence[Unit]) -> tuple[Shape, ...] | None:
     """The (width, length) shapes of a lead with a triple or quadruple in it (F2), largest
     first and singles left out; `None` for a lead of singles, pairs and tractors of pairs,
     which R8's pair machinery answers (a card held three or four times then simply makes
-    one or two pairs)."""
+    one or two pairs). For callers holding units (computer players): with
+    `engine.matching.wide_answer` and `answer_wide` it answers such leads."""
     if all(unit.width <= 2 for unit in units):
         return None
     return wide_shapes((unit.width, unit.length) for unit in units)
@@ -79,11 +76,10 @@ def held_follow_error(
         return ruling("follow.suit", suit=SUIT_CODES[suit])
     if follow is Follow.SUIT_ONLY:
         return None
-    units = _lead_units(lead, trump)
-    if n >= 3:
-        wide = lead_wide_shapes(units)
-        if wide is not None:
-            return _wide_error(wide, held, played, trump, SUIT_CODES[suit], len(units) > 1)
+    units, wide = decompose_lead(lead, trump)
+    if wide:
+        shapes_wide = wide_shapes((unit.width, unit.length) for unit in units)
+        return _wide_error(shapes_wide, held, played, trump, SUIT_CODES[suit], len(units) > 1)
     shapes = shapes_of(u.pairs for u in units)
     if not shapes:
         return None
@@ -163,10 +159,11 @@ def build_follow(
     if len(held) <= n:
         rest = sorted((c for c in hand if suits[c.code] != suit), key=fill_key)
         return held + rest[: n - len(held)]
-    units = _lead_units(lead, trump)
-    wide = lead_wide_shapes(units) if n >= 3 else None
-    if wide is not None:
-        return answer_wide(held, wide, n, trump, prefer_high=prefer_high, fill_key=fill_key)
+    units, wide = decompose_lead(lead, trump)
+    if wide:
+        shapes_wide = wide_shapes((unit.width, unit.length) for unit in units)
+        return answer_wide(held, shapes_wide, n, trump, prefer_high=prefer_high,
+                           fill_key=fill_key)
     shapes = shapes_of(u.pairs for u in units)
     return answer_shapes(held, shapes, n, trump, prefer_high=prefer_high, fill_key=fill_key)
 
