@@ -24,14 +24,12 @@ from engine.trump import Trump
 from engine.units import Unit, decompose_lead
 
 
-def lead_wide_shapes(units: Sequence[Unit]) -> tuple[Shape, ...] | None:
-    """The (width, length) shapes of a lead with a triple or quadruple in it (F2), largest
-    first and singles left out; `None` for a lead of singles, pairs and tractors of pairs,
-    which R8's pair machinery answers (a card held three or four times then simply makes
-    one or two pairs). For callers holding units (computer players): with
-    `engine.matching.wide_answer` and `answer_wide` it answers such leads."""
-    if all(unit.width <= 2 for unit in units):
-        return None
+def lead_wide_shapes(units: Sequence[Unit]) -> tuple[Shape, ...]:
+    """The (width, length) of a lead's units, largest first, singles left out: the duties of
+    a lead holding triples or quadruples (`engine.units.decompose_lead` tells), which
+    `engine.matching.wide_answer` scores and `answer_wide` answers (F2). Leads of pairs and
+    tractors of pairs keep R8's pair machinery, where a card held three or four times simply
+    makes one or two pairs."""
     return wide_shapes((unit.width, unit.length) for unit in units)
 
 
@@ -78,8 +76,8 @@ def held_follow_error(
         return None
     units, wide = decompose_lead(lead, trump)
     if wide:
-        shapes_wide = wide_shapes((unit.width, unit.length) for unit in units)
-        return _wide_error(shapes_wide, held, played, trump, SUIT_CODES[suit], len(units) > 1)
+        return _wide_error(lead_wide_shapes(units), held, played, trump, SUIT_CODES[suit],
+                           len(units) > 1)
     shapes = shapes_of(u.pairs for u in units)
     if not shapes:
         return None
@@ -161,8 +159,7 @@ def build_follow(
         return held + rest[: n - len(held)]
     units, wide = decompose_lead(lead, trump)
     if wide:
-        shapes_wide = wide_shapes((unit.width, unit.length) for unit in units)
-        return answer_wide(held, shapes_wide, n, trump, prefer_high=prefer_high,
+        return answer_wide(held, lead_wide_shapes(units), n, trump, prefer_high=prefer_high,
                            fill_key=fill_key)
     shapes = shapes_of(u.pairs for u in units)
     return answer_shapes(held, shapes, n, trump, prefer_high=prefer_high, fill_key=fill_key)
