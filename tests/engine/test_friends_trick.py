@@ -136,11 +136,16 @@ def _trick(seed: int, decks: int, seats: int) -> tuple[Trump, list[list[Card]]]:
 def test_f2_property_trick_winner_is_consistent(seed: int, decks: int, seats: int) -> None:
     trump, plays = _trick(seed, decks, seats)
     suit = trump.suit_index(plays[0][0])
+    ruffs = [k for k in range(1, len(plays)) if suit != 4
+             and {trump.suit_index(c) for c in plays[k]} == {4} and _covers(plays[0], plays[k],
+                                                                           trump)]
     for rule in ThrowRuff:
         previous = 0
         for k in range(1, len(plays)):
             now = trick_winner(plays[:k + 1], trump, rule)
             assert now in (previous, k)
+            if ruffs and k == ruffs[0]:
+                assert now == k  # the first ruff takes the trick under every option
             if now == k:
                 suits = {trump.suit_index(c) for c in plays[k]}
                 assert suits in ({suit}, {4})
