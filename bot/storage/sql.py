@@ -66,9 +66,11 @@ def check_mode(mode: str) -> Mode:
 
 def check_players(players: Players, mode: Mode = "teams") -> None:
     """ValueError unless there are 4 seats (teams) or 4..8 (friends)."""
-    if len(players) not in SEATS[check_mode(mode)]:
-        raise ValueError(f"players of a {mode} match must have {SEATS[mode].start}"
-                         f"..{SEATS[mode].stop - 1} seats, got {len(players)}")
+    allowed = SEATS[check_mode(mode)]
+    if len(players) not in allowed:
+        seats = " to ".join(dict.fromkeys(str(n) for n in (allowed[0], allowed[-1])))
+        raise ValueError(f"players of a {mode} match must have {seats} seats,"
+                         f" got {len(players)}")
 
 
 def distinct_humans(players: Players) -> bool:
