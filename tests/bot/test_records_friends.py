@@ -149,7 +149,7 @@ async def test_a_friends_replay_survives_a_table_switched_back_to_teams(store: S
     assert frames[-1].view.seats == 6
 
 
-async def test_a_friends_hand_after_the_first_uses_the_recorded_levels(store: Store) -> None:
+def test_a_friends_hand_after_the_first_uses_the_recorded_levels() -> None:
     first, _, _ = records(3)
     assert any(str(r) != "2" for r in first.levels)  # someone went up
     match, second, actions = records(11, first)

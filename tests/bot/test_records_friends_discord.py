@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +54,7 @@ async def seed_friends(store: Store, *, guild: int, channel: int, key: str,
             result_side=result, result_levels=gained, opponent_points=40)
         table = await store.save_table(
             table.id, table.version, {}, status="playing", hand=hand,
-            match=MatchRecord(match_key=key, table_id=table.id, guild_id=guild,
-                              channel_id=channel, players=players, mode="friends",
-                              seat_levels=tuple(levels), hands_played=i),
+            match=replace(match, seat_levels=tuple(levels), hands_played=i),
             actions=[HandAction(hand.hand_key, 0, {"type": "start_hand", "seed": i})])
     await store.end_table(table.id, table.version)
 
