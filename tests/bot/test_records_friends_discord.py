@@ -11,20 +11,26 @@ Seeded (guild "Tractor club", #tractor), sides = the starter's final side:
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 import simcord
 from botkit import forge, reply_texts, simulated
+from friends_hand import friends_rules, play_friends_hand
 from simcord.actors import MemberActor
 
 from bot import create_bot
 from bot.client import TractorBot
 from bot.config import Config
+from bot.outcome import hand_record, match_record
+from bot.replay import replay_frames
 from bot.storage import HandAction, HandRecord, MatchRecord, Side, Store
+from engine.game import Match
 
 CONFIG = Config(action_delay=0.0, edit_interval=0.0)
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -223,3 +229,67 @@ async def test_friends_history_lists_seats_and_levels(tmp_path: Path) -> None:
         teams = await w.players[0].slash(w.channel, "tractor history")
         assert "(level 3) vs" in teams.response.content
         assert "players:" not in teams.response.content
+
+
+def n_seat_pictures() -> bool:
+    """True once bot/render draws tables of 4–8 seats (ffrender's ring layout)."""
+    return importlib.util.find_spec("bot.render.ring") is not None
+
+
+@pytest.mark.skipif(not n_seat_pictures(), reason="needs the N-seat table picture (ffrender)")
+async def test_a_six_seat_hand_replays_step_by_step_with_public_cards_only(
+        tmp_path: Path) -> None:
+    database = tmp_path / "tractor.sqlite3"
+    async with simulated(create_bot(database, config=CONFIG)) as env:
+        guild = env.create_guild(name="Tractor club")
+        channel = guild.create_text_channel("tractor")
+        players = [guild.add_member(env.create_user(f"p{i}")) for i in range(6)]
+        ids = tuple(u.id for u in players)
+        steps = list(play_friends_hand(Match.new(friends_rules()), 0))
+        seed = await Store.open(database)
+        try:
+            table = await seed.create_table(guild.id, channel.id, ids[0], {
+                "options": {"mode": "friends", "players": 6}})
+            for seq, (action, match) in enumerate(steps):
+                table = await seed.save_table(
+                    table.id, table.version, {"options": {"mode": "friends", "players": 6}},
+                    match=match_record(match, match_key="F", table_id=table.id,
+                                       guild_id=guild.id, channel_id=channel.id,
+                                       players=ids, hands_played=0),
+                    hand=hand_record(match, hand_key="F:1", match_key="F",
+                                     table_id=table.id, players=ids),
+                    actions=[HandAction("F:1", seq, action.to_dict())])
+            record = await seed.hand_record("F:1")
+        finally:
+            await seed.close()
+        assert record is not None and record.id is not None
+        final = steps[-1][1].hand
+        assert final is not None and final.result is not None
+        frames = replay_frames(record, friends_rules())
+        viewer = players[3]
+        result = await viewer.slash(channel, "tractor replay", hand=record.id)
+        assert result.ephemeral
+        message = result.response
+        kitty = " ".join(c.pretty for c in final.result.kitty)
+        for step, frame in enumerate(frames):
+            text = message.content
+            assert text.startswith(f"**Replay of hand #{record.id}** (hand 1 of its match),"
+                                   f" step {step + 1}/{len(frames)}\n")
+            assert len(message.attachments) == 1
+            if step < len(frames) - 1:
+                assert "Kitty" not in text and kitty not in text
+                assert frame.view.result is None
+                # nobody is shown as a friend before their called card is played
+                assert set(frame.view.declarer_seats) <= set(record.declarers or ())
+                await viewer.click(message, label="▶")
+            else:
+                assert f"Kitty: {kitty}" in text and "Starter's side:" in text
+        bad = [f"rec:rp:{record.id}:12345", "rec:rp:0:1", f"rec:rp:{record.id}",
+               f"rec:rp:{record.id}:1:1", f"rec:lb:rating:friends:{record.id}:x"]
+        for custom_id in bad:
+            forged = await forge(viewer, message, custom_id)
+            texts = reply_texts(forged)
+            assert len(texts) == 1 and NOT_VALID in texts[0], (custom_id, texts)
+        bot = env.bot
+        assert isinstance(bot, TractorBot)
+        await bot.close_store()
