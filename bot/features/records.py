@@ -48,6 +48,7 @@ from bot.replay import (
     replay_frames,
 )
 from bot.storage import (
+    MODES,
     FriendsStats,
     LeaderboardPage,
     MatchSummary,
@@ -71,7 +72,6 @@ BY = ("rating", "wins", "levels")
 SCOPES = ("players", "partnerships")
 FRIENDS_SCOPE = "friends"
 """The scope word of a Finding Friends leaderboard's buttons (its players)."""
-MODES = ("teams", "friends")
 REPLAY_CACHE = 32
 
 
