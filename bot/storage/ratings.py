@@ -2,11 +2,24 @@
 season (a new season starts everyone afresh; ratings are stored, not recomputed, because
 each update depends on every earlier one).
 
-After every settled hand whose four seats were held from start to end by four distinct
+Ratings are kept per mode: the four-player game (teams) and Finding Friends are rated
+apart. After every settled hand whose seats were held from start to end by distinct
 humans (and whose match never had a computer seat or a seat change within a hand), the
-winning side's two players form one team and the losing side the other:
-``rate([[w1, w2], [l1, l2]])``. Each partnership also has its own rating, updated as a
-one-member team per side. Everyone starts at mu 25, sigma 25/3.
+winning side's players form one team and the losing side the other:
+``rate([[w1, w2], [l1, l2]])`` in teams; each partnership also has its own rating,
+updated as a one-member team per side.
+
+In Finding Friends the sides are the starter with the friends who turned up against
+everyone else, and they may differ in size (two against three with five players, a lone
+starter against five when the calls came to nothing). Plackett-Luce would add up a side's
+skills, so the larger side would always be the favourite and a win by the smaller one
+would count several times a win by the larger: the rating would reward being the starter.
+Instead each side plays as **one player of its average skill** (`side_skill`: mean mu,
+root-mean-square sigma) in a one-against-one Plackett-Luce game, and every member moves by
+that player's change, scaled by their own share of the uncertainty, as openskill moves a
+team's members (`rate_sides`). So a hand between equally rated players is an even contest
+whatever the sides' sizes, and beating a better-rated side gains more.
+Everyone starts at mu 25, sigma 25/3.
 
 Display rating = the ordinal ``mu - 3 * sigma``: a conservative estimate (the skill is
 ~99.7% likely above it). It starts at 0 and rises as results accumulate and sigma shrinks.
@@ -15,6 +28,7 @@ Display rating = the ordinal ``mu - 3 * sigma``: a conservative estimate (the sk
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -58,36 +72,75 @@ def rate_win(winners: Sequence[Skill], losers: Sequence[Skill]) -> tuple[list[Sk
     return [Skill(r.mu, r.sigma) for r in won], [Skill(r.mu, r.sigma) for r in lost]
 
 
-def _skill(db: sqlite3.Connection, sql: str, *key: int) -> Skill:
+def side_skill(skills: Sequence[Skill]) -> Skill:
+    """A side as one player: its members' mean mu and root-mean-square sigma."""
+    return Skill(sum(s.mu for s in skills) / len(skills),
+                 math.sqrt(sum(s.sigma ** 2 for s in skills) / len(skills)))
+
+
+def _moved(skills: Sequence[Skill], before: Skill, after: Skill) -> list[Skill]:
+    """Each member moved by its side's change, scaled by its share of the side's variance
+    (openskill's per-member update, with sigma bounded below as openskill bounds it)."""
+    shrink = 1.0 - (after.sigma / before.sigma) ** 2
+    out = []
+    for s in skills:
+        share = (s.sigma / before.sigma) ** 2
+        out.append(Skill(s.mu + share * (after.mu - before.mu),
+                         s.sigma * math.sqrt(max(1.0 - share * shrink, MODEL.kappa))))
+    return out
+
+
+def rate_sides(winners: Sequence[Skill], losers: Sequence[Skill]
+               ) -> tuple[list[Skill], list[Skill]]:
+    """New skills after the side ``winners`` beat the side ``losers`` (Finding Friends):
+    one-against-one between the sides' average skills (see the module docstring)."""
+    won, lost = side_skill(winners), side_skill(losers)
+    (new_won,), (new_lost,) = rate_win([won], [lost])
+    return _moved(winners, won, new_won), _moved(losers, lost, new_lost)
+
+
+def _skill(db: sqlite3.Connection, sql: str, *key: int | str) -> Skill:
     row = one(db, sql, *key)
     return Skill() if row is None else Skill(row["mu"], row["sigma"])
 
 
 def record_hand(db: sqlite3.Connection, hand_id: int, guild_id: int, season: int,
                 rec: HandRecord, now: float) -> None:
-    """Rate a settled hand of four distinct humans: players and partnerships (in the
-    caller's transaction), and mark the hand rated."""
+    """Rate a settled hand of distinct humans in the hand's mode: players, and in teams
+    partnerships (in the caller's transaction), and mark the hand rated."""
     assert rec.declarers is not None and rec.result_side is not None
-    decl_parity = rec.declarers[0] % 2
-    win_parity = decl_parity if rec.result_side == "declarers" else 1 - decl_parity
-    winners = [cast(int, rec.players[s]) for s in (win_parity, win_parity + 2)]
-    losers = [cast(int, rec.players[s]) for s in (1 - win_parity, 3 - win_parity)]
+    if rec.mode == "teams":
+        declarers = {s for s in range(4) if s % 2 == rec.declarers[0] % 2}
+    else:
+        declarers = set(rec.declarers)
+    won = declarers if rec.result_side == "declarers" else set(range(rec.seats)) - declarers
+    winners = [cast(int, rec.players[s]) for s in sorted(won)]
+    losers = [cast(int, rec.players[s]) for s in range(rec.seats) if s not in won]
 
-    player = ("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND season = ?"
+    player = ("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND season = ? AND mode = ?"
               " AND user_id = ?")
-    new_w, new_l = rate_win([_skill(db, player, guild_id, season, u) for u in winners],
-                            [_skill(db, player, guild_id, season, u) for u in losers])
+    rate = rate_win if rec.mode == "teams" else rate_sides
+    new_w, new_l = rate(
+        [_skill(db, player, guild_id, season, rec.mode, u) for u in winners],
+        [_skill(db, player, guild_id, season, rec.mode, u) for u in losers])
     db.executemany(
-        "INSERT INTO ratings (guild_id, season, user_id, mu, sigma, hands, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, season, user_id) DO UPDATE SET"
-        " mu = excluded.mu, sigma = excluded.sigma, hands = hands + 1,"
+        "INSERT INTO ratings (guild_id, season, mode, user_id, mu, sigma, hands, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, season, mode, user_id)"
+        " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, hands = hands + 1,"
         " updated_at = excluded.updated_at",
-        [(guild_id, season, u, s.mu, s.sigma, now)
+        [(guild_id, season, rec.mode, u, s.mu, s.sigma, now)
          for u, s in zip([*winners, *losers], [*new_w, *new_l], strict=True)],
     )
+    if rec.mode == "teams":
+        _rate_pairs(db, guild_id, season, sorted(winners), sorted(losers), now)
+    db.execute("UPDATE hands SET rated = 1 WHERE id = ?", (hand_id,))
+
+
+def _rate_pairs(db: sqlite3.Connection, guild_id: int, season: int, pw: list[int],
+                pl: list[int], now: float) -> None:
+    """Rate the two partnerships of a teams hand (each a one-member team)."""
     pair = ("SELECT mu, sigma FROM pair_ratings WHERE guild_id = ? AND season = ?"
             " AND user_lo = ? AND user_hi = ?")
-    pw, pl = sorted(winners), sorted(losers)
     (new_pw,), (new_pl,) = rate_win([_skill(db, pair, guild_id, season, *pw)],
                                     [_skill(db, pair, guild_id, season, *pl)])
     db.executemany(
@@ -99,4 +152,3 @@ def record_hand(db: sqlite3.Connection, hand_id: int, guild_id: int, season: int
         [(guild_id, season, *pw, new_pw.mu, new_pw.sigma, now),
          (guild_id, season, *pl, new_pl.mu, new_pl.sigma, now)],
     )
-    db.execute("UPDATE hands SET rated = 1 WHERE id = ?", (hand_id,))
