@@ -21,20 +21,15 @@ from engine.matching import (
 from engine.reasons import SUIT_CODES, Reason, ruling
 from engine.rules import Follow
 from engine.trump import Trump
-from engine.units import Unit, decompose_suit
+from engine.units import Unit, decompose_lead
 
 
-def _lead_units(lead: Sequence[Card], trump: Trump) -> list[Unit]:
-    return decompose_suit(list(lead), trump)
-
-
-def lead_wide_shapes(units: Sequence[Unit]) -> tuple[Shape, ...] | None:
-    """The (width, length) shapes of a lead with a triple or quadruple in it (F2), largest
-    first and singles left out; `None` for a lead of singles, pairs and tractors of pairs,
-    which R8's pair machinery answers (a card held three or four times then simply makes
-    one or two pairs)."""
-    if all(unit.width <= 2 for unit in units):
-        return None
+def lead_wide_shapes(units: Sequence[Unit]) -> tuple[Shape, ...]:
+    """The (width, length) of a lead's units, largest first, singles left out: the duties of
+    a lead holding triples or quadruples (`engine.units.decompose_lead` tells), which
+    `engine.matching.wide_answer` scores and `answer_wide` answers (F2). Leads of pairs and
+    tractors of pairs keep R8's pair machinery, where a card held three or four times simply
+    makes one or two pairs."""
     return wide_shapes((unit.width, unit.length) for unit in units)
 
 
@@ -79,11 +74,10 @@ def held_follow_error(
         return ruling("follow.suit", suit=SUIT_CODES[suit])
     if follow is Follow.SUIT_ONLY:
         return None
-    units = _lead_units(lead, trump)
-    if n >= 3:
-        wide = lead_wide_shapes(units)
-        if wide is not None:
-            return _wide_error(wide, held, played, trump, SUIT_CODES[suit])
+    units, wide = decompose_lead(lead, trump)
+    if wide:
+        return _wide_error(lead_wide_shapes(units), held, played, trump, SUIT_CODES[suit],
+                           len(units) > 1)
     shapes = shapes_of(u.pairs for u in units)
     if not shapes:
         return None
@@ -110,7 +104,7 @@ def _structure_reason(
 
 
 def _wide_error(shapes: tuple[Shape, ...], held: Sequence[Card], played: Sequence[Card],
-                trump: Trump, suit: str) -> Reason | None:
+                trump: Trump, suit: str, throw: bool) -> Reason | None:
     """`held_follow_error`'s shape duty against a lead with triples or quadruples (F2)."""
     need = wide_answer(shapes, held, trump)
     got = wide_answer(shapes, played, trump)
@@ -118,12 +112,17 @@ def _wide_error(shapes: tuple[Shape, ...], held: Sequence[Card], played: Sequenc
         return None
     i = next(i for i, (a, b) in enumerate(zip(need, got, strict=True)) if a != b)
     width, length = shapes[i]
-    return wide_reason(width, length, need[i], suit)
+    return wide_reason(width, length, need[i], suit, throw)
 
 
-def wide_reason(width: int, length: int, need: Component, suit: str) -> Reason:
+def wide_reason(width: int, length: int, need: Component, suit: str, throw: bool) -> Reason:
     """Why a follow fails the duty to a lead unit of `width` × `length` (F2): the player
-    holds its shape (`need` is `(width + 1,)`), or groups `need` of identical cards."""
+    holds its shape (`need` is `(width + 1,)`), or groups `need` of identical cards. Pair
+    units are worded as in R8."""
+    if width == 2:
+        full = need == (3,)
+        score = 2 * length + 1 if full else 2 * len(need)
+        return _structure_reason((length if length > 1 else 1,), (score,), (-1,), suit, throw)
     if need == (width + 1,):
         if length == 1:
             return ruling("follow.tuple", width=width, suit=suit)
@@ -158,10 +157,10 @@ def build_follow(
     if len(held) <= n:
         rest = sorted((c for c in hand if suits[c.code] != suit), key=fill_key)
         return held + rest[: n - len(held)]
-    units = _lead_units(lead, trump)
-    wide = lead_wide_shapes(units) if n >= 3 else None
-    if wide is not None:
-        return answer_wide(held, wide, n, trump, prefer_high=prefer_high, fill_key=fill_key)
+    units, wide = decompose_lead(lead, trump)
+    if wide:
+        return answer_wide(held, lead_wide_shapes(units), n, trump, prefer_high=prefer_high,
+                           fill_key=fill_key)
     shapes = shapes_of(u.pairs for u in units)
     return answer_shapes(held, shapes, n, trump, prefer_high=prefer_high, fill_key=fill_key)
 
