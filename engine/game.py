@@ -592,8 +592,8 @@ def _bury(match: Match, action: Bury) -> tuple[Match, tuple[Event, ...]]:
     pool = hand.hands[action.seat] + hand.kitty
     missing = missing_from(pool, action.cards)
     if missing:
-        raise IllegalPlay(ruling("bury.not_held", notation=format_cards(missing)),
-                          action.cards)
+        raise IllegalPlay(ruling("bury.not_held", notation=format_cards(missing), size=size,
+                                 held=len(pool)), action.cards)
     kept = tuple(hand.trump.sort(_remove(pool, action.cards)))
     hands = _set_seat(hand.hands, action.seat, kept)
     calling = match.rules.mode is Mode.FRIENDS

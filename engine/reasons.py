@@ -78,7 +78,7 @@ ENGLISH: Final[Mapping[str, str]] = {
     # ---- burying (R6) ----
     "bury.not_starter": "Only the starter (seat {seat}) buries the kitty (R6)",
     "bury.count": "Bury exactly {size} cards, not {played} (R6)",
-    "bury.not_held": "You don't hold {notation}: bury 8 of your 33 cards (R6)",
+    "bury.not_held": "You don't hold {notation}: bury {size} of your {held} cards (R6)",
     # ---- leading (R7) ----
     "lead.not_held": "You don't hold {notation} (R7)",
     "lead.empty": "Choose at least one card to lead (R7)",
