@@ -73,6 +73,24 @@ class FriendsPlayer:
         return Play(view.seat, tuple(choose_play(FriendsTable(view))))
 
 
+class SelfishFriendsPlayer(FriendsPlayer):
+    """A greedy-like baseline for the arena: declares and buries like `FriendsPlayer`, calls
+    at random, and plays every trick for itself (no sides, no hidden friends)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.rng = random.Random(f"selfish-friends:{seed}")
+
+    def decide(self, view: PlayerView) -> Action:
+        phase = view.public.phase
+        if phase is Phase.CALLING:
+            friends = deal_shape(view.public.rules).friends
+            return CallFriends(view.seat, tuple(self.rng.sample(legal_calls(view), friends)))
+        if phase is Phase.PLAYING:
+            return Play(view.seat, tuple(choose_play(FriendsTable(view, selfish=True))))
+        return super().decide(view)
+
+
 class RandomFriendsPlayer:
     """Random legal moves in Finding Friends (the self-play agent), from its view only."""
 

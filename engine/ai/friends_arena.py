@@ -1,10 +1,14 @@
 """Finding Friends arena: `python -m engine.ai.friends_arena --players 6 --a strong --b random`.
 
-Each seeded deal (cards, starter, levels) is played N times: once with player A in the
-starter's seat and once with A in each other seat (every other seat B), so card luck cancels.
-A's results are those of its one seat: hands won (its side won the hand) as starter and as
-non-starter, and the points its side took per hand (starter's side: 100·D minus the
-opponents' points; else the opponents' points). Also illegal moves (replaced by random legal
+Players: any `make_player` name or level, or `selfish` (a greedy-like baseline: declares
+and buries like the rule player, calls at random, plays every trick for itself).
+
+Each seeded deal (cards, starter, levels) is played N + 1 times: with player A in each seat
+in turn among B's, and once with B in every seat — the reference for the same cards. Keys
+`a_starter_*` / `a_other_*`: A's hands won (its side won) and its side's points per hand
+(starter's side: 100·D minus the opponents' points; else the opponents' points) as the
+starter and in the other seats; `b_starter_*` / `b_other_*` the same for B at a table of
+B's. Also illegal moves (replaced by random legal
 ones and counted) and CPU time per decision (p50/p95/max in ms) of each player. `--json`
 prints one JSON object. The same arguments give the same result (timings aside).
 """
@@ -20,7 +24,7 @@ from time import process_time  # noqa: TID251 - the arena measures decision CPU 
 from typing import Any
 
 from engine.actions import Action, StartHand
-from engine.ai.friends import RandomFriendsPlayer
+from engine.ai.friends import RandomFriendsPlayer, SelfishFriendsPlayer
 from engine.ai.players import Player
 from engine.ai.registry import make_player
 from engine.cards import Rank
@@ -93,45 +97,58 @@ def deal_setup(seed: int, index: int, seats: int) -> tuple[int, Rank, int]:
 
 @dataclass(slots=True)
 class Tally:
+    """One player's hands in one kind of seat: hands, hands won, its side's points."""
+
     hands: int = 0
     won: int = 0
     points: int = 0
 
+    def add(self, outcome: HandOutcome, seat: int, total_points: int) -> None:
+        self.hands += 1
+        self.won += outcome.won(seat)
+        self.points += (total_points - outcome.opponent_points) if seat in outcome.side \
+            else outcome.opponent_points
+
 
 def run(a: str, b: str, players: int, decks: int, deals: int, seed: int) -> dict[str, Any]:
+    """Every deal with A in each seat among B's, and once with B everywhere (the
+    reference: how B does in the same seats on the same cards)."""
     rules = friends_rules(players, decks)
     shape = deal_shape(rules)
-    starter_tally, other_tally = Tally(), Tally()
+    tallies = {key: Tally() for key in ("a_starter", "a_other", "b_starter", "b_other")}
     illegal = 0
     times: dict[str, list[float]] = {"a": [], "b": []}
     for index in range(deals):
         hand_seed, level, starter = deal_setup(seed, index, players)
-        for offset in range(players):
-            a_seat = (starter + offset) % players
+        for a_seat in [*range(players), None]:
             names = [a if s == a_seat else b for s in range(players)]
-            team = [make_player(name, seed * 1_000_003 + index * 16 + s)
+            team = [player(name, seed * 1_000_003 + index * 16 + s)
                     for s, name in enumerate(names)]
             match = Match(rules=rules, levels=(level,) * players, starter=starter)
             _, outcome = play_hand(match, hand_seed, team)
             illegal += outcome.illegal
             for s in range(players):
                 times["a" if s == a_seat else "b"] += outcome.times[s]
-            tally = starter_tally if a_seat == starter else other_tally
-            tally.hands += 1
-            tally.won += outcome.won(a_seat)
-            on_side = a_seat in outcome.side
-            tally.points += (shape.total_points - outcome.opponent_points) if on_side \
-                else outcome.opponent_points
-    return {
-        "a": a, "b": b, "players": players, "decks": shape.decks, "deals": deals,
-        "a_won_as_starter": _share(starter_tally.won, starter_tally.hands),
-        "a_won_otherwise": _share(other_tally.won, other_tally.hands),
-        "a_side_points_as_starter": _share(starter_tally.points, starter_tally.hands),
-        "a_side_points_otherwise": _share(other_tally.points, other_tally.hands),
-        "illegal_moves": illegal,
-        **{f"{q}_ms": {k: round(percentile(v, f), 2) for k, v in times.items()}
-           for q, f in (("p50", 0.5), ("p95", 0.95), ("max", 1.0))},
-    }
+            seats = [a_seat] if a_seat is not None else list(range(players))
+            for seat in seats:
+                who = "a" if a_seat is not None else "b"
+                tally = tallies[f"{who}_starter" if seat == starter else f"{who}_other"]
+                tally.add(outcome, seat, shape.total_points)
+    found: dict[str, Any] = {"a": a, "b": b, "players": players, "decks": shape.decks,
+                             "deals": deals}
+    for key, tally in tallies.items():
+        found[f"{key}_won"] = _share(tally.won, tally.hands)
+        found[f"{key}_points"] = _share(tally.points, tally.hands)
+    found["illegal_moves"] = illegal
+    for q, f in (("p50", 0.5), ("p95", 0.95), ("max", 1.0)):
+        found[f"{q}_ms"] = {k: round(percentile(v, f), 2) for k, v in times.items()}
+    return found
+
+
+def player(name: str, seed: int) -> Player:
+    """`selfish` (the greedy-like baseline that plays for itself) or any `make_player`
+    name or level."""
+    return SelfishFriendsPlayer(seed) if name == "selfish" else make_player(name, seed)
 
 
 def _share(part: int, whole: int) -> float:

@@ -62,8 +62,10 @@ class CallState:
 class FriendsTable:
     """Card tracking and sides for `view.seat` in a Finding Friends hand (module docstring)."""
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, selfish: bool = False) -> None:
         public = view.public
+        self.selfish = selfish
+        """A baseline that ignores the calls and plays every trick for itself."""
         trump, starter = public.trump, public.starter
         assert trump is not None and starter is not None
         shape = deal_shape(public.rules)
@@ -112,7 +114,7 @@ class FriendsTable:
         ]
         self.known = set(public.declarer_seats)
         self.friend_calls = [c for c in self.calls if c.open and self.seat != starter
-                             and 0 < c.needed <= c.mine]
+                             and 0 < c.needed <= c.mine and not selfish]
         """Open calls this seat can fulfil itself: it knows it is (to be) a friend."""
         self.declarer = self.seat in self.known or bool(self.friend_calls)
         self.p = self._friend_odds()
@@ -139,6 +141,8 @@ class FriendsTable:
         """How much `seat` is on this seat's side: 1 sure, 0 sure not."""
         if seat == self.seat:
             return 1.0
+        if self.selfish:
+            return 0.0
         return self.p[seat] if self.declarer else 1.0 - self.p[seat]
 
     def allied(self, seat: int) -> bool:
