@@ -205,7 +205,8 @@ def _starter_call_lead(t: FriendsTable, groups: list[list[Card]]) -> list[Card] 
 def choose_follow(t: FriendsTable) -> list[Card]:
     trump = t.trump
     plays = t.plays
-    options = follow_candidates(t)
+    every = follow_candidates(t)
+    options = [o for o in every if not _self_voiding(t, o)] or every
     if len(options) == 1:
         return options[0]
     winner = (t.leader + t.winner_index(plays)) % t.seats
