@@ -144,6 +144,7 @@ def test_f4_the_called_copy_reveals_its_player_at_once() -> None:
 
 
 def test_f4_copies_count_in_play_order_across_plays() -> None:
+    """docs/rules.md F4's example: the second A♥ played makes seat 1 the friend."""
     hands = ["AH 3D", "AH 4D", "5H 5D", "AH 6D", "7H 7D"]
     match = playing(hands, "2S", [F("AH", 2)])
     match, events = run(match, [Play(0, C("AH")), Play(1, C("AH"))])
@@ -161,6 +162,7 @@ def test_f4_copies_count_within_one_play_in_order() -> None:
 
 
 def test_f4_the_starter_playing_its_own_called_card_voids_the_call() -> None:
+    """docs/rules.md F4's example, had seat 0 called the first A♥: it plays alone."""
     hands = ["AH 3D", "KH 4D", "5H 5D", "6H 6D", "7H 7D"]
     match = playing(hands, "2S", [F("AH", 1)])
     match, events = match.apply(Play(0, C("AH")))

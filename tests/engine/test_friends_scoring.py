@@ -90,6 +90,7 @@ def last_trick(levels: list[str], **options: object) -> Match:
 
 
 def test_f5_worked_example_six_players_three_decks() -> None:
+    """docs/rules.md F5's example, and F6's next starter."""
     match = last_trick(BEFORE)
     assert match.public_view().opponent_points == 125  # seats 1, 2 and 4
     match, events = run(match, [Play((4 + i) % 6, C(SIX[(4 + i) % 6])) for i in range(6)])
@@ -107,6 +108,7 @@ def test_f5_worked_example_six_players_three_decks() -> None:
 
 
 def test_f6_a_player_passing_a_wins_the_match() -> None:
+    """docs/rules.md F6's example: seats 2 and 4 at A both pass it; seat 2 wins."""
     match = last_trick(["5", "3", "A", "2", "A", "4"])
     match, events = run(match, [Play((4 + i) % 6, C(SIX[(4 + i) % 6])) for i in range(6)])
     assert MatchWon(2) in events  # seats 2 and 4 pass A: seat 2 comes first after seat 0
