@@ -6,6 +6,7 @@ and the friends arena (legal, ahead of its baselines; decision times are its rep
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from engine.ai.friends_arena import friends_rules, play_hand, run
 from engine.ai.players import Player
 from engine.friends import FriendCall
 from engine.game import Match, Phase
+from engine.rules import FixedTrump, Follow, ThrowRuff
 from engine.views import PlayerView
 
 NAMES = [*PLAYERS, *LEVELS]
@@ -24,9 +26,9 @@ TABLES = [(4, 2), (5, 2), (6, 3), (7, 3), (8, 4), (4, 3), (6, 2), (5, 4), (8, 3)
 
 
 def play_match_hands(players: int, decks: int, team: list[Player], hands: int,
-                     seed: int) -> int:
+                     seed: int, **options: Any) -> int:
     """Play `hands` hands (new matches as needed); the illegal moves made."""
-    rules = friends_rules(players, decks)
+    rules = friends_rules(players, decks, **options)
     seeds = random.Random(f"ff-ai:{seed}")
     match = Match.new(rules)
     illegal = 0
@@ -50,6 +52,15 @@ def test_every_player_mixed_with_random_plays_legally(players: int, decks: int) 
     team = [make_player(rng.choice(NAMES), s) for s in range(players)]
     team[rng.randrange(players)] = make_player("random", 99)
     assert play_match_hands(players, decks, team, 2, players + decks) == 0
+
+
+@pytest.mark.parametrize("options", [
+    {"follow": Follow.SUIT_ONLY}, {"throw_ruff": ThrowRuff.EVERY_UNIT},
+    {"throw_ruff": ThrowRuff.HIGHEST_CARD, "no_trump_allowed": False},
+    {"fixed_trump": FixedTrump.HEARTS, "take_backs": True, "throw_penalty": 10}])
+def test_house_rules_are_played_legally(options: dict[str, Any]) -> None:
+    team = [make_player("strong" if s % 2 else "random", s) for s in range(6)]
+    assert play_match_hands(6, 3, team, 2, 5, **options) == 0
 
 
 @pytest.mark.parametrize("name", NAMES)
