@@ -1,7 +1,7 @@
 """Every computer player decides legally in Finding Friends: seeded self-play of whole hands
 for every table size (N 4–8, D 2–4), the rule player in every seat and mixed with random,
 and the friends arena (legal, ahead of its baselines; decision times are its report). Longer runs:
-`test_friends_soak.py` (`make soak`)."""
+`test_friends_ai_soak.py` (`make soak`)."""
 
 from __future__ import annotations
 
