@@ -6,7 +6,8 @@ has shown it lacks, the state of every friend call, and the sides as far as they
 told: the starter and revealed friends are on the starter's side for sure; this seat knows
 it is a friend once it holds the copies a call still needs; every other unknown seat gets a
 probability of being a hidden friend (the open calls whose copies are out, shared among the
-unknown seats that may still hold the called card).
+unknown seats that may still hold the called card, weighted by how friend-like their plays
+were: feeding the starter's side points, or taking tricks from it).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import ALL_CARDS, Card
+from engine.cards import ALL_CARDS, Card, card_points
 from engine.deal import deal_shape
 from engine.friends import FriendCall
 from engine.matching import strongest_unit, tuple_counts
@@ -126,6 +127,7 @@ class FriendsTable:
         odds = [1.0 if s in self.known else 0.0 for s in range(self.seats)]
         odds[self.seat] = 1.0 if self.declarer else 0.0
         unknown = [s for s in range(self.seats) if s not in self.known and s != self.seat]
+        weights: list[float] | None = None
         for call in self.calls:
             if not call.open or call in self.friend_calls or call.needed <= 0:
                 continue
@@ -133,9 +135,31 @@ class FriendsTable:
             if out < 1:
                 continue  # nobody else can play the called copy
             holders = [s for s in unknown if call.suit not in self.void[s] and self.left[s]]
+            if weights is None:
+                weights = self._behaviour()
+            total = sum(weights[s] for s in holders)
             for s in holders:
-                odds[s] = min(1.0, odds[s] + 1.0 / len(holders))
+                odds[s] = min(1.0, odds[s] + weights[s] / total)
         return odds
+
+    def _behaviour(self) -> list[float]:
+        """Per seat, how friend-like its plays were: ×3 for each trick of the starter's side
+        it fed 10 points or more, ÷9 for each such trick it took from them."""
+        weights = [1.0] * self.seats
+        played = self.view.public.played
+        for start in range(0, len(played), self.seats):
+            trick = played[start:start + self.seats]
+            plays = [list(trick[0][1])]
+            for seat, cards in trick[1:]:
+                before = trick[self.winner_index(plays)][0]
+                plays.append(list(cards))
+                if before not in self.known or seat in self.known:
+                    continue
+                if trick[self.winner_index(plays)][0] == seat:
+                    weights[seat] /= 9
+                elif card_points(cards) >= 10:
+                    weights[seat] *= 3
+        return weights
 
     def ally(self, seat: int) -> float:
         """How much `seat` is on this seat's side: 1 sure, 0 sure not."""
