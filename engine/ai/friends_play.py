@@ -9,7 +9,8 @@ while taking a trick); the starter leads its own copies of a card it called a la
 (the next copy is then someone else's), or a low card of a suit whose top card it called (the
 friend wins it); then cards nobody can beat that no enemy can ruff (a whole suit at once
 when every unit stands); a low card into an ally's void; a standing trump tuple; else the
-cheapest card of a short side suit.
+cheapest card of a short side suit (an opponent avoids the suits of open calls: the hidden
+friend would take the trick with the called card and reveal itself).
 
 Follows: with an ally winning for sure, feed it points; with an enemy winning, take the
 trick with the cheapest play that holds (the called copy first, for a hidden friend: it
@@ -172,6 +173,9 @@ def choose_lead(t: FriendsTable) -> list[Card]:
     if safe_trumps:
         return max(safe_trumps, key=len)
     side = [c for s in range(4) for c in groups[s] if not _self_voiding(t, [c])]
+    if not t.declarer:  # an opponent does not lead where a hidden friend's card wins
+        called = {call.suit for call in t.calls if call.open}
+        side = [c for c in side if trump.suit_index(c) not in called] or side
     counts = Counter(side)
     low_tuples = [c for c, k in counts.items() if k >= 2 and c.points == 0
                   and trump.strength(c) <= 7]
