@@ -156,8 +156,8 @@ def test_the_starter_does_not_answer_its_own_call() -> None:
 
 def test_an_opponent_does_not_lead_into_the_called_suit() -> None:
     # The 1st A♥ is called and unplayed; seat 1 (an opponent, no A♥) leads: not a low heart,
-    # which the hidden friend would take with the A♥, but a low club.
-    hands = ["5D 6D", "3H 4H 3C", "6D 7D", "7D 8D", "8D 9D"]
+    # (its shortest suit), which the hidden friend would take with the A♥, but a low club.
+    hands = ["5D 6D 7D", "3H 3C 4C", "6D 7D 8D", "7D 8D 9D", "8D 9D 10D"]
     match = table(hands, "2S", 0, leader=1, calls=[F("AH", 1)])
     for player in PLAYERS:
         assert decide(match, 1, player).cards == C("3C")
