@@ -27,18 +27,20 @@ def random_trump(rng: random.Random) -> Trump:
     return Trump(rng.choice(RANKS), rng.choice([*Suit, None]))
 
 
-def deal(seed: int, decks: int, seats: int, size: int, narrow: bool = False
-         ) -> tuple[Trump, list[list[Card]]]:
+def deal(seed: int, decks: int, seats: int, size: int, narrow: bool = False,
+         trumps: bool = False) -> tuple[Trump, list[list[Card]]]:
     """A random trump and `seats` hands of `size` cards from `decks` packs. `narrow` deals
     mostly one effective suit (♠'s) and a few other cards, so that triples, quadruples and
-    their tractors abound."""
+    their tractors abound; with `trumps`, the trumps too (for ruffs)."""
     rng = random.Random(seed)
     trump = random_trump(rng)
     cards = pack(decks)
     if narrow:
         spades = trump.suit_index(Card(Rank.ACE, Suit.SPADES))
         others = [c for c in cards if trump.suit_index(c) != spades]
-        cards = [c for c in cards if trump.suit_index(c) == spades] + rng.sample(others, 12)
+        kept = (spades, 4) if trumps else (spades,)
+        others = [c for c in others if trump.suit_index(c) not in kept]
+        cards = [c for c in cards if trump.suit_index(c) in kept] + rng.sample(others, 12)
     rng.shuffle(cards)
     size = min(size, len(cards) // seats)
     return trump, [cards[i * size:(i + 1) * size] for i in range(seats)]

@@ -87,7 +87,7 @@ def test_house_rules_in_friends_mode() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("players", "decks"), TABLES)
 def test_soak_every_table(players: int, decks: int) -> None:
-    assert check_hands(300, players * 100 + decks, friends_rules(players, decks)) == 300
+    assert check_hands(700, players * 100 + decks, friends_rules(players, decks)) == 700
 
 
 def test_selfplay_cli_plays_friends_deterministically() -> None:
