@@ -27,7 +27,7 @@ from engine.cards import Card, card_points
 from engine.follow import answer_shapes, answer_wide, build_follow, follow_error, lead_wide_shapes
 from engine.matching import shapes_of
 from engine.trump import Trump
-from engine.units import decompose_suit, group_by_suit
+from engine.units import decompose_lead, decompose_suit, group_by_suit
 
 CardKey = Callable[[Card], float]
 
@@ -85,17 +85,16 @@ def follow_candidates(t: FriendsTable) -> list[list[Card]]:
         for high in (False, True):
             for key in (cheap, feed):
                 options.append(build_follow(hand, lead, trump, prefer_high=high, fill_key=key))
-        units = decompose_suit(list(lead), trump)
+        units, wide = decompose_lead(lead, trump)
         if len(units) == 1 and units[0].length == 1 and units[0].width >= 2:
             width = units[0].width
             options += [[c] * width for c, k in Counter(held).items() if k >= width]
         trumps = groups[TRUMP]
         if not held and suit != TRUMP and len(trumps) >= n:
-            wide = lead_wide_shapes(units)
             for high in (False, True):
-                if wide is not None:
-                    options.append(answer_wide(trumps, wide, n, trump, prefer_high=high,
-                                               fill_key=cheap))
+                if wide:
+                    options.append(answer_wide(trumps, lead_wide_shapes(units), n, trump,
+                                               prefer_high=high, fill_key=cheap))
                 else:
                     options.append(answer_shapes(trumps, shapes_of(u.pairs for u in units), n,
                                                  trump, prefer_high=high, fill_key=cheap))
