@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.ai.expert import ExpertPlayer
+from engine.ai.friends import friends_aware
 from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
 from engine.ai.search import AiPlayer
 
@@ -42,5 +43,7 @@ def player_name(name_or_level: str) -> str:
 
 
 def make_player(name_or_level: str = DEFAULT_LEVEL, seed: int = 0) -> Player:
-    """A computer player by name or level, deterministic given `seed`."""
-    return PLAYERS[player_name(name_or_level)](seed)
+    """A computer player by name or level, deterministic given `seed`; it plays Finding
+    Friends views through `engine.ai.friends` (F1–F6)."""
+    name = player_name(name_or_level)
+    return friends_aware(PLAYERS[name](seed), name, seed)
