@@ -22,13 +22,14 @@ from bot.options import (
     parse_value,
 )
 from bot.seating import Seating
-from bot.table import Seat, TableDoc
+from bot.table import MAX_SEATS, Seat, TableDoc
 from bot.ui.access import manages_channels
 from bot.ui.components import button, select
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import edit_clicked, locale_of, pages, send
 
-SEAT_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in range(1, 5)]
+SEAT_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in range(1, MAX_SEATS + 1)]
+"""Seats 1–8 (a table has 4–8: `bot.seat_rules.free_seat` refuses the others)."""
 LEVEL_CHOICES = [app_commands.Choice(name=lstr(f"level.{level}"), value=level)
                  for level in LEVELS]
 OPTION_ROWS = 4
@@ -88,9 +89,15 @@ class Lobby(Feature):
         take_backs: bool | None = None,
         unseen_count: bool | None = None,
         ready_timeout: app_commands.Range[int, 0, 600] | None = None,
+        mode: str | None = None,
+        players: app_commands.Range[int, 4, 8] | None = None,
+        decks: app_commands.Range[int, 2, 4] | None = None,
     ) -> None:
         """Open a table in this channel (one per channel), with the table options."""
-        given = {"turn_timer": turn_timer, "declare_window": declare_window,
+        if mode is None and ((players or 4) != 4 or (decks or 2) != 2):
+            mode = "friends"  # more players or decks than the four-player game
+        given = {"mode": mode, "players": players, "decks": decks,
+                 "turn_timer": turn_timer, "declare_window": declare_window,
                  "kitty_multiplier": kitty_multiplier, "no_bid": no_bid,
                  "must_defend": must_defend, "match_end": match_end, "no_trump": no_trump,
                  "throw_penalty": throw_penalty, "follow": follow, "throw_ruff": throw_ruff,

@@ -14,7 +14,8 @@ import discord
 from discord import app_commands, ui
 
 from bot.errors import UserFacingError
-from bot.features import App, Feature, add_feature, guarded
+from bot.features import App, Feature, add_feature, calling, guarded
+from bot.friends import CALLING
 from bot.i18n import lstr, resolve_locale, t
 from bot.players import computer_action, quick_plays, shape_of, suggest_bury
 from bot.selection import pick_instances, pool, selection_cards
@@ -110,6 +111,7 @@ class PlayFeature(Feature, name="Play"):
         add(VerbSpec("last", "table"), self._last_trick, ack="reply")
         add(VerbSpec("score", "table"), self._score_sheet, ack="reply")
         add(VerbSpec("back", "table", seat="optional"), self._back_button, ack="reply")
+        calling.register(self)
 
     async def doc_for(self, interaction: discord.Interaction[Any], table_id: int) -> TableDoc:
         """The table, loaded once per interaction (the owner check keeps it)."""
@@ -147,6 +149,8 @@ class PlayFeature(Feature, name="Play"):
         cards_pool = pool(view)
         if verb in SELECTION_VERBS:
             current = message_selection(interaction.message)
+            if match.phase == CALLING and verb == "refresh":  # the friend call being made
+                current = selections.get(cid.table, seat)
             if stale and verb != "refresh":
                 current = []
             if verb == "sel" and not stale:
