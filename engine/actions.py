@@ -11,16 +11,19 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.cards import Card, format_cards, parse_cards
+from engine.friends import FriendCall
 
 ACTION_VERSION = 1
 
 
 def _check_seat(seat: int) -> None:
     if seat not in _SEATS:
-        raise ValueError(f"a seat is 0–3, not {seat!r}")
+        raise ValueError(f"a seat is 0–7, not {seat!r}")
 
 
-_SEATS = frozenset(range(4))
+_SEATS = frozenset(range(8))
+"""Seats any table may have (Finding Friends seats up to 8); the game refuses seats its
+match does not have."""
 
 
 def _cards(cards: Sequence[Card] | str) -> tuple[Card, ...]:
@@ -119,7 +122,27 @@ class TakeBack:
         return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat}
 
 
-Action = StartHand | Declare | Pass | CloseWindow | Bury | Play | TakeBack
+@dataclass(frozen=True, slots=True)
+class CallFriends:
+    """Finding Friends: the starter names its friends by card and copy (F4)."""
+
+    seat: int
+    calls: tuple[FriendCall, ...]
+    type: ClassVar[str] = "call_friends"
+
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+        calls = tuple(self.calls)
+        if not all(isinstance(call, FriendCall) for call in calls):
+            raise ValueError(f"calls are FriendCalls, not {self.calls!r}")
+        object.__setattr__(self, "calls", calls)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"v": ACTION_VERSION, "type": self.type, "seat": self.seat,
+                "calls": [call.to_dict() for call in self.calls]}
+
+
+Action = StartHand | Declare | Pass | CloseWindow | Bury | CallFriends | Play | TakeBack
 """Any action `engine.game.apply` accepts."""
 
 
@@ -137,6 +160,9 @@ def action_from_dict(data: dict[str, Any]) -> Action:
             return TakeBack(int(data["seat"]))
         if kind == CloseWindow.type:
             return CloseWindow()
+        if kind == CallFriends.type:
+            return CallFriends(int(data["seat"]),
+                               tuple(FriendCall.from_dict(call) for call in data["calls"]))
         for cls in (Declare, Bury, Play):
             if kind == cls.type:
                 return cls(int(data["seat"]), tuple(parse_cards(data["cards"])))

@@ -5,6 +5,9 @@ included), `check_throw` and `trick_winner` on random positions, then random-age
 per second (declaring, burying and throws included) and the state machine alone (replaying
 the recorded actions). Hands per second are measured in process CPU time, so a busy machine
 does not distort them much.
+
+`--mode friends --players N [--decks D]` measures Finding Friends hands only (F1–F6), with
+the time per card played, to compare tables of different sizes.
 """
 
 from __future__ import annotations
@@ -20,9 +23,17 @@ from timeit import default_timer as clock  # engine/ has no clocks; the bench me
 
 from engine.actions import Action
 from engine.cards import Card, Rank, Suit, full_deck
+from engine.deal import deal_shape
 from engine.follow import follow_error, random_legal_follow
 from engine.game import Match, Phase
-from engine.selfplay import RandomAgent, play_hand, random_lead
+from engine.rules import Mode, RuleSet
+from engine.selfplay import (
+    RandomAgent,
+    add_mode_arguments,
+    play_hand,
+    random_lead,
+    rules_from_arguments,
+)
 from engine.throw import check_throw
 from engine.trick import trick_winner
 from engine.trump import Trump
@@ -81,17 +92,18 @@ def _cpu() -> float:
     return times.user + times.system
 
 
-def hands_per_second(hands: int, seed: int) -> tuple[float, float, float]:
+def hands_per_second(hands: int, seed: int,
+                     rules: RuleSet | None = None) -> tuple[float, float, float]:
     """(random-agent hands/s, state-machine-only hands/s, actions per hand), CPU time."""
-    agents = [RandomAgent(random.Random(f"bench-agent:{seed}:{s}")) for s in range(4)]
+    match = Match.new(rules)
+    agents = [RandomAgent(random.Random(f"bench-agent:{seed}:{s}")) for s in range(match.seats)]
     driver = random.Random(f"bench-driver:{seed}")
     seeds = random.Random(f"bench-seeds:{seed}")
     games: list[tuple[Match, list[Action]]] = []
-    match = Match.new()
     start = _cpu()
     for _ in range(hands):
         if match.phase is Phase.MATCH_OVER:
-            match = Match.new()
+            match = Match.new(rules)
         first, actions = match, []
         for step in play_hand(first, seeds.getrandbits(64), agents, driver):
             actions.append(step[1])
@@ -113,7 +125,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--hands", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
+    add_mode_arguments(parser)
     args = parser.parse_args(argv)
+    rules = rules_from_arguments(args)
+    if rules.mode is Mode.FRIENDS:
+        return _friends(args.hands, args.seed, rules)
     found = positions(args.positions, args.seed)
     throws = sum(1 for p in found if len(decompose(p.lead, p.trump)) > 1)
     print(f"{len(found)} positions, {throws} with a throw lead")
@@ -130,6 +146,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{'random-agent hands':<34} {agents_rate:8.0f} hands/s (CPU, {args.hands} hands, "
           f"{actions:.0f} actions/hand)")
     print(f"{'state machine only (replay)':<34} {machine_rate:8.0f} hands/s")
+    print(f"{'per card played (random agents)':<34} {_per_card(agents_rate, rules):8.1f} µs")
+    return 0
+
+
+def _per_card(rate: float, rules: RuleSet) -> float:
+    """µs per card played at `rate` hands/s (every dealt card is played once)."""
+    shape = deal_shape(rules)
+    return 1e6 / max(rate * shape.seats * shape.hand_size, 1e-9)
+
+
+def _friends(hands: int, seed: int, rules: RuleSet) -> int:
+    """Whole Finding Friends hands per second, and per card played."""
+    shape = deal_shape(rules)
+    agents_rate, machine_rate, actions = hands_per_second(hands, seed, rules)
+    print(f"friends: {shape.seats} players, {shape.decks} decks, {shape.hand_size} cards "
+          f"each, kitty {shape.kitty_size}, {shape.friends} friend(s)")
+    print(f"{'random-agent hands':<34} {agents_rate:8.0f} hands/s (CPU, {hands} hands, "
+          f"{actions:.0f} actions/hand)")
+    print(f"{'state machine only (replay)':<34} {machine_rate:8.0f} hands/s")
+    print(f"{'per card played (random agents)':<34} {_per_card(agents_rate, rules):8.1f} µs")
+    print(f"{'per card played (state machine)':<34} {_per_card(machine_rate, rules):8.1f} µs")
     return 0
 
 

@@ -18,10 +18,13 @@ __all__ = ["TypedKind", "parse_action", "play_error"]
 TypedKind = Literal["play", "bury", "declare", "pass"]
 
 
-def parse_action(kind: TypedKind, text: str, seat: int) -> Action | None:
+def parse_action(kind: TypedKind, text: str, seat: int, seats: int = 4) -> Action | None:
     """`seat`'s action from typed `text` (R1 notation): ``play``, ``bury`` or ``declare``
     those cards, or ``pass`` (the text is ignored). None when no card was typed; raises
-    `InvalidNotation` for a bad card and ValueError for a bad seat."""
+    `InvalidNotation` for a bad card and ValueError for a seat not in 0..`seats`-1 (pass the
+    table's seats in Finding Friends)."""
+    if not 0 <= seat < seats:
+        raise ValueError(f"a seat is 0–{seats - 1}, not {seat!r}")
     if kind == "pass":
         return Pass(seat)
     cards = tuple(parse_cards(text))

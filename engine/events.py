@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Literal
 
 from engine.cards import Card, Rank, format_cards, parse_cards
+from engine.friends import FriendCall
 from engine.trump import Trump
 
 EVENT_VERSION = 1
@@ -146,6 +147,26 @@ class Buried(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class FriendsCalled(_Event):
+    """Finding Friends: the starter `seat` called `calls` (F4); then play begins."""
+
+    seat: int
+    calls: tuple[FriendCall, ...]
+    type: ClassVar[str] = "friends_called"
+
+
+@dataclass(frozen=True, slots=True)
+class FriendRevealed(_Event):
+    """Finding Friends: `seat` just played the copy named by call `call_index` (F4). It is
+    now on the starter's side, unless it is the starter (the call is void) or already a
+    friend (the call adds nobody)."""
+
+    seat: int
+    call_index: int
+    type: ClassVar[str] = "friend_revealed"
+
+
+@dataclass(frozen=True, slots=True)
 class CardsPlayed(_Event):
     """`seat` played `cards` to the current trick."""
 
@@ -203,14 +224,15 @@ class KittyRevealed(_Event):
 @dataclass(frozen=True, slots=True)
 class HandSettled(_Event):
     """The hand's result (R10): the opponents' total, which side goes up by how many levels,
-    the teams' levels before and after (team A, team B), the next starter, and the seed."""
+    the teams' levels before and after (team A, team B; Finding Friends: one per seat, F5),
+    the next starter, and the seed."""
 
     hand_no: int
     opponent_points: int
     side: Side
     levels_gained: int
-    levels: tuple[Rank, Rank]
-    new_levels: tuple[Rank, Rank]
+    levels: tuple[Rank, ...]
+    new_levels: tuple[Rank, ...]
     next_starter: int
     seed: int
     type: ClassVar[str] = "hand_settled"
@@ -218,21 +240,24 @@ class HandSettled(_Event):
 
 @dataclass(frozen=True, slots=True)
 class MatchWon(_Event):
-    """`team` (0 = seats 0 and 2, 1 = seats 1 and 3) passed A and won the match (R11)."""
+    """`team` (0 = seats 0 and 2, 1 = seats 1 and 3) passed A and won the match (R11).
+
+    Finding Friends: `team` is the winning seat (F6)."""
 
     team: int
     type: ClassVar[str] = "match_won"
 
 
 Event = (HandStarted | CardsDealt | Declared | Passed | WindowClosed | Redealt | StarterSet
-         | NoBidTrump | TrumpSet | KittyTaken | Buried | CardsPlayed | PlayTakenBack
-         | ThrowFailed | TrickWon | KittyRevealed | HandSettled | MatchWon)
+         | NoBidTrump | TrumpSet | KittyTaken | Buried | FriendsCalled | FriendRevealed
+         | CardsPlayed | PlayTakenBack | ThrowFailed | TrickWon | KittyRevealed | HandSettled
+         | MatchWon)
 """Any event `engine.game.apply` emits."""
 
 _EVENT_TYPES: dict[str, type[_Event]] = {cls.type: cls for cls in (
     HandStarted, CardsDealt, Declared, Passed, WindowClosed, Redealt, StarterSet, NoBidTrump,
-    TrumpSet, KittyTaken, Buried, CardsPlayed, PlayTakenBack, ThrowFailed, TrickWon,
-    KittyRevealed, HandSettled, MatchWon)}
+    TrumpSet, KittyTaken, Buried, FriendsCalled, FriendRevealed, CardsPlayed, PlayTakenBack,
+    ThrowFailed, TrickWon, KittyRevealed, HandSettled, MatchWon)}
 
 
 def _same(value: Any) -> Any:
@@ -248,8 +273,10 @@ _CODECS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
     "Trump": (str, Trump.parse),
     "TrumpHow": (lambda how: how.value, TrumpHow),
     "tuple[Card, ...]": (format_cards, lambda text: tuple(parse_cards(text))),
-    "tuple[Rank, Rank]": (lambda ranks: [str(r) for r in ranks],
-                          lambda texts: tuple(Rank.parse(t) for t in texts)),
+    "tuple[Rank, ...]": (lambda ranks: [str(r) for r in ranks],
+                         lambda texts: tuple(Rank.parse(t) for t in texts)),
+    "tuple[FriendCall, ...]": (lambda calls: [call.to_dict() for call in calls],
+                               lambda data: tuple(FriendCall.from_dict(c) for c in data)),
 }
 
 def event_from_dict(data: dict[str, Any]) -> Event:

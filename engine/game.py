@@ -7,6 +7,9 @@ Phases of a hand: DECLARING (five batches of five cards, a declaration window af
 R5) → BURYING (the starter takes the kitty and buries 8, R6) → PLAYING (tricks, R7–R9) →
 settlement (R10, R11) → BETWEEN_HANDS until the next `StartHand`, or MATCH_OVER.
 Seats are 0–3 in play order; team 0 = seats 0 and 2, team 1 = seats 1 and 3.
+
+Finding Friends (`mode=friends`, F1–F6): 4–8 seats and D decks dealt by `deal_shape`; after
+BURYING comes CALLING (the starter's `CallFriends`), and each seat keeps its own level.
 """
 
 from __future__ import annotations
@@ -18,8 +21,28 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from engine.actions import Action, Bury, CloseWindow, Declare, Pass, Play, StartHand, TakeBack
-from engine.cards import Card, Rank, card_points, format_cards, full_deck, missing_from, parse_cards
+from engine.actions import (
+    Action,
+    Bury,
+    CallFriends,
+    CloseWindow,
+    Declare,
+    Pass,
+    Play,
+    StartHand,
+    TakeBack,
+)
+from engine.cards import (
+    ALL_CARDS,
+    Card,
+    Rank,
+    card_points,
+    format_cards,
+    full_deck,
+    missing_from,
+    parse_cards,
+)
+from engine.deal import DealShape, deal_shape
 from engine.declaring import declaration_error, declared_trump
 from engine.errors import IllegalPlay, NotYourTurn, WrongPhase
 from engine.events import (
@@ -28,6 +51,8 @@ from engine.events import (
     CardsPlayed,
     Declared,
     Event,
+    FriendRevealed,
+    FriendsCalled,
     HandSettled,
     HandStarted,
     KittyRevealed,
@@ -46,8 +71,9 @@ from engine.events import (
     WindowClosed,
 )
 from engine.follow import follow_error, held_follow_error
+from engine.friends import FriendCall, call_error, match_winner, next_starter, reveals, side_of
 from engine.reasons import ruling
-from engine.rules import FixedTrump, NoBid, RuleSet, ThrowRuff
+from engine.rules import FixedTrump, Mode, NoBid, RuleSet, ThrowRuff
 from engine.scoring import advance_level, kitty_multiplier, settle
 from engine.throw import check_throw, lead_error
 from engine.trick import trick_winner
@@ -62,6 +88,8 @@ BATCHES = 5
 BATCH_SIZE = 5
 KITTY_SIZE = 8
 HAND_SIZE = BATCHES * BATCH_SIZE
+"""The four-player game's shape (R1, R5, R6), kept for the modules that import it; a match's
+own shape is `Match.shape` (`deal_shape(rules)`)."""
 FIXED_TRUMP_FIRST_STARTER = 0
 """The first hand's starter under R12 `fixed_trump` (the bot seats the table's creator at 0)."""
 
@@ -73,6 +101,8 @@ class Phase(StrEnum):
 
     DECLARING = "declaring"
     BURYING = "burying"
+    CALLING = "calling"
+    """Finding Friends only: the starter calls friends (F4) between burying and playing."""
     PLAYING = "playing"
     BETWEEN_HANDS = "between_hands"
     MATCH_OVER = "match_over"
@@ -110,11 +140,13 @@ class Trick:
     leader: int
     plays: tuple[Cards, ...]
     winner: int | None = None
-    """The seat that won, once all four have played."""
+    """The seat that won, once every seat has played."""
     failed_throw: FailedThrow | None = None
     throw_ruff: ThrowRuff = ThrowRuff.LARGEST_UNIT
     """How ruffs of a throw are compared at this table (R12 `throw_ruff`; not serialized:
     it is the match's rule)."""
+    seat_count: int = SEATS
+    """Seats at the table (not serialized: the match's rule)."""
 
     @property
     def lead(self) -> Cards:
@@ -122,7 +154,7 @@ class Trick:
 
     @property
     def seats(self) -> tuple[int, ...]:
-        return tuple((self.leader + i) % SEATS for i in range(len(self.plays)))
+        return tuple((self.leader + i) % self.seat_count for i in range(len(self.plays)))
 
     @property
     def points(self) -> int:
@@ -130,13 +162,14 @@ class Trick:
 
     @property
     def complete(self) -> bool:
-        return len(self.plays) == SEATS
+        return len(self.plays) == self.seat_count
 
     def winning_seat(self, trump: Trump) -> int:
         """The seat winning so far (R9), or that won."""
         if self.winner is not None:
             return self.winner
-        return (self.leader + trick_winner(self.plays, trump, self.throw_ruff)) % SEATS
+        return (self.leader + trick_winner(self.plays, trump, self.throw_ruff)) \
+            % self.seat_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +184,14 @@ class HandResult:
     opponent_points: int
     side: Side
     levels_gained: int
-    levels: tuple[Rank, Rank]
-    new_levels: tuple[Rank, Rank]
+    levels: tuple[Rank, ...]
+    """Team A's and team B's levels before the hand (Finding Friends: each seat's, F5)."""
+    new_levels: tuple[Rank, ...]
     next_starter: int
     match_winner: int | None
+    """The team that won the match (Finding Friends: the seat, F6), if this hand ended it."""
+    declarer_seats: tuple[int, ...] = ()
+    """Finding Friends: the starter's final side, sorted (empty in teams mode)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +231,12 @@ class HandState:
     undo: HandState | None = None
     """With R12 `take_backs`: the hand as it was before the last play, while that play may
     still be taken back (its own `undo` is `None`: take-backs do not chain)."""
+    friend_calls: tuple[FriendCall, ...] = ()
+    """Finding Friends: the starter's calls (public once made, F4)."""
+    call_seats: tuple[int | None, ...] = ()
+    """Finding Friends: per call, the seat that played the called copy, or `None`."""
+    points_by_seat: tuple[int, ...] = ()
+    """Finding Friends: trick points each seat has won (empty in teams mode)."""
 
     @property
     def take_back_seat(self) -> int | None:
@@ -213,29 +256,49 @@ class HandState:
 
     def cards_left(self, seat: int) -> int:
         """Cards `seat` holds (the starter's 33 while burying)."""
-        extra = KITTY_SIZE if self.phase is Phase.BURYING and seat == self.starter else 0
+        extra = len(self.kitty) if self.phase is Phase.BURYING and seat == self.starter else 0
         return len(self.hands[seat]) + extra
 
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """A match: both teams' levels (team A, team B), the hands played, the current hand."""
+    """A match: both teams' levels (team A, team B), the hands played, the current hand.
+
+    Finding Friends: `levels` has one level per seat and `winner` is a seat (F5, F6)."""
 
     rules: RuleSet = RuleSet()  # noqa: RUF009 - a frozen value
-    levels: tuple[Rank, Rank] = (Rank.TWO, Rank.TWO)
+    levels: tuple[Rank, ...] = (Rank.TWO, Rank.TWO)
     hand_no: int = 0
     """Hands started so far (the current hand's number)."""
     starter: int | None = None
     """The current hand's starter, or after settlement the next one; `None` until the first
     hand's declaring decides it."""
     winner: int | None = None
-    """The team that won the match (R11)."""
+    """The team that won the match (R11); Finding Friends: the seat (F6)."""
     hand: HandState | None = None
 
     @classmethod
     def new(cls, rules: RuleSet | None = None) -> Match:
-        """A match before its first hand: levels 2 and 2, no starter; send `StartHand(seed)`."""
-        return cls(rules=rules or RuleSet())
+        """A match before its first hand: levels 2 and 2 (Finding Friends: 2 for every seat),
+        no starter; send `StartHand(seed)`."""
+        rules = rules or RuleSet()
+        if rules.mode is Mode.FRIENDS:
+            return cls(rules=rules, levels=(Rank.TWO,) * rules.players)
+        return cls(rules=rules)
+
+    @property
+    def seats(self) -> int:
+        """Seats at the table (4 in teams mode)."""
+        return self.rules.players
+
+    @property
+    def shape(self) -> DealShape:
+        """How this match's cards are dealt (F1; R1, R5, R6 in teams mode)."""
+        return deal_shape(self.rules)
+
+    def level_of(self, seat: int) -> Rank:
+        """The level of `seat`: its team's (teams mode) or its own (Finding Friends)."""
+        return self.levels[seat if self.rules.mode is Mode.FRIENDS else team_of(seat)]
 
     @property
     def phase(self) -> Phase:
@@ -291,6 +354,8 @@ def apply(match: Match, action: Action) -> tuple[Match, tuple[Event, ...]]:
         return _close_window(match)
     if isinstance(action, Bury):
         return _bury(match, action)
+    if isinstance(action, CallFriends):
+        return _call_friends(match, action)
     if isinstance(action, StartHand):
         return _start_hand(match, action)
     raise TypeError(f"not an action: {action!r}")
@@ -299,6 +364,7 @@ def apply(match: Match, action: Action) -> tuple[Match, tuple[Event, ...]]:
 _PHASE_RULINGS = {
     Phase.DECLARING: "phase.declaring",
     Phase.BURYING: "phase.burying",
+    Phase.CALLING: "phase.calling",
     Phase.PLAYING: "phase.playing",
 }
 
@@ -326,17 +392,18 @@ def _start_hand(match: Match, action: StartHand) -> tuple[Match, tuple[Event, ..
     starter = match.starter
     if starter is None and fixed is not FixedTrump.NONE:
         starter = FIXED_TRUMP_FIRST_STARTER  # no declaring to decide the first starter
-    level = match.levels[team_of(starter)] if starter is not None else match.levels[0]
+    level = match.level_of(starter) if starter is not None else match.levels[0]
     number = match.hand_no + 1
-    hand = _deal(number, action.seed, 0, level, starter)
+    shape = match.shape
+    hand = _deal(number, action.seed, 0, level, starter, shape)
     events: list[Event] = [HandStarted(number, starter, level)]
     if starter is not None:
         events.append(StarterSet(starter))
     events.append(CardsDealt(1, 0))
     if fixed is FixedTrump.NONE:
         return replace(match, hand=hand, hand_no=number), tuple(events)
-    while hand.batch < BATCHES:  # R12 `fixed_trump`: the whole deal, no declaration windows
-        hand = _deal_batch(hand)
+    while hand.batch < len(shape.batches):  # R12 `fixed_trump`: the whole deal, no windows
+        hand = _deal_batch(hand, shape)
         events.append(CardsDealt(hand.batch, 0))
     trump = Trump.parse(f"{level}{fixed.value}")
     events.append(TrumpSet(trump, None, TrumpHow.FIXED))
@@ -352,32 +419,50 @@ def deal_seed(seed: int, deal_no: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def _deal(number: int, seed: int, deal_no: int, level: Rank, starter: int | None) -> HandState:
-    deck = full_deck()
+def pack(decks: int) -> list[Card]:
+    """The cards of `decks` packs shuffled together: every card `decks` times (R1, F1)."""
+    if decks == 2:
+        return full_deck()
+    return [card for card in ALL_CARDS for _ in range(decks)]
+
+
+def _deal(number: int, seed: int, deal_no: int, level: Rank, starter: int | None,
+          shape: DealShape) -> HandState:
+    deck = pack(shape.decks)
     random.Random(deal_seed(seed, deal_no)).shuffle(deck)
-    stock = tuple(deck[: SEATS * HAND_SIZE])
-    kitty = tuple(deck[SEATS * HAND_SIZE:])
-    empty: tuple[Cards, ...] = ((),) * SEATS
+    dealt = shape.seats * shape.hand_size
+    stock = tuple(deck[:dealt])
+    kitty = tuple(deck[dealt:])
+    empty: tuple[Cards, ...] = ((),) * shape.seats
     hand = HandState(number=number, seed=seed, deal_no=deal_no, phase=Phase.DECLARING,
                      level=level, starter=starter, hands=empty, stock=stock, kitty=kitty,
-                     batch=0)
-    return _deal_batch(hand)
+                     batch=0, points_by_seat=(0,) * shape.seats if shape.friends else ())
+    return _deal_batch(hand, shape)
 
 
-def _deal_batch(hand: HandState) -> HandState:
-    """Deal the next batch of five to each seat and open its declaration window (R5)."""
+def _deal_batch(hand: HandState, shape: DealShape) -> HandState:
+    """Deal the next batch (five cards each with four seats) to every seat and open its
+    declaration window (R5, F1)."""
     order = Trump(hand.level, None)
     stock = hand.stock
+    size = shape.batches[hand.batch]
     hands = tuple(
-        tuple(order.sort(hand.hands[seat] + stock[seat * BATCH_SIZE:(seat + 1) * BATCH_SIZE]))
-        for seat in range(SEATS)
+        tuple(order.sort(hand.hands[seat] + stock[seat * size:(seat + 1) * size]))
+        for seat in range(shape.seats)
     )
-    return replace(hand, hands=hands, stock=stock[SEATS * BATCH_SIZE:], batch=hand.batch + 1,
+    return replace(hand, hands=hands, stock=stock[shape.seats * size:], batch=hand.batch + 1,
                    responded=())
+
+
+def _check_seat(match: Match, seat: int) -> None:
+    """Refuse a seat this match does not have (actions accept any seat 0–7)."""
+    if seat >= match.rules.players:
+        raise NotYourTurn(ruling("seat.absent", seat=seat))
 
 
 def _declare(match: Match, action: Declare) -> tuple[Match, tuple[Event, ...]]:
     hand = _hand_in(match, Phase.DECLARING)
+    _check_seat(match, action.seat)
     missing = missing_from(hand.hands[action.seat], action.cards)
     if missing:
         raise IllegalPlay(ruling("declare.not_held", notation=format_cards(missing)),
@@ -396,10 +481,11 @@ def _declare(match: Match, action: Declare) -> tuple[Match, tuple[Event, ...]]:
 
 def _pass(match: Match, action: Pass) -> tuple[Match, tuple[Event, ...]]:
     hand = _hand_in(match, Phase.DECLARING)
+    _check_seat(match, action.seat)
     if action.seat in hand.responded:
         raise NotYourTurn(ruling("declare.answered"))
     events: list[Event] = [Passed(action.seat)]
-    if len(hand.responded) == SEATS - 1:
+    if len(hand.responded) == len(hand.hands) - 1:
         # The last answer closes the window, which forgets who answered: skip recording it.
         return _end_window(match, hand, events, timed_out=False)
     return _with_hand(match, _answered(hand, (*hand.responded, action.seat), hand.declarations),
@@ -418,12 +504,13 @@ def _answered(hand: HandState, responded: tuple[int, ...],
         hand.trump_how, hand.revealed, hand.turn, hand.trick, hand.last_trick,
         hand.tricks_played, hand.played, hand.opponent_points, hand.opponent_trick_points,
         hand.declarer_trick_points, hand.failed_throws, hand.result, hand.undo,
+        hand.friend_calls, hand.call_seats, hand.points_by_seat,
     )
 
 
 def _after_response(match: Match, hand: HandState,
                     events: list[Event]) -> tuple[Match, tuple[Event, ...]]:
-    if len(hand.responded) < SEATS:
+    if len(hand.responded) < len(hand.hands):
         return _with_hand(match, hand, events)
     return _end_window(match, hand, events, timed_out=False)
 
@@ -435,10 +522,11 @@ def _close_window(match: Match) -> tuple[Match, tuple[Event, ...]]:
 
 def _end_window(match: Match, hand: HandState, events: list[Event],
                 timed_out: bool) -> tuple[Match, tuple[Event, ...]]:
-    final = hand.batch == BATCHES
+    shape = match.shape
+    final = hand.batch == len(shape.batches)
     events.append(WindowClosed(hand.batch, final, timed_out))
     if not final:
-        hand = _deal_batch(hand)
+        hand = _deal_batch(hand, shape)
         events.append(CardsDealt(hand.batch, hand.deal_no))
         return _with_hand(match, hand, events)
     if hand.declarations:
@@ -447,14 +535,14 @@ def _end_window(match: Match, hand: HandState, events: list[Event],
         if starter is None:  # first hand: the standing declaration makes the starter (R5)
             starter = declaration.seat
             events.append(StarterSet(starter))
-        level = match.levels[team_of(starter)]
+        level = match.level_of(starter)
         trump = declared_trump(declaration.cards, level)
         events.append(TrumpSet(trump, declaration.seat, TrumpHow.DECLARED))
         hand = replace(hand, starter=starter, level=level, trump=trump,
                        trump_how=TrumpHow.DECLARED)
     elif hand.starter is None:  # first hand, nobody declared: deal again (R5)
         deal_no = hand.deal_no + 1
-        hand = _deal(hand.number, hand.seed, deal_no, hand.level, None)
+        hand = _deal(hand.number, hand.seed, deal_no, hand.level, None, shape)
         events += [Redealt(deal_no), CardsDealt(1, deal_no)]
         return _with_hand(match, hand, events)
     else:  # later hand, nobody declared (R5, R12 `no_bid`)
@@ -497,8 +585,9 @@ def _bury(match: Match, action: Bury) -> tuple[Match, tuple[Event, ...]]:
     assert hand.starter is not None and hand.trump is not None
     if action.seat != hand.starter:
         raise NotYourTurn(ruling("bury.not_starter", seat=hand.starter))
-    if len(action.cards) != KITTY_SIZE:
-        raise IllegalPlay(ruling("bury.count", size=KITTY_SIZE, played=len(action.cards)),
+    size = match.shape.kitty_size
+    if len(action.cards) != size:
+        raise IllegalPlay(ruling("bury.count", size=size, played=len(action.cards)),
                           action.cards)
     pool = hand.hands[action.seat] + hand.kitty
     missing = missing_from(pool, action.cards)
@@ -507,9 +596,25 @@ def _bury(match: Match, action: Bury) -> tuple[Match, tuple[Event, ...]]:
                           action.cards)
     kept = tuple(hand.trump.sort(_remove(pool, action.cards)))
     hands = _set_seat(hand.hands, action.seat, kept)
-    hand = replace(hand, hands=hands, kitty=action.cards, phase=Phase.PLAYING,
-                   turn=hand.starter)
+    calling = match.rules.mode is Mode.FRIENDS
+    hand = replace(hand, hands=hands, kitty=action.cards,
+                   phase=Phase.CALLING if calling else Phase.PLAYING, turn=hand.starter)
     return _with_hand(match, hand, [Buried(action.seat)])
+
+
+def _call_friends(match: Match, action: CallFriends) -> tuple[Match, tuple[Event, ...]]:
+    """The starter names its friends (F4); then the starter leads."""
+    hand = _hand_in(match, Phase.CALLING)
+    assert hand.starter is not None and hand.trump is not None
+    if action.seat != hand.starter:
+        raise NotYourTurn(ruling("call.not_starter", seat=hand.starter))
+    shape = match.shape
+    reason = call_error(action.calls, hand.trump, shape.friends, shape.decks)
+    if reason is not None:
+        raise IllegalPlay(reason)
+    hand = replace(hand, phase=Phase.PLAYING, friend_calls=action.calls,
+                   call_seats=(None,) * len(action.calls))
+    return _with_hand(match, hand, [FriendsCalled(action.seat, action.calls)])
 
 
 def _take(cards: Sequence[Card], taken: Sequence[Card]) -> tuple[list[Card], list[Card]]:
@@ -558,12 +663,13 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
         reason = lead_error(cards, trump)
         if reason is not None:
             raise IllegalPlay(reason, cards)
-        others = [hand.hands[(seat + i) % SEATS] for i in (1, 2, 3)]
+        seats = len(hand.hands)
+        others = [hand.hands[(seat + i) % seats] for i in range(1, seats)]
         forced = check_throw(cards, others, trump)
         failed = None
         if forced is not None:
             penalty = _throw_penalty(match.rules, len(cards), opponent_points,
-                                     team_of(seat) == team_of(starter))
+                                     _known_declarer(hand, seat))
             opponent_points += penalty
             failed = FailedThrow(seat, cards, tuple(forced), penalty)
             failed_throws = (*failed_throws, failed)
@@ -587,17 +693,25 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
     played = (*hand.played, (seat, cards))
     ruffs = match.rules.throw_ruff
     before = hand
-    if len(plays) < SEATS:
-        hand = _after_play(hand, hands=hands, turn=(seat + 1) % SEATS,
-                           trick=Trick(number, leader, plays, None, failed, ruffs),
+    seats = len(hands)
+    call_seats = hand.call_seats
+    if hand.friend_calls:  # Finding Friends: this play may reveal a friend (F4)
+        call_seats, fulfilled = reveals(hand.friend_calls, hand.call_seats, played, seat,
+                                        cards)
+        events += [FriendRevealed(seat, index) for index in fulfilled]
+    if len(plays) < seats:
+        hand = _after_play(hand, hands=hands, turn=(seat + 1) % seats,
+                           trick=Trick(number, leader, plays, None, failed, ruffs, seats),
                            last_trick=hand.last_trick, tricks_played=hand.tricks_played,
                            played=played, opponent_points=opponent_points,
                            opponent_trick_points=hand.opponent_trick_points,
                            declarer_trick_points=hand.declarer_trick_points,
                            failed_throws=failed_throws)
+        if hand.friend_calls:
+            hand = _tally(hand, call_seats, None, 0)
         return _with_hand(match, _undoable(match, before, hand, failed_throws), events)
-    winner = (leader + trick_winner(plays, trump, ruffs)) % SEATS
-    trick = Trick(number, leader, plays, winner, failed, ruffs)
+    winner = (leader + trick_winner(plays, trump, ruffs)) % seats
+    trick = Trick(number, leader, plays, winner, failed, ruffs, seats)
     points = trick.points
     events.append(TrickWon(winner, points, number))
     opponents_won = team_of(winner) != team_of(starter)
@@ -608,6 +722,8 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
         declarer_trick_points=hand.declarer_trick_points + (0 if opponents_won else points),
         failed_throws=failed_throws,
     )
+    if hand.friend_calls:
+        hand = _tally(hand, call_seats, winner, points)
     if any(hands):
         return _with_hand(match, _undoable(match, before, hand, failed_throws), events)
     return _settle(match, hand, events)
@@ -657,8 +773,34 @@ def _after_play(hand: HandState, *, hands: tuple[Cards, ...], turn: int, trick: 
         hand.stock, hand.kitty, hand.batch, hand.responded, hand.declarations, hand.trump,
         hand.trump_how, hand.revealed, turn, trick, last_trick, tricks_played, played,
         opponent_points, opponent_trick_points, declarer_trick_points, failed_throws,
-        hand.result, hand.undo,
+        hand.result, hand.undo, hand.friend_calls, hand.call_seats, hand.points_by_seat,
     )
+
+
+def _known_declarer(hand: HandState, seat: int) -> bool:
+    """Whether `seat` is known to be on the starter's side (its team; Finding Friends: the
+    starter or a revealed friend, F4)."""
+    assert hand.starter is not None
+    if hand.friend_calls:
+        return seat == hand.starter or seat in hand.call_seats
+    return team_of(seat) == team_of(hand.starter)
+
+
+def _tally(hand: HandState, call_seats: tuple[int | None, ...], winner: int | None,
+           points: int) -> HandState:
+    """Finding Friends: `hand` after a play with the calls' seats and `points` won by
+    `winner` (if the play completed a trick); points split by the side known now (F4, F5)."""
+    assert hand.starter is not None
+    by_seat = hand.points_by_seat
+    if winner is not None:
+        by_seat = (*by_seat[:winner], by_seat[winner] + points, *by_seat[winner + 1:])
+    side = side_of(hand.starter, call_seats)
+    declarers = sum(by_seat[seat] for seat in side)
+    opponents = sum(by_seat) - declarers
+    penalties = sum(failed.penalty for failed in hand.failed_throws)
+    return replace(hand, call_seats=call_seats, points_by_seat=by_seat,
+                   opponent_points=max(0, opponents + penalties),
+                   opponent_trick_points=opponents, declarer_trick_points=declarers)
 
 
 def _throw_penalty(rules: RuleSet, cards: int, opponent_points: int, by_declarer: bool) -> int:
@@ -668,34 +810,48 @@ def _throw_penalty(rules: RuleSet, cards: int, opponent_points: int, by_declarer
 
 
 def _settle(match: Match, hand: HandState, events: list[Event]) -> tuple[Match, tuple[Event, ...]]:
-    """Score the finished hand, move levels and name the next starter (R10, R11)."""
+    """Score the finished hand, move levels and name the next starter (R10, R11; F5, F6)."""
     last, trump, starter = hand.last_trick, hand.trump, hand.starter
     assert last is not None and trump is not None and starter is not None
-    declarers = team_of(starter)
+    seats = len(hand.hands)
+    friends = bool(hand.friend_calls)
+    declarer_seats = side_of(starter, hand.call_seats) if friends \
+        else (starter % 2, starter % 2 + 2)
     multiplier = kitty_multiplier(last.lead, trump, match.rules)
     kitty_points = card_points(hand.kitty)
-    scored = kitty_points * multiplier if team_of(last.winning_seat(trump)) != declarers else 0
+    scored = kitty_points * multiplier if last.winning_seat(trump) not in declarer_seats \
+        else 0
     total = hand.opponent_points + scored
     side, gained = settle(total, match.rules)
-    team = declarers if side == "declarers" else 1 - declarers
+    declarers_won = side == "declarers"
+    if friends:  # every seat of the winning side goes up on its own (F5, F6)
+        winners = [seat for seat in range(seats) if (seat in declarer_seats) == declarers_won]
+    else:  # the winning team's level (R10, R11): team 0 is seats 0 and 2
+        winners = [team_of(starter) if declarers_won else 1 - team_of(starter)]
     levels = list(match.levels)
-    won = False
+    passed = []
     if gained:
-        levels[team], won = advance_level(levels[team], gained, side == "declarers",
-                                          match.rules)
-    new_levels = (levels[0], levels[1])
-    next_starter = (starter + (2 if side == "declarers" else 1)) % SEATS
-    winner = team if won else None
+        for index in winners:
+            levels[index], won = advance_level(levels[index], gained, declarers_won,
+                                               match.rules)
+            if won:
+                passed.append(index)
+    new_levels = tuple(levels)
+    following = next_starter(starter, declarer_seats, seats, declarers_won)
+    winner = match_winner(starter, passed, seats) if friends else (
+        passed[0] if passed else None)
     result = HandResult(hand.seed, hand.kitty, kitty_points, multiplier, scored, total, side,
-                        gained, match.levels, new_levels, next_starter, winner)
+                        gained, match.levels, new_levels, following, winner,
+                        declarer_seats if friends else ())
     events += [KittyRevealed(hand.kitty, kitty_points, multiplier, scored),
                HandSettled(hand.number, total, side, gained, match.levels, new_levels,
-                           next_starter, hand.seed)]
-    if won:
-        events.append(MatchWon(team))
-    hand = replace(hand, phase=Phase.MATCH_OVER if won else Phase.BETWEEN_HANDS, turn=None,
+                           following, hand.seed)]
+    if winner is not None:
+        events.append(MatchWon(winner))
+    over = winner is not None
+    hand = replace(hand, phase=Phase.MATCH_OVER if over else Phase.BETWEEN_HANDS, turn=None,
                    opponent_points=total, result=result, undo=None)
-    return replace(match, hand=hand, levels=new_levels, starter=next_starter,
+    return replace(match, hand=hand, levels=new_levels, starter=following,
                    winner=winner), tuple(events)
 
 
@@ -747,11 +903,11 @@ def result_to_dict(result: HandResult) -> dict[str, Any]:
         "levels": [str(r) for r in result.levels],
         "new_levels": [str(r) for r in result.new_levels],
         "next_starter": result.next_starter, "match_winner": result.match_winner,
-    }
+    } | ({"declarer_seats": list(result.declarer_seats)} if result.declarer_seats else {})
 
 
-def _levels(texts: Sequence[str]) -> tuple[Rank, Rank]:
-    return Rank.parse(texts[0]), Rank.parse(texts[1])
+def _levels(texts: Sequence[str]) -> tuple[Rank, ...]:
+    return tuple(Rank.parse(text) for text in texts)
 
 
 def _side(text: str) -> Side:
@@ -770,11 +926,12 @@ def _result_from_dict(data: dict[str, Any] | None) -> HandResult | None:
         int(data["kitty_multiplier"]), int(data["kitty_scored"]), int(data["opponent_points"]),
         _side(data["side"]), int(data["levels_gained"]), _levels(data["levels"]),
         _levels(data["new_levels"]), int(data["next_starter"]), _opt_int(data["match_winner"]),
+        tuple(int(seat) for seat in data.get("declarer_seats", ())),
     )
 
 
 def _hand_to_dict(hand: HandState) -> dict[str, Any]:
-    data = {
+    data: dict[str, Any] = {
         "number": hand.number, "seed": hand.seed, "deal_no": hand.deal_no,
         "phase": hand.phase.value, "level": str(hand.level), "starter": hand.starter,
         "hands": [format_cards(cards) for cards in hand.hands],
@@ -796,11 +953,21 @@ def _hand_to_dict(hand: HandState) -> dict[str, Any]:
     }
     if hand.undo is not None:  # only with R12 `take_backs`
         data["undo"] = _hand_to_dict(hand.undo)
+    if hand.points_by_seat:  # only in Finding Friends
+        data["friend_calls"] = [call.to_dict() for call in hand.friend_calls]
+        data["call_seats"] = list(hand.call_seats)
+        data["points_by_seat"] = list(hand.points_by_seat)
     return data
 
 
+def _trick_from(data: dict[str, Any] | None, rules: RuleSet) -> Trick | None:
+    trick = _trick_from_dict(data, rules.throw_ruff)
+    if trick is None or rules.players == SEATS:
+        return trick
+    return replace(trick, seat_count=rules.players)
+
+
 def _hand_from_dict(data: dict[str, Any], rules: RuleSet) -> HandState:
-    ruffs = rules.throw_ruff
     undo = data.get("undo")
     return HandState(
         number=int(data["number"]), seed=int(data["seed"]), deal_no=int(data["deal_no"]),
@@ -814,8 +981,8 @@ def _hand_from_dict(data: dict[str, Any], rules: RuleSet) -> HandState:
         trump=None if data["trump"] is None else Trump.parse(data["trump"]),
         trump_how=None if data["trump_how"] is None else TrumpHow(data["trump_how"]),
         revealed=_cards_in(data["revealed"]), turn=_opt_int(data["turn"]),
-        trick=_trick_from_dict(data["trick"], ruffs),
-        last_trick=_trick_from_dict(data["last_trick"], ruffs),
+        trick=_trick_from(data["trick"], rules),
+        last_trick=_trick_from(data["last_trick"], rules),
         tricks_played=int(data["tricks_played"]),
         played=tuple((int(seat), _cards_in(text)) for seat, text in data["played"]),
         opponent_points=int(data["opponent_points"]),
@@ -824,6 +991,9 @@ def _hand_from_dict(data: dict[str, Any], rules: RuleSet) -> HandState:
         failed_throws=tuple(_failed_from_dict(f) for f in data["failed_throws"]),
         result=_result_from_dict(data["result"]),
         undo=None if undo is None else _hand_from_dict(undo, rules),
+        friend_calls=tuple(FriendCall.from_dict(call) for call in data.get("friend_calls", ())),
+        call_seats=tuple(_opt_int(seat) for seat in data.get("call_seats", ())),
+        points_by_seat=tuple(int(points) for points in data.get("points_by_seat", ())),
     )
 
 

@@ -56,6 +56,8 @@ ENGLISH: Final[Mapping[str, str]] = {
     "phase.playing": "Cards are played once the kitty is buried (R7)",
     "phase.match_over": "The match is over (R11): start a new match",
     "phase.hand_running": "Hand {number} is still being played",
+    "phase.calling": "The starter calls friends after burying, before the first lead (F4)",
+    "seat.absent": "There is no seat {seat} at this table",
     "turn.lead": "It is not your turn: seat {seat} plays next (R7)",
     "turn.follow": "It is not your turn: seat {seat} plays next (R8)",
     # ---- declaring (R5) ----
@@ -98,6 +100,12 @@ ENGLISH: Final[Mapping[str, str]] = {
                            "to answer the throw's tractor of {pairs} pairs (R8)"),
     "follow.pairs_throw.one": ("You hold a pair in {suit}, so you must play a pair to answer "
                                "the throw's tractor of {pairs} pairs (R8)"),
+    # ---- calling friends (Finding Friends, F4) ----
+    "call.not_starter": "Only the starter (seat {seat}) calls friends (F4)",
+    "call.count": "Call exactly {size} friends, not {played} (F4)",
+    "call.trump": "{cards} is a trump this hand: call a card that is not trump (F4)",
+    "call.copy": "With {decks} decks the called copy is 1 to {decks}, not {copy} (F4)",
+    "call.duplicate": "Copy {copy} of {cards} is already called (F4)",
     # ---- take-backs (R12 `take_backs`) ----
     "takeback.off": "This table does not allow taking back a play (R12)",
     "takeback.not_last": ("Only your last play can be taken back, and only before the next "

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from engine.cards import Card, Rank
+from engine.deal import deal_shape
 from engine.rules import KittyMultiplier, LevelScoring, MatchEnd, MustDefend, RuleSet
 from engine.trump import Trump
 from engine.units import decompose
@@ -40,17 +41,20 @@ def settle(
 
     0 → declarers +3; 5–35 → +2; 40–75 → +1; 80–115 → opponents take over, +0; then +1 for
     every further 40 points (R10). R12 `level_scoring=one_per_hand`: under 80 the declarers
-    +1, from 80 the opponents take over and +1.
+    +1, from 80 the opponents take over and +1. With D decks (Finding Friends, F5) every
+    threshold is scaled by D/2: take-over at 40 points per deck, steps of 20 per deck.
     """
+    step = 20 * deal_shape(rules).decks
+    take_over = 2 * step
     if rules.level_scoring is LevelScoring.ONE_PER_HAND:
-        return ("declarers", 1) if opponent_points < 80 else ("opponents", 1)
+        return ("declarers", 1) if opponent_points < take_over else ("opponents", 1)
     if opponent_points <= 0:
         return "declarers", 3
-    if opponent_points < 40:
+    if opponent_points < step:
         return "declarers", 2
-    if opponent_points < 80:
+    if opponent_points < take_over:
         return "declarers", 1
-    return "opponents", (opponent_points - 80) // 40
+    return "opponents", (opponent_points - take_over) // step
 
 
 def advance_level(

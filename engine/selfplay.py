@@ -1,5 +1,7 @@
 """Self-play with random legal agents: `python -m engine.selfplay --hands N --seed S`.
 
+`--mode friends --players N [--decks D]` plays Finding Friends (F1–F6) instead.
+
 Prints one JSON object per hand. A match continues hand to hand; when one is won a new match
 starts. The same arguments always print the same bytes. Agents see only `view_for(seat)`.
 With `take_backs` on (R12), the driver now and then has the last player take back a play
@@ -16,12 +18,24 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import Action, Bury, CloseWindow, Declare, Pass, Play, StartHand, TakeBack
+from engine.actions import (
+    Action,
+    Bury,
+    CallFriends,
+    CloseWindow,
+    Declare,
+    Pass,
+    Play,
+    StartHand,
+    TakeBack,
+)
 from engine.cards import Card
+from engine.deal import deal_shape
 from engine.events import Event
 from engine.follow import random_legal_follow
-from engine.game import KITTY_SIZE, Match, Phase
-from engine.rules import RuleSet
+from engine.friends import legal_calls
+from engine.game import Match, Phase
+from engine.rules import Mode, RuleSet
 from engine.trump import Trump
 from engine.units import group_by_suit, unit_cards
 from engine.views import PlayerView, player_view
@@ -66,8 +80,11 @@ class RandomAgent:
             if options and self.rng.random() < self.declare_chance:
                 return Declare(view.seat, self.rng.choice(options))
             return Pass(view.seat)
+        if phase is Phase.CALLING:  # Finding Friends (F4): any legal calls
+            friends = deal_shape(view.public.rules).friends
+            return CallFriends(view.seat, tuple(self.rng.sample(legal_calls(view), friends)))
         assert phase is Phase.BURYING and view.kitty is not None
-        return Bury(view.seat, tuple(self.rng.sample(view.hand + view.kitty, KITTY_SIZE)))
+        return Bury(view.seat, tuple(self.rng.sample(view.hand + view.kitty, len(view.kitty))))
 
 
 def next_action(match: Match, agents: Sequence[RandomAgent], rng: random.Random) -> Action:
@@ -79,7 +96,7 @@ def next_action(match: Match, agents: Sequence[RandomAgent], rng: random.Random)
     if hand.phase is Phase.DECLARING:
         if rng.random() < CLOSE_WINDOW_CHANCE:
             return CloseWindow()
-        seat = rng.choice([s for s in range(4) if s not in hand.responded])
+        seat = rng.choice([s for s in range(match.seats) if s not in hand.responded])
     else:
         if match.rules.take_backs and hand.undo is not None and rng.random() < TAKE_BACK_CHANCE:
             return TakeBack(hand.played[-1][0])
@@ -124,15 +141,20 @@ def hand_summary(match: Match, match_no: int) -> dict[str, Any]:
         "result": [result.side, result.levels_gained],
         "new_levels": [str(r) for r in result.new_levels], "next_starter": result.next_starter,
         "tricks": hand.tricks_played, "match_winner": result.match_winner,
-    }
+    } | ({} if match.rules.mode is Mode.TEAMS else {
+        "calls": [call.to_dict() for call in hand.friend_calls],
+        "call_seats": list(hand.call_seats), "declarer_seats": list(result.declarer_seats),
+        "points_by_seat": list(hand.points_by_seat),
+    })
 
 
 def run(hands: int, seed: int, rules: RuleSet | None = None) -> Iterator[dict[str, Any]]:
     """Play `hands` hands from `seed` and yield each hand's summary."""
     seeds = random.Random(f"tractor-seeds:{seed}")
     driver = random.Random(f"tractor-driver:{seed}")
-    agents = [RandomAgent(random.Random(f"tractor-agent:{seed}:{seat}")) for seat in range(4)]
     match, match_no = Match.new(rules), 1
+    agents = [RandomAgent(random.Random(f"tractor-agent:{seed}:{seat}"))
+              for seat in range(match.seats)]
     for _ in range(hands):
         if match.phase is Phase.MATCH_OVER:
             match, match_no = Match.new(rules), match_no + 1
@@ -141,14 +163,33 @@ def run(hands: int, seed: int, rules: RuleSet | None = None) -> Iterator[dict[st
         yield hand_summary(match, match_no)
 
 
+def add_mode_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--mode`, `--players`, `--decks` (Finding Friends; shared with `engine.bench`)."""
+    parser.add_argument("--mode", choices=[mode.value for mode in Mode], default=None,
+                        help="teams (default) or friends")
+    parser.add_argument("--players", type=int, default=None, help="seats, 4–8 (friends)")
+    parser.add_argument("--decks", type=int, default=None,
+                        help="decks, 2–4 (friends; default by players)")
+
+
+def rules_from_arguments(args: argparse.Namespace) -> RuleSet:
+    """The table options of `--rules` with `--mode/--players/--decks` on top."""
+    options = json.loads(getattr(args, "rules", "{}"))
+    for name in ("mode", "players", "decks"):
+        if getattr(args, name) is not None:
+            options[name] = getattr(args, name)
+    return RuleSet.from_dict(options)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.selfplay", description=__doc__)
     parser.add_argument("--hands", type=int, default=10, help="hands to play")
     parser.add_argument("--seed", type=int, default=0, help="seed of the whole run")
     parser.add_argument("--rules", default="{}",
                         help='table options as JSON, e.g. \'{"no_bid": "reveal_until_level"}\'')
+    add_mode_arguments(parser)
     args = parser.parse_args(argv)
-    rules = RuleSet.from_dict(json.loads(args.rules))
+    rules = rules_from_arguments(args)
     for summary in run(args.hands, args.seed, rules):
         sys.stdout.write(json.dumps(summary) + "\n")
     return 0

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import ALL_CARDS, Card, Rank, format_cards
+from engine.deal import deal_shape
 from engine.declaring import legal_declarations as declarations_for
 from engine.events import TrumpHow
+from engine.friends import FriendCall, side_of
 from engine.game import (
-    KITTY_SIZE,
-    SEATS,
     Cards,
     Declaration,
     FailedThrow,
@@ -26,7 +26,7 @@ from engine.game import (
     result_to_dict,
     trick_to_dict,
 )
-from engine.rules import RuleSet
+from engine.rules import Mode, RuleSet
 from engine.trump import Trump
 
 if TYPE_CHECKING:
@@ -40,8 +40,9 @@ class PublicView:
     phase: Phase
     rules: RuleSet
     hand_no: int
-    levels: tuple[Rank, Rank]
-    """Team A's (seats 0, 2) and team B's (seats 1, 3) levels."""
+    levels: tuple[Rank, ...]
+    """Team A's (seats 0, 2) and team B's (seats 1, 3) levels; Finding Friends: one level
+    per seat (F5)."""
     level: Rank | None
     """The level rank of the current hand."""
     starter: int | None
@@ -65,18 +66,54 @@ class PublicView:
     played: tuple[tuple[int, Cards], ...]
     """Every play of the hand in order, as (seat, cards)."""
     opponent_points: int
-    """Points the opponents have so far (tricks, throw penalties; the kitty once settled)."""
+    """Points the opponents have so far (tricks, throw penalties; the kitty once settled).
+    Finding Friends: points of the seats not (yet) known to be on the starter's side."""
     failed_throws: tuple[FailedThrow, ...]
     result: HandResult | None
     """After settlement: the kitty, the seed and the outcome."""
     match_winner: int | None
     take_back_seat: int | None = None
     """With R12 `take_backs`: the seat that may take back its last play now, if any."""
+    friend_calls: tuple[FriendCall, ...] = ()
+    """Finding Friends: the starter's calls, once made (F4)."""
+    call_seats: tuple[int | None, ...] = ()
+    """Finding Friends: per call, the seat that played the called copy, or `None` while it
+    is unplayed (F4)."""
+    points_by_seat: tuple[int, ...] = ()
+    """Finding Friends: trick points each seat has won this hand."""
+
+    @property
+    def friends_mode(self) -> bool:
+        """Whether this table plays Finding Friends."""
+        return self.rules.mode is Mode.FRIENDS
+
+    @property
+    def seats(self) -> int:
+        """Seats at the table (4 in teams mode)."""
+        return self.rules.players
 
     @property
     def declarer_team(self) -> int | None:
-        """0 (seats 0, 2) or 1 (seats 1, 3), once the starter is known."""
-        return None if self.starter is None else self.starter % 2
+        """0 (seats 0, 2) or 1 (seats 1, 3), once the starter is known; `None` in Finding
+        Friends (no teams)."""
+        return None if self.starter is None or self.friends_mode else self.starter % 2
+
+    @property
+    def declarer_seats(self) -> tuple[int, ...]:
+        """The seats known to be on the starter's side, sorted: the starter's team (teams
+        mode); the starter and the revealed friends (Finding Friends, F4)."""
+        if self.starter is None:
+            return ()
+        if self.friends_mode:
+            return side_of(self.starter, self.call_seats)
+        return (self.starter % 2, self.starter % 2 + 2)
+
+    @property
+    def seat_levels(self) -> tuple[Rank, ...]:
+        """Each seat's level: its team's (teams mode) or its own (Finding Friends)."""
+        if self.friends_mode:
+            return self.levels
+        return tuple(self.levels[seat % 2] for seat in range(self.seats))
 
     @property
     def trick_winner(self) -> int | None:
@@ -120,7 +157,14 @@ class PublicView:
                                f.penalty] for f in self.failed_throws],
             "result": None if self.result is None else result_to_dict(self.result),
             "match_winner": self.match_winner, "take_back_seat": self.take_back_seat,
-        }
+        } | (self._friends_dict() if self.friends_mode else {})
+
+    def _friends_dict(self) -> dict[str, Any]:
+        return {"friend_calls": [call.to_dict() for call in self.friend_calls],
+                "call_seats": list(self.call_seats),
+                "points_by_seat": list(self.points_by_seat),
+                "declarer_seats": list(self.declarer_seats),
+                "seat_levels": [str(r) for r in self.seat_levels]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +176,8 @@ class PlayerView:
     hand: Cards
     kitty: Cards | None
     """The starter's kitty: the 8 cards taken (while burying; `hand` + `kitty` are the 33 to
-    bury from), then the 8 buried. `None` for other seats until settlement."""
+    bury from), then the 8 buried (Finding Friends: `kitty_size`, F1). `None` for other
+    seats until settlement."""
 
     @property
     def legal_declarations(self) -> tuple[Cards, ...]:
@@ -166,7 +211,6 @@ class PlayerView:
 
 
 _NO_CARDS: Cards = ()
-_ZEROS = (0,) * SEATS
 
 
 def public_view(match: Match) -> PublicView:
@@ -174,27 +218,28 @@ def public_view(match: Match) -> PublicView:
     hand = match.hand
     if hand is None:
         return PublicView(match.phase, match.rules, match.hand_no, match.levels, None,
-                          match.starter, None, None, (), _NO_CARDS, 0, 0, (), None, _ZEROS,
-                          None, None, 0, (), 0, (), None, match.winner)
+                          match.starter, None, None, (), _NO_CARDS, 0, 0, (), None,
+                          (0,) * match.seats, None, None, 0, (), 0, (), None, match.winner)
     phase = hand.phase
     cards_left = tuple(map(len, hand.hands))
     awaiting: tuple[int, ...] = ()
     if phase is Phase.DECLARING:
-        awaiting = tuple(s for s in range(SEATS) if s not in hand.responded)
+        awaiting = tuple(s for s in range(len(cards_left)) if s not in hand.responded)
     elif phase is Phase.BURYING and hand.starter is not None:  # the starter holds the kitty
-        cards_left = tuple(n + KITTY_SIZE if seat == hand.starter else n
+        cards_left = tuple(n + len(hand.kitty) if seat == hand.starter else n
                            for seat, n in enumerate(cards_left))
     return PublicView(phase, match.rules, hand.number, match.levels, hand.level, hand.starter,
                       hand.trump, hand.trump_how, hand.declarations, hand.revealed,
                       hand.deal_no, hand.batch, awaiting, hand.turn, cards_left, hand.trick,
                       hand.last_trick, hand.tricks_played, hand.played, hand.opponent_points,
-                      hand.failed_throws, hand.result, match.winner, hand.take_back_seat)
+                      hand.failed_throws, hand.result, match.winner, hand.take_back_seat,
+                      hand.friend_calls, hand.call_seats, hand.points_by_seat)
 
 
 def player_view(match: Match, seat: int) -> PlayerView:
     """What `seat` may see of `match`."""
-    if not 0 <= seat < SEATS:
-        raise ValueError(f"a seat is 0–3, not {seat!r}")
+    if not 0 <= seat < match.seats:
+        raise ValueError(f"a seat is 0–{match.seats - 1}, not {seat!r}")
     public = public_view(match)
     hand = match.hand
     if hand is None:
@@ -212,7 +257,8 @@ def unseen_cards(view: PlayerView) -> list[Card]:
 
     (They are in the other hands or, for a non-starter, the kitty.)
     """
-    left = Counter({card: 2 for card in ALL_CARDS})
+    decks = deal_shape(view.public.rules).decks
+    left = Counter({card: decks for card in ALL_CARDS})
     left.subtract(view.hand)
     if view.kitty is not None and view.public.result is None:
         left.subtract(view.kitty)

@@ -137,7 +137,7 @@ def test_take_backs_are_actions_in_the_log_and_replay_exactly() -> None:
     assert TakeBack(2).to_dict() == {"v": 1, "type": "take_back", "seat": 2}
     assert action_from_dict({"v": 1, "type": "take_back", "seat": 2}) == TakeBack(2)
     with pytest.raises(ValueError):
-        TakeBack(4)
+        TakeBack(8)  # actions take seats 0–7 (F1)
     start = playing(HANDS, "2H", rules=ON)
     log = [Play(0, C("AS")), TakeBack(0), Play(0, C("KS")), Play(1, C("4S")), TakeBack(1),
            Play(1, C("5S"))]
