@@ -6,7 +6,18 @@ import random
 from collections.abc import Callable, Sequence
 
 from engine.cards import Card, format_cards, missing_from
-from engine.matching import best_answer, best_answer_path, pair_counts, shapes_of
+from engine.matching import (
+    Component,
+    Shape,
+    best_answer,
+    best_answer_path,
+    holding,
+    pair_counts,
+    shapes_of,
+    wide_answer,
+    wide_best,
+    wide_shapes,
+)
 from engine.reasons import SUIT_CODES, Reason, ruling
 from engine.rules import Follow
 from engine.trump import Trump
@@ -15,6 +26,16 @@ from engine.units import Unit, decompose_suit
 
 def _lead_units(lead: Sequence[Card], trump: Trump) -> list[Unit]:
     return decompose_suit(list(lead), trump)
+
+
+def lead_wide_shapes(units: Sequence[Unit]) -> tuple[Shape, ...] | None:
+    """The (width, length) shapes of a lead with a triple or quadruple in it (F2), largest
+    first and singles left out; `None` for a lead of singles, pairs and tractors of pairs,
+    which R8's pair machinery answers (a card held three or four times then simply makes
+    one or two pairs)."""
+    if all(unit.width <= 2 for unit in units):
+        return None
+    return wide_shapes((unit.width, unit.length) for unit in units)
 
 
 def follow_error(
@@ -59,6 +80,10 @@ def held_follow_error(
     if follow is Follow.SUIT_ONLY:
         return None
     units = _lead_units(lead, trump)
+    if n >= 3:
+        wide = lead_wide_shapes(units)
+        if wide is not None:
+            return _wide_error(wide, held, played, trump, SUIT_CODES[suit])
     shapes = shapes_of(u.pairs for u in units)
     if not shapes:
         return None
@@ -82,6 +107,29 @@ def _structure_reason(
     if throw:
         return ruling("follow.pairs_throw", count=need[i] // 2, suit=suit, pairs=pairs)
     return ruling("follow.pairs", count=need[i] // 2, suit=suit)
+
+
+def _wide_error(shapes: tuple[Shape, ...], held: Sequence[Card], played: Sequence[Card],
+                trump: Trump, suit: str) -> Reason | None:
+    """`held_follow_error`'s shape duty against a lead with triples or quadruples (F2)."""
+    need = wide_answer(shapes, held, trump)
+    got = wide_answer(shapes, played, trump)
+    if got == need:
+        return None
+    i = next(i for i, (a, b) in enumerate(zip(need, got, strict=True)) if a != b)
+    width, length = shapes[i]
+    return wide_reason(width, length, need[i], suit)
+
+
+def wide_reason(width: int, length: int, need: Component, suit: str) -> Reason:
+    """Why a follow fails the duty to a lead unit of `width` × `length` (F2): the player
+    holds its shape (`need` is `(width + 1,)`), or groups `need` of identical cards."""
+    if need == (width + 1,):
+        if length == 1:
+            return ruling("follow.tuple", width=width, suit=suit)
+        return ruling("follow.tuple_tractor", width=width, length=length, suit=suit)
+    return ruling("follow.groups", size=width * length, suit=suit,
+                  groups="+".join(str(part) for part in need))
 
 
 def forced_cards(hand: Sequence[Card], lead: Sequence[Card], trump: Trump) -> list[Card]:
@@ -110,7 +158,11 @@ def build_follow(
     if len(held) <= n:
         rest = sorted((c for c in hand if suits[c.code] != suit), key=fill_key)
         return held + rest[: n - len(held)]
-    shapes = shapes_of(u.pairs for u in _lead_units(lead, trump))
+    units = _lead_units(lead, trump)
+    wide = lead_wide_shapes(units) if n >= 3 else None
+    if wide is not None:
+        return answer_wide(held, wide, n, trump, prefer_high=prefer_high, fill_key=fill_key)
+    shapes = shapes_of(u.pairs for u in units)
     return answer_shapes(held, shapes, n, trump, prefer_high=prefer_high, fill_key=fill_key)
 
 
@@ -133,6 +185,30 @@ def answer_shapes(
             for order in used:
                 card = _take_pair(rest, order, trump)
                 chosen += [card, card]
+    rest.sort(key=fill_key)
+    return chosen + rest[: n - len(chosen)]
+
+
+def answer_wide(
+    pool: Sequence[Card],
+    shapes: tuple[Shape, ...],
+    n: int,
+    trump: Trump,
+    *,
+    prefer_high: bool,
+    fill_key: Callable[[Card], float],
+) -> list[Card]:
+    """`answer_shapes` for lead units with triples or quadruples (F2): `n` cards of `pool`
+    answering the (width, length) `shapes` as well as `pool` can, then filled by `fill_key`."""
+    chosen: list[Card] = []
+    rest = list(pool)
+    _, path = wide_best(shapes, holding(rest, trump), prefer_high)
+    for taken in path:
+        for code, count in taken:
+            for _ in range(count):
+                card = next(c for c in rest if c.code == code)
+                rest.remove(card)
+                chosen.append(card)
     rest.sort(key=fill_key)
     return chosen + rest[: n - len(chosen)]
 

@@ -67,6 +67,10 @@ ENGLISH: Final[Mapping[str, str]] = {
     "declare.self": ("Your declaration already stands: you cannot overturn yourself, only "
                      "reinforce a single with its twin (R5)"),
     "declare.too_weak": "To overturn you must show something stronger than {cards} (R5)",
+    "declare.shape_many": ("Declare with identical {level}s, or two or more identical jokers "
+                           "(F3)"),
+    "declare.self_many": ("Your declaration already stands: you can only strengthen it with "
+                          "more copies of the same card (F3)"),
     "declare.answered": ("You have already answered this declaration window; wait for the "
                          "next batch (R5)"),
     "declare.fixed_trump": ("This table plays with a fixed trump for the whole match: nobody "
@@ -106,6 +110,13 @@ ENGLISH: Final[Mapping[str, str]] = {
     "call.trump": "{cards} is a trump this hand: call a card that is not trump (F4)",
     "call.copy": "With {decks} decks the called copy is 1 to {decks}, not {copy} (F4)",
     "call.duplicate": "Copy {copy} of {cards} is already called (F4)",
+    # ---- following with three or four decks (Finding Friends F2) ----
+    "follow.tuple": ("You hold {width} identical {suit} cards, so you must play them together "
+                     "to answer the lead's {width} of a kind (F2)"),
+    "follow.tuple_tractor": ("You hold a {suit} tractor of {length} sets of {width} identical "
+                             "cards, so you must play one (F2)"),
+    "follow.groups": ("Your {suit} cards can answer the lead's {size}-card unit with groups of "
+                      "{groups} identical cards, so you must play such groups (F2)"),
     # ---- take-backs (R12 `take_backs`) ----
     "takeback.off": "This table does not allow taking back a play (R12)",
     "takeback.not_last": ("Only your last play can be taken back, and only before the next "
