@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.render.table import SeatLabel
+from bot.render.board import SeatLabel
 from engine.actions import Action, Bury, Declare, Pass, Play, StartHand
 from engine.follow import random_legal_follow
 from engine.game import KITTY_SIZE, Match, Phase

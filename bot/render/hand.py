@@ -3,6 +3,10 @@
 The cards run in display order (trumps first, then ♠ ♥ ♣ ♦) through as few, as full rows as
 make them largest: each row overlaps its cards down to their index strips, a gap marks
 where a suit group starts, and rows break between suit groups where that costs little.
+With three or more decks, a triple or quadruple of one card stands apart by a narrower gap
+on either side (and rows rather break around it than through it). A hand too big for the
+usual height (more than ~40 cards: four players with four decks) gets a taller picture and
+more rows rather than cards too small to read.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from bot.render.labels import ENGLISH, Labels
 from bot.render.sorting import hand_groups
 from bot.render.style import MUTED, WHITE, to_png
 from engine.cards import Card, Rank
-from engine.game import Phase
+from engine.game import KITTY_SIZE, Phase
 from engine.trump import Trump
 from engine.views import PlayerView
 
@@ -29,10 +33,13 @@ WIDTH: Final = 720
 """Drawn for a 360 px wide phone screen at twice its resolution."""
 MIN_HEIGHT: Final = 360  # aspect at most 2:1
 MAX_HEIGHT: Final = 600  # aspect at least 1.2:1
+TALL_HEIGHT: Final = 756  # a very big hand (aspect at least 0.95:1) …
+TALL_BELOW: Final = 96  # … when the usual height would draw its cards narrower than this
 MARGIN: Final = 16
 GAP: Final = 14  # between suit groups in a row
+TIE_GAP: Final = 8  # either side of a triple or quadruple (three or more decks)
 CARD_MAX: Final = 150  # the widest a card gets (a few cards)
-MAX_ROWS: Final = 6
+MAX_ROWS: Final = 7
 RAISE: Final = 0.12  # a selected card's lift, in card widths (kept free between rows)
 HEADER_SIZE: Final = 32
 INFO_SIZE: Final = 28
@@ -50,8 +57,8 @@ class Layout:
     card: int
     step: float
     row_step: int
-    gaps: tuple[int, ...]
-    """How many group gaps each row holds."""
+    gaps: tuple[float, ...]
+    """The width of the gaps each row holds (suit groups, tuples), in px."""
 
     @property
     def height(self) -> int:
@@ -63,7 +70,7 @@ class Layout:
 
     def row_width(self, r: int) -> float:
         start, end = self.rows[r]
-        return self.card + (end - start - 1) * self.step + self.gaps[r] * GAP
+        return self.card + (end - start - 1) * self.step + self.gaps[r]
 
 
 def render_hand(view: PlayerView, *, selected: Iterable[Card] = (), four_colour: bool = True,
@@ -72,7 +79,7 @@ def render_hand(view: PlayerView, *, selected: Iterable[Card] = (), four_colour:
 
     Trumps first (R3 order), then side suits ♠ ♥ ♣ ♦, in as few rows as keep the cards
     largest. `selected` cards (a multiset: list a card twice to raise both copies) are raised
-    and framed in gold. While this seat buries, its 8 kitty cards join the hand, marked.
+    and framed in gold. While this seat buries, its kitty cards join the hand, marked.
     Before trump is set, jokers and level cards come first, then each suit.
     """
     if not isinstance(view, PlayerView):
@@ -132,9 +139,11 @@ def partition(sizes: tuple[int, ...], rows: int) -> tuple[tuple[int, int], ...]:
     return tuple(reversed(spans))
 
 
-def layout(sizes: Sequence[int], *, kitty: bool, room: int) -> Layout:
+def layout(sizes: Sequence[int], *, kitty: bool, room: int,
+           ties: frozenset[int] = frozenset()) -> Layout:
     """The largest cards for groups of `sizes` in a `WIDTH` × `room` px area: as few rows as
-    possible unless more rows make the cards clearly (15 %) larger."""
+    possible unless more rows make the cards clearly (15 %) larger. A group start in `ties`
+    is a tuple's edge inside a suit (a `TIE_GAP`), the others start a suit (a `GAP`)."""
     sizes = tuple(s for s in sizes if s)
     n = sum(sizes)
     if n == 0:
@@ -142,11 +151,12 @@ def layout(sizes: Sequence[int], *, kitty: bool, room: int) -> Layout:
     starts = frozenset(sum(sizes[:g]) for g in range(1, len(sizes)))
     avail = WIDTH - 2 * MARGIN
     strip = INDEX_H + (KITTY_H if kitty else 0) + RAISE
-    chosen: tuple[float, tuple[tuple[int, int], ...], tuple[int, ...]] | None = None
+    chosen: tuple[float, tuple[tuple[int, int], ...], tuple[float, ...]] | None = None
     for count in range(1, min(n, MAX_ROWS) + 1):
         spans = partition(sizes, count)
-        gaps = tuple(sum(1 for k in range(i + 1, j) if k in starts) for i, j in spans)
-        wide = min((avail - g * GAP) / (1 + (j - i - 1) * INDEX_W)
+        gaps = tuple(float(sum(TIE_GAP if k in ties else GAP
+                               for k in range(i + 1, j) if k in starts)) for i, j in spans)
+        wide = min((avail - g) / (1 + (j - i - 1) * INDEX_W)
                    for (i, j), g in zip(spans, gaps, strict=True))
         tall = room / ((count - 1) * strip + ASPECT + RAISE)
         card = min(CARD_MAX, wide, tall)
@@ -158,9 +168,46 @@ def layout(sizes: Sequence[int], *, kitty: bool, room: int) -> Layout:
     step = float(card + 8)
     for (i, j), g in zip(spans, gaps, strict=True):
         if j - i > 1:
-            step = min(step, (avail - card - g * GAP) / (j - i - 1))
+            step = min(step, (avail - card - g) / (j - i - 1))
     row_step = index_height(card, kitty=kitty) + round(RAISE * card)
     return Layout(spans, card, step, row_step, gaps)
+
+
+def tuple_groups(groups: Sequence[Sequence[Card]]) -> tuple[list[int], frozenset[int]]:
+    """The suit groups' sizes split at the edges of every triple or quadruple (three or
+    more copies of one card side by side), and the positions of those edges. With two
+    decks (pairs at most) this is just the suit groups' sizes."""
+    sizes: list[int] = []
+    ties: set[int] = set()
+    at = 0
+    for group in groups:
+        runs: list[int] = []
+        for k, card in enumerate(group):
+            if k and card == group[k - 1]:
+                runs[-1] += 1
+            else:
+                runs.append(1)
+        part = 0
+        for run in runs:
+            if run >= 3 and part:  # close the cards before the tuple
+                sizes.append(part)
+                ties.add(at)
+                part = 0
+            part += run
+            at += run
+            if run >= 3:
+                sizes.append(part)
+                part = 0
+                ties.add(at)
+        if part:
+            sizes.append(part)
+    total = sum(sizes)
+    return sizes, frozenset(t for t in ties if 0 < t < total
+                            and t not in _suit_starts(groups))
+
+
+def _suit_starts(groups: Sequence[Sequence[Card]]) -> frozenset[int]:
+    return frozenset(sum(len(g) for g in groups[:k]) for k in range(1, len(groups)))
 
 
 def _counts(cards: int, n_selected: int, labels: Labels) -> str:
@@ -177,7 +224,8 @@ def hand_image(cards: Sequence[Card], *, trump: Trump | None, level: Rank,
     """The hand picture as an RGB image (see `render_hand`)."""
     groups = hand_groups(cards, trump, level)
     order = [card for group in groups for card in group]
-    starts = {sum(len(g) for g in groups[:k]) for k in range(1, len(groups))}
+    sizes, ties = tuple_groups(groups)
+    starts = {sum(sizes[:k]) for k in range(1, len(sizes))}
     chosen = Counter(selected)
     picked: list[bool] = []
     for card in order:
@@ -191,12 +239,15 @@ def hand_image(cards: Sequence[Card], *, trump: Trump | None, level: Rank,
     counts = _counts(len(cards), n_selected, labels)
     title_w = rich_width(title, HEADER_SIZE, bold=True)
     counts_fit = title_w + 30 + width_of(counts, INFO_SIZE, bold=True) <= WIDTH - 2 * MARGIN
-    second = [labels.bury_hint] if burying else []
+    buried = sum((kitty or Counter()).values())
+    hint = labels.bury_hint if buried == KITTY_SIZE else labels.bury_hint_of.format(count=buried)
+    second = [hint] if burying else []
     if not counts_fit:
         second.append(counts)
     header = LINE + (LINE - 6 if second else 0) + 8
-    plan = layout([len(g) for g in groups], kitty=burying,
-                  room=MAX_HEIGHT - header - BOTTOM)
+    plan = layout(sizes, kitty=burying, room=MAX_HEIGHT - header - BOTTOM, ties=ties)
+    if plan.card < TALL_BELOW:  # a very big hand: a taller picture, more rows
+        plan = layout(sizes, kitty=burying, room=TALL_HEIGHT - header - BOTTOM, ties=ties)
     rows = len(plan.rows)
     lift = round(RAISE * plan.card)
     block = plan.height
@@ -214,7 +265,7 @@ def hand_image(cards: Sequence[Card], *, trump: Trump | None, level: Rank,
         for k in range(start, end):
             card = order[k]
             if k in starts and k != start:
-                x += GAP
+                x += TIE_GAP if k in ties else GAP
             is_kitty = marked[card] > 0
             if is_kitty:
                 marked[card] -= 1

@@ -63,6 +63,26 @@ class Labels:
     new_levels: str = "New levels"
     match_won: str = "{team} wins the match!"
     next_starter: str = "Next starter: {name}"
+    # Finding Friends (issue 14)
+    seat_level: str = "Lv {rank}"  # a seat's own level on its name plate
+    seat_points: str = "{points} pts"  # points a seat won this hand
+    friend: str = "Friend"  # badge: a revealed friend of the starter
+    opponent: str = "Opponent"  # badge: known to be against the starter
+    friends_heading: str = "Friends"  # over the called cards
+    call_open: str = "{nth} {card} ?"  # a called card not played yet; {card}: e.g. A♥
+    call_found: str = "{nth} {card} → {name}"  # {name}: who played it (the friend)
+    call_void: str = "{nth} {card}: void"  # the starter played their own called card
+    nth_1: str = "1st"
+    nth_2: str = "2nd"
+    nth_3: str = "3rd"
+    nth_4: str = "4th"
+    opponents_points_of: str = "Opponents {points} / {threshold}"
+    bury_hint_of: str = "Bury {count} · K = from the kitty"
+    phase_calling: str = "Calling friends"  # the starter is choosing the called cards
+
+    def nth(self, copy: int) -> str:
+        """"1st" … "4th" (a called card's copy, 1–4)."""
+        return (self.nth_1, self.nth_2, self.nth_3, self.nth_4)[min(max(copy, 1), 4) - 1]
 
     @classmethod
     def from_lookup(cls, lookup: Callable[[str], str]) -> Labels:

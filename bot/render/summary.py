@@ -9,6 +9,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
+from bot.render.board import SeatLabel, winning_seat
 from bot.render.draw import (
     Box,
     felt,
@@ -24,7 +25,6 @@ from bot.render.draw import (
 from bot.render.labels import ENGLISH, Labels
 from bot.render.sorting import sort_hand
 from bot.render.style import DANGER, FELT_DARK, GOLD, INK, MUTED, PANEL, WHITE, to_png
-from bot.render.table import SeatLabel, winning_seat
 from engine.cards import Rank
 from engine.events import HandSettled, KittyRevealed
 from engine.game import HandResult

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
 from PIL import Image, ImageDraw
 
+from bot.render.board import (
+    SeatLabel,
+    declarations_shown,
+    how_trump_was_set,
+    points_bar,
+    winning_seat,
+)
 from bot.render.draw import (
     Box,
     felt,
@@ -26,10 +32,10 @@ from bot.render.draw import (
 )
 from bot.render.faces import card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
+from bot.render.ring import ring_image
 from bot.render.sorting import sort_hand
 from bot.render.style import (
     DANGER,
-    FELT_DARK,
     FELT_LIGHT,
     GOLD,
     INK,
@@ -41,6 +47,7 @@ from bot.render.style import (
 )
 from engine.cards import Card, Rank
 from engine.game import Phase, Trick
+from engine.rules import Mode
 from engine.trump import Trump
 from engine.views import PublicView
 
@@ -65,28 +72,22 @@ _CENTRE: Final = (360, 344)
 _LAST: Final[Box] = (16, 599, 704, 723)
 
 
-@dataclass(frozen=True, slots=True)
-class SeatLabel:
-    """Who sits in a seat (bot-level data; the engine knows seats only as 0–3)."""
-
-    name: str
-    computer: bool = False
-    autopilot: bool = False
-
-
 def render_table(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bool = True,
                  labels: Labels = ENGLISH, bottom: int = 0) -> bytes:
-    """The public table as a palette PNG (720×730, drawn for a phone).
+    """The public table as a palette PNG (720 px wide, drawn for a phone; 720×730 for the
+    four-seat game, taller for Finding Friends: see `bot.render.ring`).
 
-    Takes the public view only: what spectators may see. `seats` names seats 0–3; `bottom`
-    is the seat drawn at the bottom (e.g. the viewer's), the others follow counter-clockwise.
+    Takes the public view only: what spectators may see. `seats` names every seat (4–8);
+    `bottom` is the seat drawn at the bottom (e.g. the viewer's), the others follow
+    counter-clockwise.
     """
     if not isinstance(view, PublicView):
         raise TypeError(f"render_table takes a PublicView (public information only), not "
                         f"{type(view).__name__}")
-    if len(seats) != 4:
-        raise ValueError(f"seats names the 4 seats, got {len(seats)}")
-    return table_png(view, tuple(seats), four_colour, labels, bottom % 4)
+    count = view.rules.players
+    if len(seats) != count:
+        raise ValueError(f"seats names the {count} seats, got {len(seats)}")
+    return table_png(view, tuple(seats), four_colour, labels, bottom % count)
 
 
 @lru_cache(maxsize=64)
@@ -94,21 +95,11 @@ def table_png(view: PublicView, seats: tuple[SeatLabel, ...], four_colour: bool,
               bottom: int) -> bytes:
     """`render_table`, cached: the same table drawn again (another message's edit, a replay
     step, a second viewer at the same seat) costs a lookup."""
-    return to_png(table_image(view, seats, four_colour=four_colour, labels=labels,
-                              bottom=bottom))
-
-
-def winning_seat(trick: Trick, trump: Trump | None) -> int:
-    """The seat winning `trick` so far, or that won it (R9)."""
-    return trick.leader if trump is None else trick.winning_seat(trump)
-
-
-def _declarations(view: PublicView) -> dict[int, tuple[Card, ...]]:
-    """Each seat's latest declaration shown this deal."""
-    shown: dict[int, tuple[Card, ...]] = {}
-    for declaration in view.declarations:
-        shown[declaration.seat] = declaration.cards
-    return shown
+    if view.rules.mode is Mode.FRIENDS:
+        image = ring_image(view, seats, four_colour=four_colour, labels=labels, bottom=bottom)
+    else:
+        image = table_image(view, seats, four_colour=four_colour, labels=labels, bottom=bottom)
+    return to_png(image)
 
 
 def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bool = True,
@@ -132,7 +123,7 @@ def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bo
         plays = dict(zip(trick.seats, trick.plays, strict=True))
         winner = winning_seat(trick, trump)
     elif view.phase is Phase.DECLARING:
-        plays = _declarations(view)
+        plays = declarations_shown(view)
         standing = view.standing
         winner = standing.seat if standing is not None else None
     tops: dict[int, int] = {}
@@ -250,7 +241,7 @@ def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Seat
     left, right = 24, WIDTH - 24
     points = labels.opponents_points.format(points=view.opponent_points)
     points_w = width_of(points, DETAIL, bold=True)
-    _draw_points_bar(draw, view.opponent_points, (right - max(points_w, 180), 56, right, 64))
+    points_bar(draw, view.opponent_points, (right - max(points_w, 180), 56, right, 64))
     text(draw, (right, 30), points, DETAIL, WHITE, bold=True, anchor="rm")
     parts = [labels.level.format(rank=str(level)) + "  ·  ", *trump_parts(trump, labels)]
     if rich_width(parts, 32, bold=True) > right - left - points_w - 16:
@@ -262,26 +253,8 @@ def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Seat
         value = labels.team_level.format(team=teams[team], rank=str(view.levels[team]))
         colour = GOLD if declarer_team == team else WHITE
         x -= text(draw, (x, 84), value, DETAIL, colour, bold=True, anchor="rm") + 22
-    how = labels.hand_number.format(number=view.hand_no)  # when trump is not set yet
-    if trump is not None and view.trump_seat is not None and view.standing is not None:
-        how = labels.declared_by.format(name=seats[view.trump_seat].name,
-                                        count=len(view.standing.cards))
-    elif trump is not None and view.revealed:
-        how = labels.trump_from_kitty
+    how = how_trump_was_set(view, seats, labels)
     text(draw, (left, 84), fit(how, DETAIL, x - left), DETAIL, MUTED, anchor="lm")
-
-
-def _draw_points_bar(draw: ImageDraw.ImageDraw, points: int, box: Box) -> None:
-    """The opponents' points as a bar (gold, red from 80) with the 80 line in white."""
-    x0, y0, x1, y1 = box
-    top = max(160, points)
-    draw.rounded_rectangle(box, radius=(y1 - y0) / 2, fill=FELT_DARK)
-    if points > 0:
-        end = max(x0 + (x1 - x0) * points / top, x0 + (y1 - y0))
-        draw.rounded_rectangle((x0, y0, end, y1), radius=(y1 - y0) / 2,
-                               fill=DANGER if points >= 80 else GOLD)
-    line = x0 + (x1 - x0) * 80 / top
-    draw.line((line, y0 - 4, line, y1 + 4), fill=WHITE, width=3)
 
 
 def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, trick: Trick,

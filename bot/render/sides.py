@@ -1,0 +1,131 @@
+"""What the pictures need to know about a table's seats, read from the public view only:
+how many seats, each seat's level, who is known to be on the starter's side (Finding
+Friends: the starter and the friends revealed so far), who is known to be against it, the
+called cards and the points each seat won.
+
+Teams mode (four seats, two fixed teams) reads exactly as before: the starter's team is the
+declaring side from the start and the levels are the two teams'. The Finding Friends fields
+of `PublicView` (`friend_calls`, `call_seats`, `points_by_seat`, see notes/friends.md) are
+read here and nowhere else in bot/render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from engine.cards import Card, Rank
+from engine.deal import deal_shape
+from engine.game import Trick
+from engine.rules import Mode
+from engine.trick import trick_winner
+from engine.trump import Trump
+from engine.views import PublicView
+
+
+class Role(Enum):
+    """A seat's side as far as the public knows."""
+
+    STARTER = "starter"
+    FRIEND = "friend"  # a revealed friend (teams: the starter's partner)
+    OPPONENT = "opponent"  # known to be against the starter
+    UNKNOWN = "unknown"  # Finding Friends: not revealed yet
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One called card, as shown to everyone: "the `copy`-th `card`" and who played it."""
+
+    card: Card
+    copy: int
+    seat: int | None
+    """The seat that played the called copy, or `None` while it is unplayed."""
+    void: bool
+    """The starter played it: the call adds nobody (F4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sides:
+    """The seats of a table as the public sees them."""
+
+    seats: int
+    friends: bool
+    """Finding Friends mode (no fixed teams)."""
+    decks: int
+    starter: int | None
+    roles: tuple[Role | None, ...]
+    """Each seat's role; `None` before the starter is known."""
+    levels: tuple[Rank, ...]
+    """Each seat's own level (teams: its team's)."""
+    calls: tuple[Call, ...]
+    points: tuple[int, ...]
+    """Trick points each seat won this hand (Finding Friends; empty in teams mode)."""
+
+    @property
+    def threshold(self) -> int:
+        """The opponents' points that take over: 40 per deck (80 with two decks)."""
+        return 40 * self.decks
+
+    def place(self, seat: int, bottom: int) -> int:
+        """Where `seat` sits counting counter-clockwise from the seat drawn at the bottom."""
+        return (seat - bottom) % self.seats
+
+
+def _field(view: PublicView, name: str, default: Any) -> Any:
+    """A Finding Friends field of the view (the engine adds them; teams views have the
+    defaults)."""
+    return getattr(view, name, default)
+
+
+def sides_of(view: PublicView) -> Sides:
+    """Read the seats, sides, calls and points from the public view."""
+    rules = view.rules
+    friends = rules.mode is Mode.FRIENDS
+    seats = rules.players
+    decks = deal_shape(rules).decks
+    starter = view.starter
+    levels: tuple[Rank, ...]
+    if friends and len(view.levels) == seats:
+        levels = tuple(view.levels)
+    else:
+        levels = tuple(view.levels[seat % 2] for seat in range(seats))
+    calls: tuple[Call, ...] = ()
+    if friends:
+        called = _field(view, "friend_calls", ())
+        played = tuple(_field(view, "call_seats", ())) + (None,) * len(called)
+        calls = tuple(Call(c.card, c.copy, seat, seat is not None and seat == starter)
+                      for c, seat in zip(called, played, strict=False))
+    points = tuple(_field(view, "points_by_seat", ())) if friends else ()
+    roles = _roles(seats, friends, starter, calls, deal_shape(rules).friends)
+    return Sides(seats, friends, decks, starter, roles, levels, calls, points)
+
+
+def _roles(seats: int, friends: bool, starter: int | None, calls: Sequence[Call],
+           expected: int) -> tuple[Role | None, ...]:
+    if starter is None:
+        return (None,) * seats
+    if not friends:
+        return tuple(Role.STARTER if s == starter else
+                     Role.FRIEND if s % 2 == starter % 2 else Role.OPPONENT
+                     for s in range(seats))
+    found = {c.seat for c in calls if c.seat is not None and not c.void}
+    # Everyone else is a known opponent once every call is settled (played or void).
+    settled = len(calls) >= expected and all(c.seat is not None for c in calls)
+    return tuple(Role.STARTER if s == starter else Role.FRIEND if s in found else
+                 Role.OPPONENT if settled else Role.UNKNOWN for s in range(seats))
+
+
+def play_seats(trick: Trick, seats: int) -> tuple[int, ...]:
+    """The seats that played to `trick`, in order."""
+    return tuple((trick.leader + i) % seats for i in range(len(trick.plays)))
+
+
+def trick_winning_seat(trick: Trick, trump: Trump | None, seats: int) -> int:
+    """The seat winning `trick` so far, or that won it (R9)."""
+    if trick.winner is not None:
+        return trick.winner
+    if trump is None:
+        return trick.leader
+    return (trick.leader + trick_winner(trick.plays, trump, trick.throw_ruff)) % seats
