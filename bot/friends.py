@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import UserFacingError
+from engine.game import Phase
 from engine.rules import Mode, RuleSet
 from engine.views import PublicView
 
 __all__ = ["CALLING", "MAX_CALLS", "CallChoices", "CallDraft", "call_choices", "calls_ok",
            "encode_calls", "is_friends", "parse_calls", "seat_count"]
 
-CALLING = "calling"
-"""`engine.game.Phase.CALLING`'s value (phases are string enums: ``phase == CALLING``)."""
+CALLING = Phase.CALLING
 MAX_CALLS = 3
 """Friends called at most (8 seats)."""
 _CALL = re.compile(r"(?:[2-9JQKA]|10)[SHDC][1-4]")

@@ -65,6 +65,8 @@ from engine.events import (
     CardsPlayed,
     Declared,
     Event,
+    FriendRevealed,
+    FriendsCalled,
     HandSettled,
     HandStarted,
     MatchWon,
@@ -399,15 +401,6 @@ class TableService:
         doc.set_match(new)
         doc.restored = False
         tx.events.extend(events)
-        if action.to_dict().get("type") == "call_friends":  # shown to all at once
-            public = new.public_view()
-            assert public.starter is not None
-            text = t("announce.friends_called", doc.locale,
-                     player=seat_name(doc, public.starter, doc.locale),
-                     calls=", ".join(call_text(c.card, c.copy, doc.locale)
-                                     for c in public.friend_calls))
-            doc.add_note(text)
-            tx.publish.announcements.append(Announcement(text))
         self._after_events(tx, new, events, actor)
         return events
 
@@ -425,7 +418,14 @@ class TableService:
                 table_logger(tx.table_id, event.hand_no).info("hand started")
             elif isinstance(event, (Redealt, NoBidTrump, ThrowFailed)):
                 pub.announcements.append(Announcement(event_lines(doc, [event], locale)[0]))
-            elif type(event).__name__ == "FriendRevealed":  # announced as it happens
+            elif isinstance(event, FriendsCalled):  # shown to all at once
+                text = t("announce.friends_called", locale,
+                         player=seat_name(doc, event.seat, locale),
+                         calls=", ".join(call_text(c.card, c.copy, locale)
+                                         for c in event.calls))
+                doc.add_note(text)
+                pub.announcements.append(Announcement(text))
+            elif isinstance(event, FriendRevealed):  # announced as it happens
                 pub.announcements.append(Announcement(reveal_text(doc, event, locale)))
                 tx.hand = self._hand_record(tx, match)
             elif isinstance(event, (TrumpSet, StarterSet)):

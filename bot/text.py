@@ -23,6 +23,7 @@ from engine.errors import TractorError
 from engine.events import (
     Declared,
     Event,
+    FriendRevealed,
     NoBidTrump,
     PlayTakenBack,
     Redealt,
@@ -356,19 +357,19 @@ def event_lines(doc: TableDoc, events: Sequence[Event], locale: str) -> list[str
         elif isinstance(event, NoBidTrump):
             lines.append(t("announce.no_bid", locale, cards=cards_text(event.revealed),
                            trump=trump_text(event.trump, locale)))
-        elif type(event).__name__ == "FriendRevealed":
+        elif isinstance(event, FriendRevealed):
             lines.append(reveal_text(doc, event, locale))
     return lines
 
 
-def reveal_text(doc: TableDoc, event: Event, locale: str) -> str:
+def reveal_text(doc: TableDoc, event: FriendRevealed, locale: str) -> str:
     """``Bo played the 1st A♥ — Bo is Ann's friend`` (`FriendRevealed`, public from the
     moment the card is played); the starter's own called card makes the call void."""
     match = doc.get_match()
     assert match is not None
     public = match.public_view()
-    seat: int = event.seat  # type: ignore[attr-defined]
-    call = public.friend_calls[event.call_index]  # type: ignore[attr-defined]
+    seat = event.seat
+    call = public.friend_calls[event.call_index]
     starter = public.starter
     assert starter is not None
     card = call_text(call.card, call.copy, locale)
@@ -413,7 +414,7 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
 def _friends_outcome(doc: TableDoc, public: PublicView, result: HandResult,
                      locale: str) -> list[str]:
     """Finding Friends: the final sides, who went up, every seat's level, the next starter."""
-    side = list(result.declarer_seats)  # type: ignore[attr-defined]
+    side = list(result.declarer_seats)
     others = [s for s in range(seat_count(public)) if s not in side]
     lines = [t("summary.starter_side", locale, players=names_text(doc, side, locale))]
     outcome = hand_outcome(result)

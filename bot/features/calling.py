@@ -16,6 +16,7 @@ from bot.table import TableDoc
 from bot.ui.calling import CALL_SELECTS, choices_for
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import locale_of
+from engine.actions import CallFriends
 from engine.deal import deal_shape
 
 __all__ = ["CALL_VERBS", "register"]
@@ -101,8 +102,6 @@ async def call_verb(feature: PlayFeature, interaction: discord.Interaction[Any],
     elif cid.verb == "fcall":
         if len(made) != wanted:
             raise UserFacingError("error.bad_button")
-        from engine.actions import CallFriends  # TODO(ffgame): top-level once merged
-
         await feature.app.service.act(cid.table, interaction.user.id,
                                       lambda s: CallFriends(s, tuple(made)), step=cid.step)
         feature.app.selections.clear(cid.table, seat)

@@ -52,7 +52,7 @@ def hand_tricks(public: PublicView) -> list[Trick]:
         winner = ((leader + trick_winner(plays, trump, public.rules.throw_ruff)) % seats
                   if len(chunk) == seats else None)
         tricks.append(Trick(start // seats + 1, leader, plays, winner,
-                            throw_ruff=public.rules.throw_ruff))
+                            throw_ruff=public.rules.throw_ruff, seat_count=seats))
     return tricks
 
 

@@ -22,6 +22,7 @@ from bot.ui.components import button, select
 from bot.ui.ids import ComponentId
 from engine.cards import Card, Suit
 from engine.deal import deal_shape
+from engine.friends import legal_calls
 from engine.views import PlayerView
 
 __all__ = ["CALL_SELECTS", "call_lines", "call_rows", "choices_for"]
@@ -32,8 +33,6 @@ CALL_SELECTS = ("fsuit", "frank", "fcopy")
 
 def choices_for(view: PlayerView, draft: CallDraft) -> CallChoices:
     """The call selects' choices for the starter's `view` (a forged draft is refused)."""
-    from engine.friends import legal_calls  # TODO(ffgame): top-level once merged
-
     return call_choices(draft, legal_calls(view), deal_shape(view.public.rules).friends)
 
 
