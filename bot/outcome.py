@@ -1,16 +1,29 @@
-"""What a committed table change asks Discord to show (Discord-free data).
+"""What a committed table change produces (Discord-free data): what Discord should show
+(`Publish`) and what the records keep (`hand_record`, `match_record`).
 
 `TableService` fills a `Publish` inside a transaction; after the commit it is handed to the
-publish sink the composition root gave the service (bot/ui/publish.py in the bot)."""
+publish sink the composition root gave the service (bot/ui/publish.py in the bot).
+
+The records of a hand and its match are built here from the engine's match, for both modes
+(issue 14): teams keep the two partner seats and the teams' levels; Finding Friends keeps
+the starter's side as far as it is public (the starter and the friends revealed so far; the
+engine's final `HandResult.declarer_seats` once settled) and every seat's own level before
+and after the hand. Nothing hidden goes in: an unrevealed friend is recorded as an opponent
+until the reveal or the settlement shows otherwise.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bot.storage import HandRecord, Holders, MatchRecord, Mode, Players
+from engine.game import Match
+from engine.rules import Mode as RuleMode
 from engine.views import PublicView
 
-__all__ = ["Announcement", "PanelRefresh", "Publish"]
+__all__ = ["Announcement", "PanelRefresh", "Publish", "hand_record", "match_record"]
 
 PanelRefresh = Literal["new", "edit"]
 """How a seat's DM panel is refreshed: a ``new`` message (it notifies) or an ``edit``."""
@@ -53,3 +66,67 @@ class Publish:
         self.announcements.extend(other.announcements)
         for seat, mode in other.panels.items():
             self.panel(seat, mode)
+
+
+# ---------------------------------------------------------------------------- records
+
+
+def record_mode(match: Match) -> Mode:
+    """The records' name of a match's mode."""
+    return "friends" if match.rules.mode is RuleMode.FRIENDS else "teams"
+
+
+def _texts(levels: Sequence[object]) -> tuple[str, ...]:
+    return tuple(str(level) for level in levels)
+
+
+def hand_record(match: Match, *, hand_key: str, match_key: str, table_id: int,
+                players: Players, holders: Holders = ()) -> HandRecord:
+    """The record of ``match``'s current hand (upsert it at the deal, after public changes
+    and at settlement; see `bot.storage.HandRecord`). Teams: as it always was."""
+    hand = match.hand
+    assert hand is not None
+    starter, result = hand.starter, hand.result
+    mode = record_mode(match)
+    declarers: tuple[int, ...] | None
+    if starter is None:
+        declarers = None
+    elif mode == "teams":
+        declarers = (starter % 2, starter % 2 + 2)
+    elif result is not None and result.declarer_seats:
+        declarers = tuple(result.declarer_seats)
+    else:
+        declarers = match.public_view().declarer_seats
+    friends = mode == "friends"
+    return HandRecord(
+        hand_key=hand_key, match_key=match_key, table_id=table_id, hand_no=hand.number,
+        seed=hand.seed, level=str(hand.level),
+        trump=None if hand.trump is None else str(hand.trump), starter=starter,
+        declarers=declarers, players=players,
+        kitty=() if result is None else [str(c) for c in result.kitty],
+        opponent_points=hand.opponent_points,
+        kitty_points=0 if result is None else result.kitty_points,
+        multiplier=1 if result is None else result.kitty_multiplier,
+        result_side=None if result is None else result.side,
+        result_levels=0 if result is None else result.levels_gained,
+        holders=holders, mode=mode,
+        levels_before=(() if not friends else
+                       _texts(match.levels if result is None else result.levels)),
+        levels_after=() if not friends or result is None else _texts(result.new_levels),
+    )
+
+
+def match_record(match: Match, *, match_key: str, table_id: int, guild_id: int,
+                 channel_id: int, players: Players, hands_played: int) -> MatchRecord:
+    """The record of ``match`` (see `bot.storage.MatchRecord`): the teams' levels and
+    winning team, or in Finding Friends every seat's level and the winning seat."""
+    if record_mode(match) == "friends":
+        return MatchRecord(
+            match_key=match_key, table_id=table_id, guild_id=guild_id,
+            channel_id=channel_id, players=players, hands_played=hands_played,
+            mode="friends", seat_levels=_texts(match.levels), winner_seat=match.winner)
+    return MatchRecord(
+        match_key=match_key, table_id=table_id, guild_id=guild_id, channel_id=channel_id,
+        players=players, levels_a=str(match.levels[0]), levels_b=str(match.levels[1]),
+        winner_team=None if match.winner is None else ("A", "B")[match.winner],
+        hands_played=hands_played)

@@ -22,6 +22,8 @@ from .errors import (
     TableNotFound,
 )
 from .records import (
+    MODES,
+    FriendsStats,
     GuildSettings,
     HandAction,
     HandRecord,
@@ -31,8 +33,10 @@ from .records import (
     LevelPoint,
     MatchRecord,
     MatchSummary,
+    Mode,
     PanelMode,
     Players,
+    Role,
     Season,
     Side,
     StoredTable,
@@ -46,10 +50,12 @@ from .store import UNSET, LeaderboardBy, LeaderboardScope, Store
 
 __all__ = [
     "DEFAULT_DATABASE_PATH",
+    "MODES",
     "UNSET",
     "BackupInfo",
     "DatabaseCorrupt",
     "DatabaseNotWritable",
+    "FriendsStats",
     "GuildSettings",
     "HandAction",
     "HandRecord",
@@ -61,8 +67,10 @@ __all__ = [
     "LevelPoint",
     "MatchRecord",
     "MatchSummary",
+    "Mode",
     "PanelMode",
     "Players",
+    "Role",
     "SchemaTooNew",
     "Season",
     "SeasonNotFound",

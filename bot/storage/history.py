@@ -5,8 +5,10 @@ ratings there too. Readers run inside a read transaction.
 
 A match belongs to the guild's season current when it was first saved. A hand's seat
 holders (`HandRecord.holders`) are merged over its saves (`merge_holders`); a hand whose
-seats are not four distinct humans, or where a seat changed hands, makes its match
-unranked, and only hands of ranked matches are rated.
+seats are not all distinct humans, or where a seat changed hands, makes its match
+unranked, and only hands of ranked matches are rated. Matches and hands have a mode
+(`Mode`) and a number of seats, fixed at the match's first save; a friends hand's seat
+rows keep its sides and every seat's own level.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .records import (
     LevelPoint,
     MatchRecord,
     MatchSummary,
+    Mode,
     Side,
 )
 from .sql import (
@@ -36,7 +39,6 @@ from .sql import (
     opt_float,
     opt_int,
     players_of,
-    put_seats,
     rows,
 )
 
@@ -50,6 +52,8 @@ class MatchRef(NamedTuple):
     guild_id: int
     season: int
     ranked: bool
+    mode: Mode
+    seats: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,29 +85,40 @@ class ActionWrite:
 
 # ---------------------------------------------------------------------- writing
 
-def upsert_match(db: sqlite3.Connection, rec: MatchRecord, table: sqlite3.Row,
-                 now: float) -> MatchRef:
-    """Insert or update a match of ``table`` (a level change adds a level point)."""
-    check_players(rec.players)
+def _check_match(rec: MatchRecord, table: sqlite3.Row) -> None:
+    check_players(rec.players, rec.mode)
     if (rec.table_id, rec.guild_id, rec.channel_id) != (
         table["id"], table["guild_id"], table["channel_id"]
     ):
         raise ValueError(f"match {rec.match_key!r} does not match table {table['id']}")
-    if rec.winner_team not in (None, "A", "B"):
-        raise ValueError(f"bad winner_team {rec.winner_team!r}")
+    teams = rec.mode == "teams"
+    if rec.winner_team not in ((None, "A", "B") if teams else (None,)):
+        raise ValueError(f"bad winner_team {rec.winner_team!r} for a {rec.mode} match")
+    if rec.winner_seat is not None and (teams or not 0 <= rec.winner_seat < rec.seats):
+        raise ValueError(f"bad winner_seat {rec.winner_seat!r} for a {rec.mode} match")
+    if rec.seat_levels and (teams or len(rec.seat_levels) != rec.seats):
+        raise ValueError(f"seat_levels must be () or one per seat of a friends match,"
+                         f" got {rec.seat_levels!r}")
+
+
+def upsert_match(db: sqlite3.Connection, rec: MatchRecord, table: sqlite3.Row,
+                 now: float) -> MatchRef:
+    """Insert or update a match of ``table`` (a level change adds a level point)."""
+    _check_match(rec, table)
     ranked = distinct_humans(rec.players)
     old = one(db, "SELECT * FROM matches WHERE match_key = ?", rec.match_key)
     if old is None:
         ended_at = rec.ended_at if rec.ended_at is not None else (
-            now if rec.winner_team else None)
+            now if rec.finished else None)
         season = seasons.current(db, rec.guild_id).number
         cur = db.execute(
             "INSERT INTO matches (match_key, table_id, guild_id, channel_id, levels_a,"
-            " levels_b, winner_team, hands_played, ranked, started_at, ended_at, season)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " levels_b, winner_team, hands_played, ranked, started_at, ended_at, season,"
+            " mode, seats, winner_seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (rec.match_key, rec.table_id, rec.guild_id, rec.channel_id, rec.levels_a,
              rec.levels_b, rec.winner_team, rec.hands_played, int(ranked),
-             rec.started_at if rec.started_at is not None else now, ended_at, season),
+             rec.started_at if rec.started_at is not None else now, ended_at, season,
+             rec.mode, rec.seats, rec.winner_seat),
         )
         assert cur.lastrowid is not None
         match_id: int = cur.lastrowid
@@ -111,40 +126,73 @@ def upsert_match(db: sqlite3.Connection, rec: MatchRecord, table: sqlite3.Row,
     else:
         if old["table_id"] != rec.table_id:
             raise ValueError(f"match {rec.match_key!r} belongs to table {old['table_id']}")
+        if (old["mode"], old["seats"]) != (rec.mode, rec.seats):
+            raise ValueError(f"match {rec.match_key!r} is a {old['seats']}-seat"
+                             f" {old['mode']} match")
         match_id = int(old["id"])
         season = int(old["season"])
         ended_at = rec.ended_at
-        if ended_at is None and rec.winner_team is not None:
+        if ended_at is None and rec.finished:
             ended_at = opt_float(old["ended_at"]) or now
         ranked = ranked and bool(old["ranked"])
         db.execute(
             "UPDATE matches SET levels_a = ?, levels_b = ?, winner_team = ?,"
             " hands_played = ?, ranked = ?, started_at = COALESCE(?, started_at),"
-            " ended_at = ? WHERE id = ?",
+            " ended_at = ?, winner_seat = ? WHERE id = ?",
             (rec.levels_a, rec.levels_b, rec.winner_team, rec.hands_played, int(ranked),
-             rec.started_at, ended_at, match_id),
+             rec.started_at, ended_at, rec.winner_seat, match_id),
         )
-        levels_changed = (old["levels_a"], old["levels_b"]) != (rec.levels_a, rec.levels_b)
+        stored = [r["level"] for r in rows(db, "SELECT level FROM match_seats"
+                                               " WHERE match_id = ? ORDER BY seat", match_id)]
+        levels_changed = ((old["levels_a"], old["levels_b"]) != (rec.levels_a, rec.levels_b)
+                          or (bool(rec.seat_levels) and stored != list(rec.seat_levels)))
     if levels_changed:
         db.execute(
-            "INSERT INTO match_levels (match_id, hands_played, levels_a, levels_b, at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (match_id, rec.hands_played, rec.levels_a, rec.levels_b, now),
+            "INSERT INTO match_levels (match_id, hands_played, levels_a, levels_b, at,"
+            " seat_levels) VALUES (?, ?, ?, ?, ?, ?)",
+            (match_id, rec.hands_played, rec.levels_a, rec.levels_b, now,
+             dumps(list(rec.seat_levels)) if rec.seat_levels else None),
         )
-    put_seats(db, "match_seats", "match_id", match_id, rec.players)
-    return MatchRef(match_id, rec.match_key, rec.table_id, rec.guild_id, season, ranked)
+    levels: Sequence[str | None] = rec.seat_levels or [None] * rec.seats
+    db.executemany(
+        "INSERT INTO match_seats (match_id, seat, user_id, level) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (match_id, seat) DO UPDATE SET user_id = excluded.user_id,"
+        " level = COALESCE(excluded.level, level)",
+        [(match_id, seat, user, level)
+         for seat, (user, level) in enumerate(zip(rec.players, levels, strict=True))],
+    )
+    return MatchRef(match_id, rec.match_key, rec.table_id, rec.guild_id, season, ranked,
+                    rec.mode, rec.seats)
 
 
-def _check_hand(rec: HandRecord, table_id: int) -> None:
-    check_players(rec.players)
+def _check_hand(rec: HandRecord, table_id: int, match: MatchRef) -> None:
+    check_players(rec.players, rec.mode)
     if rec.table_id != table_id:
         raise ValueError(f"hand {rec.hand_key!r} is not for table {table_id}")
-    if rec.declarers is not None:
-        d1, d2 = rec.declarers
-        if not (0 <= d1 <= 3 and 0 <= d2 <= 3 and d1 != d2 and d1 % 2 == d2 % 2):
-            raise ValueError(f"declarers must be two partner seats, got {rec.declarers}")
-    if rec.starter is not None and not 0 <= rec.starter <= 3:
+    if (rec.mode, rec.seats) != (match.mode, match.seats):
+        raise ValueError(f"hand {rec.hand_key!r} ({rec.seats}-seat {rec.mode}) does not fit"
+                         f" its {match.seats}-seat {match.mode} match")
+    seats = range(rec.seats)
+    if rec.starter is not None and rec.starter not in seats:
         raise ValueError(f"bad starter seat {rec.starter}")
+    if rec.mode == "teams":
+        if rec.declarers is not None and not (
+                len(rec.declarers) == 2 and all(d in seats for d in rec.declarers)
+                and rec.declarers[0] != rec.declarers[1]
+                and rec.declarers[0] % 2 == rec.declarers[1] % 2):
+            raise ValueError(f"declarers must be two partner seats, got {rec.declarers}")
+        if rec.levels_before or rec.levels_after:
+            raise ValueError("a teams hand keeps its levels on the match")
+    else:
+        if rec.declarers is not None and not (
+                rec.starter in rec.declarers and all(d in seats for d in rec.declarers)
+                and list(rec.declarers) == sorted(set(rec.declarers))
+                and len(rec.declarers) < rec.seats):
+            raise ValueError(f"declarers must be the starter's side, ascending, got"
+                             f" {rec.declarers} (starter {rec.starter})")
+        for levels in (rec.levels_before, rec.levels_after):
+            if levels and len(levels) != rec.seats:
+                raise ValueError(f"levels must be () or one per seat, got {levels!r}")
     if rec.result_side not in (None, "declarers", "opponents"):
         raise ValueError(f"bad result_side {rec.result_side!r}")
     if rec.result_side is not None and rec.declarers is None:
@@ -156,13 +204,23 @@ def _check_hand(rec: HandRecord, table_id: int) -> None:
 def _match_of(db: sqlite3.Connection, rec: HandRecord, saved: MatchRef | None) -> MatchRef:
     if saved is not None and saved.match_key == rec.match_key:
         return saved
-    row = one(db, "SELECT id, table_id, guild_id, season, ranked FROM matches"
+    row = one(db, "SELECT id, table_id, guild_id, season, ranked, mode, seats FROM matches"
                   " WHERE match_key = ?", rec.match_key)
     if row is None or row["table_id"] != rec.table_id:
         raise ValueError(f"hand {rec.hand_key!r}: no match {rec.match_key!r} at this table"
                          " (pass the MatchRecord first or in the same save)")
     return MatchRef(int(row["id"]), rec.match_key, int(row["table_id"]), int(row["guild_id"]),
-                    int(row["season"]), bool(row["ranked"]))
+                    int(row["season"]), bool(row["ranked"]), row["mode"], int(row["seats"]))
+
+
+def _declarer_columns(rec: HandRecord) -> tuple[int | None, int | None]:
+    """``declarer_1``/``declarer_2``: the teams' two declarers; in friends the starter once
+    the side is known (the side itself is on the seat rows)."""
+    if rec.declarers is None:
+        return None, None
+    if rec.mode == "teams":
+        return rec.declarers[0], rec.declarers[1]
+    return rec.starter, None
 
 
 def upsert_hand(db: sqlite3.Connection, hand: HandWrite, table: sqlite3.Row, now: float,
@@ -171,9 +229,9 @@ def upsert_hand(db: sqlite3.Connection, hand: HandWrite, table: sqlite3.Row, now
     ranked match. ``saved_match`` is the match written in the same save, if any.
     Returns the hand's id."""
     rec = hand.record
-    _check_hand(rec, int(table["id"]))
     match = _match_of(db, rec, saved_match)
-    decl = rec.declarers or (None, None)
+    _check_hand(rec, int(table["id"]), match)
+    decl = _declarer_columns(rec)
     values = (
         rec.hand_no, str(rec.seed), rec.level, rec.trump, rec.starter, decl[0], decl[1],
         hand.kitty_json, rec.opponent_points, rec.kitty_points, rec.multiplier,
@@ -221,11 +279,11 @@ def check_holders(rec: HandRecord) -> None:
     with ``players[seat]``."""
     if rec.holders == ():
         return
-    if len(rec.holders) != 4 or not all(
+    if len(rec.holders) != len(rec.players) or not all(
         len(held) > 0 and held[-1] == player
         for held, player in zip(rec.holders, rec.players, strict=False)
     ):
-        raise ValueError(f"hand {rec.hand_key!r}: holders must be four non-empty sequences,"
+        raise ValueError(f"hand {rec.hand_key!r}: holders must be one non-empty sequence a seat,"
                          f" each ending with the seat's player; got {rec.holders!r}")
 
 
@@ -256,11 +314,17 @@ def _put_hand_seats(db: sqlite3.Connection, hand_id: int, rec: HandRecord) -> bo
     merged = [merge_holders(stored.get(seat, []),
                             rec.holders[seat] if rec.holders else (player,))
               for seat, player in enumerate(rec.players)]
+    before = rec.levels_before or [None] * rec.seats
+    after = rec.levels_after or [None] * rec.seats
     db.executemany(
-        "INSERT INTO hand_seats (hand_id, seat, user_id, holders) VALUES (?, ?, ?, ?)"
+        "INSERT INTO hand_seats (hand_id, seat, user_id, holders, side, level_before,"
+        " level_after) VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (hand_id, seat) DO UPDATE SET user_id = excluded.user_id,"
-        " holders = excluded.holders",
-        [(hand_id, seat, player, dumps(held) if len(held) > 1 else None)
+        " holders = excluded.holders, side = excluded.side,"
+        " level_before = COALESCE(excluded.level_before, level_before),"
+        " level_after = COALESCE(excluded.level_after, level_after)",
+        [(hand_id, seat, player, dumps(held) if len(held) > 1 else None, rec.role(seat),
+          before[seat], after[seat])
          for seat, (player, held) in enumerate(zip(rec.players, merged, strict=True))],
     )
     return any(len(held) > 1 for held in merged)
@@ -291,31 +355,50 @@ def append_actions(db: sqlite3.Connection, actions: Sequence[ActionWrite], table
 
 def _hands(db: sqlite3.Connection, where: str, *params: Any) -> list[HandRecord]:
     out = []
-    for r in rows(db, "SELECT h.*, m.match_key FROM hands AS h JOIN matches AS m"
-                      f" ON m.id = h.match_id WHERE {where} ORDER BY h.hand_no, h.id", *params):
-        seats = rows(db, "SELECT seat, user_id, holders FROM hand_seats WHERE hand_id = ?"
-                         " ORDER BY seat", r["id"])
-        d1, d2 = opt_int(r["declarer_1"]), opt_int(r["declarer_2"])
+    for r in rows(db, "SELECT h.*, m.match_key, m.mode, m.seats FROM hands AS h JOIN matches"
+                      f" AS m ON m.id = h.match_id WHERE {where} ORDER BY h.hand_no, h.id",
+                  *params):
+        seats = rows(db, "SELECT * FROM hand_seats WHERE hand_id = ? ORDER BY seat", r["id"])
+        n = int(r["seats"])
         out.append(HandRecord(
             id=r["id"], hand_key=r["hand_key"], match_key=r["match_key"],
             table_id=r["table_id"], hand_no=r["hand_no"], seed=int(r["seed"]),
             level=r["level"], trump=r["trump"], starter=opt_int(r["starter"]),
-            declarers=None if d1 is None or d2 is None else (d1, d2),
-            players=players_of(seats), kitty=json.loads(r["kitty"]),
-            opponent_points=r["opponent_points"], kitty_points=r["kitty_points"],
-            multiplier=r["multiplier"], result_side=cast(Side | None, r["result_side"]),
-            result_levels=r["result_levels"], holders=_holders_of(seats), actions=[],
+            declarers=_declarers_of(r, seats), players=players_of(seats, n),
+            kitty=json.loads(r["kitty"]), opponent_points=r["opponent_points"],
+            kitty_points=r["kitty_points"], multiplier=r["multiplier"],
+            result_side=cast(Side | None, r["result_side"]), result_levels=r["result_levels"],
+            holders=_holders_of(seats, n), mode=r["mode"],
+            levels_before=_levels_of(seats, "level_before", n),
+            levels_after=_levels_of(seats, "level_after", n), actions=[],
         ))
     return out
 
 
-def _holders_of(seats: Sequence[sqlite3.Row]) -> Holders:
+def _declarers_of(hand: sqlite3.Row, seats: Sequence[sqlite3.Row]) -> tuple[int, ...] | None:
+    """`HandRecord.declarers` from a hand's row and its seat rows."""
+    d1, d2 = opt_int(hand["declarer_1"]), opt_int(hand["declarer_2"])
+    if hand["mode"] == "teams":
+        return None if d1 is None or d2 is None else (d1, d2)
+    if d1 is None:
+        return None
+    return tuple(int(s["seat"]) for s in seats if s["side"] in ("starter", "friend"))
+
+
+def _levels_of(seats: Sequence[sqlite3.Row], column: str, n: int) -> tuple[str, ...]:
+    """Every seat's level from a seat column, or () unless all seats have one."""
+    levels = {int(s["seat"]): s[column] for s in seats}
+    found = tuple(levels.get(seat) for seat in range(n))
+    return cast(tuple[str, ...], found) if all(v is not None for v in found) else ()
+
+
+def _holders_of(seats: Sequence[sqlite3.Row], n: int) -> Holders:
     """`HandRecord.holders` from a hand's seat rows: () when no seat changed hands."""
     if all(s["holders"] is None for s in seats):
         return ()
     held = {int(s["seat"]): tuple(json.loads(s["holders"])) if s["holders"]
             else (opt_int(s["user_id"]),) for s in seats}
-    return tuple(held.get(seat, (None,)) for seat in range(4))
+    return tuple(held.get(seat, (None,)) for seat in range(n))
 
 
 def hand_record(db: sqlite3.Connection, hand: int | str) -> HandRecord | None:
@@ -340,28 +423,32 @@ def match_record(db: sqlite3.Connection, match_key: str) -> MatchRecord | None:
     row = one(db, "SELECT * FROM matches WHERE match_key = ?", match_key)
     if row is None:
         return None
-    seats = rows(db, "SELECT seat, user_id FROM match_seats WHERE match_id = ?", row["id"])
+    seats = rows(db, "SELECT seat, user_id, level FROM match_seats WHERE match_id = ?",
+                 row["id"])
+    n = int(row["seats"])
     return MatchRecord(
         match_key=row["match_key"], table_id=row["table_id"], guild_id=row["guild_id"],
-        channel_id=row["channel_id"], players=players_of(seats), levels_a=row["levels_a"],
+        channel_id=row["channel_id"], players=players_of(seats, n), levels_a=row["levels_a"],
         levels_b=row["levels_b"], winner_team=row["winner_team"],
         hands_played=row["hands_played"], started_at=row["started_at"],
-        ended_at=row["ended_at"],
+        ended_at=row["ended_at"], mode=row["mode"], seat_levels=_levels_of(seats, "level", n),
+        winner_seat=opt_int(row["winner_seat"]),
     )
 
 
 def level_history(db: sqlite3.Connection, match_key: str) -> list[LevelPoint]:
-    """Both teams' levels at the start and after each change."""
-    return [LevelPoint(r["hands_played"], r["levels_a"], r["levels_b"], r["at"])
+    """The levels at the start and after each change (both teams', or every seat's)."""
+    return [LevelPoint(r["hands_played"], r["levels_a"], r["levels_b"], r["at"],
+                       tuple(json.loads(r["seat_levels"])) if r["seat_levels"] else ())
             for r in rows(db, "SELECT l.* FROM match_levels AS l JOIN matches AS m"
                               " ON m.id = l.match_id WHERE m.match_key = ? ORDER BY l.id",
                           match_key)]
 
 
 def channel_history(db: sqlite3.Connection, channel_id: int, n: int,
-                    season: int | None) -> list[MatchSummary]:
-    """The channel's last ``n`` matches of ``season`` (None: its guild's current season),
-    newest first."""
+                    season: int | None, mode: Mode = "teams") -> list[MatchSummary]:
+    """The channel's last ``n`` matches of ``mode`` and ``season`` (None: its guild's
+    current season), newest first."""
     if not fits(channel_id) or (season is not None and not fits(season)):
         return []
     out = []
@@ -370,10 +457,12 @@ def channel_history(db: sqlite3.Connection, channel_id: int, n: int,
                       " ON h.id = s.hand_id WHERE h.match_id = m.id AND (s.user_id IS NULL"
                       " OR EXISTS (SELECT 1 FROM json_each(s.holders) WHERE value IS NULL)))"
                       " AS computer_hands FROM matches AS m WHERE m.channel_id = ?"
-                      f" AND m.season = COALESCE(?, {current})"
-                      " ORDER BY m.started_at DESC, m.id DESC LIMIT ?", channel_id, season, n):
-        players = players_of(
-            rows(db, "SELECT seat, user_id FROM match_seats WHERE match_id = ?", r["id"]))
+                      f" AND m.season = COALESCE(?, {current}) AND m.mode = ?"
+                      " ORDER BY m.started_at DESC, m.id DESC LIMIT ?",
+                  channel_id, season, mode, n):
+        seats = rows(db, "SELECT seat, user_id, level FROM match_seats WHERE match_id = ?",
+                     r["id"])
+        players = players_of(seats, int(r["seats"]))
         out.append(MatchSummary(
             id=r["id"], match_key=r["match_key"], table_id=r["table_id"],
             channel_id=r["channel_id"], players=players, levels_a=r["levels_a"],
@@ -381,6 +470,8 @@ def channel_history(db: sqlite3.Connection, channel_id: int, n: int,
             hands_played=r["hands_played"],
             has_computers=None in players or bool(r["computer_hands"]),
             ranked=bool(r["ranked"]), started_at=r["started_at"],
-            ended_at=opt_float(r["ended_at"]), season=r["season"],
+            ended_at=opt_float(r["ended_at"]), season=r["season"], mode=r["mode"],
+            seat_levels=_levels_of(seats, "level", int(r["seats"])),
+            winner_seat=opt_int(r["winner_seat"]),
         ))
     return out

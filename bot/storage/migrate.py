@@ -133,26 +133,41 @@ def migrate(
 ) -> int:
     """Apply pending migrations up to ``target``, each in one IMMEDIATE transaction.
 
-    The connection must be in autocommit mode (``isolation_level=None``). Returns the
-    schema version reached.
+    The connection must be in autocommit mode (``isolation_level=None``). Foreign keys
+    are off while migrating (a table is rebuilt by copy, drop and rename without its
+    children being deleted by ON DELETE CASCADE) and checked before each commit; the
+    connection's setting is restored afterwards. Returns the schema version reached.
     """
     applied = applied_versions(conn) or {}
-    for migration in MIGRATIONS:
-        if migration.version > target or migration.version in applied:
-            continue
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            # Re-check under the write lock: another process may have migrated meanwhile.
-            if migration.version not in (applied_versions(conn) or {}):
-                for statement in split_statements(migration.sql):
-                    conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, clock()),
-                )
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+    foreign_keys = int(conn.execute("PRAGMA foreign_keys").fetchone()[0])
+    conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        for migration in MIGRATIONS:
+            if migration.version <= target and migration.version not in applied:
+                _apply(conn, migration, clock)
+    finally:
+        conn.execute(f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
     return max([target, *applied])
+
+
+def _apply(conn: sqlite3.Connection, migration: Migration, clock: Callable[[], float]) -> None:
+    """Run one migration in one IMMEDIATE transaction (nothing if it was applied meanwhile)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        # Re-check under the write lock: another process may have migrated meanwhile.
+        if migration.version not in (applied_versions(conn) or {}):
+            for statement in split_statements(migration.sql):
+                conn.execute(statement)
+            broken = _fetchall(conn, "PRAGMA foreign_key_check")
+            if broken:
+                raise RuntimeError(f"migration V{migration.version} breaks foreign keys:"
+                                   f" {[tuple(r) for r in broken[:3]]}")
+            conn.execute(
+                "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, clock()),
+            )
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise

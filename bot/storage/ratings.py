@@ -2,11 +2,16 @@
 season (a new season starts everyone afresh; ratings are stored, not recomputed, because
 each update depends on every earlier one).
 
-After every settled hand whose four seats were held from start to end by four distinct
+Ratings are kept per mode: the four-player game (teams) and Finding Friends are rated
+apart. After every settled hand whose seats were held from start to end by distinct
 humans (and whose match never had a computer seat or a seat change within a hand), the
-winning side's two players form one team and the losing side the other:
-``rate([[w1, w2], [l1, l2]])``. Each partnership also has its own rating, updated as a
-one-member team per side. Everyone starts at mu 25, sigma 25/3.
+winning side's players form one team and the losing side the other:
+``rate([[w1, w2], [l1, l2]])`` in teams. In friends the sides are the starter with the
+friends they revealed against everyone else, so the teams may differ in size (a lone
+starter against five, three against three...): Plackett-Luce sums a team's skills, so
+winning against a stronger (larger) side gains more, and losing with it costs more. In
+teams each partnership also has its own rating, updated as a one-member team per side.
+Everyone starts at mu 25, sigma 25/3.
 
 Display rating = the ordinal ``mu - 3 * sigma``: a conservative estimate (the skill is
 ~99.7% likely above it). It starts at 0 and rises as results accumulate and sigma shrinks.
@@ -58,36 +63,47 @@ def rate_win(winners: Sequence[Skill], losers: Sequence[Skill]) -> tuple[list[Sk
     return [Skill(r.mu, r.sigma) for r in won], [Skill(r.mu, r.sigma) for r in lost]
 
 
-def _skill(db: sqlite3.Connection, sql: str, *key: int) -> Skill:
+def _skill(db: sqlite3.Connection, sql: str, *key: int | str) -> Skill:
     row = one(db, sql, *key)
     return Skill() if row is None else Skill(row["mu"], row["sigma"])
 
 
 def record_hand(db: sqlite3.Connection, hand_id: int, guild_id: int, season: int,
                 rec: HandRecord, now: float) -> None:
-    """Rate a settled hand of four distinct humans: players and partnerships (in the
-    caller's transaction), and mark the hand rated."""
+    """Rate a settled hand of distinct humans in the hand's mode: players, and in teams
+    partnerships (in the caller's transaction), and mark the hand rated."""
     assert rec.declarers is not None and rec.result_side is not None
-    decl_parity = rec.declarers[0] % 2
-    win_parity = decl_parity if rec.result_side == "declarers" else 1 - decl_parity
-    winners = [cast(int, rec.players[s]) for s in (win_parity, win_parity + 2)]
-    losers = [cast(int, rec.players[s]) for s in (1 - win_parity, 3 - win_parity)]
+    if rec.mode == "teams":
+        declarers = {s for s in range(4) if s % 2 == rec.declarers[0] % 2}
+    else:
+        declarers = set(rec.declarers)
+    won = declarers if rec.result_side == "declarers" else set(range(rec.seats)) - declarers
+    winners = [cast(int, rec.players[s]) for s in sorted(won)]
+    losers = [cast(int, rec.players[s]) for s in range(rec.seats) if s not in won]
 
-    player = ("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND season = ?"
+    player = ("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND season = ? AND mode = ?"
               " AND user_id = ?")
-    new_w, new_l = rate_win([_skill(db, player, guild_id, season, u) for u in winners],
-                            [_skill(db, player, guild_id, season, u) for u in losers])
+    new_w, new_l = rate_win(
+        [_skill(db, player, guild_id, season, rec.mode, u) for u in winners],
+        [_skill(db, player, guild_id, season, rec.mode, u) for u in losers])
     db.executemany(
-        "INSERT INTO ratings (guild_id, season, user_id, mu, sigma, hands, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, season, user_id) DO UPDATE SET"
-        " mu = excluded.mu, sigma = excluded.sigma, hands = hands + 1,"
+        "INSERT INTO ratings (guild_id, season, mode, user_id, mu, sigma, hands, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, season, mode, user_id)"
+        " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, hands = hands + 1,"
         " updated_at = excluded.updated_at",
-        [(guild_id, season, u, s.mu, s.sigma, now)
+        [(guild_id, season, rec.mode, u, s.mu, s.sigma, now)
          for u, s in zip([*winners, *losers], [*new_w, *new_l], strict=True)],
     )
+    if rec.mode == "teams":
+        _rate_pairs(db, guild_id, season, sorted(winners), sorted(losers), now)
+    db.execute("UPDATE hands SET rated = 1 WHERE id = ?", (hand_id,))
+
+
+def _rate_pairs(db: sqlite3.Connection, guild_id: int, season: int, pw: list[int],
+                pl: list[int], now: float) -> None:
+    """Rate the two partnerships of a teams hand (each a one-member team)."""
     pair = ("SELECT mu, sigma FROM pair_ratings WHERE guild_id = ? AND season = ?"
             " AND user_lo = ? AND user_hi = ?")
-    pw, pl = sorted(winners), sorted(losers)
     (new_pw,), (new_pl,) = rate_win([_skill(db, pair, guild_id, season, *pw)],
                                     [_skill(db, pair, guild_id, season, *pl)])
     db.executemany(
@@ -99,4 +115,3 @@ def record_hand(db: sqlite3.Connection, hand_id: int, guild_id: int, season: int
         [(guild_id, season, *pw, new_pw.mu, new_pw.sigma, now),
          (guild_id, season, *pl, new_pl.mu, new_pl.sigma, now)],
     )
-    db.execute("UPDATE hands SET rated = 1 WHERE id = ?", (hand_id,))

@@ -1,7 +1,10 @@
 """Frozen record types returned by and passed to `Store`.
 
-Seats are 0..3; team A = seats 0 and 2, team B = seats 1 and 3. A player is a Discord user
-id, or ``None`` for a computer seat. Dicts and lists are stored as JSON text, so they must
+A match is played in a mode (`Mode`): ``"teams"``, the four-player game (seats 0..3;
+team A = seats 0 and 2, team B = seats 1 and 3), or ``"friends"``, Finding Friends (4..8
+seats, each player for themselves; a hand's sides are the starter and the friends they
+revealed against everyone else, and every seat has its own level). A player is a Discord
+user id, or ``None`` for a computer seat. Dicts and lists are stored as JSON text, so they must
 be JSON-compatible (dict keys become strings, tuples become lists).
 """
 
@@ -14,9 +17,13 @@ from typing import Any, Literal
 TableStatus = Literal["lobby", "playing", "ended"]
 Team = Literal["A", "B"]
 Side = Literal["declarers", "opponents"]
+Mode = Literal["teams", "friends"]
+MODES: tuple[Mode, ...] = ("teams", "friends")
+Role = Literal["starter", "friend", "opponent"]
+"""A seat's side in a friends hand: the starter, a revealed friend, or an opponent."""
 PanelMode = Literal["dm", "ephemeral"]
 Players = tuple[int | None, ...]
-"""Four entries, index = seat; ``None`` is a computer seat."""
+"""One entry per seat (four in teams, 4..8 in friends); ``None`` is a computer seat."""
 Holders = tuple[tuple[int | None, ...], ...]
 """Per seat, everyone who held it during a hand, in order (see `HandRecord.holders`)."""
 
@@ -66,6 +73,13 @@ class HandRecord:
     what it is given with what it saw at earlier saves, so a change is never forgotten;
     the bot passes the holders it tracked (a change it never saved is otherwise unseen).
     A seat that changed hands counts for nobody's stats and the hand is not rated.
+
+    ``mode`` must be its match's. In teams, ``declarers`` are two partner seats and
+    ``levels_before``/``levels_after`` stay empty (the teams' levels are on the match). In
+    friends, ``declarers`` are the starter's side as known so far (the starter and the
+    friends revealed, ascending; the final side once settled), and ``levels_before`` /
+    ``levels_after`` are every seat's own level when the hand started / once settled
+    (``()`` while unknown).
     """
 
     hand_key: str
@@ -76,7 +90,7 @@ class HandRecord:
     level: str
     trump: str | None = None
     starter: int | None = None
-    declarers: tuple[int, int] | None = None
+    declarers: tuple[int, ...] | None = None
     players: Players
     kitty: Sequence[str] = ()
     opponent_points: int = 0
@@ -85,8 +99,24 @@ class HandRecord:
     result_side: Side | None = None
     result_levels: int = 0
     holders: Holders = ()
+    mode: Mode = "teams"
+    levels_before: tuple[str, ...] = ()
+    levels_after: tuple[str, ...] = ()
     actions: Sequence[dict[str, Any]] = field(default=(), compare=False)
     id: int | None = field(default=None, compare=False)
+
+    @property
+    def seats(self) -> int:
+        """The number of seats."""
+        return len(self.players)
+
+    def role(self, seat: int) -> Role | None:
+        """A friends seat's side (None while the declarers are unknown, and in teams)."""
+        if self.mode != "friends" or self.declarers is None:
+            return None
+        if seat == self.starter:
+            return "starter"
+        return "friend" if seat in self.declarers else "opponent"
 
     @property
     def changed_seats(self) -> tuple[int, ...]:
@@ -96,7 +126,12 @@ class HandRecord:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchRecord:
-    """A match (a run of hands until a team passes A). Timestamps default to the store clock."""
+    """A match (a run of hands until a team, or in friends a player, passes A).
+    Timestamps default to the store clock.
+
+    Teams: ``levels_a``/``levels_b`` and ``winner_team``. Friends: ``seat_levels`` (each
+    seat's own level now, index = seat) and ``winner_seat``; ``levels_a``/``levels_b``
+    are unused there. ``mode`` and the number of seats are fixed at the first save."""
 
     match_key: str
     table_id: int
@@ -109,22 +144,38 @@ class MatchRecord:
     hands_played: int = 0
     started_at: float | None = None
     ended_at: float | None = None
+    mode: Mode = "teams"
+    seat_levels: tuple[str, ...] = ()
+    winner_seat: int | None = None
+
+    @property
+    def seats(self) -> int:
+        """The number of seats."""
+        return len(self.players)
+
+    @property
+    def finished(self) -> bool:
+        """True once a winner was recorded."""
+        return self.winner_team is not None or self.winner_seat is not None
 
 
 @dataclass(frozen=True, slots=True)
 class LevelPoint:
-    """Both teams' levels after ``hands_played`` hands (one per change)."""
+    """The levels after ``hands_played`` hands (one per change): both teams' in teams,
+    every seat's (``seat_levels``) in friends."""
 
     hands_played: int
     levels_a: str
     levels_b: str
     at: float
+    seat_levels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class MatchSummary:
     """A match as shown in a channel's history. ``has_computers``: a computer held a seat
-    at some point; ``ranked``: every hand had four distinct humans, none changing seat."""
+    at some point; ``ranked``: every hand had distinct humans in every seat, none changing
+    seat. Friends matches have ``seat_levels`` and ``winner_seat`` (see `MatchRecord`)."""
 
     id: int
     match_key: str
@@ -140,6 +191,9 @@ class MatchSummary:
     started_at: float
     ended_at: float | None
     season: int
+    mode: Mode = "teams"
+    seat_levels: tuple[str, ...] = ()
+    winner_seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +225,37 @@ class UserStats:
 
 
 @dataclass(frozen=True, slots=True)
+class FriendsStats:
+    """A player's Finding Friends record in one guild and season, apart from the teams
+    game. Counting rules as `UserStats` (a seat counts only for whoever held it
+    throughout the hand; matches only when finished and held unchanged). A hand is won
+    when the player's final side won it (the side whose result it is, see R10/F5).
+    ``highest_level``: the highest own level the player reached (after a settled hand),
+    None before any. ``rating``: the friends rating (see `bot.storage.ratings`)."""
+
+    guild_id: int
+    user_id: int
+    matches_played: int
+    matches_won: int
+    hands_played: int
+    hands_as_starter: int
+    won_as_starter: int
+    hands_as_friend: int
+    won_as_friend: int
+    hands_as_opponent: int
+    won_as_opponent: int
+    levels_gained: int
+    highest_level: str | None
+    rating: float | None
+    rated_hands: int
+    season: int
+
+    @property
+    def hands_won(self) -> int:
+        return self.won_as_starter + self.won_as_friend + self.won_as_opponent
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderboardRow:
     """One player (``users`` has 1 id) or partnership (2 ids, ascending)."""
 
@@ -196,6 +281,7 @@ class LeaderboardPage:
     total_pages: int
     rows: list[LeaderboardRow]
     season: int
+    mode: Mode = "teams"
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from .records import Players
+from .records import MODES, Mode, Players
 
 
 def dumps(value: Any) -> str:
@@ -44,34 +44,39 @@ def opt_float(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
-def players_of(seat_rows: Iterable[sqlite3.Row]) -> Players:
-    """Four seats from ``(seat, user_id)`` rows; a missing or NULL user is a computer."""
-    seats: list[int | None] = [None] * 4
+def players_of(seat_rows: Iterable[sqlite3.Row], seats: int = 4) -> Players:
+    """``seats`` seats from ``(seat, user_id)`` rows; a missing or NULL user is a computer."""
+    players: list[int | None] = [None] * seats
     for r in seat_rows:
-        seats[int(r["seat"])] = opt_int(r["user_id"])
-    return tuple(seats)
+        if 0 <= int(r["seat"]) < seats:
+            players[int(r["seat"])] = opt_int(r["user_id"])
+    return tuple(players)
 
 
-def check_players(players: Players) -> None:
-    """ValueError unless there are exactly four seats."""
-    if len(players) != 4:
-        raise ValueError(f"players must have 4 seats, got {len(players)}")
+SEATS: dict[str, range] = {"teams": range(4, 5), "friends": range(4, 9)}
+"""The numbers of seats each mode allows."""
+
+
+def check_mode(mode: str) -> Mode:
+    """``mode`` if it is a `Mode`, else ValueError."""
+    if mode not in MODES:
+        raise ValueError(f"bad mode {mode!r}")
+    return mode  # type: ignore[return-value]
+
+
+def check_players(players: Players, mode: Mode = "teams") -> None:
+    """ValueError unless there are 4 seats (teams) or 4..8 (friends)."""
+    allowed = SEATS[check_mode(mode)]
+    if len(players) not in allowed:
+        seats = " to ".join(dict.fromkeys(str(n) for n in (allowed[0], allowed[-1])))
+        raise ValueError(f"players of a {mode} match must have {seats} seats,"
+                         f" got {len(players)}")
 
 
 def distinct_humans(players: Players) -> bool:
-    """True if all four seats are different humans (a ranked line-up)."""
+    """True if every seat is a different human (a ranked line-up)."""
     humans = [p for p in players if p is not None]
-    return len(humans) == 4 and len(set(humans)) == 4
-
-
-def put_seats(db: sqlite3.Connection, table: str, key: str, key_id: int,
-              players: Players) -> None:
-    """Upsert the four seat rows of a match or hand."""
-    db.executemany(
-        f"INSERT INTO {table} ({key}, seat, user_id) VALUES (?, ?, ?)"
-        f" ON CONFLICT ({key}, seat) DO UPDATE SET user_id = excluded.user_id",
-        [(key_id, seat, user) for seat, user in enumerate(players)],
-    )
+    return len(humans) == len(players) and len(set(humans)) == len(players)
 
 
 def ensure_guild(db: sqlite3.Connection, guild_id: int, now: float) -> None:

@@ -1,5 +1,7 @@
-"""Player stats and guild leaderboards of one season (read-only queries over the stats
-views, which count a seat only for whoever held it throughout; see V3__seasons.sql)."""
+"""Player stats and guild leaderboards of one season and mode (read-only queries over the
+stats views, which count a seat only for whoever held it throughout; see V3__seasons.sql
+and V5__friends.sql). The four-player game (teams) and Finding Friends (friends) are
+counted, rated and ranked apart; partnerships exist in teams only."""
 
 from __future__ import annotations
 
@@ -8,23 +10,27 @@ import sqlite3
 from typing import Literal
 
 from . import ratings, seasons
-from .records import LeaderboardPage, LeaderboardRow, UserStats
-from .sql import one, opt_float, rows
+from .records import FriendsStats, LeaderboardPage, LeaderboardRow, Mode, UserStats
+from .sql import check_mode, one, opt_float, rows
 
 LeaderboardBy = Literal["rating", "wins", "levels"]
 LeaderboardScope = Literal["players", "partnerships"]
 
+LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+"""Levels from lowest to highest (as the bot writes them)."""
+
 # Leaderboard entities keyed (u1, u2): players have u2 = -1, partnerships u1 < u2.
+# Parameters: ?1 guild, ?2 season, ?3 mode.
 ENTITIES: dict[str, str] = {
     "players": (
         "WITH m AS (SELECT user_id AS u1, -1 AS u2, COUNT(DISTINCT match_id) AS matches,"
         " COUNT(DISTINCT CASE WHEN won THEN match_id END) AS wins FROM finished_match_seats"
-        " WHERE guild_id = ?1 AND season = ?2 AND ranked = 1 GROUP BY user_id),"
+        " WHERE guild_id = ?1 AND season = ?2 AND mode = ?3 AND ranked = 1 GROUP BY user_id),"
         " l AS (SELECT user_id AS u1, -1 AS u2, SUM(levels_gained) AS levels, COUNT(*) AS hands"
-        " FROM settled_hand_seats WHERE guild_id = ?1 AND season = ?2 AND ranked = 1"
-        " GROUP BY user_id),"
+        " FROM settled_hand_seats WHERE guild_id = ?1 AND season = ?2 AND mode = ?3"
+        " AND ranked = 1 GROUP BY user_id),"
         " r AS (SELECT user_id AS u1, -1 AS u2, mu, sigma, hands FROM ratings"
-        " WHERE guild_id = ?1 AND season = ?2),"
+        " WHERE guild_id = ?1 AND season = ?2 AND mode = ?3),"
         " ids AS (SELECT u1, u2 FROM m UNION SELECT u1, u2 FROM l UNION SELECT u1, u2 FROM r)"
     ),
     "partnerships": (
@@ -33,14 +39,16 @@ ENTITIES: dict[str, str] = {
         " COUNT(DISTINCT CASE WHEN a.won THEN a.match_id END) AS wins"
         " FROM finished_match_seats AS a JOIN finished_match_seats AS b"
         " ON b.match_id = a.match_id AND b.seat = a.seat + 2"
-        " WHERE a.guild_id = ?1 AND a.season = ?2 AND a.ranked = 1 GROUP BY 1, 2),"
+        " WHERE a.guild_id = ?1 AND a.season = ?2 AND a.mode = ?3 AND a.ranked = 1"
+        " GROUP BY 1, 2),"
         " l AS (SELECT MIN(a.user_id, b.user_id) AS u1, MAX(a.user_id, b.user_id) AS u2,"
         " SUM(a.levels_gained) AS levels, COUNT(*) AS hands"
         " FROM settled_hand_seats AS a JOIN settled_hand_seats AS b"
         " ON b.hand_id = a.hand_id AND b.seat = a.seat + 2"
-        " WHERE a.guild_id = ?1 AND a.season = ?2 AND a.ranked = 1 GROUP BY 1, 2),"
+        " WHERE a.guild_id = ?1 AND a.season = ?2 AND a.mode = ?3 AND a.ranked = 1"
+        " GROUP BY 1, 2),"
         " r AS (SELECT user_lo AS u1, user_hi AS u2, mu, sigma, hands FROM pair_ratings"
-        " WHERE guild_id = ?1 AND season = ?2),"
+        " WHERE guild_id = ?1 AND season = ?2 AND ?3 = 'teams'),"
         " ids AS (SELECT u1, u2 FROM m UNION SELECT u1, u2 FROM l UNION SELECT u1, u2 FROM r)"
     ),
 }
@@ -64,7 +72,7 @@ def user_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
         "SELECT COUNT(DISTINCT match_id) AS played,"
         " COUNT(DISTINCT CASE WHEN won THEN match_id END) AS won"
         " FROM finished_match_seats WHERE guild_id = ? AND season = ? AND user_id = ?"
-        f"{ranked_only}",
+        f" AND mode = 'teams'{ranked_only}",
         guild_id, number, user_id,
     )
     sides = {
@@ -73,7 +81,7 @@ def user_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
             "SELECT side, COUNT(*) AS n, SUM(result_side = side) AS held,"
             " SUM(levels_gained) AS levels, AVG(opponent_points) AS avg_points"
             " FROM settled_hand_seats WHERE guild_id = ? AND season = ? AND user_id = ?"
-            f"{ranked_only} GROUP BY side",
+            f" AND mode = 'teams'{ranked_only} GROUP BY side",
             guild_id, number, user_id,
         )
     }
@@ -83,13 +91,12 @@ def user_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
         " COUNT(DISTINCT CASE WHEN me.won THEN me.match_id END) AS w"
         " FROM finished_match_seats AS me JOIN finished_match_seats AS p"
         " ON p.match_id = me.match_id AND p.seat = (me.seat + 2) % 4"
-        " WHERE me.guild_id = ? AND me.season = ? AND me.user_id = ?"
+        " WHERE me.guild_id = ? AND me.season = ? AND me.user_id = ? AND me.mode = 'teams'"
         f" AND p.user_id <> me.user_id{partner_ranked_only}"
         " GROUP BY p.user_id ORDER BY n DESC, w DESC, p.user_id LIMIT 1",
         guild_id, number, user_id,
     )
-    rating = one(db, "SELECT mu, sigma, hands FROM ratings WHERE guild_id = ? AND season = ?"
-                     " AND user_id = ?", guild_id, number, user_id)
+    rating = _rating(db, guild_id, number, "teams", user_id)
     assert m is not None
     decl, opp = sides.get("declarers"), sides.get("opponents")
     return UserStats(
@@ -105,23 +112,74 @@ def user_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
         avg_points_as_opponents=float(opp["avg_points"]) if opp else None,
         favourite_partner=int(partner["user_id"]) if partner else None,
         matches_with_favourite=int(partner["n"]) if partner else 0,
-        rating=ratings.display_rating(rating["mu"], rating["sigma"]) if rating else None,
-        rated_hands=int(rating["hands"]) if rating else 0,
+        rating=rating[0], rated_hands=rating[1], season=number,
+    )
+
+
+def _rating(db: sqlite3.Connection, guild_id: int, season: int, mode: Mode,
+            user_id: int) -> tuple[float | None, int]:
+    """A player's display rating in a mode (None if unrated) and their rated hands."""
+    row = one(db, "SELECT mu, sigma, hands FROM ratings WHERE guild_id = ? AND season = ?"
+                  " AND mode = ? AND user_id = ?", guild_id, season, mode, user_id)
+    if row is None:
+        return None, 0
+    return ratings.display_rating(row["mu"], row["sigma"]), int(row["hands"])
+
+
+def highest(levels: list[str]) -> str | None:
+    """The highest of some levels (unknown texts rank lowest), None if there are none."""
+    return max(levels, key=lambda v: LEVELS.index(v) if v in LEVELS else -1, default=None)
+
+
+def friends_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
+                  include_computers: bool, season: int | None) -> FriendsStats:
+    """A player's Finding Friends record in a guild and season (see `Store.friends_stats`)."""
+    number = seasons.resolve(db, guild_id, season)
+    ranked_only = "" if include_computers else " AND ranked = 1"
+    where = f"guild_id = ? AND season = ? AND user_id = ? AND mode = 'friends'{ranked_only}"
+    m = one(db, "SELECT COUNT(DISTINCT match_id) AS played,"
+                " COUNT(DISTINCT CASE WHEN won THEN match_id END) AS won"
+                f" FROM finished_match_seats WHERE {where}", guild_id, number, user_id)
+    assert m is not None
+    roles = {r["role"]: r for r in rows(
+        db, "SELECT role, COUNT(*) AS n, SUM(result_side = side) AS won,"
+            f" SUM(levels_gained) AS levels FROM settled_hand_seats WHERE {where}"
+            " GROUP BY role", guild_id, number, user_id)}
+    levels = [str(r[0]) for r in rows(
+        db, f"SELECT DISTINCT level_after FROM settled_hand_seats WHERE {where}"
+            " AND level_after IS NOT NULL", guild_id, number, user_id)]
+
+    def count(role: str, column: str) -> int:
+        return int(roles[role][column]) if role in roles else 0
+
+    rating, rated_hands = _rating(db, guild_id, number, "friends", user_id)
+    return FriendsStats(
+        guild_id=guild_id, user_id=user_id, matches_played=int(m["played"]),
+        matches_won=int(m["won"]), hands_played=sum(int(r["n"]) for r in roles.values()),
+        hands_as_starter=count("starter", "n"), won_as_starter=count("starter", "won"),
+        hands_as_friend=count("friend", "n"), won_as_friend=count("friend", "won"),
+        hands_as_opponent=count("opponent", "n"), won_as_opponent=count("opponent", "won"),
+        levels_gained=sum(int(r["levels"]) for r in roles.values()),
+        highest_level=highest(levels), rating=rating, rated_hands=rated_hands,
         season=number,
     )
 
 
-def check_leaderboard(by: str, scope: str, page: int, per_page: int) -> None:
-    """ValueError for a page < 1 or an unknown ordering or scope."""
+def check_leaderboard(by: str, scope: str, page: int, per_page: int,
+                      mode: str = "teams") -> None:
+    """ValueError for a page < 1, an unknown ordering, scope or mode, or partnerships
+    outside teams."""
     if page < 1 or per_page < 1:
         raise ValueError("page and per_page must be >= 1")
     if by not in ORDER or scope not in ENTITIES:
         raise ValueError(f"bad leaderboard {by!r}/{scope!r}")
+    if check_mode(mode) != "teams" and scope != "players":
+        raise ValueError(f"{mode} has no partnerships")
 
 
 def leaderboard(db: sqlite3.Connection, guild_id: int, by: LeaderboardBy,
                 scope: LeaderboardScope, page: int, per_page: int,
-                season: int | None) -> LeaderboardPage:
+                season: int | None, mode: Mode = "teams") -> LeaderboardPage:
     """One page of a guild leaderboard (see `Store.leaderboard`; arguments checked by
     `check_leaderboard`)."""
     number = seasons.resolve(db, guild_id, season)
@@ -134,14 +192,14 @@ def leaderboard(db: sqlite3.Connection, guild_id: int, by: LeaderboardBy,
         " FROM ids LEFT JOIN m USING (u1, u2) LEFT JOIN l USING (u1, u2)"
         f" LEFT JOIN r USING (u1, u2) WHERE {filter_})"
     )
-    total_row = one(db, f"{sql} SELECT COUNT(*) FROM board", guild_id, number)
+    total_row = one(db, f"{sql} SELECT COUNT(*) FROM board", guild_id, number, mode)
     assert total_row is not None
     total = int(total_row[0])
     found = rows(
         db,
         f"{sql} SELECT *, RANK() OVER (ORDER BY {keys}) AS rank FROM board"
         f" ORDER BY {keys}, u1, u2 LIMIT ? OFFSET ?",
-        guild_id, number, per_page, (page - 1) * per_page,
+        guild_id, number, mode, per_page, (page - 1) * per_page,
     )
     return LeaderboardPage(
         by=by, scope=scope, page=page, per_page=per_page, total_rows=total,
@@ -156,5 +214,5 @@ def leaderboard(db: sqlite3.Connection, guild_id: int, by: LeaderboardBy,
             )
             for r in found
         ],
-        season=number,
+        season=number, mode=mode,
     )

@@ -9,7 +9,9 @@ nothing written).
 
 Seasons: `current_season`, `start_season`, `seasons`. Stats, leaderboards and history
 take ``season=None`` (the guild's current season) or a season number (`SeasonNotFound`
-if the guild has no such season).
+if the guild has no such season), and are per mode: the four-player game (``"teams"``,
+the default) and Finding Friends (``"friends"``: `friends_stats`, ``mode=`` of
+`leaderboard` and `history`) are counted, rated and ranked apart.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from .backup import BackupInfo, backup_database
 from .database import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, Database
 from .migrate import LATEST_VERSION
 from .records import (
+    FriendsStats,
     GuildSettings,
     HandAction,
     HandRecord,
@@ -33,6 +36,7 @@ from .records import (
     LevelPoint,
     MatchRecord,
     MatchSummary,
+    Mode,
     PanelMode,
     Season,
     StoredTable,
@@ -186,15 +190,16 @@ class Store:
         return await self._db.read(lambda db: history.match_record(db, match_key))
 
     async def level_history(self, match_key: str) -> list[LevelPoint]:
-        """Both teams' levels over time: at the start, then after each change."""
+        """The levels over time (both teams', or in friends every seat's): at the start,
+        then after each change."""
         return await self._db.read(lambda db: history.level_history(db, match_key))
 
     async def history(self, channel_id: int, n: int = 10, *,
-                      season: int | None = None) -> list[MatchSummary]:
-        """The channel's last ``n`` matches (finished or not) of ``season`` (None: the
-        guild's current season), newest first."""
+                      season: int | None = None, mode: Mode = "teams") -> list[MatchSummary]:
+        """The channel's last ``n`` matches (finished or not) of ``mode`` and ``season``
+        (None: the guild's current season), newest first."""
         return await self._db.read(
-            lambda db: history.channel_history(db, channel_id, n, season))
+            lambda db: history.channel_history(db, channel_id, n, season, mode))
 
     # ------------------------------------------------------------------ seasons
 
@@ -231,6 +236,16 @@ class Store:
         return await self._db.read(lambda db: stats.user_stats(
             db, guild_id, user_id, include_computers=include_computers, season=season))
 
+    async def friends_stats(
+        self, guild_id: int, user_id: int, *, include_computers: bool = True,
+        season: int | None = None,
+    ) -> FriendsStats:
+        """A player's Finding Friends record in a guild and season (see `FriendsStats`),
+        apart from the teams game; ``include_computers=False`` counts only ranked
+        matches (distinct humans in every seat, no seat changing hands within a hand)."""
+        return await self._db.read(lambda db: stats.friends_stats(
+            db, guild_id, user_id, include_computers=include_computers, season=season))
+
     async def leaderboard(
         self,
         guild_id: int,
@@ -240,9 +255,11 @@ class Store:
         per_page: int = 10,
         *,
         season: int | None = None,
+        mode: Mode = "teams",
     ) -> LeaderboardPage:
-        """One page (1-based) of a guild leaderboard of ``season`` (None: the current
-        one), from ranked matches only.
+        """One page (1-based) of a guild leaderboard of ``mode`` and ``season`` (None: the
+        current one), from ranked matches only. Friends has players only (partnerships:
+        ValueError); its rating rates each hand's two sides (see `bot.storage.ratings`).
 
         by="rating": rated entries, display rating desc (then more rated hands);
         by="wins": entries with a finished match, wins desc (then fewer matches);
@@ -250,9 +267,9 @@ class Store:
         Partnerships are unordered user pairs that sat as partners. Equal sort keys share
         a rank. A page past the end has no rows.
         """
-        stats.check_leaderboard(by, scope, page, per_page)
-        return await self._db.read(
-            lambda db: stats.leaderboard(db, guild_id, by, scope, page, per_page, season))
+        stats.check_leaderboard(by, scope, page, per_page, mode)
+        return await self._db.read(lambda db: stats.leaderboard(
+            db, guild_id, by, scope, page, per_page, season, mode))
 
     # ------------------------------------------------------------------ settings
 

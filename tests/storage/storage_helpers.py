@@ -85,3 +85,75 @@ async def play_match(
     if end_table:
         await store.end_table(table.id, table.version)
     return table
+
+
+@dataclass(frozen=True)
+class F:
+    """A scripted friends hand: the starter, the final side (starter + friends), the
+    opponents' points and the result."""
+
+    starter: int
+    side: tuple[int, ...]
+    opponent_points: int
+    result_side: Side
+    result_levels: int
+    revealed_early: tuple[int, ...] = ()
+    """Friends already revealed at the mid-hand save (the rest only at settlement)."""
+
+
+async def play_friends_match(
+    store: Store,
+    *,
+    guild: int,
+    channel: int,
+    match_key: str,
+    players: tuple[int | None, ...],
+    hands: Sequence[F],
+    holders: dict[int, tuple[tuple[int | None, ...], ...]] | None = None,
+    end_table: bool = True,
+) -> StoredTable:
+    """Play a Finding Friends match through save_table: per hand a deal save (the starter
+    alone), a mid-hand save (early friends) and the settlement (every seat's side and own
+    level); the match ends with the first seat to pass A."""
+    creator = next(p for p in players if p is not None)
+    table = await store.create_table(guild, channel, creator, {"phase": "lobby"})
+    n = len(players)
+    levels = ["2"] * n
+    match = MatchRecord(match_key=match_key, table_id=table.id, guild_id=guild,
+                        channel_id=channel, players=players, mode="friends")
+    winner: int | None = None
+    for i, f in enumerate(hands, start=1):
+        before = tuple(levels)
+        hand = HandRecord(
+            hand_key=f"{match_key}:{i}", match_key=match_key, table_id=table.id, hand_no=i,
+            seed=2000 + i, level=levels[f.starter], players=players, starter=f.starter,
+            declarers=(f.starter,), mode="friends", levels_before=before,
+        )
+        table = await store.save_table(
+            table.id, table.version, {"phase": "play", "hand": i}, status="playing",
+            match=replace(match, hands_played=i - 1, seat_levels=before), hand=hand,
+            actions=[HandAction(hand.hand_key, 0, {"type": "deal"})])
+        early = tuple(sorted({f.starter, *f.revealed_early}))
+        table = await store.save_table(
+            table.id, table.version, {"phase": "play", "hand": i},
+            hand=replace(hand, declarers=early, opponent_points=f.opponent_points // 2),
+            actions=[HandAction(hand.hand_key, 1, {"type": "play", "cards": ["AS"]})])
+        won = set(f.side) if f.result_side == "declarers" else set(range(n)) - set(f.side)
+        for seat in sorted(won):
+            if RANKS.index(levels[seat]) + f.result_levels >= len(RANKS) and winner is None:
+                winner = seat
+            levels[seat] = up(levels[seat], f.result_levels)
+        after = tuple(levels)
+        table = await store.save_table(
+            table.id, table.version, {"phase": "scored", "hand": i},
+            match=replace(match, hands_played=i, seat_levels=after, winner_seat=winner),
+            hand=replace(hand, declarers=tuple(sorted(f.side)), trump=f"{hand.level}S",
+                         opponent_points=f.opponent_points, result_side=f.result_side,
+                         result_levels=f.result_levels, levels_after=after,
+                         holders=(holders or {}).get(i, ())),
+            actions=[HandAction(hand.hand_key, 2, {"type": "end"})])
+        if winner is not None:
+            break
+    if end_table:
+        await store.end_table(table.id, table.version)
+    return table

@@ -21,7 +21,9 @@ from storage_helpers import FakeClock
 from bot.storage import HandAction, StaleVersion, Store
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-ADDED_SINCE = {"season": 1, "holders": [], "turn_ping": True, "auto_forced": False}
+ADDED_SINCE = {"season": 1, "holders": [], "turn_ping": True, "auto_forced": False,
+               "mode": "teams", "seat_levels": [], "winner_seat": None, "levels_before": [],
+               "levels_after": []}
 """Fields records gained after the release, with the value every release record has."""
 
 
