@@ -97,8 +97,12 @@ async def call_verb(feature: PlayFeature, interaction: discord.Interaction[Any],
         if choices.pick is None or len(made) >= wanted:
             raise UserFacingError("error.bad_button")
         draft = CallDraft(encode_calls([*made, choices.pick]))
-    elif cid.verb == "fundo":
-        draft = CallDraft(encode_calls(made[:-1]), suit, rank, copy)
+    elif cid.verb == "fundo":  # the call taken back is picked again
+        if not made:
+            raise UserFacingError("error.bad_button")
+        last = made[-1]
+        draft = CallDraft(encode_calls(made[:-1]), last.card.suit.value, str(last.card.rank),
+                          last.copy)
     elif cid.verb == "fcall":
         if len(made) != wanted:
             raise UserFacingError("error.bad_button")

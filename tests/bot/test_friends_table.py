@@ -1,0 +1,303 @@
+"""Finding Friends at a Discord table (issue 14, "Discord"): a whole six-seat hand with two
+people and four computers and a restart in the middle; the friend call's panel (legal
+calls only, forged values, the wrong person, the wrong phase); the lobby resizing the
+seats; a restart while the starter calls, and a timed-out starter given a computer's call.
+
+Everything is driven through SimCord and its simulated clock; the stored table is read
+only as an oracle."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import pictures
+from bot.errors import UserFacingError
+from bot.friends import CallDraft, call_choices, parse_calls
+from engine.cards import Card, Rank
+from engine.deal import deal_shape
+from engine.friends import FriendCall
+from engine.game import Phase
+from engine.views import PublicView
+from botkit import (
+    LeakScanner,
+    World,
+    assert_ok,
+    by_panel,
+    components,
+    find,
+    forge,
+    reply_texts,
+    seats_to_act,
+    world,
+)
+
+CALLED = re.compile(r"Friends called: (.*)")
+SIDE = re.compile(r"Starter's side so far: (.*)")
+FRIEND = re.compile(r"— (.+) is (.+)'s friend!")
+
+
+def text_of(result: Any) -> str:
+    return "\n".join(reply_texts(result))
+
+
+class FriendsScanner(LeakScanner):
+    """The hidden-card check of `LeakScanner` (called cards are public), and no friend
+    named before their called card is played: every public line naming the starter's
+    side, a call's player or a friend names only seats the public view has revealed."""
+
+    def __init__(self, w: World) -> None:
+        super().__init__(w)
+        self.texts: dict[int, str] = {}
+
+    async def check(self) -> None:
+        await super().check()
+        doc = await self.w.doc()
+        match = doc.get_match()
+        assert match is not None
+        public = match.public_view()
+        if public.result is not None:
+            return
+        names = {doc.names()[s] or f"Computer {s + 1}": s for s in range(doc.seat_count)}
+        names |= {f"Computer {s + 1}": s for s in range(doc.seat_count)}
+        side = set(public.declarer_seats)
+        for message in self.w.public_messages():
+            content = message.content or ""
+            if self.texts.get(message.id) == content:
+                continue
+            self.texts[message.id] = content
+            for line in content.splitlines():
+                for pattern in (SIDE, FRIEND):
+                    found = pattern.search(line)
+                    if found:
+                        shown = {names[n] for n in names if n in found.group(0)}
+                        assert shown <= side, f"a friend named before the reveal: {line}"
+                found = CALLED.search(line)
+                if found:
+                    for part, seat in zip(found.group(1).split(" · "), public.call_seats,
+                                          strict=False):
+                        who = part.rsplit("→ ", 1)[-1]
+                        assert (who == "?") == (seat is None), line
+
+
+def _watch_pictures(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Record what every table picture is drawn from."""
+    seen: list[Any] = []
+    original = pictures.table_picture
+
+    async def table_picture(public: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(public)
+        return await original(public, *args, **kwargs)
+
+    monkeypatch.setattr(pictures, "table_picture", table_picture)
+    return seen
+
+
+async def test_six_seat_hand_two_people_four_computers_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = _watch_pictures(monkeypatch)
+    async with world(tmp_path, humans=2) as w:
+        await w.open_table(2, mode="friends", players=6)
+        doc = await w.doc()
+        assert doc.seat_count == 6 and doc.full and doc.rules.players == 6
+        lobby = w.table_message().content or ""
+        assert "Seat 6" in lobby and "team" not in lobby.lower()
+        await w.start()
+        scanner = FriendsScanner(w)
+        restarted = False
+        for _ in range(600):
+            match = await w.match()
+            public = match.public_view()
+            if public.phase is Phase.BETWEEN_HANDS:
+                break
+            if (not restarted and public.phase is Phase.PLAYING and public.friend_calls
+                    and public.tricks_played >= 3):
+                await w.restart()  # during play, after the call
+                restarted = True
+                await scanner.check()
+                continue
+            doc = await w.doc()
+            humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
+            assert humans, f"nobody to act: {public.phase}"
+            await by_panel(w, humans[0])
+            await scanner.check()
+        assert restarted
+        match = await w.match()
+        public = match.public_view()
+        result = public.result
+        assert public.phase is Phase.BETWEEN_HANDS and result is not None
+        assert len(public.friend_calls) == deal_shape(match.rules).friends == 2
+        assert set(result.declarer_seats) >= {public.starter}
+        winners = set(result.declarer_seats) if result.side == "declarers" else \
+            set(range(6)) - set(result.declarer_seats)
+        for seat in range(6):
+            gained = result.levels_gained if seat in winners else 0
+            assert result.new_levels[seat] == Rank(result.levels[seat] + gained)
+        summary = next(m.content for m in reversed(w.public_messages())
+                       if "is over" in (m.content or ""))
+        doc = await w.doc()
+        levels = " · ".join(f"{doc.names()[s] or f'Computer {s + 1}'} {result.new_levels[s]}"
+                            for s in range(6))
+        assert f"Levels now: {levels}" in summary
+        announced = [m.content or "" for m in w.public_messages()]
+        assert any("calls friends:" in text for text in announced)
+        assert scanner.checked > 20
+        assert drawn and all(isinstance(view, PublicView) for view in drawn)
+
+
+async def _calling_table(w: World, players: int = 5) -> Any:
+    """alice (seat 1, the starter: fixed trump ♥) has buried and calls; bob is seat 2."""
+    await w.open_table(2, mode="friends", players=players, fixed_trump="H")
+    await w.start()
+    for _ in range(50):
+        match = await w.match()
+        if match.phase is Phase.CALLING:
+            break
+        doc = await w.doc()
+        humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
+        assert humans, match.phase
+        await by_panel(w, humans[0])
+    match = await w.match()
+    assert match.phase is Phase.CALLING and match.public_view().turn == 0
+    return match
+
+
+async def test_call_panel_legal_forged_wrong_person_wrong_phase(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=2) as w:
+        await _calling_table(w)
+        alice, bob = w.users[0], w.users[1]
+        panel = w.dm_panel(alice)
+        assert "Call 1 friend" in (panel.content or "")
+        suits = find(panel, "fsuit")
+        assert sorted(o.value for o in suits.options) == ["C", "D", "S"]  # ♥ is trump
+        ranks = find(panel, "frank")
+        assert "2" not in [o.value for o in ranks.options]  # the level: trump
+        copies = find(panel, "fcopy")
+        assert [o.value for o in copies.options] == ["1", "2"]  # two decks at five seats
+        assert find(panel, "fcall").disabled
+        # a suit, a rank, a copy picked: Add names that card
+        assert_ok(await alice.user.select(panel, ["C"], custom_id=suits.custom_id))
+        panel = w.dm_panel(alice)
+        assert_ok(await alice.user.select(panel, ["K"], custom_id=find(panel, "frank").custom_id))
+        panel = w.dm_panel(alice)
+        assert_ok(await alice.user.select(panel, ["2"], custom_id=find(panel, "fcopy").custom_id))
+        panel = w.dm_panel(alice)
+        assert "the 2nd K♣" in find(panel, "fadd").label
+        # forged: a value the select does not offer, an id the message does not carry
+        refused = await forge(alice.user, panel, find(panel, "fsuit").custom_id, ["H"])
+        assert any("not valid" in text for text in reply_texts(refused))
+        forged_id = find(panel, "fcall").custom_id + ".2H1"
+        refused = await forge(alice.user, panel, forged_id)
+        assert any("not valid" in text for text in reply_texts(refused))
+        # the wrong person: bob presses alice's Add (on his own panel)
+        refused = await forge(bob.user, w.dm_panel(bob), find(panel, "fadd").custom_id)
+        assert any("not valid" in text for text in reply_texts(refused))
+        assert (await w.match()).phase is Phase.CALLING
+        # Add, Undo, Add again, Call friends
+        assert_ok(await alice.user.click(panel, custom_id=find(panel, "fadd").custom_id))
+        panel = w.dm_panel(alice)
+        assert "the 2nd K♣" in (panel.content or "") and not find(panel, "fcall").disabled
+        assert find(panel, "fsuit") is None  # every call made
+        assert_ok(await alice.user.click(panel, custom_id=find(panel, "fundo").custom_id))
+        panel = w.dm_panel(alice)
+        assert find(panel, "fcall").disabled
+        assert_ok(await alice.user.click(panel, custom_id=find(panel, "fadd").custom_id))
+        panel = w.dm_panel(alice)
+        old_call = find(panel, "fcall").custom_id
+        assert_ok(await alice.user.click(panel, custom_id=old_call))
+        match = await w.match()
+        assert match.phase is Phase.PLAYING
+        assert match.public_view().friend_calls == (FriendCall(Card.parse("KC"), 2),)
+        texts = [m.content or "" for m in w.public_messages()]
+        assert any("calls friends: the 2nd K♣" in text for text in texts)
+        assert "Friends called: the 2nd K♣ → ?" in (w.table_message().content or "")
+        # the wrong phase: the call's old button (a modified client) changes nothing
+        late = await forge(alice.user, panel, old_call)
+        assert any("not valid" in text or "moved on" in text for text in reply_texts(late))
+        assert len((await w.match()).public_view().friend_calls) == 1
+
+
+def test_one_parser_refuses_forged_calls() -> None:
+    """`parse_calls`: only calls the engine allows, no duplicate, at most F; anything
+    else is the one refusal (the values of the call components)."""
+    legal = [FriendCall(Card.parse(c), k) for c in ("AS", "KS", "10C") for k in (1, 2)]
+    assert parse_calls("AS1-10C2", legal, 2) == [legal[0], legal[5]]
+    for forged in ("2H1", "AS3", "AS1-AS1", "AS1-KS1-KS2", "AS", "A♠1", "RJ1", "AS1--",
+                   "x" * 40):
+        with pytest.raises(UserFacingError) as refused:
+            parse_calls(forged, legal, 2)
+        assert refused.value.key == "error.bad_button"
+    choices = call_choices(CallDraft("AS1", "S", "A", 2), legal, 2)
+    assert choices.pick == legal[1] and choices.made == (legal[0],)
+    assert call_choices(CallDraft("", "H", "", 0), legal, 2).pick == legal[0]  # ♥: none
+
+
+async def test_players_option_resizes_the_seats(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        alice = w.users[0]
+        await alice.slash(w.channel, "tractor new")
+        stored = await w.bot.store.table_in_channel(w.channel.id)
+        assert stored is not None
+        w.table_id = stored.id
+        assert (await w.doc()).seat_count == 4
+
+        async def set_option(name: str, value: str) -> Any:
+            result = await alice.slash(w.channel, "tractor rules")
+            select = next(c for c in components(result.response)
+                          if (c.custom_id or "").endswith(f":{name}"))
+            return await alice.select(result.response, [value], custom_id=select.custom_id)
+
+        await set_option("players", "7")
+        doc = await w.doc()
+        assert doc.seat_count == 7 and doc.rules.mode.value == "friends"
+        assert "Seat 7" in (w.table_message().content or "")
+        result = await alice.slash(w.channel, "tractor addbot", seat=7)
+        assert "7" in text_of(result)
+        result = await alice.slash(w.channel, "tractor addbot", seat=8)  # no eighth seat
+        assert "numbered 1 to 7" in text_of(result)
+        for _ in range(5):
+            await alice.click(w.table_message(), label="Add bot")
+        doc = await w.doc()
+        assert doc.full and not find(w.table_message(), "start").disabled
+        refused = await set_option("players", "5")  # seven seated do not fit five seats
+        assert any("too few" in text for text in reply_texts(refused))
+        assert (await w.doc()).seat_count == 7
+        await alice.slash(w.channel, "tractor seat removebot", seat=7)
+        await alice.slash(w.channel, "tractor seat removebot", seat=6)
+        await set_option("players", "5")
+        doc = await w.doc()
+        assert doc.seat_count == 5 and doc.full  # the computer of seat 3…5 moved down
+        await alice.slash(w.channel, "tractor seat removebot", seat=5)
+        await set_option("mode", "teams")  # the four-player game: four seats
+        doc = await w.doc()
+        assert doc.seat_count == 4 and doc.rules.players == 4 and doc.full
+        assert "team A" in (w.table_message().content or "")
+
+
+async def test_restart_while_calling_then_timeout_calls_for_the_starter(
+        tmp_path: Path) -> None:
+    async with world(tmp_path, humans=2) as w:
+        await _calling_table(w)
+        alice = w.users[0]
+        panel = w.dm_panel(alice)
+        assert_ok(await alice.user.click(panel, custom_id=find(panel, "fadd").custom_id))
+        await w.restart()
+        match = await w.match()
+        assert match.phase is Phase.CALLING  # nothing lost, nothing decided by the restart
+        panel = w.dm_panel(alice)
+        assert find(panel, "fsuit") is not None  # the panel works after the restart
+        assert_ok(await alice.user.select(panel, ["D"],
+                                          custom_id=find(panel, "fsuit").custom_id))
+        doc = await w.doc()
+        assert doc.timer == "call" and doc.deadline is not None
+        await w.env.advance_time(doc.deadline - w.bot.service.clock() + 1)
+        await w.bot.publisher.idle()
+        match = await w.match()
+        public = match.public_view()
+        assert public.phase is Phase.PLAYING and len(public.friend_calls) == 1
+        notes = "\n".join((await w.doc()).notes)
+        assert "calls friends:" in notes
+        assert (await w.doc()).seat(0).misses == 1
