@@ -13,15 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from bot import pictures
-from bot.errors import UserFacingError
-from bot.friends import CallDraft, call_choices, parse_calls
-from engine.cards import Card, Rank
-from engine.deal import deal_shape
-from engine.friends import FriendCall
-from engine.game import Phase
-from engine.views import PublicView
 from botkit import (
     LeakScanner,
     World,
@@ -34,6 +25,15 @@ from botkit import (
     seats_to_act,
     world,
 )
+
+from bot import pictures
+from bot.errors import UserFacingError
+from bot.friends import CallDraft, call_choices, parse_calls
+from engine.cards import Card, Rank
+from engine.deal import deal_shape
+from engine.friends import FriendCall
+from engine.game import Phase
+from engine.views import PublicView
 
 CALLED = re.compile(r"Friends called: (.*)")
 SIDE = re.compile(r"Starter's side so far: (.*)")
@@ -287,8 +287,11 @@ async def test_restart_while_calling_then_timeout_calls_for_the_starter(
         await w.restart()
         match = await w.match()
         assert match.phase is Phase.CALLING  # nothing lost, nothing decided by the restart
+        panel = w.dm_panel(alice)  # the calls made are in its ids: they survive the restart
+        assert "(1/1): the 1st A♣" in (panel.content or "")
+        assert_ok(await alice.user.click(panel, custom_id=find(panel, "fundo").custom_id))
         panel = w.dm_panel(alice)
-        assert find(panel, "fsuit") is not None  # the panel works after the restart
+        assert "(0/1)" in (panel.content or "") and find(panel, "fsuit") is not None
         assert_ok(await alice.user.select(panel, ["D"],
                                           custom_id=find(panel, "fsuit").custom_id))
         doc = await w.doc()
