@@ -432,6 +432,8 @@ class LeakScanner:
             known.update(declaration.cards)
         known.update(public.revealed)
         known.update(call.card for call in public.friend_calls)  # called cards: public
+        for failed in public.failed_throws:  # a failed throw is shown whole (R7)
+            known.update(failed.attempted)
         settled = public.result is not None
         for message in self.w.public_messages():
             content = message.content or ""

@@ -104,7 +104,7 @@ async def test_six_seat_hand_two_people_four_computers_restart(
         doc = await w.doc()
         assert doc.seat_count == 6 and doc.full and doc.rules.players == 6
         lobby = w.table_message().content or ""
-        assert "Seat 6" in lobby and "team" not in lobby.lower()
+        assert "Seat 6: " in lobby and "(team " not in lobby
         await w.start()
         scanner = FriendsScanner(w)
         restarted = False
