@@ -92,8 +92,9 @@ def quick_plays(view: PlayerView, limit: int = 25) -> list[QuickPlay]:
 
 
 def suggest_bury(view: PlayerView) -> tuple[Card, ...]:
-    """A sensible bury of 8 of the starter's 33 cards (``engine.hints.suggest_bury``)."""
-    return tuple(hints.suggest_bury(view))
+    """A sensible bury of the kitty's size (8 of the starter's 33 cards in the four-player
+    game; ``engine.hints.suggest_bury``, its first cards when the kitty is smaller)."""
+    return tuple(hints.suggest_bury(view))[:deal_shape(view.public.rules).kitty_size]
 
 
 

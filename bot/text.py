@@ -326,7 +326,11 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
     if doc.restored:
         lines.append(t("table.restored", locale))
     lines.append("")
-    lines.append(t("lobby.how_to", locale) if not doc.full else t("lobby.ready", locale))
+    if not doc.full:
+        lines.append(t("lobby.how_to", locale))
+    else:
+        lines.append(t("lobby.ready_friends", locale, count=doc.seat_count) if friends
+                     else t("lobby.ready", locale))
     if friends:
         lines.append(t("lobby.friends_mode", locale, players=doc.seat_count))
     return fit("\n".join(lines))

@@ -121,7 +121,7 @@ class Lobby(Feature):
     # ---- seats ---------------------------------------------------------------------
 
     @app_commands.command(name="join", description=lstr("cmd.join.desc"))
-    @app_commands.describe(seat=lstr("cmd.join.seat.desc"))
+    @app_commands.describe(seat=lstr("cmd.join.seats.desc"))
     @app_commands.choices(seat=SEAT_CHOICES)
     @guarded
     async def join(self, interaction: discord.Interaction[Any],
@@ -189,7 +189,7 @@ class Lobby(Feature):
         await send(interaction, t("leave.done", locale_of(interaction)))
 
     @app_commands.command(name="addbot", description=lstr("cmd.addbot.desc"))
-    @app_commands.describe(seat=lstr("cmd.addbot.seat.desc"), level=lstr("cmd.addbot.level.desc"))
+    @app_commands.describe(seat=lstr("cmd.addbot.seats.desc"), level=lstr("cmd.addbot.level.desc"))
     @app_commands.choices(seat=SEAT_CHOICES, level=LEVEL_CHOICES)
     @guarded
     async def addbot(self, interaction: discord.Interaction[Any],
@@ -212,7 +212,7 @@ class Lobby(Feature):
 
     # ---- start and end -------------------------------------------------------------
 
-    @app_commands.command(name="start", description=lstr("cmd.start.desc"))
+    @app_commands.command(name="start", description=lstr("cmd.start.seats.desc"))
     @guarded
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start the match (all four seats filled)."""

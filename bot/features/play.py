@@ -15,12 +15,20 @@ from discord import app_commands, ui
 
 from bot.errors import UserFacingError
 from bot.features import App, Feature, add_feature, calling, guarded
-from bot.friends import CALLING
+from bot.friends import CALLING, is_friends
 from bot.i18n import lstr, resolve_locale, t
 from bot.players import computer_action, quick_plays, shape_of, suggest_bury
 from bot.selection import pick_instances, pool, selection_cards
 from bot.table import TableDoc
-from bot.text import cards_text, ruling_text, seat_name, shape_word, team_names, trick_line
+from bot.text import (
+    cards_text,
+    levels_line,
+    ruling_text,
+    seat_name,
+    shape_word,
+    team_names,
+    trick_line,
+)
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.panels import DECLARE_SUITS, Panel, build_panel, declaration_for
 from bot.ui.replies import edit_clicked, fail, fit, locale_of, quote, reader_locale, send
@@ -314,7 +322,9 @@ class PlayFeature(Feature, name="Play"):
         if match is None:
             await send(interaction, t("score.none", locale))
             return
+        public = match.public_view()
         lines = [f"**{t('score.title', locale)}**",
+                 levels_line(doc, public, locale) if is_friends(match.rules) else
                  t("score.teams", locale, team_a=team_names(doc, 0, locale),
                    level_a=str(match.levels[0]), team_b=team_names(doc, 1, locale),
                    level_b=str(match.levels[1]))]
