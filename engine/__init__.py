@@ -1,8 +1,10 @@
-"""Tractor (升级) rules engine: pure, typed, no I/O. See docs/rules.md (R1–R12)."""
+"""Tractor (升级) rules engine: pure, typed, no I/O. See docs/rules.md (R1–R12, and
+Finding Friends F1–F6)."""
 
 from engine.actions import (
     Action,
     Bury,
+    CallFriends,
     CloseWindow,
     Declare,
     Pass,
@@ -12,6 +14,7 @@ from engine.actions import (
     action_from_dict,
 )
 from engine.cards import Card, Rank, Suit, card_points, format_cards, full_deck, parse_cards
+from engine.deal import DealShape, deal_shape
 from engine.declaring import (
     declaration_error,
     declaration_strength,
@@ -21,6 +24,7 @@ from engine.declaring import (
 from engine.errors import IllegalPlay, InvalidNotation, NotYourTurn, TractorError, WrongPhase
 from engine.events import Event, event_from_dict
 from engine.follow import follow_error, forced_cards, legal_follow_candidates, random_legal_follow
+from engine.friends import FriendCall, legal_calls
 from engine.game import HandState, Match, Phase, Trick, apply
 from engine.hints import quick_plays, suggest_bury
 from engine.reasons import Reason, ruling
@@ -30,6 +34,7 @@ from engine.rules import (
     KittyMultiplier,
     LevelScoring,
     MatchEnd,
+    Mode,
     MustDefend,
     NoBid,
     RuleSet,
@@ -46,12 +51,15 @@ __all__ = [
     "TRUMPS",
     "Action",
     "Bury",
+    "CallFriends",
     "Card",
     "CloseWindow",
+    "DealShape",
     "Declare",
     "Event",
     "FixedTrump",
     "Follow",
+    "FriendCall",
     "HandState",
     "IllegalPlay",
     "InvalidNotation",
@@ -59,6 +67,7 @@ __all__ = [
     "LevelScoring",
     "Match",
     "MatchEnd",
+    "Mode",
     "MustDefend",
     "NoBid",
     "NotYourTurn",
@@ -85,6 +94,7 @@ __all__ = [
     "apply",
     "card_points",
     "check_throw",
+    "deal_shape",
     "declaration_error",
     "declaration_strength",
     "declared_trump",
@@ -96,6 +106,7 @@ __all__ = [
     "full_deck",
     "kitty_multiplier",
     "lead_error",
+    "legal_calls",
     "legal_declarations",
     "legal_follow_candidates",
     "parse_cards",

@@ -1,4 +1,4 @@
-"""Declaring trump while the cards are dealt (R5)."""
+"""Declaring trump while the cards are dealt (R5; with up to four copies of a card, F3)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from engine.cards import (
     as_rank,
     format_cards,
 )
+from engine.deal import deal_shape
 from engine.reasons import Reason, ruling
 from engine.rules import RuleSet
 from engine.trump import Trump
@@ -25,6 +26,9 @@ Standing = tuple[int, Sequence[Card]] | None
 def declaration_strength(cards: Sequence[Card], level: RankLike) -> int | None:
     """1 one level card, 2 two identical level cards, 3 two black jokers, 4 two red jokers (R5).
 
+    With more decks (F3), k identical cards (k = 3 or 4): more copies beat fewer, and among
+    k copies red jokers beat black jokers beat level cards: 3k − 4 for level cards, 3k − 3
+    for black jokers, 3k − 2 for red jokers (k = 2 gives R5's 2, 3, 4).
     `None` when `cards` are not a declaration at this level.
     """
     level = as_rank(level)
@@ -36,6 +40,13 @@ def declaration_strength(cards: Sequence[Card], level: RankLike) -> int | None:
         if cards[0] == BLACK_JOKER:
             return 3
         return 2 if cards[0].rank == level else None
+    if len(cards) in (3, 4) and all(card == cards[0] for card in cards):
+        base = 3 * len(cards) - 4
+        if cards[0] == RED_JOKER:
+            return base + 2
+        if cards[0] == BLACK_JOKER:
+            return base + 1
+        return base if cards[0].rank == level else None
     return None
 
 
@@ -60,11 +71,21 @@ def declaration_error(
     if key is None:
         return None
     if key == "declare.shape":
-        return ruling(key, level=str(level))
+        return ruling(_many(key, rules), level=str(level))
+    if key == "declare.self":
+        return ruling(_many(key, rules))
     if key == "declare.too_weak":
         assert standing is not None
         return ruling(key, cards=format_cards(standing[1]))
     return ruling(key)
+
+
+_MANY = {"declare.shape": "declare.shape_many", "declare.self": "declare.self_many"}
+
+
+def _many(key: str, rules: RuleSet) -> str:
+    """`key`, or its Finding Friends wording (F3) at a table of three or four decks."""
+    return _MANY[key] if deal_shape(rules).decks > 2 else key
 
 
 def _refusal(standing: Standing, seat: int, cards: Sequence[Card], level: Rank,
@@ -74,15 +95,15 @@ def _refusal(standing: Standing, seat: int, cards: Sequence[Card], level: Rank,
     strength = declaration_strength(cards, level)
     if strength is None:
         return "declare.shape"
-    if strength >= 3 and not rules.no_trump_allowed:
+    if cards[0].suit is None and not rules.no_trump_allowed:
         return "declare.no_trump_off"
     if standing is None:
         return None
     holder, shown = standing
     shown_strength = declaration_strength(shown, level) or 0
     if holder == seat:
-        if shown_strength == 1 and strength == 2 and cards[0] == shown[0]:
-            return None  # reinforcing one's own single with its twin
+        if len(cards) > len(shown) and cards[0] == shown[0]:
+            return None  # reinforcing one's own declaration with more copies (R5, F3)
         return "declare.self"
     if strength <= shown_strength:
         return "declare.too_weak"
@@ -96,7 +117,8 @@ def legal_declarations(
     standing: Standing,
     rules: RuleSet = RuleSet(),  # noqa: B008 - a frozen value
 ) -> list[tuple[Card, ...]]:
-    """Every distinct declaration `seat` could make now from `hand`, weakest first."""
+    """Every distinct declaration `seat` could make now from `hand`, weakest first: each
+    level card or joker shown 1 (level cards only) up to as many times as held (R5, F3)."""
     counts: dict[int, int] = {}  # only level cards and jokers declare: count those by code
     for card in hand:
         if card.rank == level or card.suit is None:
@@ -106,8 +128,7 @@ def legal_declarations(
         card = ALL_CARDS[code]
         if card.rank == level:
             options.append((card,))
-        if counts[code] >= 2:
-            options.append((card, card))
+        options += [(card,) * k for k in range(2, counts[code] + 1)]
     legal = [c for c in options if _refusal(standing, seat, c, level, rules) is None]
     legal.sort(key=lambda c: (declaration_strength(c, level) or 0, c[0].code))
     return legal

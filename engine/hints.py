@@ -13,6 +13,7 @@ from itertools import combinations
 from engine.cards import Card
 from engine.follow import build_follow, forced_cards
 from engine.game import KITTY_SIZE, SEATS, Cards, Phase
+from engine.rules import Mode
 from engine.throw import beats_unit
 from engine.trick import trick_winner
 from engine.trump import Trump
@@ -65,7 +66,9 @@ def _follow_options(view: PlayerView, lead: Cards, trump: Trump) -> list[Cards]:
     def trumps_low(card: Card) -> float:  # a ruff attempt when void
         return (0 if trump.is_trump(card) else 1000) + card.points * 10 + trump.strength(card)
 
-    winner = trick.plays[(trick.winning_seat(trump) - trick.leader) % SEATS]
+    friends = view.public.rules.mode is Mode.FRIENDS
+    seats = view.public.rules.players if friends else SEATS
+    winner = trick.plays[(trick.winning_seat(trump) - trick.leader) % seats]
     top = max(winner, key=lambda c: (trump.suit_index(c), trump.strength(c)))
 
     def just_over(card: Card) -> float:  # the smallest card that beats the winning one
@@ -83,9 +86,9 @@ def _follow_options(view: PlayerView, lead: Cards, trump: Trump) -> list[Cards]:
     plays = list(trick.plays)
     ruffs = view.public.rules.throw_ruff
     winning = [trick_winner([*plays, list(o)], trump, ruffs) == len(plays) for o in options]
-    partner = (view.seat + 2) % SEATS
+    partner = None if friends else (view.seat + 2) % SEATS  # friends: not known (F4)
     partner_ahead = trick.winning_seat(trump) == partner
-    last = len(plays) == SEATS - 1
+    last = len(plays) == seats - 1
     cost = {o: sum(cheap(c) for c in o) for o in options}
     power = {o: sum(trump.suit_index(c) * 20 + trump.strength(c) for c in o) for o in options}
     points = {o: sum(c.points for c in o) for o in options}
@@ -131,16 +134,23 @@ def _unique(plays: Iterable[Sequence[Card]]) -> list[Cards]:
 
 
 def _lead_options(view: PlayerView, trump: Trump) -> list[Cards]:
-    unseen = group_by_suit(unseen_cards(view), trump)
+    return lead_options(view.hand, unseen_cards(view), trump)
+
+
+def lead_options(hand: Sequence[Card], unseen: Sequence[Card], trump: Trump) -> list[Cards]:
+    """Ranked leads from `hand` against the cards the seat has not seen: a throw that must
+    stand, tractors (of pairs, triples or quadruples, F2), unbeatable tuples and side aces,
+    then low cards of short side suits."""
+    unseen_by_suit = group_by_suit(unseen, trump)
     scored: list[tuple[float, Cards]] = []
-    groups = group_by_suit(view.hand, trump)
+    groups = group_by_suit(hand, trump)
     side_lengths = [len(g) for g in groups[:TRUMP_SUIT] if g]
     shortest = min(side_lengths) if side_lengths else 0
     for suit, group in enumerate(groups):
         if not group:
             continue
         units = decompose_suit(group, trump)
-        safe = [u for u in units if not beats_unit(u, unseen[suit], trump)]
+        safe = [u for u in units if not beats_unit(u, unseen_by_suit[suit], trump)]
         side = suit != TRUMP_SUIT
         if side and len(safe) >= 2:  # every unit unbeatable by any unseen card: it stands
             scored.append((100 + len(safe), tuple(c for u in safe for c in u.cards)))
@@ -155,6 +165,10 @@ def _lead_score(unit: Unit, safe: bool, side: bool, shortest: bool, trump: Trump
     points = sum(card.points for card in unit.cards)
     if unit.kind is UnitKind.TRACTOR:
         return 90 + unit.pairs + (5 if side else 0)
+    if unit.width > 2:  # a triple or quadruple (F2): above pairs
+        if safe:
+            return 85 + unit.width + (5 if side else 0)
+        return (55 if side else 40) + unit.width + unit.top / 20 - points / 10
     if unit.kind is UnitKind.PAIR:
         if safe:
             return 80 + (5 if side else 0)
@@ -170,12 +184,14 @@ def _lead_score(unit: Unit, safe: bool, side: bool, shortest: bool, trump: Trump
 
 
 def suggest_bury(view: PlayerView) -> Cards:
-    """8 cards to bury from the starter's 33 (R6): no trumps or points if it can be helped,
-    voiding short side suits where that is cheap, otherwise the lowest cards."""
+    """8 cards to bury from the starter's 33 (R6; as many as the kitty holds, F1): no trumps
+    or points if it can be helped, voiding short side suits where that is cheap, otherwise
+    the lowest cards."""
     trump = view.public.trump
     assert trump is not None, "burying comes after trump is set"
     pool = [*view.hand, *(view.kitty or ())]
-    if len(pool) <= KITTY_SIZE:
+    size = len(view.kitty) if view.kitty else KITTY_SIZE
+    if len(pool) <= size:
         return tuple(pool)
     counts = Counter(pool)
     cost = {card: _bury_cost(card, counts[card], trump) for card in counts}
@@ -184,9 +200,9 @@ def suggest_bury(view: PlayerView) -> Cards:
     for n in range(len(suits) + 1):
         for voided in combinations(suits, n):
             taken = [card for suit in voided for card in suit]
-            if len(taken) > KITTY_SIZE:
+            if len(taken) > size:
                 continue
-            plan = taken + _cheapest(_without(pool, taken), cost, KITTY_SIZE - len(taken))
+            plan = taken + _cheapest(_without(pool, taken), cost, size - len(taken))
             score = sum(cost[card] for card in plan) - 12 * n
             if best is None or score < best[0]:
                 best = (score, tuple(trump.sort(plan)))

@@ -1,5 +1,5 @@
 """Placements of a ruff on a throw's units, for the `every_unit` ruff rule (R9, R12
-`throw_ruff`).
+`throw_ruff`; with triples and quadruples, F2).
 
 A *placement* of a play on a lead splits the play's cards into one unit per lead unit, of
 the same shape: a tractor of n pairs for each tractor of n pairs, a pair for each pair, a
@@ -21,7 +21,17 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from engine.cards import Card
-from engine.matching import ORDERS, Counts, pair_counts
+from engine.matching import (
+    ORDERS,
+    Counts,
+    Holding,
+    Shape,
+    full_options,
+    holding,
+    pair_counts,
+    remove,
+    wide_shapes,
+)
 from engine.trump import Trump
 
 Profile = tuple[int, ...]
@@ -85,4 +95,46 @@ def _place(shapes: tuple[int, ...], counts: Counts, below: int) -> list[tuple[in
                 left[order] -= 1
             out += [(top, *tail) for tail in _place(rest, tuple(left),
                                                     top if same_next else ORDERS)]
+    return out
+
+
+def wide_profiles(shapes: Sequence[Shape], play: Sequence[Card], trump: Trump
+                  ) -> frozenset[Profile]:
+    """`profiles` for a lead with triples or quadruples (F2): `shapes` are its units'
+    (width, length), singles (1, 1) included, in the lead's order (largest first). A unit
+    of width w and length l takes a tuple or tractor of exactly that shape; the cards left
+    over answer the singles. Profiles group the units by shape, largest shape first."""
+    paired = wide_shapes(shapes)
+    return _wide_profiles(paired, holding(play, trump))
+
+
+@lru_cache(maxsize=1 << 10)
+def _wide_profiles(paired: tuple[Shape, ...], held: Holding) -> frozenset[Profile]:
+    found: set[Profile] = set()
+    for tops, left in _wide_place(paired, held):
+        grouped: list[int] = []
+        start = 0
+        while start < len(paired):  # each group of equal shapes strongest first
+            end = start
+            while end < len(paired) and paired[end] == paired[start]:
+                end += 1
+            grouped += sorted(tops[start:end], reverse=True)
+            start = end
+        singles = sorted((order for order, _, copies in left for _ in range(copies)),
+                         reverse=True)
+        found.add((*grouped, *singles))
+    return frozenset(found)
+
+
+def _wide_place(paired: tuple[Shape, ...], held: Holding
+                ) -> list[tuple[tuple[int, ...], Holding]]:
+    """Every placement of units of `paired` shapes on `held`: their tops and the cards left."""
+    if not paired:
+        return [((), held)]
+    (width, length), rest = paired[0], paired[1:]
+    order_of = {code: order for order, code, _ in held}
+    out: list[tuple[tuple[int, ...], Holding]] = []
+    for taken in full_options(width, length, held):
+        top = order_of[taken[0][0]]
+        out += [((top, *tops), left) for tops, left in _wide_place(rest, remove(held, taken))]
     return out

@@ -104,12 +104,6 @@ ENGLISH: Final[Mapping[str, str]] = {
                            "to answer the throw's tractor of {pairs} pairs (R8)"),
     "follow.pairs_throw.one": ("You hold a pair in {suit}, so you must play a pair to answer "
                                "the throw's tractor of {pairs} pairs (R8)"),
-    # ---- calling friends (Finding Friends, F4) ----
-    "call.not_starter": "Only the starter (seat {seat}) calls friends (F4)",
-    "call.count": "Call exactly {size} friends, not {played} (F4)",
-    "call.trump": "{cards} is a trump this hand: call a card that is not trump (F4)",
-    "call.copy": "With {decks} decks the called copy is 1 to {decks}, not {copy} (F4)",
-    "call.duplicate": "Copy {copy} of {cards} is already called (F4)",
     # ---- following with three or four decks (Finding Friends F2) ----
     "follow.tuple": ("You hold {width} identical {suit} cards, so you must play them together "
                      "to answer the lead's {width} of a kind (F2)"),
@@ -117,6 +111,12 @@ ENGLISH: Final[Mapping[str, str]] = {
                              "cards, so you must play one (F2)"),
     "follow.groups": ("Your {suit} cards can answer the lead's {size}-card unit with groups of "
                       "{groups} identical cards, so you must play such groups (F2)"),
+    # ---- calling friends (Finding Friends, F4) ----
+    "call.not_starter": "Only the starter (seat {seat}) calls friends (F4)",
+    "call.count": "Call exactly {size} friends, not {played} (F4)",
+    "call.trump": "{cards} is a trump this hand: call a card that is not trump (F4)",
+    "call.copy": "With {decks} decks the called copy is 1 to {decks}, not {copy} (F4)",
+    "call.duplicate": "Copy {copy} of {cards} is already called (F4)",
     # ---- take-backs (R12 `take_backs`) ----
     "takeback.off": "This table does not allow taking back a play (R12)",
     "takeback.not_last": ("Only your last play can be taken back, and only before the next "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import Card
-from engine.matching import pair_counts, strongest_tractor
+from engine.matching import pair_counts, strongest_tractor, strongest_unit, tuple_counts
 from engine.reasons import ENGLISH_SUITS, SUIT_CODES, Reason, ruling
 from engine.trump import Trump
 from engine.units import Unit, UnitKind, decompose_suit
@@ -28,10 +28,15 @@ def lead_error(cards: Sequence[Card], trump: Trump) -> Reason | None:
 
 
 def beats_unit(unit: Unit, cards: Sequence[Card], trump: Trump) -> bool:
-    """Whether `cards` (one player's cards of the unit's suit) hold a stronger unit (R7)."""
+    """Whether `cards` (one player's cards of the unit's suit) hold a stronger unit (R7): a
+    stronger tuple of the unit's width, or tractor of its width and length (F2; a card held
+    more times than the width makes one, so a higher quadruple beats a triple)."""
     if unit.kind is UnitKind.SINGLE:
         strengths = trump.strengths
         return any(strengths[card.code] > unit.top for card in cards)
+    if unit.width > 2:
+        top = strongest_unit(tuple_counts(cards, trump, unit.width), unit.length)
+        return top is not None and top > unit.top
     counts = pair_counts(cards, trump)
     if unit.kind is UnitKind.PAIR:
         return any(counts[order] for order in range(unit.top + 1, len(counts)))

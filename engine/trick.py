@@ -5,8 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import Card
-from engine.matching import best_answer, full_answer, pair_counts, shapes_of, strongest_tractor
-from engine.placement import Profile, beats, defence, profiles
+from engine.matching import (
+    Shape,
+    best_answer,
+    full_answer,
+    full_wide_answer,
+    pair_counts,
+    shapes_of,
+    strongest_tractor,
+    strongest_unit,
+    tuple_counts,
+    wide_answer,
+    wide_shapes,
+)
+from engine.placement import Profile, beats, defence, profiles, wide_profiles
 from engine.rules import ThrowRuff
 from engine.trump import Trump
 from engine.units import Unit, UnitKind, decompose_suit
@@ -30,10 +42,12 @@ def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump,
     if len(lead) == 1:
         return _single_winner(plays, suit, trump)
     units = decompose_suit(lead, trump)
+    wide = None if all(u.width <= 2 for u in units) else tuple(
+        (u.width, u.length) for u in units)
     shapes = shapes_of(u.pairs for u in units)
     largest = units[0]
     if len(units) > 1 and throw_ruff is not ThrowRuff.LARGEST_UNIT:
-        return _throw_winner(plays, suit, shapes, trump, throw_ruff)
+        return _throw_winner(plays, suit, shapes, trump, throw_ruff, wide)
     winner, best, ruffed = 0, largest.top, False
     for index, play in enumerate(plays[1:], start=1):
         suits = {suit_indexes[card.code] for card in play}
@@ -41,11 +55,11 @@ def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump,
             if len(units) == 1 and not ruffed:
                 answer = decompose_suit(play, trump)
                 if (len(answer) == 1 and answer[0].kind is largest.kind
-                        and answer[0].size == largest.size and answer[0].top > best):
+                        and answer[0].size == largest.size and answer[0].top > best
+                        and answer[0].width == largest.width):
                     winner, best = index, answer[0].top
         elif suit != TRUMP_SUIT and suits == {TRUMP_SUIT}:
-            counts = pair_counts(play, trump)
-            if best_answer(shapes, counts) != full_answer(shapes):
+            if not _covers(shapes, wide, play, trump):
                 continue  # two loose trumps never beat a pair (R9)
             key = _ruff_strength(largest, play, trump)
             if not ruffed or key > best:
@@ -53,8 +67,19 @@ def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump,
     return winner
 
 
+def _covers(shapes: tuple[int, ...], wide: tuple[Shape, ...] | None, play: Sequence[Card],
+            trump: Trump) -> bool:
+    """Whether the trumps `play` answer every unit of the lead with its own shape (R9): the
+    lead's pair shapes, or with triples or quadruples in it its `wide` shapes (F2)."""
+    if wide is None:
+        return best_answer(shapes, pair_counts(play, trump)) == full_answer(shapes)
+    paired = wide_shapes(wide)
+    return wide_answer(paired, play, trump) == full_wide_answer(paired)
+
+
 def _throw_winner(plays: Sequence[Sequence[Card]], suit: int, shapes: tuple[int, ...],
-                  trump: Trump, throw_ruff: ThrowRuff) -> int:
+                  trump: Trump, throw_ruff: ThrowRuff,
+                  wide: tuple[Shape, ...] | None = None) -> int:
     """`trick_winner` for a throw under R12 `throw_ruff` `every_unit` or `highest_card`.
 
     A throw that stood cannot be beaten in its suit (R7, R9); only ruffs of a side-suit throw
@@ -70,13 +95,14 @@ def _throw_winner(plays: Sequence[Sequence[Card]], suit: int, shapes: tuple[int,
         if any(suit_indexes[card.code] != TRUMP_SUIT for card in play):
             continue
         if throw_ruff is ThrowRuff.HIGHEST_CARD:
-            if best_answer(shapes, pair_counts(play, trump)) != full_answer(shapes):
+            if not _covers(shapes, wide, play, trump):
                 continue  # two loose trumps never beat a pair (R9)
             top = max(strengths[card.code] for card in play)
             if winner == 0 or top > best_card:
                 winner, best_card = index, top
             continue
-        placements = profiles(shapes, play, trump)
+        placements = (profiles(shapes, play, trump) if wide is None
+                      else wide_profiles(wide, play, trump))
         if placements and (winner == 0 or beats(placements, guard)):
             winner, guard = index, defence(placements)
     return winner
@@ -98,9 +124,14 @@ def _single_winner(plays: Sequence[Sequence[Card]], suit: int, trump: Trump) -> 
 
 
 def _ruff_strength(largest: Unit, play: Sequence[Card], trump: Trump) -> int:
-    """A ruff's strength: its strongest unit of the shape of the lead's largest unit (R9)."""
+    """A ruff's strength: its strongest unit of the shape of the lead's largest unit (R9;
+    a tuple or tractor of the same width, F2)."""
     if largest.kind is UnitKind.SINGLE:
         return max(trump.strength(card) for card in play)
+    if largest.width > 2:
+        found = strongest_unit(tuple_counts(play, trump, largest.width), largest.length)
+        assert found is not None, "a covering ruff holds a unit of the lead's largest shape"
+        return found
     counts = pair_counts(play, trump)
     if largest.kind is UnitKind.PAIR:
         return max(order for order, count in enumerate(counts) if count)
