@@ -89,9 +89,6 @@ def _values(name: str) -> tuple[Any, ...]:
 
 
 OPTIONS: dict[str, Option] = {o.name: o for o in (
-    Option("mode", "choice", _values("mode"), "mode"),
-    Option("players", "number", (4, 5, 6, 7, 8), "players"),
-    Option("decks", "number", (0, 2, 3, 4), "decks"),
     Option("turn_timer_s", "seconds", (0, 30, 60, 90, 180, 300), "turn_timer"),
     Option("declare_window_s", "seconds", (10, 15, 30, 60), "declare_window"),
     Option("ready_timeout_s", "seconds", (0, 30, 60, 120, 300), "ready_timeout",
@@ -108,6 +105,9 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("fixed_trump", "choice", _values("fixed_trump"), "fixed_trump"),
     Option("take_backs", "bool", (False, True), "take_backs"),
     Option("unseen_count", "bool", (True, False), "unseen_count"),
+    Option("mode", "choice", _values("mode"), "mode"),
+    Option("players", "number", (4, 5, 6, 7, 8), "players"),
+    Option("decks", "number", (0, 2, 3, 4), "decks"),
 )}
 assert set(OPTIONS) == {f.name for f in fields(RuleSet)} | set(BOT_DEFAULTS), \
     "every RuleSet field is an option"

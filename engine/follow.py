@@ -83,7 +83,7 @@ def held_follow_error(
     if n >= 3:
         wide = lead_wide_shapes(units)
         if wide is not None:
-            return _wide_error(wide, held, played, trump, SUIT_CODES[suit])
+            return _wide_error(wide, held, played, trump, SUIT_CODES[suit], len(units) > 1)
     shapes = shapes_of(u.pairs for u in units)
     if not shapes:
         return None
@@ -110,7 +110,7 @@ def _structure_reason(
 
 
 def _wide_error(shapes: tuple[Shape, ...], held: Sequence[Card], played: Sequence[Card],
-                trump: Trump, suit: str) -> Reason | None:
+                trump: Trump, suit: str, throw: bool) -> Reason | None:
     """`held_follow_error`'s shape duty against a lead with triples or quadruples (F2)."""
     need = wide_answer(shapes, held, trump)
     got = wide_answer(shapes, played, trump)
@@ -118,12 +118,17 @@ def _wide_error(shapes: tuple[Shape, ...], held: Sequence[Card], played: Sequenc
         return None
     i = next(i for i, (a, b) in enumerate(zip(need, got, strict=True)) if a != b)
     width, length = shapes[i]
-    return wide_reason(width, length, need[i], suit)
+    return wide_reason(width, length, need[i], suit, throw)
 
 
-def wide_reason(width: int, length: int, need: Component, suit: str) -> Reason:
+def wide_reason(width: int, length: int, need: Component, suit: str, throw: bool) -> Reason:
     """Why a follow fails the duty to a lead unit of `width` × `length` (F2): the player
-    holds its shape (`need` is `(width + 1,)`), or groups `need` of identical cards."""
+    holds its shape (`need` is `(width + 1,)`), or groups `need` of identical cards. Pair
+    units are worded as in R8."""
+    if width == 2:
+        full = need == (3,)
+        score = 2 * length + 1 if full else 2 * len(need)
+        return _structure_reason((length if length > 1 else 1,), (score,), (-1,), suit, throw)
     if need == (width + 1,):
         if length == 1:
             return ruling("follow.tuple", width=width, suit=suit)

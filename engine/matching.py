@@ -242,7 +242,7 @@ def _partial_options(width: int, length: int, held: Holding, high: bool, all_way
     """The best partial answer (groups of at most `width` identical cards, `width × length`
     cards at most) and the ways to take it (just one unless `all_ways`)."""
     copies = tuple(sorted((c for _, _, c in held if c >= 2), reverse=True))
-    parts = _max_parts(copies, width, width * length, width)
+    parts = _max_parts(copies, width * length, width)
     if not parts:
         return (), [()]
     codes = [(code, c) for _, code, c in (reversed(held) if high else held) if c >= 2]
@@ -274,7 +274,7 @@ def _partial_options(width: int, length: int, held: Holding, high: bool, all_way
 
 
 @lru_cache(maxsize=1 << 12)
-def _max_parts(copies: tuple[int, ...], width: int, cap: int, most: int) -> Component:
+def _max_parts(copies: tuple[int, ...], cap: int, most: int) -> Component:
     """The lexicographically largest group sizes (each 2..`most`, `cap` cards in all at
     most) that cards held `copies` times each can give."""
     if not copies:
@@ -289,6 +289,6 @@ def _max_parts(copies: tuple[int, ...], width: int, cap: int, most: int) -> Comp
         left = list(copies)
         left[index] -= part
         rest = tuple(sorted((c for c in left if c >= 2), reverse=True))
-        candidate = (part, *_max_parts(rest, width, cap - part, part))
+        candidate = (part, *_max_parts(rest, cap - part, part))
         best = max(best, candidate)
     return best

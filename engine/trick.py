@@ -42,8 +42,8 @@ def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump,
     if len(lead) == 1:
         return _single_winner(plays, suit, trump)
     units = decompose_suit(lead, trump)
-    wide = None if all(u.width <= 2 for u in units) else tuple(
-        (u.width, u.length) for u in units)
+    wide = None if len(lead) < 3 or all(u.width <= 2 for u in units) else tuple(
+        (u.width, u.length) for u in units)  # triples or quadruples led (F2)
     shapes = shapes_of(u.pairs for u in units)
     largest = units[0]
     if len(units) > 1 and throw_ruff is not ThrowRuff.LARGEST_UNIT:

@@ -80,9 +80,15 @@ def test_relative_links_in_the_docs_resolve() -> None:
     assert "(docs/rules.md)" in README.read_text()
 
 
+def friends_sections() -> set[str]:
+    """The anchors ``f<n>`` of the Finding Friends sections of docs/rules.md."""
+    return set(re.findall(r'^<a id="(f\d+)"></a>\n### F\d+ ', RULES.read_text(), re.M))
+
+
 def test_rule_citations_point_at_sections_that_exist() -> None:
-    """``docs/rules.md#rN`` anywhere in the repository names an existing section."""
-    sections = rule_sections()
+    """``docs/rules.md#rN`` (or ``#fN``) anywhere in the repository names an existing
+    section."""
+    sections = set(rule_sections()) | friends_sections()
     for path in tracked_text_files():
         if path.name == "test_docs.py":
             continue
