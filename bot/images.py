@@ -12,7 +12,7 @@ import functools
 from collections.abc import Iterable, Sequence
 
 from bot import render
-from bot.i18n import resolve_locale, t
+from bot.i18n import messages, resolve_locale
 from bot.render import Labels, SeatLabel
 from engine.cards import Card
 from engine.views import PlayerView, PublicView
@@ -22,11 +22,9 @@ __all__ = ["SeatLabel", "hand_png", "labels_for", "summary_png", "table_png"]
 
 @functools.cache
 def labels_for(locale: str) -> Labels:
-    lang = resolve_locale(locale)
-    try:
-        return Labels.from_lookup(lambda key: t(key, lang))
-    except (KeyError, ValueError):
-        return render.ENGLISH
+    """The pictures' labels in `locale`: the catalog's raw templates (the renderers fill
+    them; `t` would format them and fail on their placeholders)."""
+    return Labels.from_messages(messages(resolve_locale(locale)))
 
 
 def table_png(view: PublicView, seats: Sequence[SeatLabel], locale: str, *, bottom: int = 0,

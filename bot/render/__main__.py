@@ -1,7 +1,11 @@
-"""`python -m bot.render --demo DIR`: draw the demo pictures of a seeded hand into DIR.
+"""`python -m bot.render --demo DIR`: draw the demo pictures into DIR.
 
-Writes hand.png (seat 1 mid-hand, two cards selected), hand_burying.png (the starter's 33
-cards, kitty marked), table.png (a trick in progress) and summary.png (the settled hand).
+The four-seat game (a seeded hand): hand.png (seat 1 mid-hand, two cards selected),
+hand_burying.png (the starter's 33 cards, kitty marked), table.png (a trick in progress) and
+summary.png (the settled hand). Finding Friends, for 6 and 8 seats (fixed crowded
+positions): friends6_table.png (a trick in progress), friends6_table_full.png (every seat
+has played), friends6_hand_burying.png (the starter's hand and kitty) and
+friends6_summary.png; the same for friends8_*.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ import argparse
 from pathlib import Path
 
 from bot.render.demo import DEMO_SEED, SEATS, positions
+from bot.render.friends_demo import eight_seats, six_seats
 from bot.render.hand import render_hand
 from bot.render.labels import ENGLISH, Labels
 from bot.render.summary import render_summary
@@ -24,7 +29,7 @@ def _catalog_labels(locale: str) -> Labels:
 
 def write_demo(directory: Path, *, seed: int = DEMO_SEED, four_colour: bool = True,
                labels: Labels = ENGLISH) -> dict[str, int]:
-    """Write the four demo PNGs into `directory`; returns their sizes in bytes."""
+    """Write the demo PNGs into `directory`; returns their sizes in bytes."""
     directory.mkdir(parents=True, exist_ok=True)
     pos = positions(seed)
     playing = pos.playing
@@ -37,6 +42,19 @@ def write_demo(directory: Path, *, seed: int = DEMO_SEED, four_colour: bool = Tr
         "summary.png": render_summary(pos.settled.public_view(), SEATS,
                                       four_colour=four_colour, labels=labels),
     }
+    for players, friends in ((6, six_seats()), (8, eight_seats())):
+        seats = friends.seats
+        images |= {
+            f"friends{players}_table.png": render_table(
+                friends.playing, seats, four_colour=four_colour, labels=labels),
+            f"friends{players}_table_full.png": render_table(
+                friends.full_trick, seats, four_colour=four_colour, labels=labels,
+                bottom=friends.playing.starter or 0),
+            f"friends{players}_hand_burying.png": render_hand(
+                friends.burying, four_colour=four_colour, labels=labels),
+            f"friends{players}_summary.png": render_summary(
+                friends.summary, seats, four_colour=four_colour, labels=labels),
+        }
     for name, data in images.items():
         (directory / name).write_bytes(data)
     return {name: len(data) for name, data in images.items()}

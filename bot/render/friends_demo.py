@@ -5,27 +5,20 @@ purpose: every seat's tractor in one trick, tuples in the starter's 34 cards).""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.render.board import SeatLabel
+from bot.render.summary import HandSummary
 from engine.cards import Card, Rank, Suit, parse_cards
 from engine.events import TrumpHow
-from engine.game import Declaration, Phase, Trick
+from engine.friends import FriendCall
+from engine.game import Declaration, HandResult, Phase, Trick
 from engine.rules import Mode, RuleSet
 from engine.trump import Trump
 from engine.views import PlayerView, PublicView
 
-try:  # the Finding Friends engine (branch ffgame)
-    from engine.friends import FriendCall
-except ImportError:  # pragma: no cover - until it lands: the same shape
-    @dataclass(frozen=True, slots=True)
-    class FriendCall:  # type: ignore[no-redef]
-        card: Card
-        copy: int
-
 NAMES = ("Alice", "小明", "Bernadette the Bold", "Chen", "Dmitri", "Bo", "Émilie", "龍")
-FRIENDS_FIELDS = ("friend_calls", "call_seats", "points_by_seat")
 
 
 def seat_labels(players: int) -> tuple[SeatLabel, ...]:
@@ -34,23 +27,9 @@ def seat_labels(players: int) -> tuple[SeatLabel, ...]:
 
 
 def with_friends(view: PublicView, **values: Any) -> PublicView:
-    """`view` with the Finding Friends fields set (`friend_calls`, `call_seats`,
+    """`view` with Finding Friends fields set (`friend_calls`, `call_seats`,
     `points_by_seat`)."""
-    names = {f.name for f in fields(PublicView)}
-    if set(values) <= names:
-        return replace(view, **values)
-    return _shim(view, values)  # pragma: no cover - before the engine has the fields
-
-
-def _shim(view: PublicView, values: dict[str, Any]) -> PublicView:  # pragma: no cover
-    @dataclass(frozen=True, slots=True)
-    class FriendsView(PublicView):
-        friend_calls: tuple[Any, ...] = ()
-        call_seats: tuple[int | None, ...] = ()
-        points_by_seat: tuple[int, ...] = ()
-
-    base = {f.name: getattr(view, f.name) for f in fields(PublicView)}
-    return FriendsView(**base, **values)
+    return replace(view, **values)
 
 
 def _cards(text: str) -> tuple[Card, ...]:
@@ -66,7 +45,7 @@ def _public(players: int, *, phase: Phase, levels: tuple[Rank, ...], starter: in
     declaration = Declaration(declared_by, (Card(level, trump.suit),) * 2) \
         if trump.suit is not None else Declaration(declared_by, _cards("RJ RJ"))
     return PublicView(
-        phase=phase, rules=rules, hand_no=4, levels=levels,  # type: ignore[arg-type]
+        phase=phase, rules=rules, hand_no=4, levels=levels,
         level=level, starter=starter, trump=trump, trump_how=TrumpHow.DECLARED,
         declarations=(declaration,), revealed=(), deal_no=1, batch=5, awaiting=(),
         turn=turn, cards_left=cards_left, trick=trick, last_trick=last,
@@ -76,10 +55,7 @@ def _public(players: int, *, phase: Phase, levels: tuple[Rank, ...], starter: in
 
 def _trick(leader: int, plays: list[str], players: int, *, winner: int | None = None,
            number: int = 1) -> Trick:
-    trick = Trick(number, leader, tuple(_cards(p) for p in plays), winner)
-    if "seat_count" in {f.name for f in fields(Trick)}:  # the engine's N-seat trick
-        trick = replace(trick, seat_count=players)  # type: ignore[call-arg]
-    return trick
+    return Trick(number, leader, tuple(_cards(p) for p in plays), winner, seat_count=players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +69,8 @@ class FriendsPositions:
     """Every seat has played to the trick (the widest the board gets)."""
     burying: PlayerView
     """The starter with its hand and the kitty."""
+    summary: HandSummary
+    """The hand settled."""
 
 
 def eight_seats() -> FriendsPositions:
@@ -121,7 +99,12 @@ def eight_seats() -> FriendsPositions:
                               call_seats=(5, None, None), points_by_seat=points)
     burying = _burying(n, decks=4, hand=26, kitty=8, starter=2, levels=levels, trump=trump,
                        seed=8)
-    return FriendsPositions(seat_labels(n), playing, full_trick, burying)
+    # The opponents made 150 + a kitty of 25 × 4: 250 (160 take over, +1 from 240).
+    up = tuple(level if s in (2, 5, 7) else Rank(level + 1) for s, level in enumerate(levels))
+    summary = _summary(4, levels, up, starter=2, trump=trump, declarers=(2, 5, 7),
+                       kitty="KD KD 10C 5C 5S 3H 4H 6C", points=25, multiplier=4,
+                       opponents=250, side="opponents", gained=1, next_starter=3)
+    return FriendsPositions(seat_labels(n), playing, full_trick, burying, summary)
 
 
 def six_seats() -> FriendsPositions:
@@ -147,7 +130,12 @@ def six_seats() -> FriendsPositions:
                               call_seats=(3, 0), points_by_seat=points)
     burying = _burying(n, decks=3, hand=26, kitty=6, starter=0, levels=levels, trump=trump,
                        seed=6)
-    return FriendsPositions(seat_labels(n), playing, full_trick, burying)
+    # The starter and seat 3 (the second call was void) held the opponents to 70: +1.
+    up = (Rank.SIX, Rank.TWO, Rank.JACK, Rank.FOUR, Rank.FIVE, Rank.FOUR)
+    summary = _summary(3, levels, up, starter=0, trump=trump, declarers=(0, 3),
+                       kitty="10D 5C 3S 4S 7D 8D", points=15, multiplier=2, opponents=70,
+                       side="declarers", gained=1, next_starter=3, counted=False)
+    return FriendsPositions(seat_labels(n), playing, full_trick, burying, summary)
 
 
 def _burying(n: int, *, decks: int, hand: int, kitty: int, starter: int,
@@ -163,3 +151,19 @@ def _burying(n: int, *, decks: int, hand: int, kitty: int, starter: int,
                      turn=starter, opponent_points=0, declared_by=starter)
     public = with_friends(public, points_by_seat=(0,) * n)
     return PlayerView(starter, public, tuple(pack[:hand]), tuple(pack[hand:hand + kitty]))
+
+
+def _summary(decks: int, levels: tuple[Rank, ...], new_levels: tuple[Rank, ...], *,
+             starter: int, trump: Trump, declarers: tuple[int, ...], kitty: str, points: int,
+             multiplier: int, opponents: int, side: str, gained: int, next_starter: int,
+             counted: bool = True) -> HandSummary:
+    result = HandResult(seed=4, kitty=_cards(kitty), kitty_points=points,
+                        kitty_multiplier=multiplier,
+                        kitty_scored=points * multiplier if counted else 0,
+                        opponent_points=opponents, side=side,  # type: ignore[arg-type]
+                        levels_gained=gained, levels=levels, new_levels=new_levels,
+                        next_starter=next_starter, match_winner=None,
+                        declarer_seats=declarers)
+    return HandSummary(hand_no=4, level=levels[starter], trump=trump, starter=starter,
+                       result=result, kitty_counted=counted, friends=True, decks=decks,
+                       declarer_seats=declarers)

@@ -140,10 +140,11 @@ def partition(sizes: tuple[int, ...], rows: int) -> tuple[tuple[int, int], ...]:
 
 
 def layout(sizes: Sequence[int], *, kitty: bool, room: int,
-           ties: frozenset[int] = frozenset()) -> Layout:
+           ties: frozenset[int] = frozenset(), even: bool = False) -> Layout:
     """The largest cards for groups of `sizes` in a `WIDTH` × `room` px area: as few rows as
     possible unless more rows make the cards clearly (15 %) larger. A group start in `ties`
-    is a tuple's edge inside a suit (a `TIE_GAP`), the others start a suit (a `GAP`)."""
+    is a tuple's edge inside a suit (a `TIE_GAP`), the others start a suit (a `GAP`).
+    `even`: also try rows of equal length wherever they break (very big hands)."""
     sizes = tuple(s for s in sizes if s)
     n = sum(sizes)
     if n == 0:
@@ -152,8 +153,11 @@ def layout(sizes: Sequence[int], *, kitty: bool, room: int,
     avail = WIDTH - 2 * MARGIN
     strip = INDEX_H + (KITTY_H if kitty else 0) + RAISE
     chosen: tuple[float, tuple[tuple[int, int], ...], tuple[float, ...]] | None = None
-    for count in range(1, min(n, MAX_ROWS) + 1):
-        spans = partition(sizes, count)
+    candidates = [partition(sizes, count) for count in range(1, min(n, MAX_ROWS) + 1)]
+    if even:
+        candidates += [_even(n, count) for count in range(2, min(n, MAX_ROWS) + 1)]
+    for spans in candidates:
+        count = len(spans)
         gaps = tuple(float(sum(TIE_GAP if k in ties else GAP
                                for k in range(i + 1, j) if k in starts)) for i, j in spans)
         wide = min((avail - g) / (1 + (j - i - 1) * INDEX_W)
@@ -171,6 +175,12 @@ def layout(sizes: Sequence[int], *, kitty: bool, room: int,
             step = min(step, (avail - card - g) / (j - i - 1))
     row_step = index_height(card, kitty=kitty) + round(RAISE * card)
     return Layout(spans, card, step, row_step, gaps)
+
+
+def _even(n: int, rows: int) -> tuple[tuple[int, int], ...]:
+    """`n` cards in `rows` rows of equal length (the first rows one longer)."""
+    ends = [round(n * (r + 1) / rows) for r in range(rows)]
+    return tuple(zip([0, *ends[:-1]], ends, strict=True))
 
 
 def tuple_groups(groups: Sequence[Sequence[Card]]) -> tuple[list[int], frozenset[int]]:
@@ -217,6 +227,11 @@ def _counts(cards: int, n_selected: int, labels: Labels) -> str:
     return "  ·  ".join(parts)
 
 
+def bury_hint(count: int, labels: Labels) -> str:
+    """"Bury 8 · K = from the kitty" (the four-seat game's words for 8)."""
+    return labels.bury_hint if count == KITTY_SIZE else labels.bury_hint_of.format(count=count)
+
+
 def hand_image(cards: Sequence[Card], *, trump: Trump | None, level: Rank,
                selected: Iterable[Card] = (), kitty: Counter[Card] | None = None,
                burying: bool = False, four_colour: bool = True,
@@ -239,15 +254,14 @@ def hand_image(cards: Sequence[Card], *, trump: Trump | None, level: Rank,
     counts = _counts(len(cards), n_selected, labels)
     title_w = rich_width(title, HEADER_SIZE, bold=True)
     counts_fit = title_w + 30 + width_of(counts, INFO_SIZE, bold=True) <= WIDTH - 2 * MARGIN
-    buried = sum((kitty or Counter()).values())
-    hint = labels.bury_hint if buried == KITTY_SIZE else labels.bury_hint_of.format(count=buried)
-    second = [hint] if burying else []
+    second = [bury_hint(sum((kitty or Counter()).values()), labels)] if burying else []
     if not counts_fit:
         second.append(counts)
     header = LINE + (LINE - 6 if second else 0) + 8
     plan = layout(sizes, kitty=burying, room=MAX_HEIGHT - header - BOTTOM, ties=ties)
     if plan.card < TALL_BELOW:  # a very big hand: a taller picture, more rows
-        plan = layout(sizes, kitty=burying, room=TALL_HEIGHT - header - BOTTOM, ties=ties)
+        plan = layout(sizes, kitty=burying, room=TALL_HEIGHT - header - BOTTOM, ties=ties,
+                      even=True)
     rows = len(plan.rows)
     lift = round(RAISE * plan.card)
     block = plan.height

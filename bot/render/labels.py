@@ -67,7 +67,7 @@ class Labels:
     seat_level: str = "Lv {rank}"  # a seat's own level on its name plate
     seat_points: str = "{points} pts"  # points a seat won this hand
     friend: str = "Friend"  # badge: a revealed friend of the starter
-    opponent: str = "Opponent"  # badge: known to be against the starter
+    opponent: str = "Foe"  # badge (short): known to be against the starter
     friends_heading: str = "Friends"  # over the called cards
     call_open: str = "{nth} {card} ?"  # a called card not played yet; {card}: e.g. A♥
     call_found: str = "{nth} {card} → {name}"  # {name}: who played it (the friend)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from PIL import Image, ImageDraw
@@ -58,19 +59,22 @@ MARGIN: Final = 12
 GAP: Final = 6  # between cells
 CELL_W: Final = (WIDTH - 2 * MARGIN - 2 * GAP) // 3  # 228
 HEADER: Final = 104
-PLATE_H: Final = 76
+PLATE_H: Final = 82
 CARD_W: Final = 76  # the plays' cards (rank ink ≥ 11 px at phone size)
 CARD_STEP: Final = 44
-MIN_STEP: Final = 27  # below this a play wraps onto two rows (the index stays visible)
+MIN_STEP: Final = 27  # below this a play wraps onto more rows (the index stays visible)
+PLAY_ROOM: Final = CELL_W - 8  # the widest a play gets in its cell
 PLAY_GAP: Final = 8  # between a plate and its play
-NAME: Final = 28
+NAME: Final = 30
 DETAIL: Final = 26
-BADGE: Final = 22
+BADGE: Final = 26
 CALL: Final = 26
+CALL_SMALL: Final = 23  # a called card's line that does not fit at `CALL`
 TILE_CARD: Final = 88  # the last trick's tiles are index strips of cards this wide
 TILE_GAP: Final = 12
 TILE_MIN_STEP: Final = 26  # the last trick wraps rather than hide a tile's rank
-ROW_GAP: Final = 8
+ROW_GAP: Final = 10
+CELL: Final = FELT_LIGHT
 
 # Board cells (column, row), in counter-clockwise order from the bottom centre.
 B, BR, R, TR, T, TL, L, BL = (1, 2), (2, 2), (2, 1), (2, 0), (1, 0), (0, 0), (0, 1), (0, 2)
@@ -99,9 +103,11 @@ def cell_x(column: int) -> int:
     return MARGIN + column * (CELL_W + GAP)
 
 
-def play_rows(count: int, room: float = CELL_W) -> int:
-    """Rows a play of `count` cards takes in a cell (1, or 2 for a long throw)."""
-    return 1 if row_step(count, CARD_W, room, CARD_STEP) >= MIN_STEP else 2
+def play_rows(count: int) -> int:
+    """Rows a play of `count` cards takes in a cell: one, or as many as keep every card's
+    index in sight (a long throw)."""
+    per_row = 1 + int((PLAY_ROOM - CARD_W) // MIN_STEP)
+    return max(1, -(-count // per_row))
 
 
 def play_height(count: int) -> int:
@@ -129,7 +135,7 @@ def cells(seats: int, bottom: int, heights: Sequence[int]) -> dict[int, Cell]:
         x, y = cell_x(column), tops[row]
         if row == 2:  # the bottom row: the play above the plate, toward the centre
             plate = (x, y + heights[2] - PLATE_H, x + CELL_W, y + heights[2])
-            play = (x, y, x + CELL_W, plate[1] - PLAY_GAP)
+            play = (x, y + 4, x + CELL_W, plate[1] - PLAY_GAP)
         else:
             plate = (x, y, x + CELL_W, y + PLATE_H)
             play = (x, y + PLATE_H + PLAY_GAP, x + CELL_W, y + heights[row])
@@ -141,6 +147,25 @@ def centre_box(heights: Sequence[int]) -> Box:
     x = cell_x(CENTRE[0])
     y = HEADER + heights[0] + ROW_GAP
     return (x, y, x + CELL_W, y + heights[1])
+
+
+@lru_cache(maxsize=32)
+def board(seats: int, heights: tuple[int, int, int], height: int) -> Image.Image:
+    """The felt with every seat's cell (a patch of lighter felt) and empty name plate: the
+    same for every picture of a table of that shape (shared, never mutate)."""
+    image = felt((WIDTH, height)).copy()
+    draw = ImageDraw.Draw(image)
+    for cell in cells(seats, 0, heights).values():
+        box = (cell.plate[0], min(cell.plate[1], cell.play[1]), cell.plate[2],
+               max(cell.plate[3], cell.play[3]) + (4 if cell.play[1] > cell.plate[1] else 0))
+        draw.rounded_rectangle(box, radius=14, fill=CELL)
+        _plate_panel(draw, cell.plate, to_act=False)
+    return image
+
+
+def _plate_panel(draw: ImageDraw.ImageDraw, box: Box, *, to_act: bool) -> None:
+    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=GOLD if to_act else FELT_LIGHT,
+                           width=5 if to_act else 2)
 
 
 def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bool = True,
@@ -171,7 +196,7 @@ def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: boo
     last = None if settled and view.trick is None else view.last_trick
     last_rows = _last_rows(last, n, trump, level) if last is not None else []
     height = board_end + (ROW_GAP + _last_height(len(last_rows)) if last_rows else 0) + 14
-    image = felt((WIDTH, height)).copy()
+    image = board(n, heights, height).copy()
     draw = ImageDraw.Draw(image)
     where = cells(n, bottom, heights)
 
@@ -202,14 +227,12 @@ def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: boo
 def _draw_play(image: Image.Image, draw: ImageDraw.ImageDraw, cards: Sequence[Card],
                box: Box, trump: Trump | None, level: Rank, winning: bool, four_colour: bool,
                labels: Labels) -> float:
-    """One seat's play centred in `box` (a long throw on two rows); returns its top y."""
+    """One seat's play centred in `box` (a long throw on more rows); returns its top y."""
     ordered = sort_hand(cards, trump, level)
-    room = box[2] - box[0] - 8
-    rows = [ordered]
-    if play_rows(len(ordered), room + 8) == 2:
-        half = (len(ordered) + 1) // 2
-        rows = [ordered[:half], ordered[half:]]
-    steps = [row_step(len(row), CARD_W, room, CARD_STEP) for row in rows]
+    count = play_rows(len(ordered))
+    ends = [round(len(ordered) * (r + 1) / count) for r in range(count)]
+    rows = [ordered[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+    steps = [row_step(len(row), CARD_W, PLAY_ROOM, CARD_STEP) for row in rows]
     widths = [CARD_W + step * (len(row) - 1) for row, step in zip(rows, steps, strict=True)]
     offset = index_height(CARD_W) + 4
     height = card_height(CARD_W) + offset * (len(rows) - 1)
@@ -230,12 +253,11 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
     """A seat's name plate: "3. Name" and its own level; its side's badge (starter, friend,
     opponent; none while unknown), cards left and kind of player, and the points it won.
     Returns the boxes of what it drew (the badge last, when drawn)."""
-    to_act = view.turn == seat or seat in view.awaiting
-    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=GOLD if to_act else FELT_LIGHT,
-                           width=5 if to_act else 2)
-    x, right = box[0] + 12, box[2] - 12
+    if view.turn == seat or seat in view.awaiting:  # the idle plate is on the board
+        _plate_panel(draw, box, to_act=True)
+    x, right = box[0] + 10, box[2] - 10
     drawn: list[Box] = []
-    y1, y2 = box[1] + 24, box[1] + 55
+    y1, y2 = box[1] + 25, box[1] + 60
 
     level = labels.seat_level.format(rank=str(sides.levels[seat]))
     level_w = width_of(level, DETAIL, bold=True)
@@ -245,6 +267,13 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
     name_w = text(draw, (x, y1), name, NAME, WHITE, bold=True, anchor="lm")
     drawn.append((x, y1 - NAME / 2, x + name_w, y1 + NAME / 2))
 
+    if sides.points:  # the points at the right, then the badge and details in what is left
+        points = labels.seat_points.format(points=sides.points[seat])
+        won = sides.points[seat] > 0
+        points_w = text(draw, (right, y2), points, DETAIL, GOLD if won else MUTED,
+                        anchor="rm")
+        drawn.append((right - points_w, y2 - DETAIL / 2, right, y2 + DETAIL / 2))
+        right -= points_w + 10
     left = float(x)
     badge: Box | None = None
     role = sides.roles[seat]
@@ -253,14 +282,10 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
         fill, ink = _ROLE_BADGE[role]
         word = {Role.STARTER: labels.starter, Role.FRIEND: labels.friend,
                 Role.OPPONENT: labels.opponent}[role]
-        badge = pill(draw, (x - 2, y2), fit(word, BADGE, (right - x) * 0.6, bold=True), BADGE,
-                     fill, ink, anchor="l")
+        room = min(right - x, (box[2] - box[0]) * 0.6) - BADGE * 0.9
+        badge = pill(draw, (x - 1, y2), fit(word, BADGE, room, bold=True), BADGE, fill, ink,
+                     anchor="l")
         left = badge[2] + 8
-    if sides.points:
-        points = labels.seat_points.format(points=sides.points[seat])
-        won = sides.points[seat] > 0
-        right -= text(draw, (right, y2), points, DETAIL, GOLD if won else MUTED, bold=won,
-                      anchor="rm") + 10
     kind = labels.autopilot if label.autopilot else labels.computer if label.computer else ""
     cards = labels.cards.format(count=view.cards_left[seat])
     for details in (f"{cards} · {kind}" if kind else cards, cards):  # what fits, whole
@@ -273,13 +298,13 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
 
 
 def call_parts(call: Call, seats: Sequence[SeatLabel], labels: Labels,
-               name_room: float | None = None) -> list[str | Suit]:
+               name_room: float | None = None, size: int = 26) -> list[str | Suit]:
     """"1st A♥ → Bo" as text and suit-chip parts (the card's suit drawn as a chip)."""
     template = labels.call_open if call.seat is None else \
         labels.call_void if call.void else labels.call_found
     name = "" if call.seat is None else seats[call.seat].name
     if name_room is not None:
-        name = fit(name, CALL, name_room, bold=True)
+        name = fit(name, size, name_room, bold=True)
     before, _, after = template.partition("{card}")
     fill = {"nth": labels.nth(call.copy), "name": name}
     parts: list[str | Suit] = [before.format(**fill) + str(call.card.rank)]
@@ -301,7 +326,7 @@ def _draw_centre(draw: ImageDraw.ImageDraw, box: Box, view: PublicView, sides: S
         centre = labels.phase_dealing.format(batch=view.batch)
     elif view.phase is Phase.BURYING:
         centre = labels.phase_burying
-    elif view.phase.value == "calling":
+    elif view.phase is Phase.CALLING:
         centre = labels.phase_calling
     elif view.phase is Phase.PLAYING:
         centre = labels.phase_playing.format(number=view.tricks_played + 1)
@@ -319,16 +344,27 @@ def _draw_centre(draw: ImageDraw.ImageDraw, box: Box, view: PublicView, sides: S
          bold=True, anchor="mm")
     for call in sides.calls:
         y += 36
-        parts = call_parts(call, seats, labels)
-        extra = rich_width(parts, CALL, bold=True) - room
-        if extra > 0 and call.seat is not None:  # shorten the name
-            name = seats[call.seat].name
-            parts = call_parts(call, seats, labels,
-                               name_room=max(24.0, width_of(name, CALL, bold=True) - extra))
-        width = rich_width(parts, CALL, bold=True)
+        parts, size = fitted_call(call, seats, labels, room)
+        width = rich_width(parts, size, bold=True)
         found = call.seat is not None and not call.void
-        rich(draw, (cx - min(width, room) / 2, y), parts, CALL, GOLD if found else WHITE,
+        rich(draw, (cx - min(width, room) / 2, y), parts, size, GOLD if found else WHITE,
              bold=True, four_colour=four_colour)
+
+
+def fitted_call(call: Call, seats: Sequence[SeatLabel], labels: Labels,
+                room: float) -> tuple[list[str | Suit], int]:
+    """`call_parts` and the text size that fit `room`: `CALL`, else a little smaller, else
+    with the player's name shortened."""
+    parts = call_parts(call, seats, labels)
+    for size in (CALL, CALL_SMALL):
+        if rich_width(parts, size, bold=True) <= room:
+            return parts, size
+    extra = rich_width(parts, CALL_SMALL, bold=True) - room
+    if call.seat is not None and not call.void:
+        name = seats[call.seat].name
+        name_room = max(30.0, width_of(name, CALL_SMALL, bold=True) - extra)
+        parts = call_parts(call, seats, labels, name_room=name_room, size=CALL_SMALL)
+    return parts, CALL_SMALL
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[SeatLabel],

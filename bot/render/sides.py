@@ -5,8 +5,8 @@ called cards and the points each seat won.
 
 Teams mode (four seats, two fixed teams) reads exactly as before: the starter's team is the
 declaring side from the start and the levels are the two teams'. The Finding Friends fields
-of `PublicView` (`friend_calls`, `call_seats`, `points_by_seat`, see notes/friends.md) are
-read here and nowhere else in bot/render.
+of `PublicView` (`friend_calls`, `call_seats`, `points_by_seat`, `seat_levels`) are read here
+and nowhere else in bot/render.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from engine.cards import Card, Rank
 from engine.deal import deal_shape
@@ -73,33 +72,21 @@ class Sides:
         return (seat - bottom) % self.seats
 
 
-def _field(view: PublicView, name: str, default: Any) -> Any:
-    """A Finding Friends field of the view (the engine adds them; teams views have the
-    defaults)."""
-    return getattr(view, name, default)
-
-
 def sides_of(view: PublicView) -> Sides:
     """Read the seats, sides, calls and points from the public view."""
     rules = view.rules
     friends = rules.mode is Mode.FRIENDS
-    seats = rules.players
-    decks = deal_shape(rules).decks
+    seats = view.seats
+    shape = deal_shape(rules)
     starter = view.starter
-    levels: tuple[Rank, ...]
-    if friends and len(view.levels) == seats:
-        levels = tuple(view.levels)
-    else:
-        levels = tuple(view.levels[seat % 2] for seat in range(seats))
     calls: tuple[Call, ...] = ()
     if friends:
-        called = _field(view, "friend_calls", ())
-        played = tuple(_field(view, "call_seats", ())) + (None,) * len(called)
+        played = view.call_seats + (None,) * (len(view.friend_calls) - len(view.call_seats))
         calls = tuple(Call(c.card, c.copy, seat, seat is not None and seat == starter)
-                      for c, seat in zip(called, played, strict=False))
-    points = tuple(_field(view, "points_by_seat", ())) if friends else ()
-    roles = _roles(seats, friends, starter, calls, deal_shape(rules).friends)
-    return Sides(seats, friends, decks, starter, roles, levels, calls, points)
+                      for c, seat in zip(view.friend_calls, played, strict=True))
+    points = view.points_by_seat if friends else ()
+    roles = _roles(seats, friends, starter, calls, shape.friends)
+    return Sides(seats, friends, shape.decks, starter, roles, view.seat_levels, calls, points)
 
 
 def _roles(seats: int, friends: bool, starter: int | None, calls: Sequence[Call],

@@ -95,3 +95,13 @@ def test_labels_come_from_the_catalog_in_every_language() -> None:
 def test_missing_catalog_keys_fall_back_to_english() -> None:
     labels = Labels.from_messages({"render.level": "级牌 {rank}"})
     assert labels.level == "级牌 {rank}" and labels.trump == ENGLISH.trump
+
+
+def test_the_bot_draws_pictures_in_the_players_language() -> None:
+    """bot/images.py used to format the templates with no values, fail, and fall back to
+    English for every locale."""
+    from bot.images import labels_for
+
+    assert labels_for("zh-CN").level == "级牌 {rank}"
+    assert labels_for("zh-TW").call_found == "{nth}{card} → {name}"
+    assert labels_for("en-US") == ENGLISH

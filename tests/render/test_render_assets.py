@@ -76,5 +76,7 @@ def test_an_installed_copy_without_assets_renders_with_the_variable(tmp_path: Pa
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
+    friends = [f"friends{n}_{what}.png" for n in (6, 8)
+               for what in ("hand_burying", "summary", "table", "table_full")]
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
-        "hand.png", "hand_burying.png", "summary.png", "table.png"]
+        *friends, "hand.png", "hand_burying.png", "summary.png", "table.png"]

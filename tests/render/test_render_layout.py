@@ -9,7 +9,7 @@ import pytest
 from PIL import Image, ImageDraw
 from zh_labels import ZH
 
-from bot.render import ENGLISH, Labels, SeatLabel, faces, hand, summary, table
+from bot.render import ENGLISH, Labels, SeatLabel, faces, hand, ring, summary, table
 from bot.render.demo import positions
 from bot.render.faces import INDEX_W
 from bot.render.fonts import font
@@ -73,6 +73,8 @@ def test_rows_keep_the_order_and_every_card() -> None:
 @pytest.mark.parametrize(("size", "least"), [
     (hand.HEADER_SIZE, READABLE), (table.NAME, READABLE), (hand.INFO_SIZE, SECONDARY),
     (table.DETAIL, SECONDARY), (table.BADGE, SECONDARY), (summary.DETAIL, SECONDARY),
+    (ring.NAME, READABLE), (ring.DETAIL, SECONDARY), (ring.BADGE, SECONDARY),
+    (ring.CALL, SECONDARY),
 ])
 def test_text_is_readable_on_a_phone(size: int, least: float) -> None:
     for bold in (False, True):

@@ -17,4 +17,9 @@ ZH = Labels(  # fixed here (not read from the catalog) so that translators never
     result_declarers="庄家升 {levels} 级", result_swap="闲家上台",
     result_swap_up="闲家上台并升 {levels} 级", new_levels="新级别", match_won="{team} 赢得比赛！",
     next_starter="下一局庄家：{name}",
+    seat_level="级 {rank}", seat_points="{points} 分", friend="朋友", opponent="闲家",
+    friends_heading="找朋友", call_open="{nth}{card} ？", call_found="{nth}{card} → {name}",
+    call_void="{nth}{card}：作废", nth_1="第一张", nth_2="第二张", nth_3="第三张", nth_4="第四张",
+    opponents_points_of="闲家 {points} / {threshold}", bury_hint_of="扣 {count} 张 · 底 = 底牌",
+    phase_calling="庄家找朋友",
 )
