@@ -8,6 +8,11 @@ custom id carries everything needed (``rec:lb:<by>:<scope>:<page>[:<season>]``,
 ``rec:rp:<hand>:<step>``, parsed and range-checked by `bot.ui.ids`), so they keep working
 after a restart. Matches with computer seats are shown (history, stats) but ranked nowhere:
 `bot.storage.Store` keeps them out of ratings and leaderboards.
+
+Stats, leaderboard and history take ``mode:`` (``teams``, the default, or ``friends``):
+Finding Friends is counted, rated and ranked apart from the four-player game (issue 14).
+Its leaderboard has players only; its buttons carry the scope word ``friends``
+(``rec:lb:<by>:friends:<page>[:<season>]``), so ids posted before keep their meaning.
 """
 
 from __future__ import annotations
@@ -43,8 +48,11 @@ from bot.replay import (
     replay_frames,
 )
 from bot.storage import (
+    MODES,
+    FriendsStats,
     LeaderboardPage,
     MatchSummary,
+    Mode,
     Players,
     SeasonNotFound,
     Store,
@@ -62,6 +70,8 @@ PER_PAGE = 10
 MESSAGE_LIMIT = 2000
 BY = ("rating", "wins", "levels")
 SCOPES = ("players", "partnerships")
+FRIENDS_SCOPE = "friends"
+"""The scope word of a Finding Friends leaderboard's buttons (its players)."""
 REPLAY_CACHE = 32
 
 
@@ -162,6 +172,49 @@ def stats_embed(name: str, user_mention: str, every: UserStats, ranked: UserStat
     return embed
 
 
+def _won_of(won: int, count: int, locale: str) -> str:
+    return tn("stats.friends.hands.value", count, locale, won=won,
+              percent=percent(won, count))
+
+
+def friends_embed(name: str, user_mention: str, every: FriendsStats, ranked: FriendsStats,
+                  locale: str) -> discord.Embed:
+    """``/tractor stats mode: friends``: the Finding Friends record (all matches, then
+    ranked only), apart from the four-player game."""
+    embed = discord.Embed(title=t("stats.title", locale, name=name), colour=0x6A1B9A)
+    lines = [user_mention, f"**{t('stats.friends.mode', locale)}**"]
+    if not (every.matches_played or every.hands_played):
+        lines.append(t("stats.empty", locale))
+    embed.description = "\n".join(lines)
+    embed.add_field(name=t("stats.matches", locale), value=t(
+        "stats.matches.value", locale, won=every.matches_won, played=every.matches_played,
+        percent=percent(every.matches_won, every.matches_played)))
+    embed.add_field(name=t("stats.friends.hands", locale),
+                    value=_won_of(every.hands_won, every.hands_played, locale))
+    for role, won, count in (("starter", every.won_as_starter, every.hands_as_starter),
+                             ("friend", every.won_as_friend, every.hands_as_friend),
+                             ("opponent", every.won_as_opponent, every.hands_as_opponent)):
+        embed.add_field(name=t(f"stats.friends.{role}", locale),
+                        value=_won_of(won, count, locale))
+    embed.add_field(name=t("stats.friends.highest", locale),
+                    value=every.highest_level or "—")
+    embed.add_field(name=t("stats.levels", locale), value=str(every.levels_gained))
+    embed.add_field(
+        name=t("stats.rating", locale),
+        value=t("stats.friends.unrated", locale) if every.rating is None else tn(
+            "stats.rating.value", every.rated_hands, locale, rating=f"{every.rating:.1f}"),
+        inline=False)
+    embed.add_field(name=t("stats.friends.ranked", locale), value=tn(
+        "stats.ranked.value", ranked.matches_played, locale, won=ranked.matches_won,
+        levels=ranked.levels_gained), inline=False)
+    with_computers = every.matches_played - ranked.matches_played
+    if with_computers:
+        embed.add_field(name=t("stats.computers", locale),
+                        value=tn("stats.computers.value", with_computers, locale),
+                        inline=False)
+    return embed
+
+
 # ---------------------------------------------------------------------------- leaderboard
 
 
@@ -171,12 +224,15 @@ def _who(users: Sequence[int]) -> str:
 
 def leaderboard_content(board: LeaderboardPage, server: str, locale: str) -> str:
     """The public leaderboard page (mentions, to be sent without pings)."""
+    friends = board.mode == "friends"
+    scope = (t("leaderboard.friends_scope", locale) if friends
+             else t(f"choice.scope.{board.scope}", locale))
     lines = [t("leaderboard.title", locale, server=discord.utils.escape_markdown(server),
-               by=t(f"choice.by.{board.by}", locale),
-               scope=t(f"choice.scope.{board.scope}", locale), page=board.page,
+               by=t(f"choice.by.{board.by}", locale), scope=scope, page=board.page,
                pages=board.total_pages)]
     if not board.rows:
-        lines.append(t("leaderboard.empty", locale))
+        lines.append(t("leaderboard.friends_empty" if friends else "leaderboard.empty",
+                       locale))
     for row in board.rows:
         who = _who(row.users)
         if board.by == "rating":
@@ -188,48 +244,62 @@ def leaderboard_content(board: LeaderboardPage, server: str, locale: str) -> str
         else:
             lines.append(tn("leaderboard.row.levels", row.hands, locale, rank=row.rank,
                             who=who, levels=row.levels))
-    lines.append(f"-# {t('leaderboard.footer', locale)}")
+    footer = "leaderboard.friends_footer" if friends else "leaderboard.footer"
+    lines.append(f"-# {t(footer, locale)}")
     return "\n".join(lines)
 
 
 def _board_ok(arg: str) -> bool:
     """The words of a leaderboard button's id (its numbers are checked by `bot.ui.ids`)."""
     by, _, rest = arg.partition(".")
-    return by in BY and rest.partition(".")[0] in SCOPES
+    return by in BY and rest.partition(".")[0] in (*SCOPES, FRIENDS_SCOPE)
 
 
 def leaderboard_button(by: str, scope: str, page: int, season: int | None, *, label: str,
                        disabled: bool) -> discord.ui.Item[Any]:
     """◀ / ▶ on a leaderboard: page ``page`` of ``season`` (the id is the whole state; ids
-    without a season, from before seasons, show the current one)."""
+    without a season, from before seasons, show the current one). ``scope`` is
+    `FRIENDS_SCOPE` for the Finding Friends board."""
     arg = f"{by}.{scope}" + ("" if season is None else f".{season}")
     return button(ComponentId(0, 0, page, "lb", arg, prefix=RECORDS), label=label,
                   disabled=disabled)
 
 
 def leaderboard_view(board: LeaderboardPage) -> discord.ui.View:
+    scope = FRIENDS_SCOPE if board.mode == "friends" else board.scope
     view = discord.ui.View(timeout=None)
-    view.add_item(leaderboard_button(board.by, board.scope, board.page - 1, board.season,
+    view.add_item(leaderboard_button(board.by, scope, board.page - 1, board.season,
                                      label="◀", disabled=board.page <= 1))
-    view.add_item(leaderboard_button(board.by, board.scope, board.page + 1, board.season,
+    view.add_item(leaderboard_button(board.by, scope, board.page + 1, board.season,
                                      label="▶", disabled=board.page >= board.total_pages))
     return view
 
 
+def board_words(by: str, scope: str, mode: str) -> tuple[str, str, Mode]:
+    """A leaderboard's ordering, scope and mode from what was asked or pressed (unknown
+    words: the defaults; the scope word `FRIENDS_SCOPE`: the Finding Friends players)."""
+    mode_: Mode = "friends" if mode == "friends" or scope == FRIENDS_SCOPE else "teams"
+    by_ = by if by in BY else "rating"
+    scope_ = scope if scope in SCOPES and mode_ == "teams" else "players"
+    return by_, scope_, mode_
+
+
 async def leaderboard_message(interaction: discord.Interaction, store: Store, by: str,
-                              scope: str, page: int, season: int | None = None
-                              ) -> tuple[str, discord.ui.View]:
+                              scope: str, page: int, season: int | None = None,
+                              mode: str = "teams") -> tuple[str, discord.ui.View]:
     assert interaction.guild_id is not None
-    by_ = "rating" if by not in BY else by
-    scope_ = "players" if scope not in SCOPES else scope
+    by_, scope_, mode_ = board_words(by, scope, mode)
     board = await store.leaderboard(interaction.guild_id, by_, scope_,  # type: ignore[arg-type]
-                                    max(page, 1), PER_PAGE, season=season)
+                                    max(page, 1), PER_PAGE, season=season, mode=mode_)
     if board.page > board.total_pages:  # the board shrank since the buttons were made
         board = await store.leaderboard(interaction.guild_id, by_, scope_,  # type: ignore[arg-type]
-                                        board.total_pages, PER_PAGE, season=season)
+                                        board.total_pages, PER_PAGE, season=season,
+                                        mode=mode_)
     locale = await public_locale(interaction, store)
     server = interaction.guild.name if interaction.guild is not None else ""
     content = leaderboard_content(board, server, locale)
+    if mode_ == "friends" and scope == "partnerships":
+        content += f"\n-# {t('leaderboard.friends_no_partnerships', locale)}"
     label = await season_label(store, interaction.guild_id, board.season, locale)
     if label:
         content += f"\n-# {label}"
@@ -256,16 +326,35 @@ async def season_number(store: Store, guild_id: int, season: int | None) -> int:
 # ---------------------------------------------------------------------------- history
 
 
-def history_line(index: int, match: MatchSummary, hand_ids: Sequence[int], locale: str) -> str:
-    players = match.players
-    head = t("history.match", locale, date=f"<t:{int(match.started_at)}:f>",
+def _history_head(match: MatchSummary, locale: str) -> str:
+    players, date = match.players, f"<t:{int(match.started_at)}:f>"
+    if match.mode == "friends":
+        seats = " · ".join(
+            t("history.seat_level", locale, player=player_mention(user, seat, locale),
+              level=match.seat_levels[seat] if seat < len(match.seat_levels) else "?")
+            for seat, user in enumerate(players))
+        return t("history.friends_match", locale, date=date, count=len(players),
+                 players=seats)
+    return t("history.match", locale, date=date,
              team_a=team_text(players, 0, locale), level_a=match.levels_a,
              team_b=team_text(players, 1, locale), level_b=match.levels_b)
+
+
+def _history_winner(match: MatchSummary, locale: str) -> str | None:
+    players = match.players
+    if match.mode == "friends":
+        seat = match.winner_seat
+        return None if seat is None else player_mention(players[seat], seat, locale)
     if match.winner_team is None:
-        outcome = t("history.unfinished", locale)
-    else:
-        outcome = t("history.won", locale,
-                    team=team_text(players, 0 if match.winner_team == "A" else 1, locale))
+        return None
+    return team_text(players, 0 if match.winner_team == "A" else 1, locale)
+
+
+def history_line(index: int, match: MatchSummary, hand_ids: Sequence[int], locale: str) -> str:
+    head = _history_head(match, locale)
+    winner = _history_winner(match, locale)
+    outcome = (t("history.unfinished", locale) if winner is None
+               else t("history.won", locale, team=winner))
     parts = [f"**{index}.** {head}", outcome]
     if match.has_computers:
         parts.append(t("history.computers", locale))
@@ -295,6 +384,7 @@ def replay_view(hand: int, step: int, steps: int) -> discord.ui.View:
 
 _BY_CHOICES = [app_commands.Choice(name=lstr(f"choice.by.{b}"), value=b) for b in BY]
 _SCOPE_CHOICES = [app_commands.Choice(name=lstr(f"choice.scope.{s}"), value=s) for s in SCOPES]
+_MODE_CHOICES = [app_commands.Choice(name=lstr(f"choice.mode.{m}"), value=m) for m in MODES]
 _DECK_CHOICES = [app_commands.Choice(name=lstr("choice.deck.four_colour"), value="four-colour"),
                  app_commands.Choice(name=lstr("choice.deck.two_colour"), value="two-colour")]
 _PANEL_CHOICES = [app_commands.Choice(name=lstr("choice.panel.dm"), value="dm"),
@@ -338,23 +428,36 @@ class Records(Feature):
 
     @app_commands.command(name="stats", description=lstr("cmd.stats.desc"))
     @app_commands.describe(user=lstr("cmd.stats.player.desc"),
-                           season=lstr("cmd.records.season.desc"))
+                           season=lstr("cmd.records.season.desc"),
+                           mode=lstr("cmd.records.mode.desc"))
+    @app_commands.choices(mode=_MODE_CHOICES)
     @guarded  # a refusal (an unknown season) takes the one error path
     async def stats(self, interaction: discord.Interaction,
                     user: discord.User | None = None,
-                    season: app_commands.Range[int, 1, 9999] | None = None) -> None:
+                    season: app_commands.Range[int, 1, 9999] | None = None,
+                    mode: str = "teams") -> None:
         """A player's record in this server: matches, hands, levels, partner, rating."""
         assert interaction.guild_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.app.store
         locale = await reply_locale(interaction, store)
         target = user or interaction.user
-        every = await store.stats(interaction.guild_id, target.id, season=season)
-        ranked = await store.stats(interaction.guild_id, target.id, include_computers=False,
-                                   season=season)
-        embed = stats_embed(discord.utils.escape_markdown(target.display_name), target.mention,
-                            every, ranked, locale)
-        label = await season_label(store, interaction.guild_id, every.season, locale)
+        name = discord.utils.escape_markdown(target.display_name)
+        embed: discord.Embed
+        if mode == "friends":
+            friends = await store.friends_stats(interaction.guild_id, target.id,
+                                                season=season)
+            ranked_friends = await store.friends_stats(
+                interaction.guild_id, target.id, include_computers=False, season=season)
+            embed = friends_embed(name, target.mention, friends, ranked_friends, locale)
+            number = friends.season
+        else:
+            every = await store.stats(interaction.guild_id, target.id, season=season)
+            ranked = await store.stats(interaction.guild_id, target.id,
+                                       include_computers=False, season=season)
+            embed = stats_embed(name, target.mention, every, ranked, locale)
+            number = every.season
+        label = await season_label(store, interaction.guild_id, number, locale)
         if label:
             embed.set_footer(text=label)
         await send(interaction, "", embed=embed, allowed_mentions=NO_PINGS)
@@ -364,34 +467,42 @@ class Records(Feature):
     @app_commands.command(name="leaderboard", description=lstr("cmd.leaderboard.desc"))
     @app_commands.describe(by=lstr("cmd.leaderboard.by.desc"),
                            scope=lstr("cmd.leaderboard.scope.desc"),
-                           season=lstr("cmd.records.season.desc"))
-    @app_commands.choices(by=_BY_CHOICES, scope=_SCOPE_CHOICES)
+                           season=lstr("cmd.records.season.desc"),
+                           mode=lstr("cmd.records.mode.desc"))
+    @app_commands.choices(by=_BY_CHOICES, scope=_SCOPE_CHOICES, mode=_MODE_CHOICES)
     @guarded  # a refusal (an unknown season) takes the one error path
     async def leaderboard(self, interaction: discord.Interaction, by: str = "rating",
                           scope: str = "players",
-                          season: app_commands.Range[int, 1, 9999] | None = None) -> None:
+                          season: app_commands.Range[int, 1, 9999] | None = None,
+                          mode: str = "teams") -> None:
         """This server's leaderboard (ranked matches only), ten a page."""
         await interaction.response.defer(thinking=True)  # public, before the database
         store = self.app.store
-        content, view = await leaderboard_message(interaction, store, by, scope, 1, season)
+        content, view = await leaderboard_message(interaction, store, by, scope, 1, season,
+                                                  mode)
         await send(interaction, content, ephemeral=False, view=view, allowed_mentions=NO_PINGS)
 
     # ---- /tractor history
 
     @app_commands.command(name="history", description=lstr("cmd.history.desc"))
-    @app_commands.describe(n=lstr("cmd.history.n.desc"), season=lstr("cmd.records.season.desc"))
+    @app_commands.describe(n=lstr("cmd.history.n.desc"), season=lstr("cmd.records.season.desc"),
+                           mode=lstr("cmd.records.mode.desc"))
+    @app_commands.choices(mode=_MODE_CHOICES)
     @guarded  # a refusal (an unknown season) takes the one error path
     async def history(self, interaction: discord.Interaction,
                       n: app_commands.Range[int, 1, 25] = 10,
-                      season: app_commands.Range[int, 1, 9999] | None = None) -> None:
+                      season: app_commands.Range[int, 1, 9999] | None = None,
+                      mode: str = "teams") -> None:
         """The last matches in this channel, with their results and hand numbers."""
         assert interaction.channel_id is not None and interaction.guild_id is not None
         await interaction.response.defer(thinking=True)  # public, before the database
         store = self.app.store
         locale = await public_locale(interaction, store)
         number = await season_number(store, interaction.guild_id, season)
-        matches = await store.history(interaction.channel_id, n, season=number)
-        text = t("history.title", locale)
+        friends = mode == "friends"
+        matches = await store.history(interaction.channel_id, n, season=number,
+                                      mode="friends" if friends else "teams")
+        text = t("history.friends_title" if friends else "history.title", locale)
         label = await season_label(store, interaction.guild_id, number, locale)
         if label:
             text += f" · {label}"
@@ -433,7 +544,8 @@ class Records(Feature):
                 rules = rules_of(options) if isinstance(options, dict) else RuleSet()
             except (TypeError, ValueError):
                 rules = RuleSet()
-            levels = levels_before(await store.level_history(record.match_key), record.hand_no)
+            levels = None if record.mode == "friends" else levels_before(
+                await store.level_history(record.match_key), record.hand_no)
             try:
                 frames = await asyncio.to_thread(replay_frames, record, rules, levels)
             except ReplayError:

@@ -241,3 +241,30 @@ async def test_a_v4_database_upgrades_with_its_rows_and_ids(
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
         assert conn.execute("SELECT COUNT(*) FROM hand_actions").fetchone() == (2,)
     conn.close()
+
+
+@pytest.mark.parametrize("fixture", [
+    Path(__file__).parent / "fixtures" / "release_v0_1.sqlite3",
+    Path(__file__).parents[1] / "bot" / "fixtures" / "release-1.sqlite3",
+])
+async def test_every_release_fixture_upgrades_to_teams_records(
+        fixture: Path, tmp_path: Path, clock: FakeClock) -> None:
+    path = tmp_path / "copy.sqlite3"
+    path.write_bytes(fixture.read_bytes())
+    with sqlite3.connect(path) as conn:
+        before = {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                  for t in ("matches", "match_seats", "hands", "hand_seats", "hand_actions")}
+    conn.close()
+    store = await Store.open(path, clock=clock)
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        after = {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in before}
+        assert after == before and before["hands"] > 0
+        assert conn.execute("SELECT DISTINCT mode, seats FROM matches").fetchall() == [
+            ("teams", 4)]
+        assert conn.execute("SELECT COUNT(*) FROM hand_seats WHERE side IS NOT NULL"
+                            " OR level_before IS NOT NULL").fetchone() == (0,)
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert max(v for (v,) in conn.execute("SELECT version FROM schema_version")) == 5
+    conn.close()
