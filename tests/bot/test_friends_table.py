@@ -21,6 +21,7 @@ from botkit import (
     components,
     find,
     forge,
+    ready_all,
     reply_texts,
     seats_to_act,
     world,
@@ -28,7 +29,11 @@ from botkit import (
 
 from bot import pictures
 from bot.errors import UserFacingError
+from bot.features.lobby import option_page
 from bot.friends import CallDraft, call_choices, parse_calls
+from bot.options import OPTIONS
+from bot.table import Seat, TableDoc
+from bot.ui.ids import InvalidId, VerbSpec, parse_id
 from engine.cards import Card, Rank
 from engine.deal import deal_shape
 from engine.friends import FriendCall
@@ -146,6 +151,9 @@ async def test_six_seat_hand_two_people_four_computers_restart(
         assert any("calls friends:" in text for text in announced)
         assert scanner.checked > 20
         assert drawn and all(isinstance(view, PublicView) for view in drawn)
+        await ready_all(w)  # the Ready check of six seats deals the next hand
+        match = await w.match()
+        assert match.hand_no == 2 and match.public_view().starter == result.next_starter
 
 
 async def _calling_table(w: World, players: int = 5) -> Any:
@@ -245,10 +253,14 @@ async def test_players_option_resizes_the_seats(tmp_path: Path) -> None:
         assert (await w.doc()).seat_count == 4
 
         async def set_option(name: str, value: str) -> Any:
-            result = await alice.slash(w.channel, "tractor rules")
-            select = next(c for c in components(result.response)
+            shown = (await alice.slash(w.channel, "tractor rules")).response
+            page = find(shown, "optpage", extra=str(option_page(OPTIONS[name])))
+            if page is not None:
+                turned = await alice.click(shown, custom_id=page.custom_id)
+                shown = turned.response if turned.response is not None else shown
+            select = next(c for c in components(shown)
                           if (c.custom_id or "").endswith(f":{name}"))
-            return await alice.select(result.response, [value], custom_id=select.custom_id)
+            return await alice.select(shown, [value], custom_id=select.custom_id)
 
         await set_option("players", "7")
         doc = await w.doc()
@@ -262,6 +274,9 @@ async def test_players_option_resizes_the_seats(tmp_path: Path) -> None:
             await alice.click(w.table_message(), label="Add bot")
         doc = await w.doc()
         assert doc.full and not find(w.table_message(), "start").disabled
+        swapped = await alice.slash(w.channel, "tractor seat swap", first=1, second=2)
+        assert "swapped" in text_of(swapped).lower(), text_of(swapped)
+        assert not any("partnerships" in (m.content or "") for m in w.public_messages())
         refused = await set_option("players", "5")  # seven seated do not fit five seats
         assert any("too few" in text for text in reply_texts(refused))
         assert (await w.doc()).seat_count == 7
@@ -304,3 +319,25 @@ async def test_restart_while_calling_then_timeout_calls_for_the_starter(
         notes = "\n".join((await w.doc()).notes)
         assert "calls friends:" in notes
         assert (await w.doc()).seat(0).misses == 1
+
+
+def test_seat_ids_and_stored_tables_of_four_seats() -> None:
+    """Ids take seats 0–7 (the table's own count is checked by `Access.owner`); a table
+    stored before Finding Friends (four seats, no ``waiting``) loads as it was."""
+    specs = {"play": VerbSpec("play", "panel", seat="required")}
+    assert parse_id("tr:5:1:2:play:7", specs).seat == 7
+    with pytest.raises(InvalidId):
+        parse_id("tr:5:1:2:play:8", specs)
+    old = TableDoc(guild_id=1, channel_id=2, creator_id=3).to_dict()
+    del old["waiting"]
+    doc = TableDoc.from_dict(old)
+    assert doc.seat_count == 4 and doc.waiting == [None] * 4
+    assert TableDoc.from_dict(doc.to_dict()) == doc
+    doc.seats[3] = Seat(9, "dan")
+    doc.resize(6)
+    assert doc.seat_count == 6 and doc.seats[3] is not None and len(doc.waiting) == 6
+    doc.resize(4)
+    assert doc.seats[3] is not None and doc.seat_count == 4
+    doc.seats = [Seat(i, str(i)) for i in range(4)] + [Seat(9, "x"), None]
+    with pytest.raises(UserFacingError):
+        doc.resize(4)
