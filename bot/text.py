@@ -326,14 +326,18 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
     if doc.restored:
         lines.append(t("table.restored", locale))
     lines.append("")
-    if not doc.full:
-        lines.append(t("lobby.how_to", locale))
-    else:
-        lines.append(t("lobby.ready_friends", locale, count=doc.seat_count) if friends
-                     else t("lobby.ready", locale))
+    lines.append(lobby_prompt(doc, locale))
     if friends:
         lines.append(t("lobby.friends_mode", locale, players=doc.seat_count))
     return fit("\n".join(lines))
+
+
+def lobby_prompt(doc: TableDoc, locale: str) -> str:
+    """How to fill the seats, or that the match can start."""
+    if is_friends(doc.rules):
+        return t("lobby.ready_friends" if doc.full else "lobby.how_to_friends", locale,
+                 count=doc.seat_count)
+    return t("lobby.ready" if doc.full else "lobby.how_to", locale)
 
 
 def event_lines(doc: TableDoc, events: Sequence[Event], locale: str) -> list[str]:

@@ -38,6 +38,7 @@ from bot.text import (
     deadline_text,
     header,
     lobby_content,
+    lobby_prompt,
     ruling_text,
     seat_name,
     seat_title,
@@ -538,7 +539,6 @@ async def build_table_message(doc: TableDoc, table_id: int) -> Panel:
     image = await pictures.table_picture(public, labels, locale)
     content = table_content(doc, public, locale)
     if match.phase is Phase.MATCH_OVER:
-        ready = t("lobby.ready", locale) if doc.full else t("lobby.how_to", locale)
-        content = fit(f"{content}\n{ready}")
+        content = fit(f"{content}\n{lobby_prompt(doc, locale)}")
     return Panel(content, image, f"table-{table_id}-{public.hand_no}.png",
                  table_view(doc, table_id, locale))
