@@ -149,6 +149,12 @@ async def test_six_seat_hand_two_people_four_computers_restart(
         assert f"Levels now: {levels}" in summary
         announced = [m.content or "" for m in w.public_messages()]
         assert any("calls friends:" in text for text in announced)
+        starter = doc.names()[public.starter] or f"Computer {public.starter + 1}"
+        for seat in public.call_seats:  # each reveal announced when it happened
+            if seat is not None and seat != public.starter:
+                name = doc.names()[seat] or f"Computer {seat + 1}"
+                assert any(f"— {name} is {starter}'s friend!" in text
+                           for text in announced), name
         assert scanner.checked > 20
         assert drawn and all(isinstance(view, PublicView) for view in drawn)
         await ready_all(w)  # the Ready check of six seats deals the next hand
@@ -177,6 +183,14 @@ async def test_call_panel_legal_forged_wrong_person_wrong_phase(tmp_path: Path) 
     async with world(tmp_path, humans=2) as w:
         await _calling_table(w)
         alice, bob = w.users[0], w.users[1]
+        # the ephemeral My hand panel calls too; bob's shows who is calling
+        mine = (await alice.click(w.table_message(), label="My hand")).response
+        assert mine is not None and mine.ephemeral and find(mine, "fsuit") is not None
+        assert_ok(await alice.select(mine, ["D"], custom_id=find(mine, "fsuit").custom_id))
+        assert "♦" in find(mine, "fadd").label
+        theirs = (await bob.click(w.table_message(), label="My hand")).response
+        assert "alice" in theirs.content and "is calling 1 friend" in theirs.content
+        assert find(theirs, "fadd") is None
         panel = w.dm_panel(alice)
         assert "Call 1 friend" in (panel.content or "")
         suits = find(panel, "fsuit")
