@@ -91,7 +91,8 @@ class CallDraft:
         calls = fields.get("calls", "")
         copy = fields.get("copy", "0")
         return cls(calls if calls_ok(calls) else "", fields.get("suit", "")[:1],
-                   fields.get("rank", "")[:2], int(copy) if copy in "01234" else 0)
+                   fields.get("rank", "")[:2],
+                   int(copy) if len(copy) == 1 and copy in "01234" else 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -240,8 +240,17 @@ class TableService:
             self._lobby(tx)
             if user_id != doc.creator_id:
                 raise UserFacingError("error.creator_only")
+            before = doc.rules
             doc.options = with_option(doc.options, name, value)
             rules = doc.rules
+            shape = (rules.mode, rules.players, rules.decks)
+            if doc.match is not None and shape != (before.mode, before.players, before.decks):
+                # The finished match was played at another table shape: back to the lobby
+                # (its stored state is read with the table's options).
+                doc.set_match(None)
+                doc.results = []
+                bump_step(doc, None)
+                tx.publish.table = True
             if rules.players != doc.seat_count:  # `players` (or `mode`) changed the seats
                 doc.resize(rules.players)
                 doc.add_note(t("note.seats_resized", doc.locale, count=rules.players))
