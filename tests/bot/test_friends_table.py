@@ -355,3 +355,32 @@ def test_seat_ids_and_stored_tables_of_four_seats() -> None:
     doc.seats = [Seat(i, str(i)) for i in range(4)] + [Seat(9, "x"), None]
     with pytest.raises(UserFacingError):
         doc.resize(4)
+
+
+@pytest.mark.parametrize("phase", [Phase.DECLARING, Phase.BURYING])
+async def test_restart_while_declaring_or_burying(tmp_path: Path, phase: Phase) -> None:
+    """A restart in the other phases of a hand: the hand goes on from where it was."""
+    async with world(tmp_path, humans=2) as w:
+        fixed = {"fixed_trump": "H"} if phase is Phase.BURYING else {}
+        await w.open_table(2, mode="friends", players=5, **fixed)
+        await w.start()
+        for _ in range(50):
+            match = await w.match()
+            if match.phase is phase:
+                break
+            doc = await w.doc()
+            humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
+            await by_panel(w, humans[0])
+        before = (await w.match()).to_dict()
+        assert (await w.match()).phase is phase
+        await w.restart()
+        assert (await w.match()).to_dict() == before
+        for _ in range(80):
+            match = await w.match()
+            if match.phase is Phase.PLAYING:
+                break
+            doc = await w.doc()
+            humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
+            assert humans, match.phase
+            await by_panel(w, humans[0])
+        assert (await w.match()).phase is Phase.PLAYING
