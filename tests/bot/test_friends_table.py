@@ -157,6 +157,11 @@ async def test_six_seat_hand_two_people_four_computers_restart(
                            for text in announced), name
         assert scanner.checked > 20
         assert drawn and all(isinstance(view, PublicView) for view in drawn)
+        shown = await w.users[1].click(w.table_message(), label="Tricks")
+        lines = [line for text in reply_texts(shown) for line in text.splitlines()
+                 if re.match(r"\*\*\d+\.\*\* ", line)]
+        assert len(lines) == public.tricks_played > 0
+        assert all(line.count(" · ") == 5 for line in lines)  # six plays a trick
         await ready_all(w)  # the Ready check of six seats deals the next hand
         match = await w.match()
         assert match.hand_no == 2 and match.public_view().starter == result.next_starter
