@@ -37,7 +37,7 @@ from bot.ui.ids import InvalidId, VerbSpec, parse_id
 from engine.cards import Card, Rank
 from engine.deal import deal_shape
 from engine.friends import FriendCall
-from engine.game import Phase
+from engine.game import Match, Phase
 from engine.views import PublicView
 
 CALLED = re.compile(r"Friends called: (.*)")
@@ -389,3 +389,27 @@ async def test_restart_while_declaring_or_burying(tmp_path: Path, phase: Phase) 
             assert humans, match.phase
             await by_panel(w, humans[0])
         assert (await w.match()).phase is Phase.PLAYING
+
+
+async def test_new_shape_after_a_match_goes_back_to_the_lobby(tmp_path: Path) -> None:
+    """After a six-seat match, five seats: the finished match is not read again with the
+    new seats; the table is a lobby again."""
+    async with world(tmp_path, humans=1) as w:
+        alice = w.users[0]
+        await alice.slash(w.channel, "tractor new", mode="friends", players=6)
+        stored = await w.bot.store.table_in_channel(w.channel.id)
+        assert stored is not None
+        w.table_id = stored.id
+        doc = await w.doc()
+        over = Match(rules=doc.rules, levels=(Rank.ACE,) * 6, hand_no=9, winner=0)
+        await w.bot.service.update_meta(w.table_id, lambda d: d.set_match(over))
+        assert (await w.doc()).phase is Phase.MATCH_OVER
+        shown = (await alice.slash(w.channel, "tractor rules")).response
+        page = find(shown, "optpage", extra=str(option_page(OPTIONS["players"])))
+        if page is not None:
+            shown = (await alice.click(shown, custom_id=page.custom_id)).response or shown
+        select = next(c for c in components(shown) if (c.custom_id or "").endswith(":players"))
+        assert_ok(await alice.select(shown, ["5"], custom_id=select.custom_id))
+        doc = await w.doc()
+        assert doc.match is None and doc.seat_count == 5 and doc.in_lobby
+        assert "Seat 5: " in (w.table_message().content or "")
