@@ -21,20 +21,15 @@ from engine.matching import (
 from engine.reasons import SUIT_CODES, Reason, ruling
 from engine.rules import Follow
 from engine.trump import Trump
-from engine.units import Unit, decompose_suit
+from engine.units import Unit, decompose_lead
 
 
-def _lead_units(lead: Sequence[Card], trump: Trump) -> list[Unit]:
-    return decompose_suit(list(lead), trump)
-
-
-def lead_wide_shapes(units: Sequence[Unit]) -> tuple[Shape, ...] | None:
-    """The (width, length) shapes of a lead with a triple or quadruple in it (F2), largest
-    first and singles left out; `None` for a lead of singles, pairs and tractors of pairs,
-    which R8's pair machinery answers (a card held three or four times then simply makes
-    one or two pairs)."""
-    if all(unit.width <= 2 for unit in units):
-        return None
+def lead_wide_shapes(units: Sequence[Unit]) -> tuple[Shape, ...]:
+    """The (width, length) of a lead's units, largest first, singles left out: the duties of
+    a lead holding triples or quadruples (`engine.units.decompose_lead` tells), which
+    `engine.matching.wide_answer` scores and `answer_wide` answers (F2). Leads of pairs and
+    tractors of pairs keep R8's pair machinery, where a card held three or four times simply
+    makes one or two pairs."""
     return wide_shapes((unit.width, unit.length) for unit in units)
 
 
@@ -79,11 +74,10 @@ def held_follow_error(
         return ruling("follow.suit", suit=SUIT_CODES[suit])
     if follow is Follow.SUIT_ONLY:
         return None
-    units = _lead_units(lead, trump)
-    if n >= 3:
-        wide = lead_wide_shapes(units)
-        if wide is not None:
-            return _wide_error(wide, held, played, trump, SUIT_CODES[suit], len(units) > 1)
+    units, wide = decompose_lead(lead, trump)
+    if wide:
+        return _wide_error(lead_wide_shapes(units), held, played, trump, SUIT_CODES[suit],
+                           len(units) > 1)
     shapes = shapes_of(u.pairs for u in units)
     if not shapes:
         return None
@@ -163,10 +157,10 @@ def build_follow(
     if len(held) <= n:
         rest = sorted((c for c in hand if suits[c.code] != suit), key=fill_key)
         return held + rest[: n - len(held)]
-    units = _lead_units(lead, trump)
-    wide = lead_wide_shapes(units) if n >= 3 else None
-    if wide is not None:
-        return answer_wide(held, wide, n, trump, prefer_high=prefer_high, fill_key=fill_key)
+    units, wide = decompose_lead(lead, trump)
+    if wide:
+        return answer_wide(held, lead_wide_shapes(units), n, trump, prefer_high=prefer_high,
+                           fill_key=fill_key)
     shapes = shapes_of(u.pairs for u in units)
     return answer_shapes(held, shapes, n, trump, prefer_high=prefer_high, fill_key=fill_key)
 

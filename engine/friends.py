@@ -58,9 +58,9 @@ def call_error(calls: Sequence[FriendCall], trump: Trump, friends: int,
         if trump.is_trump(call.card):
             return ruling("call.trump", cards=str(call.card))
         if call.copy > decks:
-            return ruling("call.copy", decks=decks, copy=call.copy)
+            return ruling("call.copy", size=decks, number=call.copy)
         if call in seen:
-            return ruling("call.duplicate", cards=str(call.card), copy=call.copy)
+            return ruling("call.duplicate", cards=str(call.card), number=call.copy)
         seen.add(call)
     return None
 

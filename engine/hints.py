@@ -13,7 +13,6 @@ from itertools import combinations
 from engine.cards import Card
 from engine.follow import build_follow, forced_cards
 from engine.game import KITTY_SIZE, SEATS, Cards, Phase
-from engine.rules import Mode
 from engine.throw import beats_unit
 from engine.trick import trick_winner
 from engine.trump import Trump
@@ -66,8 +65,8 @@ def _follow_options(view: PlayerView, lead: Cards, trump: Trump) -> list[Cards]:
     def trumps_low(card: Card) -> float:  # a ruff attempt when void
         return (0 if trump.is_trump(card) else 1000) + card.points * 10 + trump.strength(card)
 
-    friends = view.public.rules.mode is Mode.FRIENDS
-    seats = view.public.rules.players if friends else SEATS
+    friends = view.public.friends_mode
+    seats = view.public.seats if friends else SEATS
     winner = trick.plays[(trick.winning_seat(trump) - trick.leader) % seats]
     top = max(winner, key=lambda c: (trump.suit_index(c), trump.strength(c)))
 
@@ -86,8 +85,7 @@ def _follow_options(view: PlayerView, lead: Cards, trump: Trump) -> list[Cards]:
     plays = list(trick.plays)
     ruffs = view.public.rules.throw_ruff
     winning = [trick_winner([*plays, list(o)], trump, ruffs) == len(plays) for o in options]
-    partner = None if friends else (view.seat + 2) % SEATS  # friends: not known (F4)
-    partner_ahead = trick.winning_seat(trump) == partner
+    partner_ahead = trick.winning_seat(trump) in _allies(view)
     last = len(plays) == seats - 1
     cost = {o: sum(cheap(c) for c in o) for o in options}
     power = {o: sum(trump.suit_index(c) * 20 + trump.strength(c) for c in o) for o in options}
@@ -104,6 +102,15 @@ def _follow_options(view: PlayerView, lead: Cards, trump: Trump) -> list[Cards]:
     ranked = [options[i] for i in sorted(range(len(options)), key=rank)]
     forced = Counter(forced_cards(hand, lead, trump))
     return [_forced_first(option, forced, trump) for option in ranked]
+
+
+def _allies(view: PlayerView) -> tuple[int, ...]:
+    """The other seats the seat knows to be on its side: its partner (teams); in Finding
+    Friends the starter's known side, for the starter and the revealed friends (F4)."""
+    if not view.public.friends_mode:
+        return ((view.seat + 2) % SEATS,)
+    side = view.public.declarer_seats
+    return tuple(seat for seat in side if seat != view.seat) if view.seat in side else ()
 
 
 def _forced_first(play: Cards, forced: Counter[Card], trump: Trump) -> Cards:

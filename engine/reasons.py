@@ -115,8 +115,8 @@ ENGLISH: Final[Mapping[str, str]] = {
     "call.not_starter": "Only the starter (seat {seat}) calls friends (F4)",
     "call.count": "Call exactly {size} friends, not {played} (F4)",
     "call.trump": "{cards} is a trump this hand: call a card that is not trump (F4)",
-    "call.copy": "With {decks} decks the called copy is 1 to {decks}, not {copy} (F4)",
-    "call.duplicate": "Copy {copy} of {cards} is already called (F4)",
+    "call.copy": "With {size} decks the called copy is 1 to {size}, not {number} (F4)",
+    "call.duplicate": "Copy {number} of {cards} is already called (F4)",
     # ---- take-backs (R12 `take_backs`) ----
     "takeback.off": "This table does not allow taking back a play (R12)",
     "takeback.not_last": ("Only your last play can be taken back, and only before the next "

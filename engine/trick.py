@@ -21,7 +21,7 @@ from engine.matching import (
 from engine.placement import Profile, beats, defence, profiles, wide_profiles
 from engine.rules import ThrowRuff
 from engine.trump import Trump
-from engine.units import Unit, UnitKind, decompose_suit
+from engine.units import Unit, UnitKind, decompose_lead, decompose_suit
 
 TRUMP_SUIT = 4
 
@@ -41,9 +41,8 @@ def trick_winner(plays: Sequence[Sequence[Card]], trump: Trump,
     suit = suit_indexes[lead[0].code]
     if len(lead) == 1:
         return _single_winner(plays, suit, trump)
-    units = decompose_suit(lead, trump)
-    wide = None if len(lead) < 3 or all(u.width <= 2 for u in units) else tuple(
-        (u.width, u.length) for u in units)  # triples or quadruples led (F2)
+    units, has_wide = decompose_lead(lead, trump)
+    wide = tuple((u.width, u.length) for u in units) if has_wide else None  # F2
     shapes = shapes_of(u.pairs for u in units)
     largest = units[0]
     if len(units) > 1 and throw_ruff is not ThrowRuff.LARGEST_UNIT:

@@ -91,7 +91,16 @@ def decompose_suit(cards: Sequence[Card], trump: Trump) -> list[Unit]:
     """The units of cards that share one effective suit: longest tractors first (R4)."""
     if not cards:
         return []
-    return list(_decompose_codes(tuple(sorted(card.code for card in cards)), trump))
+    return list(_decompose_codes(tuple(sorted(card.code for card in cards)), trump)[0])
+
+
+def decompose_lead(cards: Sequence[Card], trump: Trump) -> tuple[list[Unit], bool]:
+    """`decompose_suit(cards, trump)`, and whether a unit is a triple, a quadruple or a
+    tractor of them (F2): the lead's duties then need the wider machinery."""
+    if not cards:
+        return [], False
+    units, wide = _decompose_codes(tuple(sorted(card.code for card in cards)), trump)
+    return list(units), wide
 
 
 def unit_cards(cards: Sequence[Card], trump: Trump) -> list[tuple[Card, ...]]:
@@ -104,15 +113,16 @@ def unit_cards(cards: Sequence[Card], trump: Trump) -> list[tuple[Card, ...]]:
 
 
 @lru_cache(maxsize=1 << 12)
-def _decompose_codes(codes: tuple[int, ...], trump: Trump) -> tuple[Unit, ...]:
+def _decompose_codes(codes: tuple[int, ...], trump: Trump) -> tuple[tuple[Unit, ...], bool]:
     """`decompose_suit` keyed by sorted card codes: a lead is decomposed many times a trick.
 
     The cache stays small: its units are objects the garbage collector walks through, and
     the reuse that matters (one lead, several checks) is recent.
     """
     suit = trump.effective_suit(ALL_CARDS[codes[0]])
-    return tuple([Unit(kind, cards, suit, top, width, length)
-                  for kind, cards, top, width, length in _split(codes, trump)])
+    units = tuple([Unit(kind, cards, suit, top, width, length)
+                   for kind, cards, top, width, length in _split(codes, trump)])
+    return units, any(unit.width > 2 for unit in units)
 
 
 Split = tuple[UnitKind, tuple[Card, ...], int, int, int]

@@ -1,18 +1,24 @@
 """Hints with three or four decks (F2): the lead suggestions offer triples, quadruples and
-tractors of tuples, every suggestion is a lead, and a suggested throw stands."""
+tractors of tuples, every suggestion is a lead, a suggested throw stands, and in Finding
+Friends games every quick play and suggested bury is accepted."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from friends_dsl import deal, pack
+from friends_support import friends_rules, friends_steps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tractor_dsl import T, cards
 
 from engine import check_throw, lead_error
-from engine.hints import lead_options
+from engine.actions import Bury, Play
+from engine.game import Phase
+from engine.hints import lead_options, quick_plays, suggest_bury
 from engine.units import decompose
+from engine.views import player_view
 
 H2 = T("2H")
 
@@ -51,3 +57,23 @@ def test_f2_property_hint_leads_are_leads_and_throws_stand(seed: int, decks: int
         assert not Counter(option) - Counter(hand)
         if len(decompose(list(option), trump)) > 1:
             assert check_throw(option, hands[1:], trump) is None
+
+
+@pytest.mark.parametrize("players", [5, 6, 8])
+def test_f2_hints_in_finding_friends_games_are_legal(players: int) -> None:
+    """In random Finding Friends hands, every quick play offered to the seat to move is
+    accepted by the game, and the suggested bury is a legal bury of the kitty's size."""
+    checked = 0
+    for before, action, _, _ in friends_steps(2, players, friends_rules(players)):
+        hand = before.hand
+        if hand is None:
+            continue
+        if hand.phase is Phase.BURYING and isinstance(action, Bury):
+            view = player_view(before, action.seat)
+            before.apply(Bury(action.seat, suggest_bury(view)))
+        if hand.phase is Phase.PLAYING and isinstance(action, Play) and checked < 400:
+            view = player_view(before, action.seat)
+            for option in quick_plays(view, limit=4):
+                before.apply(Play(action.seat, option))
+                checked += 1
+    assert checked > 50

@@ -136,11 +136,16 @@ def _trick(seed: int, decks: int, seats: int) -> tuple[Trump, list[list[Card]]]:
 def test_f2_property_trick_winner_is_consistent(seed: int, decks: int, seats: int) -> None:
     trump, plays = _trick(seed, decks, seats)
     suit = trump.suit_index(plays[0][0])
+    ruffs = [k for k in range(1, len(plays)) if suit != 4
+             and {trump.suit_index(c) for c in plays[k]} == {4} and _covers(plays[0], plays[k],
+                                                                           trump)]
     for rule in ThrowRuff:
         previous = 0
         for k in range(1, len(plays)):
             now = trick_winner(plays[:k + 1], trump, rule)
             assert now in (previous, k)
+            if ruffs and k == ruffs[0]:
+                assert now == k  # the first ruff takes the trick under every option
             if now == k:
                 suits = {trump.suit_index(c) for c in plays[k]}
                 assert suits in ({suit}, {4})
@@ -152,18 +157,21 @@ def test_f2_property_trick_winner_is_consistent(seed: int, decks: int, seats: in
 
 
 def _covers(lead: Sequence[Card], play: Sequence[Card], trump: Trump) -> bool:
-    """Every lead unit answered by a trump unit of its own shape (brute force on the order
-    of the units, largest first)."""
-    left = list(play)
-    for unit in sorted(decompose_suit(lead, trump), key=lambda u: -u.size):
-        if unit.width == 1:
-            continue
-        options = ref_units(left, trump, unit.width, unit.length)
-        if not options:
-            return False
-        for card in options[0]:
-            left.remove(card)
-    return True
+    """Every lead unit answered by a trump unit of its own shape, by trying every way."""
+    shapes = [(u.width, u.length) for u in decompose_suit(lead, trump) if u.width > 1]
+
+    def place(index: int, left: list[Card]) -> bool:
+        if index == len(shapes):
+            return True
+        for unit in ref_units(left, trump, *shapes[index]):
+            rest = list(left)
+            for card in unit:
+                rest.remove(card)
+            if place(index + 1, rest):
+                return True
+        return False
+
+    return place(0, list(play))
 
 
 def _ref_unit_winner(plays: Sequence[Sequence[Card]], trump: Trump) -> int:
