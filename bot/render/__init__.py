@@ -7,6 +7,10 @@ from `assets_dir()` (``$TRACTOR_ASSETS`` when set, else the repository's assets/
 - `render_hand(player_view, selected=..., four_colour=..., labels=...)`
 - `render_table(public_view, seats, four_colour=..., labels=..., bottom=...)`
 - `render_summary(public_view_or_HandSummary, seats, four_colour=..., labels=...)`
+
+`seats` names every seat of the table (4–8). The four-seat game (`Mode.TEAMS`) is drawn as
+always (table.py); Finding Friends tables (`Mode.FRIENDS`, 4–8 seats) on a 3 × 3 board
+(ring.py) with the called cards, sides and points per seat read from the view (sides.py).
 """
 
 from bot.render.fonts import assets_dir

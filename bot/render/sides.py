@@ -86,6 +86,10 @@ def sides_of(view: PublicView) -> Sides:
                       for c, seat in zip(view.friend_calls, played, strict=True))
     points = view.points_by_seat if friends else ()
     roles = _roles(seats, friends, starter, calls, shape.friends)
+    if friends and view.result is not None and view.result.declarer_seats:  # final sides
+        side = view.result.declarer_seats
+        roles = tuple(Role.STARTER if s == starter else Role.FRIEND if s in side else
+                      Role.OPPONENT for s in range(seats))
     return Sides(seats, friends, shape.decks, starter, roles, view.seat_levels, calls, points)
 
 

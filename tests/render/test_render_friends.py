@@ -362,7 +362,7 @@ def test_real_friends_hands_draw_only_what_is_public(players: int) -> None:
         match = after
         view = match.public_view()
         phases.add(view.phase)
-        if k % 7 and view.phase is not Phase.CALLING:
+        if k % 11 and view.phase is not Phase.CALLING:
             continue
         with drawn_cards() as seen:
             ring.ring_image(view, names, bottom=k % players)
@@ -372,6 +372,10 @@ def test_real_friends_hands_draw_only_what_is_public(players: int) -> None:
     assert {Phase.DECLARING, Phase.BURYING, Phase.CALLING, Phase.PLAYING} <= phases
     settled = match.public_view()
     assert settled.result is not None and len(settled.result.declarer_seats) >= 1
+    roles = sides_of(settled).roles  # the final sides: nobody unknown any more
+    assert Role.UNKNOWN not in roles
+    assert {s for s, role in enumerate(roles) if role is not Role.OPPONENT} == \
+        set(settled.result.declarer_seats)
     for bottom in range(players):
         _limits(render_table(settled, names, bottom=bottom))
     summary_of = summary.HandSummary.from_view(settled)
