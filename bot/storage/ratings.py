@@ -6,11 +6,19 @@ Ratings are kept per mode: the four-player game (teams) and Finding Friends are 
 apart. After every settled hand whose seats were held from start to end by distinct
 humans (and whose match never had a computer seat or a seat change within a hand), the
 winning side's players form one team and the losing side the other:
-``rate([[w1, w2], [l1, l2]])`` in teams. In friends the sides are the starter with the
-friends they revealed against everyone else, so the teams may differ in size (a lone
-starter against five, three against three...): Plackett-Luce sums a team's skills, so
-winning against a stronger (larger) side gains more, and losing with it costs more. In
-teams each partnership also has its own rating, updated as a one-member team per side.
+``rate([[w1, w2], [l1, l2]])`` in teams; each partnership also has its own rating,
+updated as a one-member team per side.
+
+In Finding Friends the sides are the starter with the friends who turned up against
+everyone else, and they may differ in size (two against three with five players, a lone
+starter against five when the calls came to nothing). Plackett-Luce would add up a side's
+skills, so the larger side would always be the favourite and a win by the smaller one
+would count several times a win by the larger: the rating would reward being the starter.
+Instead each side plays as **one player of its average skill** (`side_skill`: mean mu,
+root-mean-square sigma) in a one-against-one Plackett-Luce game, and every member moves by
+that player's change, scaled by their own share of the uncertainty, as openskill moves a
+team's members (`rate_sides`). So a hand between equally rated players is an even contest
+whatever the sides' sizes, and beating a better-rated side gains more.
 Everyone starts at mu 25, sigma 25/3.
 
 Display rating = the ordinal ``mu - 3 * sigma``: a conservative estimate (the skill is
@@ -20,6 +28,7 @@ Display rating = the ordinal ``mu - 3 * sigma``: a conservative estimate (the sk
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -63,6 +72,33 @@ def rate_win(winners: Sequence[Skill], losers: Sequence[Skill]) -> tuple[list[Sk
     return [Skill(r.mu, r.sigma) for r in won], [Skill(r.mu, r.sigma) for r in lost]
 
 
+def side_skill(skills: Sequence[Skill]) -> Skill:
+    """A side as one player: its members' mean mu and root-mean-square sigma."""
+    return Skill(sum(s.mu for s in skills) / len(skills),
+                 math.sqrt(sum(s.sigma ** 2 for s in skills) / len(skills)))
+
+
+def _moved(skills: Sequence[Skill], before: Skill, after: Skill) -> list[Skill]:
+    """Each member moved by its side's change, scaled by its share of the side's variance
+    (openskill's per-member update, with sigma bounded below as openskill bounds it)."""
+    shrink = 1.0 - (after.sigma / before.sigma) ** 2
+    out = []
+    for s in skills:
+        share = (s.sigma / before.sigma) ** 2
+        out.append(Skill(s.mu + share * (after.mu - before.mu),
+                         s.sigma * math.sqrt(max(1.0 - share * shrink, MODEL.kappa))))
+    return out
+
+
+def rate_sides(winners: Sequence[Skill], losers: Sequence[Skill]
+               ) -> tuple[list[Skill], list[Skill]]:
+    """New skills after the side ``winners`` beat the side ``losers`` (Finding Friends):
+    one-against-one between the sides' average skills (see the module docstring)."""
+    won, lost = side_skill(winners), side_skill(losers)
+    (new_won,), (new_lost,) = rate_win([won], [lost])
+    return _moved(winners, won, new_won), _moved(losers, lost, new_lost)
+
+
 def _skill(db: sqlite3.Connection, sql: str, *key: int | str) -> Skill:
     row = one(db, sql, *key)
     return Skill() if row is None else Skill(row["mu"], row["sigma"])
@@ -83,7 +119,8 @@ def record_hand(db: sqlite3.Connection, hand_id: int, guild_id: int, season: int
 
     player = ("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND season = ? AND mode = ?"
               " AND user_id = ?")
-    new_w, new_l = rate_win(
+    rate = rate_win if rec.mode == "teams" else rate_sides
+    new_w, new_l = rate(
         [_skill(db, player, guild_id, season, rec.mode, u) for u in winners],
         [_skill(db, player, guild_id, season, rec.mode, u) for u in losers])
     db.executemany(

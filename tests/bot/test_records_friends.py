@@ -17,6 +17,7 @@ from bot.replay import SeatInfo, call_text, frame_text, replay_frames
 from bot.storage import HandAction, HandRecord, Store
 from bot.text import cards_text
 from engine.actions import StartHand
+from engine.cards import Rank
 from engine.game import Match
 from engine.rules import RuleSet
 
@@ -159,3 +160,30 @@ def test_a_friends_hand_after_the_first_uses_the_recorded_levels() -> None:
     result = frames[-1].view.result
     assert result is not None and result.levels == match.hand.result.levels  # type: ignore[union-attr]
     assert (result.side, result.opponent_points) == (rec.result_side, rec.opponent_points)
+
+
+async def test_a_friends_match_won_by_a_seat_is_recorded_and_replayed(store: Store) -> None:
+    """Everyone at A; seed 3: the starter (seat 3) and its friend win, and seat 3 takes
+    the match (F6): the match record names the seat, the replay says so."""
+    start = Match(rules=friends_rules(), levels=(Rank.ACE,) * 6, hand_no=3, starter=3)
+    table = await store.create_table(1, 10, 101, {})
+    steps = list(play_friends_hand(start, 3))
+    for seq, (action, match) in enumerate(steps):
+        table = await store.save_table(
+            table.id, table.version, {},
+            match=match_record(match, match_key="W", table_id=table.id, guild_id=1,
+                               channel_id=10, players=SIX, hands_played=3),
+            hand=hand_record(match, hand_key="W:4", match_key="W", table_id=table.id,
+                             players=SIX),
+            actions=[HandAction("W:4", seq, action.to_dict())])
+    end = steps[-1][1]
+    assert end.winner == 3
+    saved = await store.match_record("W")
+    assert saved is not None and (saved.winner_seat, saved.winner_team) == (3, None)
+    assert (await store.friends_stats(1, SIX[3])).matches_won == 1
+    assert (await store.friends_stats(1, SIX[2])).matches_won == 0
+    record = await store.hand_record("W:4")
+    assert record is not None and record.levels_before == ("A",) * 6
+    frames = replay_frames(record, friends_rules())
+    last = frame_text(frames, len(frames) - 1, SEATS, "en", hand_id=1)
+    assert last.endswith(f"{SEATS[3].mention} wins the match!")

@@ -35,8 +35,8 @@ from engine.game import Match
 CONFIG = Config(action_delay=0.0, edit_interval=0.0)
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 NOT_VALID = "This button is not valid"
-FOOTER = ("-# Each hand rates the starter's side against the opponents. Matches with "
-          "computer players are not ranked.")
+FOOTER = ("-# Each hand rates the starter's side against the opponents, each at its "
+          "players' average rating. Matches with computer players are not ranked.")
 Hand = tuple[int, tuple[int, ...], Side, int]
 """(starter, final side, result, levels gained by the winning side)"""
 

@@ -12,6 +12,7 @@ from storage_helpers import F, FakeClock, H, play_friends_match, play_match
 
 from bot.storage import HandRecord, MatchRecord, Store
 from bot.storage.migrate import migrate
+from bot.storage.ratings import Skill, rate_sides, rate_win
 
 SIX = (101, 102, 103, 104, 105, 106)
 TEAMS = (101, 102, 103, 104)
@@ -268,3 +269,30 @@ async def test_every_release_fixture_upgrades_to_teams_records(
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert max(v for (v,) in conn.execute("SELECT version FROM schema_version")) == 5
     conn.close()
+
+
+def test_friends_sides_are_rated_at_their_average_skill() -> None:
+    """Sides of any sizes between equal players are an even contest: every winner gains
+    what a one-against-one win gains; a better-rated side gains less by winning; a
+    member with more uncertainty moves more."""
+    (one_won,), (one_lost,) = rate_win([Skill()], [Skill()])
+    for winners, losers in ((1, 5), (2, 3), (3, 2), (3, 3), (4, 4)):
+        won, lost = rate_sides([Skill()] * winners, [Skill()] * losers)
+        assert [s.mu for s in won] == pytest.approx([one_won.mu] * winners)
+        assert [s.mu for s in lost] == pytest.approx([one_lost.mu] * losers)
+        assert all(s.sigma < Skill().sigma for s in won + lost)
+    strong, _ = rate_sides([Skill(30.0, 5.0)] * 2, [Skill()] * 3)
+    weak, _ = rate_sides([Skill(20.0, 5.0)] * 2, [Skill()] * 3)
+    assert 0 < strong[0].mu - 30.0 < weak[0].mu - 20.0
+    veteran, newcomer = rate_sides([Skill(25.0, 3.0), Skill()], [Skill()] * 3)[0]
+    assert 0 < veteran.mu - 25.0 < newcomer.mu - 25.0 and veteran.sigma <= 3.0
+
+
+async def test_a_friends_hand_rates_every_seat_by_its_sides(store: Store) -> None:
+    await play_friends_match(store, guild=1, channel=10, match_key="F", players=SIX,
+                             hands=HANDS[:1])
+    won, lost = rate_sides([Skill()] * 3, [Skill()] * 3)
+    board = await store.leaderboard(1, "rating", "players", mode="friends")
+    ratings = {r.users[0]: r.rating for r in board.rows}
+    assert ratings == {u: pytest.approx((won if i in (0, 2, 4) else lost)[0].display)
+                       for i, u in enumerate(SIX)}
