@@ -32,7 +32,7 @@ from bot.i18n import t
 from bot.levels import level_of, player_name
 from bot.logging import table_logger
 from bot.options import option_values, with_option
-from bot.outcome import Announcement, Publish
+from bot.outcome import Announcement, Publish, hand_record, match_record
 from bot.players import computer_action
 from bot.repository import TableRepository
 from bot.storage import (
@@ -331,50 +331,16 @@ class TableService:
     def _match_record(self, tx: Tx, match: Match) -> MatchRecord:
         doc = tx.doc
         assert doc.match_key is not None
-        if is_friends(match.rules):  # every seat's level; the winner is a seat
-            return MatchRecord(
-                match_key=doc.match_key, table_id=tx.table_id, guild_id=doc.guild_id,
-                channel_id=doc.channel_id, players=doc.players(), mode="friends",
-                seat_levels=tuple(str(r) for r in match.public_view().seat_levels),
-                winner_seat=match.winner, hands_played=len(doc.results))
-        return MatchRecord(
-            match_key=doc.match_key, table_id=tx.table_id, guild_id=doc.guild_id,
-            channel_id=doc.channel_id, players=doc.players(), levels_a=str(match.levels[0]),
-            levels_b=str(match.levels[1]),
-            winner_team=None if match.winner is None else ("A", "B")[match.winner],
-            hands_played=sum(1 for _ in doc.results),
-        )
+        return match_record(match, match_key=doc.match_key, table_id=tx.table_id,
+                            guild_id=doc.guild_id, channel_id=doc.channel_id,
+                            players=doc.players(), hands_played=len(doc.results))
 
     def _hand_record(self, tx: Tx, match: Match) -> HandRecord:
         doc = tx.doc
-        hand = match.hand
-        assert hand is not None and doc.hand_key is not None and doc.match_key is not None
-        starter = hand.starter
-        result = hand.result
-        friends: dict[str, Any] = {}
-        declarers = None if starter is None else (starter % 2, starter % 2 + 2)
-        if is_friends(match.rules):  # the starter's side as known; every seat's level
-            public = match.public_view()
-            declarers = None if starter is None else tuple(public.declarer_seats)
-            friends = {"mode": "friends",
-                       "levels_before": tuple(str(r) for r in public.seat_levels),
-                       "levels_after": () if result is None else tuple(
-                           str(r) for r in result.new_levels)}
-            if result is not None:
-                friends["levels_before"] = tuple(str(r) for r in result.levels)
-        return HandRecord(
-            hand_key=doc.hand_key, match_key=doc.match_key, table_id=tx.table_id,
-            hand_no=hand.number, seed=hand.seed, level=str(hand.level),
-            trump=None if hand.trump is None else str(hand.trump), starter=starter,
-            declarers=declarers, players=doc.players(),
-            kitty=() if result is None else [str(c) for c in result.kitty],
-            opponent_points=hand.opponent_points,
-            kitty_points=0 if result is None else result.kitty_points,
-            multiplier=1 if result is None else result.kitty_multiplier,
-            result_side=None if result is None else result.side,
-            result_levels=0 if result is None else result.levels_gained,
-            holders=seat_rules.holders(doc), **friends,
-        )
+        assert doc.hand_key is not None and doc.match_key is not None
+        return hand_record(match, hand_key=doc.hand_key, match_key=doc.match_key,
+                           table_id=tx.table_id, players=doc.players(),
+                           holders=seat_rules.holders(doc))
 
     def new_seed(self) -> int:
         return self._rng.getrandbits(63)
