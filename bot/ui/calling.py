@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot.errors import UserFacingError
 from bot.friends import CallChoices, CallDraft, call_choices, encode_calls
 from bot.i18n import t
 from bot.text import call_text
@@ -25,7 +26,7 @@ from engine.deal import deal_shape
 from engine.friends import legal_calls
 from engine.views import PlayerView
 
-__all__ = ["CALL_SELECTS", "call_lines", "call_rows", "choices_for"]
+__all__ = ["CALL_SELECTS", "call_lines", "call_rows", "choices_for", "usable_draft"]
 
 CALL_SELECTS = ("fsuit", "frank", "fcopy")
 """The call selects' verbs (suit, rank, copy), rows 0–2."""
@@ -34,6 +35,16 @@ CALL_SELECTS = ("fsuit", "frank", "fcopy")
 def choices_for(view: PlayerView, draft: CallDraft) -> CallChoices:
     """The call selects' choices for the starter's `view` (a forged draft is refused)."""
     return call_choices(draft, legal_calls(view), deal_shape(view.public.rules).friends)
+
+
+def usable_draft(view: PlayerView, draft: CallDraft) -> CallDraft:
+    """`draft` if its calls are legal now, else a fresh one (a draft kept from an earlier
+    hand, or from before a restart, never breaks the panel)."""
+    try:
+        choices_for(view, draft)
+    except UserFacingError:
+        return CallDraft()
+    return draft
 
 
 def call_lines(view: PlayerView, draft: CallDraft, locale: str) -> list[str]:

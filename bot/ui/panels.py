@@ -47,7 +47,7 @@ from bot.text import (
     table_content,
     trick_line,
 )
-from bot.ui.calling import call_lines, call_rows
+from bot.ui.calling import call_lines, call_rows, usable_draft
 from bot.ui.components import button, link_button, select
 from bot.ui.ids import ComponentId
 from bot.ui.replies import fit
@@ -445,7 +445,8 @@ async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
     match = doc.get_match()
     assert match is not None
     view = match.view_for(seat)
-    draft = CallDraft.of(selected) if view.public.phase == CALLING else None
+    draft = usable_draft(view, CallDraft.of(selected)) if view.public.phase == CALLING \
+        else None
     cards_pool = pool(view)
     known = {value for value, _ in instances(cards_pool)}
     selected = [v for v in selected if v in known]

@@ -32,12 +32,17 @@ from bot.errors import UserFacingError
 from bot.features.lobby import option_page
 from bot.friends import CallDraft, call_choices, parse_calls
 from bot.options import OPTIONS
+from bot.players import computer_action
 from bot.table import Seat, TableDoc
+from bot.ui.calling import choices_for
 from bot.ui.ids import InvalidId, VerbSpec, parse_id
+from bot.ui.panels import build_panel
+from engine.actions import CloseWindow, StartHand
 from engine.cards import Card, Rank
 from engine.deal import deal_shape
 from engine.friends import FriendCall
 from engine.game import Match, Phase
+from engine.rules import Mode, RuleSet
 from engine.views import PublicView
 
 CALLED = re.compile(r"Friends called: (.*)")
@@ -413,3 +418,42 @@ async def test_new_shape_after_a_match_goes_back_to_the_lobby(tmp_path: Path) ->
         doc = await w.doc()
         assert doc.match is None and doc.seat_count == 5 and doc.in_lobby
         assert "Seat 5: " in (w.table_message().content or "")
+
+
+def _calling_match(players: int, seed: int) -> Match:
+    """A match of `players` seats whose starter is calling (computers decided so far)."""
+    match = Match.new(RuleSet(mode=Mode.FRIENDS, players=players))
+    match, _ = match.apply(StartHand(seed))
+    for step in range(3000):
+        public = match.public_view()
+        if public.phase is Phase.CALLING:
+            return match
+        if public.phase is Phase.DECLARING and not public.awaiting:
+            match, _ = match.apply(CloseWindow())
+            continue
+        seat = public.awaiting[0] if public.phase is Phase.DECLARING else public.turn
+        assert seat is not None
+        match, _ = match.apply(computer_action(match.view_for(seat), "greedy", seed, step))
+    raise AssertionError("no calling")
+
+
+async def test_panel_of_eight_seats_and_a_draft_no_longer_legal() -> None:
+    """Eight seats: three calls of up to four copies; a kept draft naming a trump (another
+    hand's) is dropped by the panel, refused by the verbs."""
+    match = _calling_match(8, 5)
+    view = match.view_for(match.public_view().turn or 0)
+    trump = view.public.trump
+    assert trump is not None
+    doc = TableDoc(guild_id=1, channel_id=2, creator_id=3)
+    doc.resize(8)
+    doc.seats = [Seat(100 + s, f"P{s}") for s in range(8)]
+    doc.options = {**doc.options, **match.rules.to_dict()}
+    doc.set_match(match)
+    level = f"{trump.level}{'S' if trump.suit is None else trump.suit.value}1"
+    panel = await build_panel(doc, 1, view.seat, "en", CallDraft(level).values())
+    assert "Your calls (0/3): —" in panel.content
+    assert panel.view is not None
+    copies = next(c for c in panel.view.children if ":fcopy:" in (c.custom_id or ""))
+    assert len(copies.item.options) == 4  # four decks
+    with pytest.raises(UserFacingError):
+        choices_for(view, CallDraft(level))
