@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.friends import is_friends
+from bot.logging import log
 from engine import hints
 from engine.actions import Action, Bury, CallFriends, Declare, Pass, Play
 from engine.ai import make_player
@@ -51,9 +52,12 @@ def computer_action(view: PlayerView, player: str, *seed_parts: object) -> Actio
     try:
         action = make_player(player, seed).decide(view)
     except Exception:
+        log.debug("player %s failed at seat %s", player, view.seat, exc_info=True)
         action = None
     if action is not None and _plausible(view, action):
         return action
+    log.info("player %s cannot play Finding Friends here (%s): a random legal action",
+             player, view.public.phase.value)
     return RandomAgent(random.Random(seed)).act(view)
 
 
