@@ -310,7 +310,8 @@ class TableService:
             return
         doc.seats = doc.seats[creator:] + doc.seats[:creator]
         tx.publish.announcements.append(Announcement(
-            t("note.creator_first", doc.locale, player=f"<@{doc.creator_id}>")))
+            t("note.creator_first_friends" if is_friends(doc.rules) else "note.creator_first",
+              doc.locale, player=f"<@{doc.creator_id}>")))
 
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> None:
         def fn(tx: Tx) -> None:

@@ -299,7 +299,9 @@ class Lobby(Feature):
             doc, table_id = None, None
             title = t("rules.default_options_title", locale)
             values = await self.default_options(interaction.guild_id)
-        text = (f"{t('rules.summary', locale)}\n{self.rule_book_line(locale)}\n\n{title}\n"
+        friends = option_values(values)["mode"] == "friends"
+        summary = t("rules.summary_friends" if friends else "rules.summary", locale)
+        text = (f"{summary}\n{self.rule_book_line(locale)}\n\n{title}\n"
                 f"{options_text(values, locale)}")
         return text, doc, table_id
 

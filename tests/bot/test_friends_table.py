@@ -290,6 +290,8 @@ async def test_players_option_resizes_the_seats(tmp_path: Path) -> None:
         doc = await w.doc()
         assert doc.seat_count == 7 and doc.rules.mode.value == "friends"
         assert "Seat 7" in (w.table_message().content or "")
+        rules = text_of(await w.users[0].slash(w.channel, "tractor rules"))
+        assert "**Finding Friends (找朋友)**" in rules and "calls friends" in rules
         result = await alice.slash(w.channel, "tractor addbot", seat=7)
         assert "7" in text_of(result)
         result = await alice.slash(w.channel, "tractor addbot", seat=8)  # no eighth seat
