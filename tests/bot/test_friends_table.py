@@ -459,3 +459,26 @@ async def test_panel_of_eight_seats_and_a_draft_no_longer_legal() -> None:
     assert len(copies.item.options) == 4  # four decks
     with pytest.raises(UserFacingError):
         choices_for(view, CallDraft(level))
+
+
+async def test_eight_seats_one_person_buries_calls_three_and_plays(tmp_path: Path) -> None:
+    """Eight seats, four decks: alice (the starter, fixed trump) buries 8 of her 34 cards
+    and calls three friends with her panel, then the hand is played out and settles."""
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1, mode="friends", players=8, fixed_trump="S")
+        await w.start()
+        scanner = FriendsScanner(w)
+        called = False
+        for _ in range(200):
+            match = await w.match()
+            if match.phase is Phase.BETWEEN_HANDS:
+                break
+            called = called or match.phase is Phase.CALLING
+            doc = await w.doc()
+            humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
+            assert humans, match.phase
+            await by_panel(w, humans[0])
+            await scanner.check()
+        public = (await w.match()).public_view()
+        assert called and public.result is not None and len(public.friend_calls) == 3
+        assert {c.copy for c in public.friend_calls} <= {1, 2, 3, 4}
