@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.errors import UserFacingError
+from engine.friends import FriendCall
 from engine.game import Phase
 from engine.rules import Mode, RuleSet
 from engine.views import PublicView
@@ -39,12 +39,12 @@ def seat_count(public: PublicView) -> int:
     return len(public.cards_left)
 
 
-def call_code(call: Any) -> str:
+def call_code(call: FriendCall) -> str:
     """``AH1``: the first A♥."""
     return f"{call.card}{call.copy}"
 
 
-def encode_calls(calls: Sequence[Any]) -> str:
+def encode_calls(calls: Sequence[FriendCall]) -> str:
     return "-".join(call_code(c) for c in calls)
 
 
@@ -56,7 +56,7 @@ def calls_ok(text: str) -> bool:
     return len(codes) <= MAX_CALLS and all(_CALL.fullmatch(code) for code in codes)
 
 
-def parse_calls(text: str, legal: Sequence[Any], wanted: int) -> list[Any]:
+def parse_calls(text: str, legal: Sequence[FriendCall], wanted: int) -> list[FriendCall]:
     """The calls named by `text`, each one of the `legal` calls (`FriendCall`s), no
     duplicates, at most `wanted`; `UserFacingError("error.bad_button")` otherwise."""
     if not calls_ok(text):
@@ -99,15 +99,15 @@ class CallDraft:
 class CallChoices:
     """What the call selects offer for a draft, and what they show chosen."""
 
-    made: tuple[Any, ...]
+    made: tuple[FriendCall, ...]
     suits: tuple[str, ...]
     ranks: tuple[str, ...]
     copies: tuple[int, ...]
-    pick: Any | None
+    pick: FriendCall | None
     """The `FriendCall` the suit, rank and copy selects name now (None: none left)."""
 
 
-def call_choices(draft: CallDraft, legal: Sequence[Any], wanted: int) -> CallChoices:
+def call_choices(draft: CallDraft, legal: Sequence[FriendCall], wanted: int) -> CallChoices:
     """The choices of the call selects: among `legal` calls not made yet, the draft's suit
     (else the first), its rank (else the highest), its copy (else the first)."""
     made = tuple(parse_calls(draft.calls, legal, wanted))
