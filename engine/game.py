@@ -714,7 +714,7 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
     trick = Trick(number, leader, plays, winner, failed, ruffs, seats)
     points = trick.points
     events.append(TrickWon(winner, points, number))
-    opponents_won = team_of(winner) != team_of(starter)
+    opponents_won = team_of(winner) != team_of(starter)  # Finding Friends: `_tally` recounts
     hand = _after_play(
         hand, hands=hands, turn=winner, trick=None, last_trick=trick, tricks_played=number,
         played=played, opponent_points=opponent_points + (points if opponents_won else 0),

@@ -4,9 +4,10 @@ tuples, and the one structure of a play."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from operator import attrgetter
 
 from engine.cards import ALL_CARDS, Card
 from engine.trump import EffectiveSuit, Trump
@@ -43,6 +44,11 @@ class Unit:
     """Cards per tuple: 1 single, 2 pair, 3 triple, 4 quadruple (F2)."""
     length: int = 1
     """Tuples in the unit: 1, or ≥ 2 for a tractor."""
+    rank: tuple[int, int, int] = field(init=False, repr=False, compare=False)
+    """(cards, width, top): units sort largest first by it (F2)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rank", (len(self.cards), self.width, self.top))
 
     @property
     def pairs(self) -> int:
@@ -202,6 +208,9 @@ def _split_key(unit: Split) -> tuple[int, int, int]:
     return len(unit[1]), unit[3], unit[2]
 
 
+_RANK = attrgetter("rank")
+
+
 def decompose(cards: Iterable[Card], trump: Trump) -> list[Unit]:
     """The one structure of a play (R4, F2): longest tractors first, then pairs, then singles;
     with three or more copies of a card, the widest tuples first.
@@ -212,5 +221,5 @@ def decompose(cards: Iterable[Card], trump: Trump) -> list[Unit]:
     units: list[Unit] = []
     for group in group_by_suit(cards, trump):
         units += decompose_suit(group, trump)
-    units.sort(key=lambda u: (len(u.cards), u.width, u.top), reverse=True)
+    units.sort(key=_RANK, reverse=True)
     return units

@@ -3,6 +3,9 @@
 `public_view(match)` is what everyone may see; `player_view(match, seat)` adds that seat's
 own cards (and, for the starter, the kitty they took and buried). Renderers, public
 messages and computer players receive views only.
+
+Finding Friends (F4): who holds a called card is hidden like any hand; the public view
+names a friend (`call_seats`) only once the called copy has been played.
 """
 
 from __future__ import annotations

@@ -167,7 +167,7 @@ async def test_illegal_plays_are_explained_in_the_readers_language(
 SAMPLE: dict[str, str | int] = {"suit": "T", "suits": "HT", "cards": "2H 2H", "count": 3,
                                 "pairs": 2, "seat": 1, "notation": "QH 10S", "token": "ZZ",
                                 "level": "10", "number": 4, "size": 8, "played": 7,
-                                "copy": 3, "decks": 2, "width": 3, "length": 2, "groups": 2}
+                                "width": 3, "length": 2, "groups": "3+2", "decks": 3, "copy": 4}
 
 
 @pytest.mark.parametrize("key", sorted(ENGLISH))

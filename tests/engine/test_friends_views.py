@@ -110,6 +110,7 @@ def test_teams_views_have_no_new_keys_and_their_properties_agree() -> None:
     for _, _, after, _ in selfplay_steps(1, 5):
         match = after
         view = match.public_view()
+        assert view.phase is not Phase.CALLING  # never in teams mode
         assert not FRIENDS_VIEW_KEYS & set(view.to_dict())
         assert view.seats == 4 and len(view.seat_levels) == 4
         if view.starter is not None:
