@@ -105,9 +105,9 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("fixed_trump", "choice", _values("fixed_trump"), "fixed_trump"),
     Option("take_backs", "bool", (False, True), "take_backs"),
     Option("unseen_count", "bool", (True, False), "unseen_count"),
-    Option("mode", "choice", _values("mode"), None),
-    Option("players", "number", (4, 5, 6, 7, 8), None),
-    Option("decks", "number", (0, 2, 3, 4), None),
+    Option("mode", "choice", _values("mode"), "mode"),
+    Option("players", "number", (4, 5, 6, 7, 8), "players"),
+    Option("decks", "number", (0, 2, 3, 4), "decks"),
 )}
 assert set(OPTIONS) == {f.name for f in fields(RuleSet)} | set(BOT_DEFAULTS), \
     "every RuleSet field is an option"
@@ -179,10 +179,21 @@ def with_option(options: Mapping[str, Any], name: str, value: Any) -> dict[str, 
     if name in BOT_DEFAULTS:
         return values | _bot_values({name: value}, strict=True)
     try:
-        rules = rules_of(values).with_changes(**{name: value})
+        rules = rules_of(values).with_changes(**{name: value, **_implied(values, name, value)})
     except (TypeError, ValueError):
         raise UserFacingError("error.bad_option") from None
     return values | rules.to_dict()
+
+
+def _implied(values: Mapping[str, Any], name: str, value: Any) -> dict[str, Any]:
+    """The table's shape follows one change: back to teams is four players and two decks;
+    more players, or other decks, than the four-player game is Finding Friends."""
+    if name == "mode" and value == "teams":
+        return {"players": 4, "decks": 0}
+    if values.get("mode") == "teams" and (
+            (name == "players" and value != 4) or (name == "decks" and value not in (0, 2))):
+        return {"mode": "friends"}
+    return {}
 
 
 def options_text(rules: RuleSet | Mapping[str, Any], locale: str) -> str:

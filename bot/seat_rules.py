@@ -14,13 +14,14 @@ match"; the transactions that use it are in `bot.seating`).
 from __future__ import annotations
 
 from bot.errors import UserFacingError
-from bot.table import SEATS, Seat, TableDoc
+from bot.friends import CALLING
+from bot.table import Seat, TableDoc
 from engine.game import Phase
 
 __all__ = ["computer_seat", "free_seat", "holders", "mid_hand", "record_holder",
            "seat_waiting", "start_holders", "waiting_seat_of"]
 
-HAND_PHASES = (Phase.DECLARING, Phase.BURYING, Phase.PLAYING)
+HAND_PHASES = (Phase.DECLARING, Phase.BURYING, CALLING, Phase.PLAYING)
 
 
 def mid_hand(doc: TableDoc) -> bool:
@@ -34,12 +35,12 @@ def computer_seat(doc: TableDoc, name: str = "", level: str | None = None) -> Se
 
 
 def free_seat(doc: TableDoc, seat: int | None, *, allow_computer: bool) -> int:
-    """The seat to fill: `seat` (0–3) if it is empty (or a computer's, when
+    """The seat to fill: `seat` (0 to the table's seats − 1) if it is empty (or a computer's, when
     `allow_computer`), else the first such seat, empty ones first. Refusals are
     `UserFacingError` (bad seat, taken, table full)."""
     if seat is not None:
-        if not 0 <= seat < SEATS:
-            raise UserFacingError("error.bad_seat")
+        if not 0 <= seat < doc.seat_count:
+            raise UserFacingError("error.bad_seat_of", count=doc.seat_count)
         entry = doc.seats[seat]
         if (entry is None or (allow_computer and entry.user_id is None)) \
                 and doc.waiting[seat] is None:
@@ -82,7 +83,7 @@ def start_holders(doc: TableDoc) -> None:
 
 def record_holder(doc: TableDoc, seat: int) -> bool:
     """Note a new holder of `seat` during the hand; True if the hand's record changes."""
-    if not mid_hand(doc) or len(doc.holders) != SEATS:
+    if not mid_hand(doc) or len(doc.holders) != doc.seat_count:
         return False
     entry = doc.seats[seat]
     holder = None if entry is None else entry.user_id
@@ -94,6 +95,6 @@ def record_holder(doc: TableDoc, seat: int) -> bool:
 
 def holders(doc: TableDoc) -> tuple[tuple[int | None, ...], ...]:
     """`HandRecord.holders` of the current hand: ``()`` when no seat changed hands."""
-    if len(doc.holders) != SEATS or all(len(h) == 1 for h in doc.holders):
+    if len(doc.holders) != doc.seat_count or all(len(h) == 1 for h in doc.holders):
         return ()
     return tuple(tuple(h) for h in doc.holders)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bot import seat_rules
 from bot.errors import UserFacingError
+from bot.friends import is_friends
 from bot.i18n import t
 from bot.levels import LEVELS, level_of
 from bot.outcome import Announcement
@@ -146,7 +147,8 @@ class Seating:
     async def swap(self, table_id: int, user_id: int, first: int, second: int, *,
                    can_manage: bool) -> bool:
         """Swap two seats (in the lobby or between hands); returns whether partnerships
-        changed (then it is announced in the channel)."""
+        changed (then it is announced in the channel; never in Finding Friends, which has
+        no fixed partners)."""
         def fn(tx: Tx) -> bool:
             doc = tx.doc
             self._admin(tx, user_id, can_manage)
@@ -159,7 +161,7 @@ class Seating:
             seats[first], seats[second] = seats[second], seats[first]
             locale = doc.locale
             doc.add_note(t("note.swapped", locale, first=first + 1, second=second + 1))
-            partners = first % 2 != second % 2
+            partners = first % 2 != second % 2 and not is_friends(doc.rules)
             if partners:
                 tx.publish.announcements.append(Announcement(t(
                     "announce.partnerships", locale, first=first + 1, second=second + 1,
@@ -232,6 +234,6 @@ class Seating:
 
 def _seat_in_range(doc: TableDoc, seat: int) -> Seat | None:
     if not 0 <= seat < len(doc.seats):
-        raise UserFacingError("error.bad_seat")
+        raise UserFacingError("error.bad_seat_of", count=doc.seat_count)
     return doc.seats[seat]
 

@@ -27,11 +27,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bot import offload, seat_rules
 from bot.errors import UserFacingError
 from bot.forced import forced_play
+from bot.friends import CALLING, is_friends
 from bot.i18n import t
 from bot.levels import level_of, player_name
 from bot.logging import table_logger
 from bot.options import option_values, with_option
-from bot.outcome import Announcement, Publish
+from bot.outcome import Announcement, Publish, hand_record, match_record
 from bot.players import computer_action
 from bot.repository import TableRepository
 from bot.storage import (
@@ -45,10 +46,12 @@ from bot.storage import (
 )
 from bot.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
 from bot.text import (
+    call_text,
     cards_text,
     deadline_text,
     event_lines,
     mention,
+    reveal_text,
     seat_name,
     summary_text,
     team_names,
@@ -62,6 +65,8 @@ from engine.events import (
     CardsPlayed,
     Declared,
     Event,
+    FriendRevealed,
+    FriendsCalled,
     HandSettled,
     HandStarted,
     MatchWon,
@@ -211,6 +216,7 @@ class TableService:
         `player_locale` the creator's own (their panels; defaults to `locale`)."""
         doc = TableDoc(guild_id=guild_id, channel_id=channel_id, creator_id=user_id,
                        options=option_values(options), locale=locale)
+        doc.resize(doc.rules.players)
         doc.seats[0] = Seat(user_id, name[:32], player_locale or locale)
         if self.config.debug_start_level:
             doc.start_levels = [self.config.debug_start_level] * 2
@@ -234,8 +240,22 @@ class TableService:
             self._lobby(tx)
             if user_id != doc.creator_id:
                 raise UserFacingError("error.creator_only")
+            before = doc.rules
             doc.options = with_option(doc.options, name, value)
-            return doc.rules
+            rules = doc.rules
+            shape = (rules.mode, rules.players, rules.decks)
+            if doc.match is not None and shape != (before.mode, before.players, before.decks):
+                # The finished match was played at another table shape: back to the lobby
+                # (its stored state is read with the table's options).
+                doc.set_match(None)
+                doc.results = []
+                bump_step(doc, None)
+                tx.publish.table = True
+            if rules.players != doc.seat_count:  # `players` (or `mode`) changed the seats
+                doc.resize(rules.players)
+                doc.add_note(t("note.seats_resized", doc.locale, count=rules.players))
+                tx.publish.table = True
+            return rules
         _, rules = await self.transact(table_id, fn)
         return rules
 
@@ -245,11 +265,14 @@ class TableService:
             self._lobby(tx)
             if doc.seat_of(user_id) is None and user_id != doc.creator_id:
                 raise UserFacingError("error.not_at_table")
-            if not doc.full:
-                raise UserFacingError("error.need_four")
             rules = doc.rules
+            if not doc.full:
+                raise UserFacingError("error.need_all_seats" if is_friends(rules)
+                                      else "error.need_four")
+            if rules.players != doc.seat_count:  # a table from before the option: its seats
+                raise UserFacingError("error.bad_option")
             match = Match.new(rules)
-            if doc.start_levels:
+            if doc.start_levels and not is_friends(rules):
                 level = Rank.parse(doc.start_levels[0])
                 match = Match(rules=rules, levels=(level, Rank.parse(doc.start_levels[1])))
             doc.match_no += 1
@@ -287,7 +310,8 @@ class TableService:
             return
         doc.seats = doc.seats[creator:] + doc.seats[:creator]
         tx.publish.announcements.append(Announcement(
-            t("note.creator_first", doc.locale, player=f"<@{doc.creator_id}>")))
+            t("note.creator_first_friends" if is_friends(doc.rules) else "note.creator_first",
+              doc.locale, player=f"<@{doc.creator_id}>")))
 
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> None:
         def fn(tx: Tx) -> None:
@@ -308,34 +332,16 @@ class TableService:
     def _match_record(self, tx: Tx, match: Match) -> MatchRecord:
         doc = tx.doc
         assert doc.match_key is not None
-        return MatchRecord(
-            match_key=doc.match_key, table_id=tx.table_id, guild_id=doc.guild_id,
-            channel_id=doc.channel_id, players=doc.players(), levels_a=str(match.levels[0]),
-            levels_b=str(match.levels[1]),
-            winner_team=None if match.winner is None else ("A", "B")[match.winner],
-            hands_played=sum(1 for _ in doc.results),
-        )
+        return match_record(match, match_key=doc.match_key, table_id=tx.table_id,
+                            guild_id=doc.guild_id, channel_id=doc.channel_id,
+                            players=doc.players(), hands_played=len(doc.results))
 
     def _hand_record(self, tx: Tx, match: Match) -> HandRecord:
         doc = tx.doc
-        hand = match.hand
-        assert hand is not None and doc.hand_key is not None and doc.match_key is not None
-        starter = hand.starter
-        result = hand.result
-        return HandRecord(
-            hand_key=doc.hand_key, match_key=doc.match_key, table_id=tx.table_id,
-            hand_no=hand.number, seed=hand.seed, level=str(hand.level),
-            trump=None if hand.trump is None else str(hand.trump), starter=starter,
-            declarers=None if starter is None else (starter % 2, starter % 2 + 2),
-            players=doc.players(),
-            kitty=() if result is None else [str(c) for c in result.kitty],
-            opponent_points=hand.opponent_points,
-            kitty_points=0 if result is None else result.kitty_points,
-            multiplier=1 if result is None else result.kitty_multiplier,
-            result_side=None if result is None else result.side,
-            result_levels=0 if result is None else result.levels_gained,
-            holders=seat_rules.holders(doc),
-        )
+        assert doc.hand_key is not None and doc.match_key is not None
+        return hand_record(match, hand_key=doc.hand_key, match_key=doc.match_key,
+                           table_id=tx.table_id, players=doc.players(),
+                           holders=seat_rules.holders(doc))
 
     def new_seed(self) -> int:
         return self._rng.getrandbits(63)
@@ -388,6 +394,16 @@ class TableService:
                 table_logger(tx.table_id, event.hand_no).info("hand started")
             elif isinstance(event, (Redealt, NoBidTrump, ThrowFailed)):
                 pub.announcements.append(Announcement(event_lines(doc, [event], locale)[0]))
+            elif isinstance(event, FriendsCalled):  # shown to all at once
+                text = t("announce.friends_called", locale,
+                         player=seat_name(doc, event.seat, locale),
+                         calls=", ".join(call_text(c.card, c.copy, locale)
+                                         for c in event.calls))
+                doc.add_note(text)
+                pub.announcements.append(Announcement(text))
+            elif isinstance(event, FriendRevealed):  # announced as it happens
+                pub.announcements.append(Announcement(reveal_text(doc, event, locale)))
+                tx.hand = self._hand_record(tx, match)
             elif isinstance(event, (TrumpSet, StarterSet)):
                 tx.hand = self._hand_record(tx, match)
             elif isinstance(event, Declared):
@@ -396,9 +412,11 @@ class TableService:
             elif isinstance(event, HandSettled):
                 self._settled(tx, match)
             elif isinstance(event, MatchWon):
+                winner = (seat_name(doc, match.winner, locale)
+                          if is_friends(match.rules) and match.winner is not None
+                          else team_names(doc, event.team, locale))
                 pub.announcements.append(Announcement(
-                    "🏆 " + t("announce.match_won", locale,
-                             team=team_names(doc, event.team, locale))))
+                    "🏆 " + t("announce.match_won", locale, team=winner)))
         if actor is not None and actor in humans:
             pub.panel(actor, "edit")
         if match.rules.take_backs and any(isinstance(e, (CardsPlayed, PlayTakenBack))
@@ -412,12 +430,13 @@ class TableService:
             if public.phase is Phase.DECLARING:
                 for seat in humans:
                     pub.panel(seat, "new" if first_batch else "edit")
-            elif public.phase in (Phase.BURYING, Phase.PLAYING) and public.turn is not None:
+            elif public.phase in (Phase.BURYING, CALLING, Phase.PLAYING) \
+                    and public.turn is not None:
                 turn = public.turn
                 entry = doc.seats[turn]
                 if entry is not None and entry.user_id is not None:
                     pub.panel(turn, "edit" if entry.autopilot else "new")
-                if public.phase is Phase.BURYING:
+                if public.phase in (Phase.BURYING, CALLING):
                     for seat in humans:
                         pub.panel(seat, "edit")
             else:
@@ -429,7 +448,9 @@ class TableService:
         public = match.public_view()
         result = public.result
         assert result is not None
-        won = "" if result.match_winner is None else f", team {'AB'[result.match_winner]} won"
+        won = "" if result.match_winner is None else (
+            f", seat {result.match_winner} won" if is_friends(match.rules)
+            else f", team {'AB'[result.match_winner]} won")
         table_logger(tx.table_id, public.hand_no).info(
             "hand settled: opponents %s points, %s +%s%s", result.opponent_points, result.side,
             result.levels_gained, won)
@@ -462,6 +483,8 @@ class TableService:
             kind, seconds = "declare", rules.declare_window_s
         elif phase is Phase.BURYING and rules.turn_timer_s:
             kind, seconds = "bury", rules.turn_timer_s * 2
+        elif phase == CALLING and rules.turn_timer_s:
+            kind, seconds = "call", rules.turn_timer_s * 2
         elif phase is Phase.PLAYING and rules.turn_timer_s:
             kind, seconds = "turn", rules.turn_timer_s
         elif phase is Phase.BETWEEN_HANDS:

@@ -16,15 +16,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot.errors import UserFacingError
+from bot.friends import CALLING
 from bot.options import rules_of
 from engine.game import Match, Phase
 from engine.rules import RuleSet
 
 DOC_VERSION = 1
 SEATS = 4
+"""Seats of a four-player (teams) table, and of documents written before Finding Friends."""
+MAX_SEATS = 8
 MAX_SEAT_NAME = 32
 
-TimerKind = Literal["declare", "bury", "turn", "next_hand"]
+TimerKind = Literal["declare", "bury", "call", "turn", "next_hand"]
 
 
 @dataclass(slots=True)
@@ -170,6 +174,9 @@ class TableDoc:
         if data.get("v") != DOC_VERSION:
             raise ValueError(f"unsupported table document version {data.get('v')!r}")
         seats = [None if s is None else Seat.from_dict(s) for s in data["seats"]]
+        waiting = [None if s is None else Seat.from_dict(s)
+                   for s in data.get("waiting") or [None] * len(seats)]
+        waiting += [None] * (len(seats) - len(waiting))
         return cls(
             guild_id=int(data["guild_id"]), channel_id=int(data["channel_id"]),
             creator_id=int(data["creator_id"]), options=dict(data["options"]),
@@ -185,8 +192,7 @@ class TableDoc:
             restored=bool(data.get("restored", False)), last_summary=data.get("last_summary"),
             results=list(data.get("results", [])),
             holders=[list(h) for h in data.get("holders", [])],
-            waiting=[None if s is None else Seat.from_dict(s)
-                     for s in data.get("waiting") or [None] * SEATS],
+            waiting=waiting[:len(seats)],
             ready=[int(s) for s in data.get("ready", [])],
             summary_message=_opt_int(data.get("summary_message")),
         )
@@ -233,6 +239,28 @@ class TableDoc:
     def in_lobby(self) -> bool:
         """Seats and options may change: no match yet, or the last one is over."""
         return self.match is None or self.phase is Phase.MATCH_OVER
+
+    @property
+    def seat_count(self) -> int:
+        """The table's seats: 4 in teams mode, the ``players`` option in friends mode."""
+        return len(self.seats)
+
+    def resize(self, count: int) -> None:
+        """Give the table `count` seats (in the lobby): people and computers in seats
+        that go move to the first free seats that stay; `UserFacingError` when they do
+        not fit."""
+        if not SEATS <= count <= MAX_SEATS:
+            raise UserFacingError("error.bad_option")
+        extra = [s for s in self.seats[count:] if s is not None]
+        seats = self.seats[:count] + [None] * (count - len(self.seats))
+        free = [i for i, s in enumerate(seats) if s is None]
+        if len(extra) > len(free):
+            raise UserFacingError("error.seats_occupied", count=count)
+        for index, entry in zip(free, extra, strict=False):
+            seats[index] = entry
+        self.seats = seats
+        self.waiting = [None] * count
+        self.ready = [s for s in self.ready if s < count]
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -305,7 +333,7 @@ def seats_to_act(match: Match) -> list[int]:
     public = match.public_view()
     if public.phase is Phase.DECLARING:
         return list(public.awaiting)
-    if public.phase in (Phase.BURYING, Phase.PLAYING) and public.turn is not None:
+    if public.phase in (Phase.BURYING, CALLING, Phase.PLAYING) and public.turn is not None:
         return [public.turn]
     return []
 

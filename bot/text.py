@@ -12,15 +12,18 @@ from typing import Literal
 
 import discord
 
+from bot.friends import CALLING, is_friends, seat_count
 from bot.i18n import DEFAULT, messages, t, tn
 from bot.levels import LEVELS
 from bot.options import options_text
 from bot.table import TableDoc
 from engine.cards import Card, Rank
+from engine.deal import deal_shape
 from engine.errors import TractorError
 from engine.events import (
     Declared,
     Event,
+    FriendRevealed,
     NoBidTrump,
     PlayTakenBack,
     Redealt,
@@ -31,6 +34,7 @@ from engine.events import (
 )
 from engine.game import BATCHES, HandResult, Phase, Trick
 from engine.reasons import Reason, display_params, pretty_cards, template_key
+from engine.trick import trick_winner
 from engine.trump import Trump
 from engine.views import PublicView
 
@@ -115,18 +119,19 @@ def shape_word(shape: str, locale: str) -> str:
     return t(key, locale) if key else t("shape.mixed", locale)
 
 
-def trick_winner_seat(trick: Trick, trump: Trump | None) -> int | None:
-    """The seat winning the trick so far (or that won it)."""
-    if trump is None:
+def trick_winner_seat(trick: Trick, trump: Trump | None, seats: int = 4) -> int | None:
+    """The seat winning the trick so far (or that won it), at a table of `seats`."""
+    if trump is None or trick.winner is not None:
         return trick.winner
-    return trick.winning_seat(trump)
+    return (trick.leader + trick_winner(trick.plays, trump, trick.throw_ruff)) % seats
 
 
 def trick_line(doc: TableDoc, trick: Trick, locale: str, trump: Trump | None = None) -> str:
-    winner = trick_winner_seat(trick, trump)
+    seats = doc.seat_count
+    winner = trick_winner_seat(trick, trump, seats)
     parts = []
     for index, play in enumerate(trick.plays):
-        seat = (trick.leader + index) % 4
+        seat = (trick.leader + index) % seats
         mark = " ★" if seat == winner else ""
         parts.append(f"{seat_name(doc, seat, locale)} {cards_text(play)}{mark}")
     return " · ".join(parts)
@@ -148,7 +153,48 @@ def header(doc: TableDoc, public: PublicView, locale: str) -> str:
     return " · ".join(bits)
 
 
+def names_text(doc: TableDoc, seats: Sequence[int], locale: str) -> str:
+    """``Ann & Bo & Cy``: some seats' names."""
+    return " & ".join(seat_name(doc, seat, locale) for seat in seats)
+
+
+def seat_levels_text(doc: TableDoc, levels: Sequence[Rank], locale: str) -> str:
+    """``Ann 3 · Bo 2 · …``: every seat's own level (Finding Friends)."""
+    return " · ".join(f"{seat_name(doc, seat, locale)} {level}"
+                      for seat, level in enumerate(levels))
+
+
+def call_text(card: Card, copy: int, locale: str) -> str:
+    """``1st A♥``: the copy-th `card` played (a friend call)."""
+    return t("friends.call", locale, copy=t(f"friends.copy.{copy}", locale), card=card.pretty)
+
+
+def calls_line(doc: TableDoc, public: PublicView, locale: str) -> str:
+    """The called cards, with the seat that played each once it has (public): nobody is
+    named before their called card is played."""
+    parts = []
+    for index, call in enumerate(public.friend_calls):
+        seat = public.call_seats[index] if index < len(public.call_seats) else None
+        who = "?" if seat is None else seat_name(doc, seat, locale)
+        parts.append(f"{call_text(call.card, call.copy, locale)} → {who}")
+    return t("table.friend_calls", locale, calls=" · ".join(parts))
+
+
+def side_line(doc: TableDoc, public: PublicView, locale: str) -> str:
+    """The starter's side as known now: the starter and the revealed friends."""
+    return t("table.starter_side", locale, players=names_text(doc, public.declarer_seats,
+                                                             locale))
+
+
+def target_points(public: PublicView) -> int:
+    """Points the opponents need to take over: 40 per deck (80 with two decks)."""
+    return 40 * deal_shape(public.rules).decks
+
+
 def levels_line(doc: TableDoc, public: PublicView, locale: str) -> str:
+    if is_friends(public.rules):
+        return t("table.seat_levels", locale,
+                 levels=seat_levels_text(doc, public.seat_levels, locale))
     a, b = public.levels
     return t("table.team_levels", locale,
              team_a=f"{seat_name(doc, 0, locale)} & {seat_name(doc, 2, locale)}",
@@ -159,7 +205,7 @@ def levels_line(doc: TableDoc, public: PublicView, locale: str) -> str:
 
 def seats_line(doc: TableDoc, public: PublicView, locale: str) -> str:
     parts = []
-    for seat in range(4):
+    for seat in range(seat_count(public)):
         entry = doc.seats[seat]
         marks = ""
         if entry is not None and entry.user_id is None:
@@ -195,6 +241,9 @@ def status_line(doc: TableDoc, public: PublicView, locale: str) -> str:
     if public.phase is Phase.BURYING and public.turn is not None:
         return t("table.burying_status", locale, player=mention(doc, public.turn, locale),
                  deadline=when or "—")
+    if public.phase == CALLING and public.turn is not None:
+        return t("table.calling_status", locale, player=mention(doc, public.turn, locale),
+                 count=deal_shape(public.rules).friends, deadline=when or "—")
     if public.phase is Phase.PLAYING and public.turn is not None:
         if when:
             return t("table.waiting_for_until", locale,
@@ -222,8 +271,12 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
         last = public.declarations[-1]
         lines.append(t("table.standing_declaration", locale,
                        player=seat_name(doc, last.seat, locale), cards=cards_text(last.cards)))
+    if is_friends(public.rules) and public.friend_calls:
+        lines.append(calls_line(doc, public, locale))
+        lines.append(side_line(doc, public, locale))
     if public.phase in (Phase.PLAYING, Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
-        lines.append(t("table.points_taken", locale, points=public.opponent_points, target=80))
+        lines.append(t("table.points_taken", locale, points=public.opponent_points,
+                       target=target_points(public)))
     if public.trick is not None:
         lines.append(t("table.current_trick", locale, number=public.trick.number,
                        plays=trick_line(doc, public.trick, locale, public.trump)))
@@ -252,7 +305,8 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
 def lobby_content(doc: TableDoc, locale: str) -> str:
     lines = [f"**{t('lobby.title', locale)}**",
              t("lobby.opened_by", locale, player=f"<@{doc.creator_id}>")]
-    for seat in range(4):
+    friends = is_friends(doc.rules)
+    for seat in range(doc.seat_count):
         entry = doc.seats[seat]
         team = "A" if seat % 2 == 0 else "B"
         if entry is None:
@@ -261,7 +315,8 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
             who = f"{seat_title(doc, seat, locale)} 🤖"
         else:
             who = f"<@{entry.user_id}>"
-        lines.append(t("lobby.seat_line", locale, number=seat + 1, team=team, player=who))
+        lines.append(t("lobby.seat_line_friends" if friends else "lobby.seat_line", locale,
+                       number=seat + 1, team=team, player=who))
     lines.append("")
     lines.append(t("lobby.options_title", locale))
     lines.append(options_text(doc.options, locale))
@@ -271,8 +326,18 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
     if doc.restored:
         lines.append(t("table.restored", locale))
     lines.append("")
-    lines.append(t("lobby.how_to", locale) if not doc.full else t("lobby.ready", locale))
+    lines.append(lobby_prompt(doc, locale))
+    if friends:
+        lines.append(t("lobby.friends_mode", locale, players=doc.seat_count))
     return fit("\n".join(lines))
+
+
+def lobby_prompt(doc: TableDoc, locale: str) -> str:
+    """How to fill the seats, or that the match can start."""
+    if is_friends(doc.rules):
+        return t("lobby.ready_friends" if doc.full else "lobby.how_to_friends", locale,
+                 count=doc.seat_count)
+    return t("lobby.ready" if doc.full else "lobby.how_to", locale)
 
 
 def event_lines(doc: TableDoc, events: Sequence[Event], locale: str) -> list[str]:
@@ -300,7 +365,26 @@ def event_lines(doc: TableDoc, events: Sequence[Event], locale: str) -> list[str
         elif isinstance(event, NoBidTrump):
             lines.append(t("announce.no_bid", locale, cards=cards_text(event.revealed),
                            trump=trump_text(event.trump, locale)))
+        elif isinstance(event, FriendRevealed):
+            lines.append(reveal_text(doc, event, locale))
     return lines
+
+
+def reveal_text(doc: TableDoc, event: FriendRevealed, locale: str) -> str:
+    """``Bo played the 1st A♥ — Bo is Ann's friend`` (`FriendRevealed`, public from the
+    moment the card is played); the starter's own called card makes the call void."""
+    match = doc.get_match()
+    assert match is not None
+    public = match.public_view()
+    seat = event.seat
+    call = public.friend_calls[event.call_index]
+    starter = public.starter
+    assert starter is not None
+    card = call_text(call.card, call.copy, locale)
+    if seat == starter:
+        return t("note.friend_void", locale, player=seat_name(doc, seat, locale), call=card)
+    return t("note.friend_revealed", locale, player=seat_name(doc, seat, locale), call=card,
+             starter=seat_name(doc, starter, locale))
 
 
 def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
@@ -310,6 +394,10 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
     lines = [f"**{t('summary.title', locale, number=public.hand_no)}**"]
     lines += kitty_lines(result, locale, "summary")
     lines.append(t("summary.opponents_total", locale, points=result.opponent_points))
+    if is_friends(public.rules):
+        lines += _friends_outcome(doc, public, result, locale)
+        lines.append(t("summary.seed", locale, seed=result.seed))
+        return fit("\n".join(lines))
     declarers = public.starter % 2
     outcome = hand_outcome(result)
     if outcome == "declarers_up":
@@ -329,6 +417,30 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
                        player=seat_name(doc, result.next_starter, locale)))
     lines.append(t("summary.seed", locale, seed=result.seed))
     return fit("\n".join(lines))
+
+
+def _friends_outcome(doc: TableDoc, public: PublicView, result: HandResult,
+                     locale: str) -> list[str]:
+    """Finding Friends: the final sides, who went up, every seat's level, the next starter."""
+    side = list(result.declarer_seats)
+    others = [s for s in range(seat_count(public)) if s not in side]
+    lines = [t("summary.starter_side", locale, players=names_text(doc, side, locale))]
+    outcome = hand_outcome(result)
+    if outcome == "declarers_up":
+        lines.append(t("summary.declarers_up", locale, team=names_text(doc, side, locale),
+                       levels=result.levels_gained))
+    elif outcome == "opponents_up":
+        lines.append(t("summary.opponents_up", locale, team=names_text(doc, others, locale),
+                       levels=result.levels_gained))
+    else:
+        lines.append(t("summary.opponents_take_over", locale,
+                       team=names_text(doc, others, locale)))
+    lines.append(t("summary.seat_levels", locale,
+                   levels=seat_levels_text(doc, result.new_levels, locale)))
+    if result.match_winner is None:
+        lines.append(t("summary.next_starter", locale,
+                       player=seat_name(doc, result.next_starter, locale)))
+    return lines
 
 
 HandOutcome = Literal["declarers_up", "opponents_up", "take_over"]

@@ -22,13 +22,14 @@ from bot.options import (
     parse_value,
 )
 from bot.seating import Seating
-from bot.table import Seat, TableDoc
+from bot.table import MAX_SEATS, Seat, TableDoc
 from bot.ui.access import manages_channels
 from bot.ui.components import button, select
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import edit_clicked, locale_of, pages, send
 
-SEAT_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in range(1, 5)]
+SEAT_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in range(1, MAX_SEATS + 1)]
+"""Seats 1–8 (a table has 4–8: `bot.seat_rules.free_seat` refuses the others)."""
 LEVEL_CHOICES = [app_commands.Choice(name=lstr(f"level.{level}"), value=level)
                  for level in LEVELS]
 OPTION_ROWS = 4
@@ -88,9 +89,15 @@ class Lobby(Feature):
         take_backs: bool | None = None,
         unseen_count: bool | None = None,
         ready_timeout: app_commands.Range[int, 0, 600] | None = None,
+        mode: str | None = None,
+        players: app_commands.Range[int, 4, 8] | None = None,
+        decks: app_commands.Range[int, 2, 4] | None = None,
     ) -> None:
         """Open a table in this channel (one per channel), with the table options."""
-        given = {"turn_timer": turn_timer, "declare_window": declare_window,
+        if mode is None and ((players or 4) != 4 or (decks or 2) != 2):
+            mode = "friends"  # more players or decks than the four-player game
+        given = {"mode": mode, "players": players, "decks": decks,
+                 "turn_timer": turn_timer, "declare_window": declare_window,
                  "kitty_multiplier": kitty_multiplier, "no_bid": no_bid,
                  "must_defend": must_defend, "match_end": match_end, "no_trump": no_trump,
                  "throw_penalty": throw_penalty, "follow": follow, "throw_ruff": throw_ruff,
@@ -114,7 +121,7 @@ class Lobby(Feature):
     # ---- seats ---------------------------------------------------------------------
 
     @app_commands.command(name="join", description=lstr("cmd.join.desc"))
-    @app_commands.describe(seat=lstr("cmd.join.seat.desc"))
+    @app_commands.describe(seat=lstr("cmd.join.seats.desc"))
     @app_commands.choices(seat=SEAT_CHOICES)
     @guarded
     async def join(self, interaction: discord.Interaction[Any],
@@ -182,7 +189,7 @@ class Lobby(Feature):
         await send(interaction, t("leave.done", locale_of(interaction)))
 
     @app_commands.command(name="addbot", description=lstr("cmd.addbot.desc"))
-    @app_commands.describe(seat=lstr("cmd.addbot.seat.desc"), level=lstr("cmd.addbot.level.desc"))
+    @app_commands.describe(seat=lstr("cmd.addbot.seats.desc"), level=lstr("cmd.addbot.level.desc"))
     @app_commands.choices(seat=SEAT_CHOICES, level=LEVEL_CHOICES)
     @guarded
     async def addbot(self, interaction: discord.Interaction[Any],
@@ -205,7 +212,7 @@ class Lobby(Feature):
 
     # ---- start and end -------------------------------------------------------------
 
-    @app_commands.command(name="start", description=lstr("cmd.start.desc"))
+    @app_commands.command(name="start", description=lstr("cmd.start.seats.desc"))
     @guarded
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start the match (all four seats filled)."""
@@ -292,7 +299,9 @@ class Lobby(Feature):
             doc, table_id = None, None
             title = t("rules.default_options_title", locale)
             values = await self.default_options(interaction.guild_id)
-        text = (f"{t('rules.summary', locale)}\n{self.rule_book_line(locale)}\n\n{title}\n"
+        friends = option_values(values)["mode"] == "friends"
+        summary = t("rules.summary_friends" if friends else "rules.summary", locale)
+        text = (f"{summary}\n{self.rule_book_line(locale)}\n\n{title}\n"
                 f"{options_text(values, locale)}")
         return text, doc, table_id
 

@@ -14,12 +14,21 @@ import discord
 from discord import app_commands, ui
 
 from bot.errors import UserFacingError
-from bot.features import App, Feature, add_feature, guarded
+from bot.features import App, Feature, add_feature, calling, guarded
+from bot.friends import CALLING, is_friends
 from bot.i18n import lstr, resolve_locale, t
 from bot.players import computer_action, quick_plays, shape_of, suggest_bury
 from bot.selection import pick_instances, pool, selection_cards
 from bot.table import TableDoc
-from bot.text import cards_text, ruling_text, seat_name, shape_word, team_names, trick_line
+from bot.text import (
+    cards_text,
+    levels_line,
+    ruling_text,
+    seat_name,
+    shape_word,
+    team_names,
+    trick_line,
+)
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.panels import DECLARE_SUITS, Panel, build_panel, declaration_for
 from bot.ui.replies import edit_clicked, fail, fit, locale_of, quote, reader_locale, send
@@ -110,6 +119,7 @@ class PlayFeature(Feature, name="Play"):
         add(VerbSpec("last", "table"), self._last_trick, ack="reply")
         add(VerbSpec("score", "table"), self._score_sheet, ack="reply")
         add(VerbSpec("back", "table", seat="optional"), self._back_button, ack="reply")
+        calling.register(self)
 
     async def doc_for(self, interaction: discord.Interaction[Any], table_id: int) -> TableDoc:
         """The table, loaded once per interaction (the owner check keeps it)."""
@@ -147,6 +157,8 @@ class PlayFeature(Feature, name="Play"):
         cards_pool = pool(view)
         if verb in SELECTION_VERBS:
             current = message_selection(interaction.message)
+            if match.phase == CALLING and verb == "refresh":  # the friend call being made
+                current = selections.get(cid.table, seat)
             if stale and verb != "refresh":
                 current = []
             if verb == "sel" and not stale:
@@ -310,7 +322,9 @@ class PlayFeature(Feature, name="Play"):
         if match is None:
             await send(interaction, t("score.none", locale))
             return
+        public = match.public_view()
         lines = [f"**{t('score.title', locale)}**",
+                 levels_line(doc, public, locale) if is_friends(match.rules) else
                  t("score.teams", locale, team_a=team_names(doc, 0, locale),
                    level_a=str(match.levels[0]), team_b=team_names(doc, 1, locale),
                    level_b=str(match.levels[1]))]

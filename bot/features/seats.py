@@ -39,7 +39,7 @@ class Seats(Feature):
         return cog
 
     @app_commands.command(name="take", description=lstr("cmd.seat.take.desc"))
-    @app_commands.describe(seat=lstr("cmd.join.seat.desc"))
+    @app_commands.describe(seat=lstr("cmd.join.seats.desc"))
     @app_commands.choices(seat=SEAT_CHOICES)
     @guarded
     async def take(self, interaction: discord.Interaction[Any],
@@ -50,7 +50,7 @@ class Seats(Feature):
         await self.lobby().join_table(interaction, table_id, _index(seat))
 
     @app_commands.command(name="kick", description=lstr("cmd.seat.kick.desc"))
-    @app_commands.describe(seat=lstr("cmd.seat.kick.seat.desc"))
+    @app_commands.describe(seat=lstr("cmd.seat.kick.seats.desc"))
     @app_commands.choices(seat=SEAT_CHOICES)
     @guarded
     async def kick(self, interaction: discord.Interaction[Any], seat: int) -> None:
@@ -62,8 +62,8 @@ class Seats(Feature):
         await send(interaction, t("seat.kicked", locale, player=name, number=seat))
 
     @app_commands.command(name="swap", description=lstr("cmd.seat.swap.desc"))
-    @app_commands.describe(first=lstr("cmd.seat.swap.first.desc"),
-                           second=lstr("cmd.seat.swap.second.desc"))
+    @app_commands.describe(first=lstr("cmd.seat.swap.first_n.desc"),
+                           second=lstr("cmd.seat.swap.second_n.desc"))
     @app_commands.choices(first=SEAT_CHOICES, second=SEAT_CHOICES)
     @guarded
     async def swap(self, interaction: discord.Interaction[Any], first: int,
@@ -76,7 +76,7 @@ class Seats(Feature):
         await send(interaction, t("seat.swapped", locale, first=first, second=second))
 
     @app_commands.command(name="addbot", description=lstr("cmd.addbot.desc"))
-    @app_commands.describe(seat=lstr("cmd.addbot.seat.desc"),
+    @app_commands.describe(seat=lstr("cmd.addbot.seats.desc"),
                            level=lstr("cmd.addbot.level.desc"))
     @app_commands.choices(seat=SEAT_CHOICES, level=LEVEL_CHOICES)
     @guarded
@@ -88,7 +88,7 @@ class Seats(Feature):
         await self.lobby().add_bot(interaction, table_id, _index(seat), level)
 
     @app_commands.command(name="removebot", description=lstr("cmd.seat.removebot.desc"))
-    @app_commands.describe(seat=lstr("cmd.seat.removebot.seat.desc"))
+    @app_commands.describe(seat=lstr("cmd.seat.removebot.seats.desc"))
     @app_commands.choices(seat=SEAT_CHOICES)
     @guarded
     async def removebot(self, interaction: discord.Interaction[Any],

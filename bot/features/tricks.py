@@ -18,14 +18,16 @@ from discord import app_commands
 from bot.errors import UserFacingError
 from bot.features import App, Feature, add_feature, guarded
 from bot.features.takeback import take_back
+from bot.friends import seat_count
 from bot.i18n import lstr, t
 from bot.options import option_values
 from bot.table import TableDoc
 from bot.text import cards_text, level_text, trick_line, trump_text
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import locale_of, pages, send
-from engine.cards import Card, Suit, full_deck
-from engine.game import SEATS, Phase, Trick
+from engine.cards import ALL_CARDS, Card, Suit
+from engine.deal import deal_shape
+from engine.game import Phase, Trick
 from engine.trick import trick_winner
 from engine.trump import Trump
 from engine.views import PublicView
@@ -41,21 +43,23 @@ def hand_tricks(public: PublicView) -> list[Trick]:
     if trump is None:
         return []
     played = public.played
+    seats = seat_count(public)
     tricks: list[Trick] = []
-    for start in range(0, len(played), SEATS):
-        chunk = played[start:start + SEATS]
+    for start in range(0, len(played), seats):
+        chunk = played[start:start + seats]
         plays = tuple(cards for _, cards in chunk)
         leader = chunk[0][0]
-        winner = ((leader + trick_winner(plays, trump, public.rules.throw_ruff)) % SEATS
-                  if len(chunk) == SEATS else None)
-        tricks.append(Trick(start // SEATS + 1, leader, plays, winner,
-                            throw_ruff=public.rules.throw_ruff))
+        winner = ((leader + trick_winner(plays, trump, public.rules.throw_ruff)) % seats
+                  if len(chunk) == seats else None)
+        tricks.append(Trick(start // seats + 1, leader, plays, winner,
+                            throw_ruff=public.rules.throw_ruff, seat_count=seats))
     return tricks
 
 
 def unseen_cards(public: PublicView, known: Sequence[Card]) -> list[Card]:
-    """The 108 cards less those played and those the viewer holds or knows (`known`)."""
-    left = Counter(full_deck())
+    """Every card of the table's decks (108 with two) less those played and those the
+    viewer holds or knows (`known`)."""
+    left = Counter({card: deal_shape(public.rules).decks for card in ALL_CARDS})
     left.subtract(card for _, cards in public.played for card in cards)
     left.subtract(known)
     return [card for card, count in left.items() for _ in range(max(count, 0))]

@@ -45,8 +45,11 @@ class Access:
         interaction.extras[DOC_KEY] = (table_id, doc)
 
     async def owner(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
-        """A seat's component works for the player in that seat only."""
+        """A seat's component works for the player in that seat only (and the seat must be
+        one of the table's: ids allow seats 0–7)."""
         doc = await self.table(interaction, cid.table)
+        if cid.seat is not None and cid.seat >= doc.seat_count:
+            raise UserFacingError("error.bad_button")  # a seat this table does not have
         seat = doc.seat_of(interaction.user.id)
         if cid.seat is not None and seat != cid.seat:
             raise UserFacingError("error.not_your_button",

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.table import MAX_SEATS
+
 __all__ = [
     "MAX_ID",
     "ComponentId",
@@ -37,7 +39,6 @@ MAX_ID = 100
 MAX_TABLE = 2**63 - 1
 MAX_HAND = 999_999
 MAX_STEP = 999_999_999
-SEATS = 4
 MAX_HAND_ID = 10**18 - 1
 MAX_PAGE = 999_999
 MAX_SEASON = 9_999
@@ -145,7 +146,7 @@ def parse_id(custom_id: str, verbs: dict[str, VerbSpec]) -> ComponentId:
     if spec.seat == "none":
         rest = arg
     elif arg or spec.seat == "required":
-        _number(head, SEATS - 1)
+        _number(head, MAX_SEATS - 1)  # 0–7; `Access.owner` checks the table's own count
     if spec.extra is None:
         if rest:
             raise InvalidId("unexpected arg")

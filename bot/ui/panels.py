@@ -26,6 +26,7 @@ import discord
 from discord import ui
 
 from bot import offload, pictures
+from bot.friends import CALLING, CallDraft, is_friends
 from bot.i18n import t
 from bot.images import SeatLabel
 from bot.players import QuickPlay, quick_plays, shape_of
@@ -37,19 +38,23 @@ from bot.text import (
     deadline_text,
     header,
     lobby_content,
+    lobby_prompt,
     ruling_text,
     seat_name,
     seat_title,
     shape_word,
+    status_line,
     table_content,
     trick_line,
 )
+from bot.ui.calling import call_lines, call_rows, usable_draft
 from bot.ui.components import button, link_button, select
 from bot.ui.ids import ComponentId
 from bot.ui.replies import fit
 from engine.cards import Card, Suit
+from engine.deal import deal_shape
 from engine.entry import play_error
-from engine.game import KITTY_SIZE, Phase
+from engine.game import Phase
 from engine.views import PlayerView
 
 __all__ = [
@@ -137,7 +142,8 @@ def _selected_line(view: PlayerView, cards: list[Card], locale: str) -> str:
     public = view.public
     if public.phase is Phase.BURYING and view.to_move:
         text = cards_text(cards) if cards else t("panel.nothing_selected", locale)
-        return t("panel.bury_selected", locale, cards=text, count=len(cards), total=KITTY_SIZE)
+        return t("panel.bury_selected", locale, cards=text, count=len(cards),
+                 total=deal_shape(public.rules).kitty_size)
     if public.phase is not Phase.PLAYING:
         return ""
     if not cards:
@@ -185,7 +191,7 @@ def _hand_text(view: PlayerView, locale: str) -> str:
 
 
 def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list[Card],
-                  locale: str, table_url: str | None) -> str:
+                  locale: str, table_url: str | None, draft: CallDraft | None = None) -> str:
     public = view.public
     seat = view.seat
     lines = [header(doc, public, locale)]
@@ -206,11 +212,20 @@ def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list
             lines.append(t("panel.declare_waiting", locale, batch=public.batch))
     elif phase is Phase.BURYING:
         if view.to_move:
-            lines.append(t("panel.bury_prompt", locale, deadline=when or "—"))
+            if is_friends(public.rules):
+                lines.append(t("panel.bury_prompt_n", locale, deadline=when or "—",
+                               count=deal_shape(public.rules).kitty_size))
+            else:
+                lines.append(t("panel.bury_prompt", locale, deadline=when or "—"))
         else:
             lines.append(t("table.burying_status", locale,
                            player=seat_name(doc, public.turn or 0, locale),
                            deadline=when or "—"))
+    elif phase == CALLING:
+        if view.to_move:
+            lines += call_lines(view, draft or CallDraft(), locale)
+        elif public.turn is not None:
+            lines.append(status_line(doc, public, locale))
     elif phase is Phase.PLAYING:
         if public.trick is not None:
             lines.append(t("table.current_trick", locale, number=public.trick.number,
@@ -256,7 +271,8 @@ def _quick_options(plays: list[QuickPlay], view: PlayerView, locale: str
 
 
 def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[str],
-               locale: str, table_url: str | None, plays: list[QuickPlay]) -> ui.View | None:
+               locale: str, table_url: str | None, plays: list[QuickPlay],
+               draft: CallDraft | None = None) -> ui.View | None:
     """The components of a seat's panel (None when there is nothing to do)."""
     public = view.public
     seat = view.seat
@@ -290,6 +306,14 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
         for link_item in link:
             link_item.row = 1
         return _view([*items, *row_buttons, *link])
+    if phase == CALLING:
+        if not view.to_move:
+            return None
+        for link_item in link:
+            link_item.row = 4
+        return _view([*call_rows(table_id, view, draft or CallDraft(), step, locale),
+                      button(cid("refresh"), label=t("button.refresh", locale), row=4),
+                      *link])
     if phase not in (Phase.BURYING, Phase.PLAYING):
         return None
     burying = phase is Phase.BURYING
@@ -339,12 +363,13 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
                                    min_values=0, max_values=len(options), row=row))
         row += 1
     count = len([v for v in selected if v in dict(values)])
+    kitty_size = deal_shape(public.rules).kitty_size
     if burying:
         row_buttons = [
             button(cid("suggest"), label=t("button.suggest", locale), row=4),
             button(cid("bury"), label=t("button.bury", locale, count=count,
-                                               total=KITTY_SIZE),
-                          style=discord.ButtonStyle.success, disabled=count != KITTY_SIZE,
+                                               total=kitty_size),
+                          style=discord.ButtonStyle.success, disabled=count != kitty_size,
                           row=4),
             button(cid("clear"), label=t("button.clear", locale), row=4),
             button(cid("type"), label=t("button.type", locale), row=4),
@@ -420,6 +445,8 @@ async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
     match = doc.get_match()
     assert match is not None
     view = match.view_for(seat)
+    draft = usable_draft(view, CallDraft.of(selected)) if view.public.phase == CALLING \
+        else None
     cards_pool = pool(view)
     known = {value for value, _ in instances(cards_pool)}
     selected = [v for v in selected if v in known]
@@ -428,8 +455,8 @@ async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
     image = await pictures.hand_picture(view, locale, tuple(cards), four_colour)
     plays = await offload.run(quick_plays, view)
     url = table_url(doc)
-    content = panel_content(doc, table_id, view, cards, locale, url)
-    components = panel_view(doc, table_id, view, selected, locale, url, plays)
+    content = panel_content(doc, table_id, view, cards, locale, url, draft)
+    components = panel_view(doc, table_id, view, selected, locale, url, plays, draft)
     return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
 
 
@@ -445,7 +472,7 @@ def table_url(doc: TableDoc) -> str | None:
 
 def seat_labels(doc: TableDoc, locale: str) -> list[SeatLabel]:
     labels = []
-    for seat in range(4):
+    for seat in range(doc.seat_count):
         entry = doc.seats[seat]
         name = seat_title(doc, seat, locale).replace("\\", "")
         labels.append(SeatLabel(name, computer=entry is not None and entry.user_id is None,
@@ -517,7 +544,6 @@ async def build_table_message(doc: TableDoc, table_id: int) -> Panel:
     image = await pictures.table_picture(public, labels, locale)
     content = table_content(doc, public, locale)
     if match.phase is Phase.MATCH_OVER:
-        ready = t("lobby.ready", locale) if doc.full else t("lobby.how_to", locale)
-        content = fit(f"{content}\n{ready}")
+        content = fit(f"{content}\n{lobby_prompt(doc, locale)}")
     return Panel(content, image, f"table-{table_id}-{public.hand_no}.png",
                  table_view(doc, table_id, locale))

@@ -24,6 +24,7 @@ from bot.client import TractorBot
 from bot.config import Config
 from bot.table import TableDoc
 from engine.cards import Card, Rank, parse_cards
+from engine.deal import deal_shape
 from engine.events import TrumpHow
 from engine.game import HandState, Match, Phase
 from engine.rules import RuleSet
@@ -169,7 +170,7 @@ class World:
         self.table_id = stored.id
         for user in self.users[1:humans]:
             await user.click(self.table_message(), label="Join")
-        for _ in range(4 - humans):
+        for _ in range((await self.doc()).seat_count - humans):
             await first.click(self.table_message(), label="Add bot")
 
     async def start(self) -> None:
@@ -254,7 +255,8 @@ def seats_to_act(match: Match) -> list[int]:
     public = match.public_view()
     if public.phase is Phase.DECLARING:
         return list(public.awaiting)
-    if public.turn is not None and public.phase in (Phase.BURYING, Phase.PLAYING):
+    if public.turn is not None and public.phase in (Phase.BURYING, Phase.CALLING,
+                                                    Phase.PLAYING):
         return [public.turn]
     return []
 
@@ -296,8 +298,11 @@ async def by_panel(w: World, seat: int) -> None:
                     return
         assert_ok(await user.user.click(panel, custom_id=find(panel, "pass").custom_id))
         return
+    if public.phase is Phase.CALLING:
+        await call_by_panel(w, user)
+        return
     if public.phase is Phase.BURYING:
-        remaining = 8
+        size = remaining = deal_shape(public.rules).kitty_size
         selects = [c for c in components(panel) if ":sel:" in (c.custom_id or "")]
         assert selects, panel.content
         for select in selects:
@@ -311,7 +316,7 @@ async def by_panel(w: World, seat: int) -> None:
                 break
         panel = w.dm_panel(user)
         bury = find(panel, "bury")
-        assert bury is not None and not bury.disabled and "8/8" in bury.label
+        assert bury is not None and not bury.disabled and f"{size}/{size}" in bury.label
         assert_ok(await user.user.click(panel, custom_id=bury.custom_id))
         return
     assert public.phase is Phase.PLAYING
@@ -329,6 +334,21 @@ async def by_panel(w: World, seat: int) -> None:
     play = find(panel, "play")
     assert play is not None and not play.disabled, panel.content
     assert_ok(await user.user.click(panel, custom_id=play.custom_id))
+
+
+async def call_by_panel(w: World, user: MemberActor) -> None:
+    """The starter calls friends with the panel: **Add** the card the selects show until
+    every call is made, then **Call friends**."""
+    match = await w.match()
+    for _ in range(deal_shape(match.rules).friends):
+        panel = w.dm_panel(user)
+        add = find(panel, "fadd")
+        assert add is not None and not add.disabled, panel.content
+        assert_ok(await user.user.click(panel, custom_id=add.custom_id))
+    panel = w.dm_panel(user)
+    call = find(panel, "fcall")
+    assert call is not None and not call.disabled, panel.content
+    assert_ok(await user.user.click(panel, custom_id=call.custom_id))
 
 
 async def by_typing(w: World, seat: int) -> None:
@@ -411,6 +431,9 @@ class LeakScanner:
         for declaration in public.declarations:
             known.update(declaration.cards)
         known.update(public.revealed)
+        known.update(call.card for call in public.friend_calls)  # called cards: public
+        for failed in public.failed_throws:  # a failed throw is shown whole (R7)
+            known.update(failed.attempted)
         settled = public.result is not None
         for message in self.w.public_messages():
             content = message.content or ""

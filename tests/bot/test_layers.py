@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("services", ("bot.service", "bot.repository", "bot.players", "bot.timers",
                   "bot.seating", "bot.forced", "bot.offload", "bot.pictures")),
     ("core", ("bot.table", "bot.options", "bot.selection", "bot.outcome", "bot.errors",
-              "bot.seat_rules", "bot.levels",
+              "bot.seat_rules", "bot.levels", "bot.friends",
               "bot.config", "bot.logging", "bot.text", "bot.i18n", "bot.images",
               "bot.replay", "bot.storage", "bot.render")),
     ("engine", ("engine",)),

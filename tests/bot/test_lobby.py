@@ -60,7 +60,7 @@ async def test_lobby_commands(tmp_path: Path) -> None:
         shown = result.response
         select = find(shown, "opt", extra=None)
         assert select is not None
-        timer = next(c for c in (row for row in shown.message.components[0].children)
+        timer = next(c for row in shown.message.components for c in row.children
                      if "turn_timer_s" in c.custom_id)
         await alice.select(shown, ["90"], custom_id=timer.custom_id)
         assert (await w.doc()).options["turn_timer_s"] == 90

@@ -1,0 +1,112 @@
+"""The starter's friend call on the hand panel (Finding Friends, phase CALLING).
+
+Discord allows 5 rows and 25 options a select, and a call names a card and a copy (up to
+3 suits × 12 ranks × 4 copies), so one call is picked at a time: a suit select, a rank
+select and a copy select (``1st`` … ``4th``), then **Add**; the calls so far are listed
+and written in every call component's id (`bot.friends`); **Call friends** sends them
+once all F are made, **Undo** takes the last one back. Only legal calls are offered
+(`engine.friends.legal_calls`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import ui
+
+from bot.errors import UserFacingError
+from bot.friends import CallChoices, CallDraft, call_choices, encode_calls
+from bot.i18n import t
+from bot.text import call_text
+from bot.ui.components import button, select
+from bot.ui.ids import ComponentId
+from engine.cards import Card, Suit
+from engine.deal import deal_shape
+from engine.friends import legal_calls
+from engine.views import PlayerView
+
+__all__ = ["CALL_SELECTS", "call_lines", "call_rows", "choices_for", "usable_draft"]
+
+CALL_SELECTS = ("fsuit", "frank", "fcopy")
+"""The call selects' verbs (suit, rank, copy), rows 0–2."""
+
+
+def choices_for(view: PlayerView, draft: CallDraft) -> CallChoices:
+    """The call selects' choices for the starter's `view` (a forged draft is refused)."""
+    return call_choices(draft, legal_calls(view), deal_shape(view.public.rules).friends)
+
+
+def usable_draft(view: PlayerView, draft: CallDraft) -> CallDraft:
+    """`draft` if its calls are legal now, else a fresh one (a draft kept from an earlier
+    hand, or from before a restart, never breaks the panel)."""
+    try:
+        choices_for(view, draft)
+    except UserFacingError:
+        return CallDraft()
+    return draft
+
+
+def call_lines(view: PlayerView, draft: CallDraft, locale: str) -> list[str]:
+    """The panel's lines while calling: the prompt and the calls so far."""
+    wanted = deal_shape(view.public.rules).friends
+    if not view.to_move:
+        return []
+    made = choices_for(view, draft).made
+    listed = ", ".join(call_text(c.card, c.copy, locale) for c in made) or "—"
+    return [t("panel.call_prompt", locale, count=wanted),
+            t("panel.calls_so_far", locale, calls=listed, made=len(made), total=wanted)]
+
+
+def call_rows(table_id: int, view: PlayerView, draft: CallDraft, step: int,
+              locale: str) -> list[ui.Item[Any]]:
+    """Rows 0–3 of the starter's panel: the three selects and Add · Undo · Call friends."""
+    public = view.public
+    seat = view.seat
+    wanted = deal_shape(public.rules).friends
+    choices = choices_for(view, draft)
+    code = encode_calls(choices.made)
+
+    def cid(verb: str) -> ComponentId:
+        return ComponentId(table_id, public.hand_no, step, verb,
+                           f"{seat}.{code}" if code else str(seat))
+
+    pick = choices.pick
+    full = len(choices.made) >= wanted
+    items: list[ui.Item[Any]] = []
+    if choices.suits and not full:
+        suit = None if pick is None else pick.card.suit.value
+        rank = None if pick is None else str(pick.card.rank)
+        items.append(select(cid("fsuit"), row=0, placeholder=t("panel.call_suit", locale),
+                            options=[discord.SelectOption(label=Suit(s).symbol, value=s,
+                                                          default=s == suit)
+                                     for s in choices.suits]))
+        symbol = Suit(suit).symbol if suit else ""
+        items.append(select(cid("frank"), row=1, placeholder=t("panel.call_rank", locale),
+                            options=[discord.SelectOption(label=f"{r}{symbol}", value=r,
+                                                          default=r == rank)
+                                     for r in choices.ranks]))
+        card = None if pick is None else pick.card
+        items.append(select(cid("fcopy"), row=2, placeholder=t("panel.call_copy", locale),
+                            options=[discord.SelectOption(
+                                label=_copy_label(card, k, locale), value=str(k),
+                                default=pick is not None and k == pick.copy)
+                                for k in choices.copies]))
+    add_label = t("button.call_add", locale,
+                  call="—" if pick is None else call_text(pick.card, pick.copy, locale))
+    items += [
+        button(cid("fadd"), label=add_label[:80], row=3, disabled=full or pick is None,
+               style=discord.ButtonStyle.primary),
+        button(cid("fundo"), label=t("button.call_undo", locale), row=3,
+               disabled=not choices.made),
+        button(cid("fcall"), label=t("button.call_friends", locale, made=len(choices.made),
+                                     total=wanted),
+               style=discord.ButtonStyle.success, row=3, disabled=not full),
+    ]
+    return items
+
+
+def _copy_label(card: Card | None, copy: int, locale: str) -> str:
+    if card is None:
+        return t(f"friends.copy.{copy}", locale)
+    return call_text(card, copy, locale)
