@@ -177,7 +177,14 @@ async def dealt(session: LocalSession, page: Page) -> dict[str, Any]:
         await asyncio.sleep(0.05)  # the pump notices the page
     assert match.hand_no == 1
     await session.idle()
-    return await page.open()
+    for _ in range(200):  # the page's publication catches up with the deal
+        state = await page.open()
+        table = state["messages"][table_message_id(state)]
+        if not any(c.get("label") == "Ready" for row in table["components"]
+                   for c in row.get("components", [])):
+            break
+        await asyncio.sleep(0.05)
+    return state
 
 
 async def decide(session: LocalSession) -> None:
