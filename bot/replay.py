@@ -30,7 +30,7 @@ from typing import Literal
 from bot import render
 from bot.i18n import resolve_locale, t, tn
 from bot.storage import HandRecord, LevelPoint
-from bot.text import cards_text, hand_outcome, kitty_lines, pair_text, trump_text
+from bot.text import call_text, cards_text, hand_outcome, kitty_lines, pair_text, trump_text
 from engine.actions import Action, StartHand, action_from_dict
 from engine.cards import Rank
 from engine.deal import deal_shape
@@ -261,12 +261,6 @@ def _team(seats: Sequence[SeatInfo], team: int) -> str:
 
 def _names(seats: Sequence[SeatInfo], which: Sequence[int]) -> str:
     return " & ".join(seats[seat].mention for seat in which)
-
-
-def call_text(call: FriendCall, locale: str) -> str:
-    """A friend call as a replay names it: ``A♥ (1st copy played)``."""
-    return t("replay.call", locale, card=cards_text((call.card,)),
-             copy=t(f"replay.copy.{min(max(call.copy, 1), 4)}", locale))
 
 
 def _reveal_lines(frame: Frame, seats: Sequence[SeatInfo], locale: str) -> list[str]:

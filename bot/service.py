@@ -397,7 +397,7 @@ class TableService:
             elif isinstance(event, FriendsCalled):  # shown to all at once
                 text = t("announce.friends_called", locale,
                          player=seat_name(doc, event.seat, locale),
-                         calls=", ".join(call_text(c.card, c.copy, locale)
+                         calls=", ".join(call_text(c, locale)
                                          for c in event.calls))
                 doc.add_note(text)
                 pub.announcements.append(Announcement(text))

@@ -32,6 +32,7 @@ from engine.events import (
     TrumpHow,
     TrumpSet,
 )
+from engine.friends import FriendCall
 from engine.game import BATCHES, HandResult, Phase, Trick
 from engine.reasons import Reason, display_params, pretty_cards, template_key
 from engine.trick import trick_winner
@@ -164,9 +165,14 @@ def seat_levels_text(doc: TableDoc, levels: Sequence[Rank], locale: str) -> str:
                       for seat, level in enumerate(levels))
 
 
-def call_text(card: Card, copy: int, locale: str) -> str:
-    """``1st A♥``: the copy-th `card` played (a friend call)."""
-    return t("friends.call", locale, copy=t(f"friends.copy.{copy}", locale), card=card.pretty)
+def copy_word(copy: int, locale: str) -> str:
+    """``1st``: which copy of a called card counts (the pictures draw the same words)."""
+    return t(f"friends.copy.{copy}", locale)
+
+
+def call_text(call: FriendCall, locale: str) -> str:
+    """``the 1st A♥``: a friend call, the copy-th `call.card` played (F4)."""
+    return t("friends.call", locale, copy=copy_word(call.copy, locale), card=call.card.pretty)
 
 
 def calls_line(doc: TableDoc, public: PublicView, locale: str) -> str:
@@ -176,7 +182,7 @@ def calls_line(doc: TableDoc, public: PublicView, locale: str) -> str:
     for index, call in enumerate(public.friend_calls):
         seat = public.call_seats[index] if index < len(public.call_seats) else None
         who = "?" if seat is None else seat_name(doc, seat, locale)
-        parts.append(f"{call_text(call.card, call.copy, locale)} → {who}")
+        parts.append(f"{call_text(call, locale)} → {who}")
     return t("table.friend_calls", locale, calls=" · ".join(parts))
 
 
@@ -380,7 +386,7 @@ def reveal_text(doc: TableDoc, event: FriendRevealed, locale: str) -> str:
     call = public.friend_calls[event.call_index]
     starter = public.starter
     assert starter is not None
-    card = call_text(call.card, call.copy, locale)
+    card = call_text(call, locale)
     if seat == starter:
         return t("note.friend_void", locale, player=seat_name(doc, seat, locale), call=card)
     return t("note.friend_revealed", locale, player=seat_name(doc, seat, locale), call=card,

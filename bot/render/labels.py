@@ -1,7 +1,8 @@
 """The words drawn into images, so the bot can localize them.
 
 `Labels()` is English. The bot builds localized labels from its catalog, where every field
-`name` is the message `render.<name>` (all three .po files carry them). Pass the *raw*
+`name` is the message `render.<name>` (all three .po files carry them), except the words the
+table texts share (`SHARED_KEYS`: a called copy's ordinal is `friends.copy.<n>`). Pass the *raw*
 templates (the renderers fill the placeholders), e.g.::
 
     from bot.i18n import messages, resolve_locale
@@ -17,6 +18,14 @@ from dataclasses import dataclass, fields
 from typing import Final
 
 KEY_PREFIX: Final = "render."
+
+SHARED_KEYS: Final = {f"nth_{copy}": f"friends.copy.{copy}" for copy in range(1, 5)}
+"""Fields read from the keys the bot's texts use (`bot.text.copy_word`), not `render.*`."""
+
+
+def catalog_key(name: str) -> str:
+    """The catalog key of the field `name`."""
+    return SHARED_KEYS.get(name, KEY_PREFIX + name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +81,7 @@ class Labels:
     call_open: str = "{nth} {card} ?"  # a called card not played yet; {card}: e.g. A♥
     call_found: str = "{nth} {card} → {name}"  # {name}: who played it (the friend)
     call_void: str = "{nth} {card}: void"  # the starter played their own called card
-    nth_1: str = "1st"
+    nth_1: str = "1st"  # which copy of a called card counts (friends.copy.1 …)
     nth_2: str = "2nd"
     nth_3: str = "3rd"
     nth_4: str = "4th"
@@ -88,20 +97,20 @@ class Labels:
     def from_lookup(cls, lookup: Callable[[str], str]) -> Labels:
         """Labels from a catalog: `lookup("render.level")` → the localized *unformatted*
         template (`"级牌 {rank}"`), not a formatted message."""
-        return cls(**{f.name: lookup(KEY_PREFIX + f.name) for f in fields(cls)})
+        return cls(**{f.name: lookup(catalog_key(f.name)) for f in fields(cls)})
 
     @classmethod
     def from_messages(cls, messages: Mapping[str, str]) -> Labels:
         """Labels from a `{key: template}` catalog (`bot.i18n.messages(locale)`); a key
         missing from it keeps its English label."""
         english = cls()
-        return cls(**{f.name: messages.get(KEY_PREFIX + f.name, getattr(english, f.name))
+        return cls(**{f.name: messages.get(catalog_key(f.name), getattr(english, f.name))
                       for f in fields(cls)})
 
     @classmethod
     def catalog_keys(cls) -> tuple[str, ...]:
         """The catalog keys `from_lookup` asks for."""
-        return tuple(KEY_PREFIX + f.name for f in fields(cls))
+        return tuple(catalog_key(f.name) for f in fields(cls))
 
 
 ENGLISH: Final = Labels()
