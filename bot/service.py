@@ -267,8 +267,7 @@ class TableService:
                 raise UserFacingError("error.not_at_table")
             rules = doc.rules
             if not doc.full:
-                raise UserFacingError("error.need_all_seats" if is_friends(rules)
-                                      else "error.need_four")
+                raise UserFacingError("error.need_seats", count=doc.seat_count)
             if rules.players != doc.seat_count:  # a table from before the option: its seats
                 raise UserFacingError("error.bad_option")
             match = Match.new(rules)

@@ -114,10 +114,13 @@ def seat_label(doc: TableDoc, seat: int, locale: str) -> str:
     return t("seat.label", locale, name=seat_name(doc, seat, locale), number=seat + 1)
 
 
+_SHAPE_TERMS = ("single", "pair", "triple", "quad", "tractor", "throw")
+"""The shapes `bot.players.shape_of` names that have a word of their own (``term.<shape>``)."""
+
+
 def shape_word(shape: str, locale: str) -> str:
-    key = {"single": "term.single", "pair": "term.pair", "tractor": "term.tractor",
-           "throw": "term.throw"}.get(shape)
-    return t(key, locale) if key else t("shape.mixed", locale)
+    """The word for a play's shape (`bot.players.shape_of`); ``mixed`` for any other."""
+    return t(f"term.{shape}" if shape in _SHAPE_TERMS else "shape.mixed", locale)
 
 
 def trick_winner_seat(trick: Trick, trump: Trump | None, seats: int = 4) -> int | None:

@@ -67,7 +67,7 @@ async def test_lobby_commands(tmp_path: Path) -> None:
 
         assert find(w.table_message(), "start").disabled  # three seats filled
         result = await bob.slash(w.channel, "tractor start")
-        assert "Four seats must be filled" in text(result)
+        assert "All 4 seats must be filled" in text(result)
         await carol.click(w.table_message(), label="Join")  # the empty seat 4
         doc = await w.doc()
         assert doc.full
