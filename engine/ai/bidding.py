@@ -104,8 +104,8 @@ def ai_bury(cards: Sequence[Card], trump: Trump, void_bonus: float = 18.0,
     ranked = sorted(cards, key=lambda c: (values[c], c.code))
     best: tuple[float, list[Card]] | None = None
     suits = [s for s in range(4) if side[s]]
-    for size in range(0, 3):
-        for chosen in combinations(suits, size):
+    for voids in range(0, 3):
+        for chosen in combinations(suits, voids):
             bury = [c for s in chosen for c in side[s]]
             if len(bury) > size:
                 continue
