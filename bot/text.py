@@ -16,6 +16,7 @@ from bot.friends import CALLING, is_friends, seat_count
 from bot.i18n import DEFAULT, messages, t, tn
 from bot.levels import LEVELS
 from bot.options import options_text
+from bot.render.sides import play_seats, trick_winning_seat
 from bot.table import TableDoc
 from engine.cards import Card, Rank
 from engine.deal import deal_shape
@@ -35,7 +36,6 @@ from engine.events import (
 from engine.friends import FriendCall
 from engine.game import BATCHES, HandResult, Phase, Trick
 from engine.reasons import Reason, display_params, pretty_cards, template_key
-from engine.trick import trick_winner
 from engine.trump import Trump
 from engine.views import PublicView
 
@@ -123,19 +123,11 @@ def shape_word(shape: str, locale: str) -> str:
     return t(f"term.{shape}" if shape in _SHAPE_TERMS else "shape.mixed", locale)
 
 
-def trick_winner_seat(trick: Trick, trump: Trump | None, seats: int = 4) -> int | None:
-    """The seat winning the trick so far (or that won it), at a table of `seats`."""
-    if trump is None or trick.winner is not None:
-        return trick.winner
-    return (trick.leader + trick_winner(trick.plays, trump, trick.throw_ruff)) % seats
-
-
 def trick_line(doc: TableDoc, trick: Trick, locale: str, trump: Trump | None = None) -> str:
     seats = doc.seat_count
-    winner = trick_winner_seat(trick, trump, seats)
+    winner = trick.winner if trump is None else trick_winning_seat(trick, trump, seats)
     parts = []
-    for index, play in enumerate(trick.plays):
-        seat = (trick.leader + index) % seats
+    for seat, play in zip(play_seats(trick, seats), trick.plays, strict=True):
         mark = " ★" if seat == winner else ""
         parts.append(f"{seat_name(doc, seat, locale)} {cards_text(play)}{mark}")
     return " · ".join(parts)

@@ -12,8 +12,6 @@ from bot.render.draw import Box
 from bot.render.labels import Labels
 from bot.render.style import DANGER, FELT_DARK, GOLD, WHITE
 from engine.cards import Card
-from engine.game import Trick
-from engine.trump import Trump
 from engine.views import PublicView
 
 
@@ -24,11 +22,6 @@ class SeatLabel:
     name: str
     computer: bool = False
     autopilot: bool = False
-
-
-def winning_seat(trick: Trick, trump: Trump | None) -> int:
-    """The seat winning `trick` so far, or that won it (R9; four seats)."""
-    return trick.leader if trump is None else trick.winning_seat(trump)
 
 
 def declarations_shown(view: PublicView) -> dict[int, tuple[Card, ...]]:

@@ -11,7 +11,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.render.board import SeatLabel, winning_seat
+from bot.render.board import SeatLabel
 from bot.render.draw import (
     Box,
     felt,
@@ -76,18 +76,16 @@ class HandSummary:
         if result is None or view.starter is None or view.level is None:
             raise ValueError("the hand is not settled yet: view.result is None")
         sides = sides_of(view)
+        declarers = ((result.declarer_seats or (view.starter,)) if sides.friends
+                     else view.declarer_seats)
+        counted = result.kitty_scored > 0
+        if view.last_trick is not None:  # the kitty goes to whoever won the last trick
+            counted = trick_winning_seat(view.last_trick, view.trump,
+                                         sides.seats) not in declarers
         if sides.friends:
-            declarers = result.declarer_seats or (view.starter,)
-            counted = result.kitty_scored > 0
-            if view.last_trick is not None:
-                counted = trick_winning_seat(view.last_trick, view.trump,
-                                             sides.seats) not in declarers
             return cls(hand_no=view.hand_no, level=view.level, trump=view.trump,
                        starter=view.starter, result=result, kitty_counted=counted,
                        friends=True, decks=sides.decks, declarer_seats=declarers)
-        counted = result.kitty_scored > 0
-        if view.last_trick is not None:
-            counted = winning_seat(view.last_trick, view.trump) % 2 != view.starter % 2
         return cls(hand_no=view.hand_no, level=view.level, trump=view.trump,
                    starter=view.starter, result=result, kitty_counted=counted)
 

@@ -13,7 +13,6 @@ from bot.render.board import (
     declarations_shown,
     how_trump_was_set,
     points_bar,
-    winning_seat,
 )
 from bot.render.draw import (
     Box,
@@ -33,6 +32,7 @@ from bot.render.draw import (
 from bot.render.faces import card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
 from bot.render.ring import ring_image
+from bot.render.sides import trick_winning_seat
 from bot.render.sorting import sort_hand
 from bot.render.style import (
     DANGER,
@@ -46,7 +46,7 @@ from bot.render.style import (
     to_png,
 )
 from engine.cards import Card, Rank
-from engine.game import Phase, Trick
+from engine.game import SEATS, Phase, Trick
 from engine.rules import Mode
 from engine.trump import Trump
 from engine.views import PublicView
@@ -121,7 +121,7 @@ def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bo
     winner: int | None = None
     if trick is not None:
         plays = dict(zip(trick.seats, trick.plays, strict=True))
-        winner = winning_seat(trick, trump)
+        winner = trick_winning_seat(trick, trump, SEATS)
     elif view.phase is Phase.DECLARING:
         plays = declarations_shown(view)
         standing = view.standing
@@ -275,7 +275,7 @@ def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, trick: Trick
     step = float(tile_w + 2)
     if overlaps:
         step = min(step, max(10.0, (box[2] - 14 - x0 - fixed) / overlaps))
-    winner = winning_seat(trick, trump)
+    winner = trick_winning_seat(trick, trump, SEATS)
     x, y = float(x0), round(box[1]) + 46
     for seat, cards in plays:
         x += text(draw, (x, y + tile_h / 2), str(seat + 1), DETAIL, WHITE, bold=True,
