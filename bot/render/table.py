@@ -10,8 +10,8 @@ from PIL import Image, ImageDraw
 
 from bot.render.board import (
     SeatLabel,
-    declarations_shown,
     how_trump_was_set,
+    plays_shown,
     points_bar,
 )
 from bot.render.draw import (
@@ -113,19 +113,8 @@ def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bo
     place = {seat: (seat - bottom) % 4 for seat in range(4)}
 
     # The plays in front of the seats: the trick, or the shown declarations while dealing.
-    trick: Trick | None = view.trick
+    trick, plays, winner = plays_shown(view, SEATS)
     settled = view.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER)
-    if trick is None and settled:
-        trick = view.last_trick
-    plays: dict[int, tuple[Card, ...]] = {}
-    winner: int | None = None
-    if trick is not None:
-        plays = dict(zip(trick.seats, trick.plays, strict=True))
-        winner = trick_winning_seat(trick, trump, SEATS)
-    elif view.phase is Phase.DECLARING:
-        plays = declarations_shown(view)
-        standing = view.standing
-        winner = standing.seat if standing is not None else None
     tops: dict[int, int] = {}
     for seat, cards in plays.items():
         tops[seat] = _draw_play(image, draw, cards, place[seat], trump, level, winner == seat,
