@@ -270,10 +270,7 @@ def test_one_parser_refuses_forged_calls() -> None:
 async def test_players_option_resizes_the_seats(tmp_path: Path) -> None:
     async with world(tmp_path, humans=1) as w:
         alice = w.users[0]
-        await alice.slash(w.channel, "tractor new")
-        stored = await w.bot.store.table_in_channel(w.channel.id)
-        assert stored is not None
-        w.table_id = stored.id
+        await w.new_table()
         assert (await w.doc()).seat_count == 4
 
         async def set_option(name: str, value: str) -> Any:
@@ -403,10 +400,7 @@ async def test_new_shape_after_a_match_goes_back_to_the_lobby(tmp_path: Path) ->
     new seats; the table is a lobby again."""
     async with world(tmp_path, humans=1) as w:
         alice = w.users[0]
-        await alice.slash(w.channel, "tractor new", mode="friends", players=6)
-        stored = await w.bot.store.table_in_channel(w.channel.id)
-        assert stored is not None
-        w.table_id = stored.id
+        await w.new_table(mode="friends", players=6)
         doc = await w.doc()
         over = Match(rules=doc.rules, levels=(Rank.ACE,) * 6, hand_no=9, winner=0)
         await w.bot.service.update_meta(w.table_id, lambda d: d.set_match(over))
