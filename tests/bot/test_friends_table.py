@@ -172,18 +172,23 @@ async def test_six_seat_hand_two_people_four_computers_restart(
         assert match.hand_no == 2 and match.public_view().starter == result.next_starter
 
 
-async def _calling_table(w: World, players: int = 5) -> Any:
-    """alice (seat 1, the starter: fixed trump ♥) has buried and calls; bob is seat 2."""
-    await w.open_table(2, mode="friends", players=players, fixed_trump="H")
-    await w.start()
-    for _ in range(50):
+async def _humans_play_until(w: World, phase: Phase, steps: int = 50) -> None:
+    """The humans act by their panels (the computers by themselves) until `phase`."""
+    for _ in range(steps):
         match = await w.match()
-        if match.phase is Phase.CALLING:
-            break
+        if match.phase is phase:
+            return
         doc = await w.doc()
         humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
         assert humans, match.phase
         await by_panel(w, humans[0])
+
+
+async def _calling_table(w: World, players: int = 5) -> Any:
+    """alice (seat 1, the starter: fixed trump ♥) has buried and calls; bob is seat 2."""
+    await w.open_table(2, mode="friends", players=players, fixed_trump="H")
+    await w.start()
+    await _humans_play_until(w, Phase.CALLING)
     match = await w.match()
     assert match.phase is Phase.CALLING and match.public_view().turn == 0
     return match
@@ -373,25 +378,12 @@ async def test_restart_while_declaring_or_burying(tmp_path: Path, phase: Phase) 
         fixed = {"fixed_trump": "H"} if phase is Phase.BURYING else {}
         await w.open_table(2, mode="friends", players=5, **fixed)
         await w.start()
-        for _ in range(50):
-            match = await w.match()
-            if match.phase is phase:
-                break
-            doc = await w.doc()
-            humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
-            await by_panel(w, humans[0])
+        await _humans_play_until(w, phase)
         before = (await w.match()).to_dict()
         assert (await w.match()).phase is phase
         await w.restart()
         assert (await w.match()).to_dict() == before
-        for _ in range(80):
-            match = await w.match()
-            if match.phase is Phase.PLAYING:
-                break
-            doc = await w.doc()
-            humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
-            assert humans, match.phase
-            await by_panel(w, humans[0])
+        await _humans_play_until(w, Phase.PLAYING, 80)
         assert (await w.match()).phase is Phase.PLAYING
 
 
