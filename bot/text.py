@@ -12,7 +12,7 @@ from typing import Literal
 
 import discord
 
-from bot.friends import CALLING, is_friends, seat_count
+from bot.friends import CALLING, is_friends
 from bot.i18n import DEFAULT, messages, t, tn
 from bot.levels import LEVELS
 from bot.options import options_text
@@ -206,7 +206,7 @@ def levels_line(doc: TableDoc, public: PublicView, locale: str) -> str:
 
 def seats_line(doc: TableDoc, public: PublicView, locale: str) -> str:
     parts = []
-    for seat in range(seat_count(public)):
+    for seat in range(public.seats):
         entry = doc.seats[seat]
         marks = ""
         if entry is not None and entry.user_id is None:
@@ -424,7 +424,7 @@ def _friends_outcome(doc: TableDoc, public: PublicView, result: HandResult,
                      locale: str) -> list[str]:
     """Finding Friends: the final sides, who went up, every seat's level, the next starter."""
     side = list(result.declarer_seats)
-    others = [s for s in range(seat_count(public)) if s not in side]
+    others = [s for s in range(public.seats) if s not in side]
     lines = [t("summary.starter_side", locale, players=names_text(doc, side, locale))]
     outcome = hand_outcome(result)
     if outcome == "declarers_up":
