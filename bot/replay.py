@@ -33,7 +33,7 @@ from bot.storage import HandRecord, LevelPoint
 from bot.text import call_text, cards_text, hand_outcome, kitty_lines, pair_text, trump_text
 from engine.actions import Action, StartHand, action_from_dict
 from engine.cards import Rank
-from engine.deal import deal_shape
+from engine.deal import deal_shape, take_over_points
 from engine.errors import TractorError
 from engine.events import FriendRevealed, HandSettled, TrickWon
 from engine.friends import FriendCall
@@ -327,11 +327,6 @@ def _result_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> lis
     return lines
 
 
-def target_points(rules: RuleSet) -> int:
-    """The points the opponents need to take over: 80 with two decks, 40 a deck (F5)."""
-    return 40 * deal_shape(rules).decks
-
-
 def frame_text(frames: Sequence[Frame], step: int, seats: Sequence[SeatInfo], locale: str, *,
                hand_id: int) -> str:
     """The message shown with step `step` (0-based) of a replay, in `locale`.
@@ -354,7 +349,7 @@ def frame_text(frames: Sequence[Frame], step: int, seats: Sequence[SeatInfo], lo
         lines += _trick_lines(trick, seats, lang)
         lines += _reveal_lines(frame, seats, lang)
         lines.append(t("table.points_taken", lang, points=view.opponent_points,
-                       target=target_points(view.rules)))
+                       target=take_over_points(deal_shape(view.rules).decks)))
     else:
         lines += _result_lines(view, seats, lang)
     text = "\n".join(lines)

@@ -19,7 +19,7 @@ from bot.options import options_text
 from bot.render.sides import play_seats, trick_winning_seat
 from bot.table import TableDoc
 from engine.cards import Card, Rank
-from engine.deal import deal_shape
+from engine.deal import deal_shape, take_over_points
 from engine.errors import TractorError
 from engine.events import (
     Declared,
@@ -187,11 +187,6 @@ def side_line(doc: TableDoc, public: PublicView, locale: str) -> str:
                                                              locale))
 
 
-def target_points(public: PublicView) -> int:
-    """Points the opponents need to take over: 40 per deck (80 with two decks)."""
-    return 40 * deal_shape(public.rules).decks
-
-
 def levels_line(doc: TableDoc, public: PublicView, locale: str) -> str:
     if is_friends(public.rules):
         return t("table.seat_levels", locale,
@@ -277,7 +272,7 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
         lines.append(side_line(doc, public, locale))
     if public.phase in (Phase.PLAYING, Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
         lines.append(t("table.points_taken", locale, points=public.opponent_points,
-                       target=target_points(public)))
+                       target=take_over_points(deal_shape(public.rules).decks)))
     if public.trick is not None:
         lines.append(t("table.current_trick", locale, number=public.trick.number,
                        plays=trick_line(doc, public.trick, locale, public.trump)))

@@ -30,6 +30,7 @@ from bot.render.sides import sides_of, trick_winning_seat
 from bot.render.sorting import sort_hand
 from bot.render.style import DANGER, FELT_DARK, GOLD, INK, MUTED, PANEL, WHITE, to_png
 from engine.cards import Rank
+from engine.deal import level_step
 from engine.events import HandSettled, KittyRevealed
 from engine.game import HandResult
 from engine.trump import Trump
@@ -67,7 +68,7 @@ class HandSummary:
     @property
     def step(self) -> int:
         """The points per level step: 20 per deck (40 with two decks, R10)."""
-        return 20 * self.decks
+        return level_step(self.decks)
 
     @classmethod
     def from_view(cls, view: PublicView) -> HandSummary:
