@@ -256,7 +256,7 @@ class HandState:
         return None
 
     def cards_left(self, seat: int) -> int:
-        """Cards `seat` holds (the starter's 33 while burying)."""
+        """Cards `seat` holds (the starter also holds the kitty while burying: 33 with four)."""
         extra = len(self.kitty) if self.phase is Phase.BURYING and seat == self.starter else 0
         return len(self.hands[seat]) + extra
 
