@@ -110,7 +110,7 @@ def level_text_of(level: str, locale: str) -> str:
 
 
 def seat_label(doc: TableDoc, seat: int, locale: str) -> str:
-    """``Alice (2)``: the name with the seat number shown 1–4."""
+    """``Alice (2)``: the name with the seat number (shown from 1)."""
     return t("seat.label", locale, name=seat_name(doc, seat, locale), number=seat + 1)
 
 
