@@ -42,7 +42,7 @@ class Labels:
     trump_not_set: str = "Trump not set"
     cards: str = "{count} cards"
     selected: str = "{count} selected"
-    bury_hint: str = "Bury 8 · K = from the kitty"
+    bury_hint: str = "Bury {count} · K = from the kitty"  # {count}: the kitty size
     hand_number: str = "Hand {number}"
     team_a: str = "Team A"
     team_b: str = "Team B"
@@ -56,7 +56,7 @@ class Labels:
     to_play: str = "to play"
     throw_failed: str = "Throw failed"
     last_trick: str = "Last trick"
-    opponents_points: str = "Opponents {points} / 80"
+    opponents_points: str = "Opponents {points} / {threshold}"  # {threshold}: 40 per deck
     phase_dealing: str = "Dealing {batch}/5"  # {batch}: batches dealt so far
     phase_burying: str = "Burying"
     phase_playing: str = "Trick {number}"
@@ -85,8 +85,6 @@ class Labels:
     nth_2: str = "2nd"
     nth_3: str = "3rd"
     nth_4: str = "4th"
-    opponents_points_of: str = "Opponents {points} / {threshold}"
-    bury_hint_of: str = "Bury {count} · K = from the kitty"
     phase_calling: str = "Calling friends"  # the starter is choosing the called cards
 
     def nth(self, copy: int) -> str:

@@ -362,8 +362,8 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Se
     """The hand's level and trump, the opponents' points over a bar with their line; how
     trump was set."""
     left, right = 24, WIDTH - 24
-    points = labels.opponents_points_of.format(points=view.opponent_points,
-                                               threshold=sides.threshold)
+    points = labels.opponents_points.format(points=view.opponent_points,
+                                            threshold=sides.threshold)
     points_w = width_of(points, 28, bold=True)
     points_bar(draw, view.opponent_points, (right - max(points_w, 180), 56, right, 64),
                sides.threshold)

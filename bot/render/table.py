@@ -46,6 +46,7 @@ from bot.render.style import (
     to_png,
 )
 from engine.cards import Card, Rank
+from engine.deal import take_over_points
 from engine.game import SEATS, Phase, Trick
 from engine.rules import Mode
 from engine.trump import Trump
@@ -228,7 +229,8 @@ def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Seat
     """Two lines across the top: level and trump, the opponents' points over a thin bar with
     the 80 line; how trump was set (the hand's number before), the teams' levels."""
     left, right = 24, WIDTH - 24
-    points = labels.opponents_points.format(points=view.opponent_points)
+    points = labels.opponents_points.format(points=view.opponent_points,
+                                            threshold=take_over_points(2))
     points_w = width_of(points, DETAIL, bold=True)
     points_bar(draw, view.opponent_points, (right - max(points_w, 180), 56, right, 64))
     text(draw, (right, 30), points, DETAIL, WHITE, bold=True, anchor="rm")
