@@ -330,10 +330,7 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
 
 def lobby_prompt(doc: TableDoc, locale: str) -> str:
     """How to fill the seats, or that the match can start."""
-    if is_friends(doc.rules):
-        return t("lobby.ready_friends" if doc.full else "lobby.how_to_friends", locale,
-                 count=doc.seat_count)
-    return t("lobby.ready" if doc.full else "lobby.how_to", locale)
+    return t("lobby.ready" if doc.full else "lobby.how_to", locale, count=doc.seat_count)
 
 
 def event_lines(doc: TableDoc, events: Sequence[Event], locale: str) -> list[str]:
