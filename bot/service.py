@@ -685,6 +685,8 @@ class TableService:
                     # The view went out of date (someone declared first): decide again,
                     # and pass if that fails too.
                     self.log(table_id, doc).debug("computer seat %s refused: %s", seat, error)
+            # Refused twice: a race lost twice, or a computer player's bug (either mode).
+            self.log(table_id, doc).warning("computer seat %s refused twice: passing", seat)
             await self._guarded(table_id, step,
                                 lambda tx: self._computer_apply(tx, seat, Pass(seat)))
         except UserFacingError:
