@@ -1,5 +1,5 @@
-"""Finding Friends at a Discord table (Discord-free): the seat count of a view, the
-friend calls as component values, and the one parser of a call being made.
+"""Finding Friends at a Discord table (Discord-free): the friend calls as component values,
+and the one parser of a call being made.
 
 A call in progress lives in the starter's panel: the calls made so far are written in the
 custom ids of the panel's call components (``{seat}.AH1-10S2``: the first A♥, the second
@@ -19,10 +19,9 @@ from bot.errors import UserFacingError
 from engine.friends import FriendCall
 from engine.game import Phase
 from engine.rules import Mode, RuleSet
-from engine.views import PublicView
 
 __all__ = ["CALLING", "MAX_CALLS", "CallChoices", "CallDraft", "call_choices", "calls_ok",
-           "encode_calls", "is_friends", "parse_calls", "seat_count"]
+           "encode_calls", "is_friends", "parse_calls"]
 
 CALLING = Phase.CALLING
 MAX_CALLS = 3
@@ -32,11 +31,6 @@ _CALL = re.compile(r"(?:[2-9JQKA]|10)[SHDC][1-4]")
 
 def is_friends(rules: RuleSet) -> bool:
     return rules.mode is Mode.FRIENDS
-
-
-def seat_count(public: PublicView) -> int:
-    """The seats of the table a view is of (4 in teams mode)."""
-    return len(public.cards_left)
 
 
 def call_code(call: FriendCall) -> str:

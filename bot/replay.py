@@ -30,10 +30,10 @@ from typing import Literal
 from bot import render
 from bot.i18n import resolve_locale, t, tn
 from bot.storage import HandRecord, LevelPoint
-from bot.text import cards_text, hand_outcome, kitty_lines, pair_text, trump_text
+from bot.text import call_text, cards_text, hand_outcome, kitty_lines, pair_text, trump_text
 from engine.actions import Action, StartHand, action_from_dict
 from engine.cards import Rank
-from engine.deal import deal_shape
+from engine.deal import deal_shape, take_over_points
 from engine.errors import TractorError
 from engine.events import FriendRevealed, HandSettled, TrickWon
 from engine.friends import FriendCall
@@ -263,12 +263,6 @@ def _names(seats: Sequence[SeatInfo], which: Sequence[int]) -> str:
     return " & ".join(seats[seat].mention for seat in which)
 
 
-def call_text(call: FriendCall, locale: str) -> str:
-    """A friend call as a replay names it: ``A♥ (1st copy played)``."""
-    return t("replay.call", locale, card=cards_text((call.card,)),
-             copy=t(f"replay.copy.{min(max(call.copy, 1), 4)}", locale))
-
-
 def _reveal_lines(frame: Frame, seats: Sequence[SeatInfo], locale: str) -> list[str]:
     return [t(f"replay.reveal.{r.kind}", locale, player=seats[r.seat].mention,
               call=call_text(r.call, locale)) for r in frame.reveals]
@@ -333,11 +327,6 @@ def _result_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> lis
     return lines
 
 
-def target_points(rules: RuleSet) -> int:
-    """The points the opponents need to take over: 80 with two decks, 40 a deck (F5)."""
-    return 40 * deal_shape(rules).decks
-
-
 def frame_text(frames: Sequence[Frame], step: int, seats: Sequence[SeatInfo], locale: str, *,
                hand_id: int) -> str:
     """The message shown with step `step` (0-based) of a replay, in `locale`.
@@ -360,7 +349,7 @@ def frame_text(frames: Sequence[Frame], step: int, seats: Sequence[SeatInfo], lo
         lines += _trick_lines(trick, seats, lang)
         lines += _reveal_lines(frame, seats, lang)
         lines.append(t("table.points_taken", lang, points=view.opponent_points,
-                       target=target_points(view.rules)))
+                       target=take_over_points(deal_shape(view.rules).decks)))
     else:
         lines += _result_lines(view, seats, lang)
     text = "\n".join(lines)

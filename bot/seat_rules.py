@@ -40,7 +40,7 @@ def free_seat(doc: TableDoc, seat: int | None, *, allow_computer: bool) -> int:
     `UserFacingError` (bad seat, taken, table full)."""
     if seat is not None:
         if not 0 <= seat < doc.seat_count:
-            raise UserFacingError("error.bad_seat_of", count=doc.seat_count)
+            raise UserFacingError("error.bad_seat", count=doc.seat_count)
         entry = doc.seats[seat]
         if (entry is None or (allow_computer and entry.user_id is None)) \
                 and doc.waiting[seat] is None:

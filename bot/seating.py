@@ -234,6 +234,6 @@ class Seating:
 
 def _seat_in_range(doc: TableDoc, seat: int) -> Seat | None:
     if not 0 <= seat < len(doc.seats):
-        raise UserFacingError("error.bad_seat_of", count=doc.seat_count)
+        raise UserFacingError("error.bad_seat", count=doc.seat_count)
     return doc.seats[seat]
 

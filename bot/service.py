@@ -267,8 +267,7 @@ class TableService:
                 raise UserFacingError("error.not_at_table")
             rules = doc.rules
             if not doc.full:
-                raise UserFacingError("error.need_all_seats" if is_friends(rules)
-                                      else "error.need_four")
+                raise UserFacingError("error.need_seats", count=doc.seat_count)
             if rules.players != doc.seat_count:  # a table from before the option: its seats
                 raise UserFacingError("error.bad_option")
             match = Match.new(rules)
@@ -397,7 +396,7 @@ class TableService:
             elif isinstance(event, FriendsCalled):  # shown to all at once
                 text = t("announce.friends_called", locale,
                          player=seat_name(doc, event.seat, locale),
-                         calls=", ".join(call_text(c.card, c.copy, locale)
+                         calls=", ".join(call_text(c, locale)
                                          for c in event.calls))
                 doc.add_note(text)
                 pub.announcements.append(Announcement(text))
@@ -686,6 +685,8 @@ class TableService:
                     # The view went out of date (someone declared first): decide again,
                     # and pass if that fails too.
                     self.log(table_id, doc).debug("computer seat %s refused: %s", seat, error)
+            # Refused twice: a race lost twice, or a computer player's bug (either mode).
+            self.log(table_id, doc).warning("computer seat %s refused twice: passing", seat)
             await self._guarded(table_id, step,
                                 lambda tx: self._computer_apply(tx, seat, Pass(seat)))
         except UserFacingError:

@@ -12,13 +12,14 @@ from typing import Literal
 
 import discord
 
-from bot.friends import CALLING, is_friends, seat_count
+from bot.friends import CALLING, is_friends
 from bot.i18n import DEFAULT, messages, t, tn
 from bot.levels import LEVELS
 from bot.options import options_text
+from bot.render.sides import play_seats, trick_winning_seat
 from bot.table import TableDoc
 from engine.cards import Card, Rank
-from engine.deal import deal_shape
+from engine.deal import deal_shape, take_over_points
 from engine.errors import TractorError
 from engine.events import (
     Declared,
@@ -32,9 +33,9 @@ from engine.events import (
     TrumpHow,
     TrumpSet,
 )
+from engine.friends import FriendCall
 from engine.game import BATCHES, HandResult, Phase, Trick
 from engine.reasons import Reason, display_params, pretty_cards, template_key
-from engine.trick import trick_winner
 from engine.trump import Trump
 from engine.views import PublicView
 
@@ -109,29 +110,24 @@ def level_text_of(level: str, locale: str) -> str:
 
 
 def seat_label(doc: TableDoc, seat: int, locale: str) -> str:
-    """``Alice (2)``: the name with the seat number shown 1–4."""
+    """``Alice (2)``: the name with the seat number (shown from 1)."""
     return t("seat.label", locale, name=seat_name(doc, seat, locale), number=seat + 1)
 
 
+_SHAPE_TERMS = ("single", "pair", "triple", "quad", "tractor", "throw")
+"""The shapes `bot.players.shape_of` names that have a word of their own (``term.<shape>``)."""
+
+
 def shape_word(shape: str, locale: str) -> str:
-    key = {"single": "term.single", "pair": "term.pair", "tractor": "term.tractor",
-           "throw": "term.throw"}.get(shape)
-    return t(key, locale) if key else t("shape.mixed", locale)
-
-
-def trick_winner_seat(trick: Trick, trump: Trump | None, seats: int = 4) -> int | None:
-    """The seat winning the trick so far (or that won it), at a table of `seats`."""
-    if trump is None or trick.winner is not None:
-        return trick.winner
-    return (trick.leader + trick_winner(trick.plays, trump, trick.throw_ruff)) % seats
+    """The word for a play's shape (`bot.players.shape_of`); ``mixed`` for any other."""
+    return t(f"term.{shape}" if shape in _SHAPE_TERMS else "shape.mixed", locale)
 
 
 def trick_line(doc: TableDoc, trick: Trick, locale: str, trump: Trump | None = None) -> str:
     seats = doc.seat_count
-    winner = trick_winner_seat(trick, trump, seats)
+    winner = trick.winner if trump is None else trick_winning_seat(trick, trump, seats)
     parts = []
-    for index, play in enumerate(trick.plays):
-        seat = (trick.leader + index) % seats
+    for seat, play in zip(play_seats(trick, seats), trick.plays, strict=True):
         mark = " ★" if seat == winner else ""
         parts.append(f"{seat_name(doc, seat, locale)} {cards_text(play)}{mark}")
     return " · ".join(parts)
@@ -164,9 +160,14 @@ def seat_levels_text(doc: TableDoc, levels: Sequence[Rank], locale: str) -> str:
                       for seat, level in enumerate(levels))
 
 
-def call_text(card: Card, copy: int, locale: str) -> str:
-    """``1st A♥``: the copy-th `card` played (a friend call)."""
-    return t("friends.call", locale, copy=t(f"friends.copy.{copy}", locale), card=card.pretty)
+def copy_word(copy: int, locale: str) -> str:
+    """``1st``: which copy of a called card counts (the pictures draw the same words)."""
+    return t(f"friends.copy.{copy}", locale)
+
+
+def call_text(call: FriendCall, locale: str) -> str:
+    """``the 1st A♥``: a friend call, the copy-th `call.card` played (F4)."""
+    return t("friends.call", locale, copy=copy_word(call.copy, locale), card=call.card.pretty)
 
 
 def calls_line(doc: TableDoc, public: PublicView, locale: str) -> str:
@@ -176,7 +177,7 @@ def calls_line(doc: TableDoc, public: PublicView, locale: str) -> str:
     for index, call in enumerate(public.friend_calls):
         seat = public.call_seats[index] if index < len(public.call_seats) else None
         who = "?" if seat is None else seat_name(doc, seat, locale)
-        parts.append(f"{call_text(call.card, call.copy, locale)} → {who}")
+        parts.append(f"{call_text(call, locale)} → {who}")
     return t("table.friend_calls", locale, calls=" · ".join(parts))
 
 
@@ -184,11 +185,6 @@ def side_line(doc: TableDoc, public: PublicView, locale: str) -> str:
     """The starter's side as known now: the starter and the revealed friends."""
     return t("table.starter_side", locale, players=names_text(doc, public.declarer_seats,
                                                              locale))
-
-
-def target_points(public: PublicView) -> int:
-    """Points the opponents need to take over: 40 per deck (80 with two decks)."""
-    return 40 * deal_shape(public.rules).decks
 
 
 def levels_line(doc: TableDoc, public: PublicView, locale: str) -> str:
@@ -205,7 +201,7 @@ def levels_line(doc: TableDoc, public: PublicView, locale: str) -> str:
 
 def seats_line(doc: TableDoc, public: PublicView, locale: str) -> str:
     parts = []
-    for seat in range(seat_count(public)):
+    for seat in range(public.seats):
         entry = doc.seats[seat]
         marks = ""
         if entry is not None and entry.user_id is None:
@@ -276,7 +272,7 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
         lines.append(side_line(doc, public, locale))
     if public.phase in (Phase.PLAYING, Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
         lines.append(t("table.points_taken", locale, points=public.opponent_points,
-                       target=target_points(public)))
+                       target=take_over_points(deal_shape(public.rules).decks)))
     if public.trick is not None:
         lines.append(t("table.current_trick", locale, number=public.trick.number,
                        plays=trick_line(doc, public.trick, locale, public.trump)))
@@ -334,10 +330,7 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
 
 def lobby_prompt(doc: TableDoc, locale: str) -> str:
     """How to fill the seats, or that the match can start."""
-    if is_friends(doc.rules):
-        return t("lobby.ready_friends" if doc.full else "lobby.how_to_friends", locale,
-                 count=doc.seat_count)
-    return t("lobby.ready" if doc.full else "lobby.how_to", locale)
+    return t("lobby.ready" if doc.full else "lobby.how_to", locale, count=doc.seat_count)
 
 
 def event_lines(doc: TableDoc, events: Sequence[Event], locale: str) -> list[str]:
@@ -380,7 +373,7 @@ def reveal_text(doc: TableDoc, event: FriendRevealed, locale: str) -> str:
     call = public.friend_calls[event.call_index]
     starter = public.starter
     assert starter is not None
-    card = call_text(call.card, call.copy, locale)
+    card = call_text(call, locale)
     if seat == starter:
         return t("note.friend_void", locale, player=seat_name(doc, seat, locale), call=card)
     return t("note.friend_revealed", locale, player=seat_name(doc, seat, locale), call=card,
@@ -423,7 +416,7 @@ def _friends_outcome(doc: TableDoc, public: PublicView, result: HandResult,
                      locale: str) -> list[str]:
     """Finding Friends: the final sides, who went up, every seat's level, the next starter."""
     side = list(result.declarer_seats)
-    others = [s for s in range(seat_count(public)) if s not in side]
+    others = [s for s in range(public.seats) if s not in side]
     lines = [t("summary.starter_side", locale, players=names_text(doc, side, locale))]
     outcome = hand_outcome(result)
     if outcome == "declarers_up":

@@ -44,6 +44,16 @@ class DealShape:
         return 100 * self.decks
 
 
+def level_step(decks: int) -> int:
+    """The opponents' points per level step: 20 per deck (40 with two decks; R10, F5)."""
+    return 20 * decks
+
+
+def take_over_points(decks: int) -> int:
+    """The opponents' points that take over: 40 per deck (80 with two decks; R10, F5)."""
+    return 2 * level_step(decks)
+
+
 def default_decks(players: int) -> int:
     """2 decks for 4–5 players, 3 for 6–7, 4 for 8."""
     return 2 if players <= 5 else 3 if players <= 7 else 4

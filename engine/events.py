@@ -132,7 +132,7 @@ class TrumpSet(_Event):
 
 @dataclass(frozen=True, slots=True)
 class KittyTaken(_Event):
-    """The starter took the 8 kitty cards into their hand (R6)."""
+    """The starter took the kitty cards into their hand (R6; 8 of them, or F1's kitty size)."""
 
     seat: int
     type: ClassVar[str] = "kitty_taken"
@@ -140,7 +140,8 @@ class KittyTaken(_Event):
 
 @dataclass(frozen=True, slots=True)
 class Buried(_Event):
-    """The starter buried 8 cards face down (which ones stays secret until settlement, R6)."""
+    """The starter buried as many cards face down (which ones stays secret until settlement,
+    R6)."""
 
     seat: int
     type: ClassVar[str] = "buried"

@@ -120,4 +120,3 @@ def match_winner(starter: int, passed: Sequence[int], seats: int) -> int | None:
     if not passed:
         return None
     return min(passed, key=lambda seat: (seat - starter) % seats)
-

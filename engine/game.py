@@ -208,7 +208,8 @@ class HandState:
     stock: Cards
     """Cards not dealt yet (hidden)."""
     kitty: Cards
-    """The 8 face-down cards: as dealt (top card first) until buried, then the buried ones."""
+    """The face-down cards (8; F1: the kitty size): as dealt (top card first) until buried,
+    then the buried ones."""
     batch: int
     responded: tuple[int, ...] = ()
     """Seats that passed or declared in the open declaration window."""
@@ -255,7 +256,7 @@ class HandState:
         return None
 
     def cards_left(self, seat: int) -> int:
-        """Cards `seat` holds (the starter's 33 while burying)."""
+        """Cards `seat` holds (the starter also holds the kitty while burying: 33 with four)."""
         extra = len(self.kitty) if self.phase is Phase.BURYING and seat == self.starter else 0
         return len(self.hands[seat]) + extra
 
@@ -441,8 +442,8 @@ def _deal(number: int, seed: int, deal_no: int, level: Rank, starter: int | None
 
 
 def _deal_batch(hand: HandState, shape: DealShape) -> HandState:
-    """Deal the next batch (five cards each with four seats) to every seat and open its
-    declaration window (R5, F1)."""
+    """Deal the next batch (`shape.batches`: five cards each with four seats) to every seat
+    and open its declaration window (R5, F1)."""
     order = Trump(hand.level, None)
     stock = hand.stock
     size = shape.batches[hand.batch]

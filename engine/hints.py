@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
 from engine.cards import Card
+from engine.deal import deal_shape
 from engine.follow import build_follow, forced_cards
-from engine.game import KITTY_SIZE, SEATS, Cards, Phase
+from engine.game import SEATS, Cards, Phase
 from engine.throw import beats_unit
 from engine.trick import trick_winner
 from engine.trump import Trump
@@ -65,8 +66,7 @@ def _follow_options(view: PlayerView, lead: Cards, trump: Trump) -> list[Cards]:
     def trumps_low(card: Card) -> float:  # a ruff attempt when void
         return (0 if trump.is_trump(card) else 1000) + card.points * 10 + trump.strength(card)
 
-    friends = view.public.friends_mode
-    seats = view.public.seats if friends else SEATS
+    seats = view.public.seats
     winner = trick.plays[(trick.winning_seat(trump) - trick.leader) % seats]
     top = max(winner, key=lambda c: (trump.suit_index(c), trump.strength(c)))
 
@@ -191,13 +191,13 @@ def _lead_score(unit: Unit, safe: bool, side: bool, shortest: bool, trump: Trump
 
 
 def suggest_bury(view: PlayerView) -> Cards:
-    """8 cards to bury from the starter's 33 (R6; as many as the kitty holds, F1): no trumps
-    or points if it can be helped, voiding short side suits where that is cheap, otherwise
-    the lowest cards."""
+    """The kitty's size of cards to bury from the starter's hand and kitty (R6; F1: 8 of 33
+    in the four-player game): no trumps or points if it can be helped, voiding short side
+    suits where that is cheap, otherwise the lowest cards."""
     trump = view.public.trump
     assert trump is not None, "burying comes after trump is set"
     pool = [*view.hand, *(view.kitty or ())]
-    size = len(view.kitty) if view.kitty else KITTY_SIZE
+    size = deal_shape(view.public.rules).kitty_size
     if len(pool) <= size:
         return tuple(pool)
     counts = Counter(pool)

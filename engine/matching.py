@@ -145,14 +145,6 @@ def holding(cards: Iterable[Card], trump: Trump) -> Holding:
     return tuple(sorted((strengths[code], code, count) for code, count in copies.items()))
 
 
-def max_copies(cards: Sequence[Card]) -> int:
-    """The most copies of one card among `cards` (2 at most with two decks)."""
-    seen: dict[int, int] = {}
-    for card in cards:
-        seen[card.code] = seen.get(card.code, 0) + 1
-    return max(seen.values(), default=0)
-
-
 def tuple_counts(cards: Iterable[Card], trump: Trump, width: int) -> Counts:
     """Number of tuples of `width` identical cards at each strength among `cards` (one
     effective suit): a card held four times makes two pairs, one triple or one quadruple."""

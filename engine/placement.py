@@ -67,16 +67,22 @@ def _profiles(shapes: tuple[int, ...], counts: Counts, cards: tuple[int, ...]
             for order in range(top - max(n, 1) + 1, top + 1):
                 left.remove(order)
                 left.remove(order)
-        grouped: list[int] = []
-        start = 0
-        while start < len(paired):  # each group of equal shapes strongest first
-            end = start
-            while end < len(paired) and paired[end] == paired[start]:
-                end += 1
-            grouped += sorted(tops[start:end], reverse=True)
-            start = end
+        grouped = _grouped(paired, tops)
         found.add((*grouped, *left))  # `left` is sorted strongest first already
     return frozenset(found)
+
+
+def _grouped(shapes: Sequence[object], tops: Sequence[int]) -> list[int]:
+    """`tops` (one per unit of `shapes`) with each run of equal shapes strongest first."""
+    grouped: list[int] = []
+    start = 0
+    while start < len(shapes):
+        end = start
+        while end < len(shapes) and shapes[end] == shapes[start]:
+            end += 1
+        grouped += sorted(tops[start:end], reverse=True)
+        start = end
+    return grouped
 
 
 def _place(shapes: tuple[int, ...], counts: Counts, below: int) -> list[tuple[int, ...]]:
@@ -112,14 +118,7 @@ def wide_profiles(shapes: Sequence[Shape], play: Sequence[Card], trump: Trump
 def _wide_profiles(paired: tuple[Shape, ...], held: Holding) -> frozenset[Profile]:
     found: set[Profile] = set()
     for tops, left in _wide_place(paired, held):
-        grouped: list[int] = []
-        start = 0
-        while start < len(paired):  # each group of equal shapes strongest first
-            end = start
-            while end < len(paired) and paired[end] == paired[start]:
-                end += 1
-            grouped += sorted(tops[start:end], reverse=True)
-            start = end
+        grouped = _grouped(paired, tops)
         singles = sorted((order for order, _, copies in left for _ in range(copies)),
                          reverse=True)
         found.add((*grouped, *singles))

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from engine.cards import Card, Rank
-from engine.deal import deal_shape
+from engine.deal import deal_shape, level_step, take_over_points
 from engine.rules import KittyMultiplier, LevelScoring, MatchEnd, MustDefend, RuleSet
 from engine.trump import Trump
 from engine.units import decompose
@@ -44,8 +44,8 @@ def settle(
     +1, from 80 the opponents take over and +1. With D decks (Finding Friends, F5) every
     threshold is scaled by D/2: take-over at 40 points per deck, steps of 20 per deck.
     """
-    step = 20 * deal_shape(rules).decks
-    take_over = 2 * step
+    decks = deal_shape(rules).decks
+    step, take_over = level_step(decks), take_over_points(decks)
     if rules.level_scoring is LevelScoring.ONE_PER_HAND:
         return ("declarers", 1) if opponent_points < take_over else ("opponents", 1)
     if opponent_points <= 0:

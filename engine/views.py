@@ -178,9 +178,9 @@ class PlayerView:
     public: PublicView
     hand: Cards
     kitty: Cards | None
-    """The starter's kitty: the 8 cards taken (while burying; `hand` + `kitty` are the 33 to
-    bury from), then the 8 buried (Finding Friends: `kitty_size`, F1). `None` for other
-    seats until settlement."""
+    """The starter's kitty: the cards taken (while burying; `hand` + `kitty` are the cards to
+    bury from, 33 in the four-player game), then the ones buried (8, or F1's `kitty_size`).
+    `None` for other seats until settlement."""
 
     @property
     def legal_declarations(self) -> tuple[Cards, ...]:

@@ -160,6 +160,8 @@ VOCABULARY = {
     "term.points": ("分", "分"),
     "term.pass_declare": ("不亮", "不亮"),
     "term.pass": ("过", "過"),
+    "term.triple": ("三张", "三張"),
+    "term.quad": ("四张", "四張"),
 }
 
 

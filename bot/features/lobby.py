@@ -215,7 +215,7 @@ class Lobby(Feature):
     @app_commands.command(name="start", description=lstr("cmd.start.seats.desc"))
     @guarded
     async def start(self, interaction: discord.Interaction[Any]) -> None:
-        """Start the match (all four seats filled)."""
+        """Start the match (every seat filled)."""
         await self.ack(interaction)
         table_id, _ = await self.here(interaction)
         await self._start(interaction, table_id)

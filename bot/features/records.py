@@ -156,12 +156,20 @@ def stats_embed(name: str, user_mention: str, every: UserStats, ranked: UserStat
     partner = every.favourite_partner
     embed.add_field(name=t("stats.partner", locale), value="—" if partner is None else tn(
         "stats.partner.value", every.matches_with_favourite, locale, partner=f"<@{partner}>"))
+    _rating_fields(embed, every, ranked, locale, "stats.")
+    return embed
+
+
+def _rating_fields(embed: discord.Embed, every: UserStats | FriendsStats,
+                   ranked: UserStats | FriendsStats, locale: str, prefix: str) -> None:
+    """The card's last fields: rating, ranked matches, matches with computers (`prefix`
+    names the mode's ``unrated`` and ``ranked`` words)."""
     embed.add_field(
         name=t("stats.rating", locale),
-        value=t("stats.unrated", locale) if every.rating is None else tn(
+        value=t(f"{prefix}unrated", locale) if every.rating is None else tn(
             "stats.rating.value", every.rated_hands, locale, rating=f"{every.rating:.1f}"),
         inline=False)
-    embed.add_field(name=t("stats.ranked", locale), value=tn(
+    embed.add_field(name=t(f"{prefix}ranked", locale), value=tn(
         "stats.ranked.value", ranked.matches_played, locale, won=ranked.matches_won,
         levels=ranked.levels_gained), inline=False)
     with_computers = every.matches_played - ranked.matches_played
@@ -169,7 +177,6 @@ def stats_embed(name: str, user_mention: str, every: UserStats, ranked: UserStat
         embed.add_field(name=t("stats.computers", locale),
                         value=tn("stats.computers.value", with_computers, locale),
                         inline=False)
-    return embed
 
 
 def _won_of(won: int, count: int, locale: str) -> str:
@@ -199,19 +206,7 @@ def friends_embed(name: str, user_mention: str, every: FriendsStats, ranked: Fri
     embed.add_field(name=t("stats.friends.highest", locale),
                     value=every.highest_level or "—")
     embed.add_field(name=t("stats.levels", locale), value=str(every.levels_gained))
-    embed.add_field(
-        name=t("stats.rating", locale),
-        value=t("stats.friends.unrated", locale) if every.rating is None else tn(
-            "stats.rating.value", every.rated_hands, locale, rating=f"{every.rating:.1f}"),
-        inline=False)
-    embed.add_field(name=t("stats.friends.ranked", locale), value=tn(
-        "stats.ranked.value", ranked.matches_played, locale, won=ranked.matches_won,
-        levels=ranked.levels_gained), inline=False)
-    with_computers = every.matches_played - ranked.matches_played
-    if with_computers:
-        embed.add_field(name=t("stats.computers", locale),
-                        value=tn("stats.computers.value", with_computers, locale),
-                        inline=False)
+    _rating_fields(embed, every, ranked, locale, "stats.friends.")
     return embed
 
 

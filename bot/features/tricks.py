@@ -18,7 +18,6 @@ from discord import app_commands
 from bot.errors import UserFacingError
 from bot.features import App, Feature, add_feature, guarded
 from bot.features.takeback import take_back
-from bot.friends import seat_count
 from bot.i18n import lstr, t
 from bot.options import option_values
 from bot.table import TableDoc
@@ -43,7 +42,7 @@ def hand_tricks(public: PublicView) -> list[Trick]:
     if trump is None:
         return []
     played = public.played
-    seats = seat_count(public)
+    seats = public.seats
     tricks: list[Trick] = []
     for start in range(0, len(played), seats):
         chunk = played[start:start + seats]

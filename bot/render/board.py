@@ -10,10 +10,10 @@ from PIL import ImageDraw
 
 from bot.render.draw import Box
 from bot.render.labels import Labels
+from bot.render.sides import play_seats, trick_winning_seat
 from bot.render.style import DANGER, FELT_DARK, GOLD, WHITE
 from engine.cards import Card
-from engine.game import Trick
-from engine.trump import Trump
+from engine.game import Phase, Trick
 from engine.views import PublicView
 
 
@@ -26,9 +26,21 @@ class SeatLabel:
     autopilot: bool = False
 
 
-def winning_seat(trick: Trick, trump: Trump | None) -> int:
-    """The seat winning `trick` so far, or that won it (R9; four seats)."""
-    return trick.leader if trump is None else trick.winning_seat(trump)
+def plays_shown(view: PublicView, seats: int
+                ) -> tuple[Trick | None, dict[int, tuple[Card, ...]], int | None]:
+    """What lies in front of the seats: the trick (the last one once the hand is over), its
+    plays by seat and the seat winning it; while dealing, the declarations shown and the
+    standing one's seat."""
+    trick = view.trick
+    if trick is None and view.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
+        trick = view.last_trick
+    if trick is not None:
+        return (trick, dict(zip(play_seats(trick, seats), trick.plays, strict=True)),
+                trick_winning_seat(trick, view.trump, seats))
+    if view.phase is Phase.DECLARING:
+        standing = view.standing
+        return None, declarations_shown(view), None if standing is None else standing.seat
+    return None, {}, None
 
 
 def declarations_shown(view: PublicView) -> dict[int, tuple[Card, ...]]:

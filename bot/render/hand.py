@@ -25,7 +25,7 @@ from bot.render.labels import ENGLISH, Labels
 from bot.render.sorting import hand_groups
 from bot.render.style import MUTED, WHITE, to_png
 from engine.cards import Card, Rank
-from engine.game import KITTY_SIZE, Phase
+from engine.game import Phase
 from engine.trump import Trump
 from engine.views import PlayerView
 
@@ -228,8 +228,8 @@ def _counts(cards: int, n_selected: int, labels: Labels) -> str:
 
 
 def bury_hint(count: int, labels: Labels) -> str:
-    """"Bury 8 · K = from the kitty" (the four-seat game's words for 8)."""
-    return labels.bury_hint if count == KITTY_SIZE else labels.bury_hint_of.format(count=count)
+    """"Bury 8 · K = from the kitty": `count` is the kitty size."""
+    return labels.bury_hint.format(count=count)
 
 
 def hand_image(cards: Sequence[Card], *, trump: Trump | None, level: Rank,

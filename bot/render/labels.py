@@ -1,7 +1,8 @@
 """The words drawn into images, so the bot can localize them.
 
 `Labels()` is English. The bot builds localized labels from its catalog, where every field
-`name` is the message `render.<name>` (all three .po files carry them). Pass the *raw*
+`name` is the message `render.<name>` (all three .po files carry them), except the words the
+table texts share (`SHARED_KEYS`: a called copy's ordinal is `friends.copy.<n>`). Pass the *raw*
 templates (the renderers fill the placeholders), e.g.::
 
     from bot.i18n import messages, resolve_locale
@@ -18,6 +19,14 @@ from typing import Final
 
 KEY_PREFIX: Final = "render."
 
+SHARED_KEYS: Final = {f"nth_{copy}": f"friends.copy.{copy}" for copy in range(1, 5)}
+"""Fields read from the keys the bot's texts use (`bot.text.copy_word`), not `render.*`."""
+
+
+def catalog_key(name: str) -> str:
+    """The catalog key of the field `name`."""
+    return SHARED_KEYS.get(name, KEY_PREFIX + name)
+
 
 @dataclass(frozen=True, slots=True)
 class Labels:
@@ -33,7 +42,7 @@ class Labels:
     trump_not_set: str = "Trump not set"
     cards: str = "{count} cards"
     selected: str = "{count} selected"
-    bury_hint: str = "Bury 8 · K = from the kitty"
+    bury_hint: str = "Bury {count} · K = from the kitty"  # {count}: the kitty size
     hand_number: str = "Hand {number}"
     team_a: str = "Team A"
     team_b: str = "Team B"
@@ -47,7 +56,7 @@ class Labels:
     to_play: str = "to play"
     throw_failed: str = "Throw failed"
     last_trick: str = "Last trick"
-    opponents_points: str = "Opponents {points} / 80"
+    opponents_points: str = "Opponents {points} / {threshold}"  # {threshold}: 40 per deck
     phase_dealing: str = "Dealing {batch}/5"  # {batch}: batches dealt so far
     phase_burying: str = "Burying"
     phase_playing: str = "Trick {number}"
@@ -72,12 +81,10 @@ class Labels:
     call_open: str = "{nth} {card} ?"  # a called card not played yet; {card}: e.g. A♥
     call_found: str = "{nth} {card} → {name}"  # {name}: who played it (the friend)
     call_void: str = "{nth} {card}: void"  # the starter played their own called card
-    nth_1: str = "1st"
+    nth_1: str = "1st"  # which copy of a called card counts (friends.copy.1 …)
     nth_2: str = "2nd"
     nth_3: str = "3rd"
     nth_4: str = "4th"
-    opponents_points_of: str = "Opponents {points} / {threshold}"
-    bury_hint_of: str = "Bury {count} · K = from the kitty"
     phase_calling: str = "Calling friends"  # the starter is choosing the called cards
 
     def nth(self, copy: int) -> str:
@@ -88,20 +95,20 @@ class Labels:
     def from_lookup(cls, lookup: Callable[[str], str]) -> Labels:
         """Labels from a catalog: `lookup("render.level")` → the localized *unformatted*
         template (`"级牌 {rank}"`), not a formatted message."""
-        return cls(**{f.name: lookup(KEY_PREFIX + f.name) for f in fields(cls)})
+        return cls(**{f.name: lookup(catalog_key(f.name)) for f in fields(cls)})
 
     @classmethod
     def from_messages(cls, messages: Mapping[str, str]) -> Labels:
         """Labels from a `{key: template}` catalog (`bot.i18n.messages(locale)`); a key
         missing from it keeps its English label."""
         english = cls()
-        return cls(**{f.name: messages.get(KEY_PREFIX + f.name, getattr(english, f.name))
+        return cls(**{f.name: messages.get(catalog_key(f.name), getattr(english, f.name))
                       for f in fields(cls)})
 
     @classmethod
     def catalog_keys(cls) -> tuple[str, ...]:
         """The catalog keys `from_lookup` asks for."""
-        return tuple(KEY_PREFIX + f.name for f in fields(cls))
+        return tuple(catalog_key(f.name) for f in fields(cls))
 
 
 ENGLISH: Final = Labels()

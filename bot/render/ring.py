@@ -19,7 +19,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.render.board import SeatLabel, declarations_shown, how_trump_was_set, points_bar
+from bot.render.board import SeatLabel, how_trump_was_set, plays_shown, points_bar
 from bot.render.draw import (
     Box,
     felt,
@@ -176,19 +176,8 @@ def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: boo
     level = view.level if view.level is not None else Rank.TWO
     trump = view.trump
 
-    trick: Trick | None = view.trick
+    trick, plays, winner = plays_shown(view, n)
     settled = view.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER)
-    if trick is None and settled:
-        trick = view.last_trick
-    plays: dict[int, tuple[Card, ...]] = {}
-    winner: int | None = None
-    if trick is not None:
-        plays = dict(zip(play_seats(trick, n), trick.plays, strict=True))
-        winner = trick_winning_seat(trick, trump, n)
-    elif view.phase is Phase.DECLARING:
-        plays = declarations_shown(view)
-        standing = view.standing
-        winner = standing.seat if standing is not None else None
 
     heights = board_rows({SLOTS[n][(seat - bottom) % n]: len(cards)
                           for seat, cards in plays.items()})
@@ -373,8 +362,8 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Se
     """The hand's level and trump, the opponents' points over a bar with their line; how
     trump was set."""
     left, right = 24, WIDTH - 24
-    points = labels.opponents_points_of.format(points=view.opponent_points,
-                                               threshold=sides.threshold)
+    points = labels.opponents_points.format(points=view.opponent_points,
+                                            threshold=sides.threshold)
     points_w = width_of(points, 28, bold=True)
     points_bar(draw, view.opponent_points, (right - max(points_w, 180), 56, right, 64),
                sides.threshold)

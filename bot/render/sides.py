@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import Card, Rank
-from engine.deal import deal_shape
+from engine.deal import deal_shape, take_over_points
 from engine.game import Trick
 from engine.rules import Mode
 from engine.trick import trick_winner
@@ -65,7 +65,7 @@ class Sides:
     @property
     def threshold(self) -> int:
         """The opponents' points that take over: 40 per deck (80 with two decks)."""
-        return 40 * self.decks
+        return take_over_points(self.decks)
 
     def place(self, seat: int, bottom: int) -> int:
         """Where `seat` sits counting counter-clockwise from the seat drawn at the bottom."""

@@ -11,7 +11,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.render.board import SeatLabel, winning_seat
+from bot.render.board import SeatLabel
 from bot.render.draw import (
     Box,
     felt,
@@ -30,6 +30,7 @@ from bot.render.sides import sides_of, trick_winning_seat
 from bot.render.sorting import sort_hand
 from bot.render.style import DANGER, FELT_DARK, GOLD, INK, MUTED, PANEL, WHITE, to_png
 from engine.cards import Rank
+from engine.deal import level_step
 from engine.events import HandSettled, KittyRevealed
 from engine.game import HandResult
 from engine.trump import Trump
@@ -67,7 +68,7 @@ class HandSummary:
     @property
     def step(self) -> int:
         """The points per level step: 20 per deck (40 with two decks, R10)."""
-        return 20 * self.decks
+        return level_step(self.decks)
 
     @classmethod
     def from_view(cls, view: PublicView) -> HandSummary:
@@ -76,18 +77,16 @@ class HandSummary:
         if result is None or view.starter is None or view.level is None:
             raise ValueError("the hand is not settled yet: view.result is None")
         sides = sides_of(view)
+        declarers = ((result.declarer_seats or (view.starter,)) if sides.friends
+                     else view.declarer_seats)
+        counted = result.kitty_scored > 0
+        if view.last_trick is not None:  # the kitty goes to whoever won the last trick
+            counted = trick_winning_seat(view.last_trick, view.trump,
+                                         sides.seats) not in declarers
         if sides.friends:
-            declarers = result.declarer_seats or (view.starter,)
-            counted = result.kitty_scored > 0
-            if view.last_trick is not None:
-                counted = trick_winning_seat(view.last_trick, view.trump,
-                                             sides.seats) not in declarers
             return cls(hand_no=view.hand_no, level=view.level, trump=view.trump,
                        starter=view.starter, result=result, kitty_counted=counted,
                        friends=True, decks=sides.decks, declarer_seats=declarers)
-        counted = result.kitty_scored > 0
-        if view.last_trick is not None:
-            counted = winning_seat(view.last_trick, view.trump) % 2 != view.starter % 2
         return cls(hand_no=view.hand_no, level=view.level, trump=view.trump,
                    starter=view.starter, result=result, kitty_counted=counted)
 

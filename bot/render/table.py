@@ -10,10 +10,9 @@ from PIL import Image, ImageDraw
 
 from bot.render.board import (
     SeatLabel,
-    declarations_shown,
     how_trump_was_set,
+    plays_shown,
     points_bar,
-    winning_seat,
 )
 from bot.render.draw import (
     Box,
@@ -33,6 +32,7 @@ from bot.render.draw import (
 from bot.render.faces import card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
 from bot.render.ring import ring_image
+from bot.render.sides import trick_winning_seat
 from bot.render.sorting import sort_hand
 from bot.render.style import (
     DANGER,
@@ -46,7 +46,8 @@ from bot.render.style import (
     to_png,
 )
 from engine.cards import Card, Rank
-from engine.game import Phase, Trick
+from engine.deal import take_over_points
+from engine.game import SEATS, Phase, Trick
 from engine.rules import Mode
 from engine.trump import Trump
 from engine.views import PublicView
@@ -113,19 +114,8 @@ def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bo
     place = {seat: (seat - bottom) % 4 for seat in range(4)}
 
     # The plays in front of the seats: the trick, or the shown declarations while dealing.
-    trick: Trick | None = view.trick
+    trick, plays, winner = plays_shown(view, SEATS)
     settled = view.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER)
-    if trick is None and settled:
-        trick = view.last_trick
-    plays: dict[int, tuple[Card, ...]] = {}
-    winner: int | None = None
-    if trick is not None:
-        plays = dict(zip(trick.seats, trick.plays, strict=True))
-        winner = winning_seat(trick, trump)
-    elif view.phase is Phase.DECLARING:
-        plays = declarations_shown(view)
-        standing = view.standing
-        winner = standing.seat if standing is not None else None
     tops: dict[int, int] = {}
     for seat, cards in plays.items():
         tops[seat] = _draw_play(image, draw, cards, place[seat], trump, level, winner == seat,
@@ -239,7 +229,8 @@ def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Seat
     """Two lines across the top: level and trump, the opponents' points over a thin bar with
     the 80 line; how trump was set (the hand's number before), the teams' levels."""
     left, right = 24, WIDTH - 24
-    points = labels.opponents_points.format(points=view.opponent_points)
+    points = labels.opponents_points.format(points=view.opponent_points,
+                                            threshold=take_over_points(2))
     points_w = width_of(points, DETAIL, bold=True)
     points_bar(draw, view.opponent_points, (right - max(points_w, 180), 56, right, 64))
     text(draw, (right, 30), points, DETAIL, WHITE, bold=True, anchor="rm")
@@ -275,7 +266,7 @@ def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, trick: Trick
     step = float(tile_w + 2)
     if overlaps:
         step = min(step, max(10.0, (box[2] - 14 - x0 - fixed) / overlaps))
-    winner = winning_seat(trick, trump)
+    winner = trick_winning_seat(trick, trump, SEATS)
     x, y = float(x0), round(box[1]) + 46
     for seat, cards in plays:
         x += text(draw, (x, y + tile_h / 2), str(seat + 1), DETAIL, WHITE, bold=True,

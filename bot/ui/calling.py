@@ -18,12 +18,12 @@ from discord import ui
 from bot.errors import UserFacingError
 from bot.friends import CallChoices, CallDraft, call_choices, encode_calls
 from bot.i18n import t
-from bot.text import call_text
+from bot.text import call_text, copy_word
 from bot.ui.components import button, select
 from bot.ui.ids import ComponentId
-from engine.cards import Card, Suit
+from engine.cards import Suit
 from engine.deal import deal_shape
-from engine.friends import legal_calls
+from engine.friends import FriendCall, legal_calls
 from engine.views import PlayerView
 
 __all__ = ["CALL_SELECTS", "call_lines", "call_rows", "choices_for", "usable_draft"]
@@ -53,7 +53,7 @@ def call_lines(view: PlayerView, draft: CallDraft, locale: str) -> list[str]:
     if not view.to_move:
         return []
     made = choices_for(view, draft).made
-    listed = ", ".join(call_text(c.card, c.copy, locale) for c in made) or "—"
+    listed = ", ".join(call_text(c, locale) for c in made) or "—"
     return [t("panel.call_prompt", locale, count=wanted),
             t("panel.calls_so_far", locale, calls=listed, made=len(made), total=wanted)]
 
@@ -86,14 +86,13 @@ def call_rows(table_id: int, view: PlayerView, draft: CallDraft, step: int,
                             options=[discord.SelectOption(label=f"{r}{symbol}", value=r,
                                                           default=r == rank)
                                      for r in choices.ranks]))
-        card = None if pick is None else pick.card
         items.append(select(cid("fcopy"), row=2, placeholder=t("panel.call_copy", locale),
                             options=[discord.SelectOption(
-                                label=_copy_label(card, k, locale), value=str(k),
+                                label=_copy_label(pick, k, locale), value=str(k),
                                 default=pick is not None and k == pick.copy)
                                 for k in choices.copies]))
     add_label = t("button.call_add", locale,
-                  call="—" if pick is None else call_text(pick.card, pick.copy, locale))
+                  call="—" if pick is None else call_text(pick, locale))
     items += [
         button(cid("fadd"), label=add_label[:80], row=3, disabled=full or pick is None,
                style=discord.ButtonStyle.primary),
@@ -106,7 +105,8 @@ def call_rows(table_id: int, view: PlayerView, draft: CallDraft, step: int,
     return items
 
 
-def _copy_label(card: Card | None, copy: int, locale: str) -> str:
-    if card is None:
-        return t(f"friends.copy.{copy}", locale)
-    return call_text(card, copy, locale)
+def _copy_label(pick: FriendCall | None, copy: int, locale: str) -> str:
+    """``the 2nd A♥`` for the card being picked, else ``2nd``."""
+    if pick is None:
+        return copy_word(copy, locale)
+    return call_text(FriendCall(pick.card, copy), locale)

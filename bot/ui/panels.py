@@ -26,7 +26,7 @@ import discord
 from discord import ui
 
 from bot import offload, pictures
-from bot.friends import CALLING, CallDraft, is_friends
+from bot.friends import CALLING, CallDraft
 from bot.i18n import t
 from bot.images import SeatLabel
 from bot.players import QuickPlay, quick_plays, shape_of
@@ -212,11 +212,8 @@ def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list
             lines.append(t("panel.declare_waiting", locale, batch=public.batch))
     elif phase is Phase.BURYING:
         if view.to_move:
-            if is_friends(public.rules):
-                lines.append(t("panel.bury_prompt_n", locale, deadline=when or "—",
-                               count=deal_shape(public.rules).kitty_size))
-            else:
-                lines.append(t("panel.bury_prompt", locale, deadline=when or "—"))
+            lines.append(t("panel.bury_prompt", locale, deadline=when or "—",
+                           count=deal_shape(public.rules).kitty_size))
         else:
             lines.append(t("table.burying_status", locale,
                            player=seat_name(doc, public.turn or 0, locale),

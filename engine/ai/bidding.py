@@ -89,12 +89,13 @@ KeepValue = Callable[[Card, Trump, Counter[Card]], float]
 
 
 def ai_bury(cards: Sequence[Card], trump: Trump, void_bonus: float = 18.0,
-            value: KeepValue | None = None) -> list[Card]:
-    """Bury 8 of 33: void short side suits without points, keep points, trumps and pairs.
+            value: KeepValue | None = None, size: int = KITTY) -> list[Card]:
+    """Bury `size` cards (8 of 33 in the four-player game): void short side suits without
+    points, keep points, trumps and pairs.
 
-    Tries every set of side suits to void that fits in 8 cards and fills the rest with the
-    cheapest cards by `value` (how costly burying a card is; `ai1`'s by default); a voided
-    suit is worth a bonus (the starter can ruff it later).
+    Tries every set of up to two side suits to void that fits in `size` cards and fills the
+    rest with the cheapest cards by `value` (how costly burying a card is; `ai1`'s by
+    default); a voided suit is worth a bonus (the starter can ruff it later).
     """
     counts = Counter(cards)
     side = {s: [c for c in cards if trump.suit_index(c) == s] for s in range(4)}
@@ -103,15 +104,15 @@ def ai_bury(cards: Sequence[Card], trump: Trump, void_bonus: float = 18.0,
     ranked = sorted(cards, key=lambda c: (values[c], c.code))
     best: tuple[float, list[Card]] | None = None
     suits = [s for s in range(4) if side[s]]
-    for size in range(0, 3):
-        for chosen in combinations(suits, size):
+    for voids in range(0, 3):
+        for chosen in combinations(suits, voids):
             bury = [c for s in chosen for c in side[s]]
-            if len(bury) > KITTY:
+            if len(bury) > size:
                 continue
             rest = list(ranked)
             for c in bury:
                 rest.remove(c)
-            total = bury + rest[: KITTY - len(bury)]
+            total = bury + rest[: size - len(bury)]
             score = sum(values[c] for c in total) - void_bonus * len(chosen)
             if best is None or score < best[0]:
                 best = (score, total)

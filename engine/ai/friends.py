@@ -30,12 +30,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations
 from typing import TypeVar
 
 from engine.actions import Action, Bury, CallFriends, Declare, Pass, Play
-from engine.ai.bidding import greedy_declaration, trump_count
-from engine.ai.friends_know import TRUMP, FriendsTable
+from engine.ai.bidding import ai_bury, greedy_declaration, trump_count
+from engine.ai.friends_know import FriendsTable
 from engine.ai.friends_play import choose_play
 from engine.ai.players import Player
 from engine.cards import Card
@@ -154,29 +153,10 @@ def _keep_value(card: Card, trump: Trump, counts: Counter[Card]) -> float:
     return value
 
 
-def bury(cards: Sequence[Card], trump: Trump, size: int, void_bonus: float = 18.0
-         ) -> list[Card]:
+def bury(cards: Sequence[Card], trump: Trump, size: int) -> list[Card]:
     """`size` cards to bury: void up to two short side suits when cheap, else the cheapest
     cards (no trumps, aces, points or tuples if it can be helped)."""
-    counts = Counter(cards)
-    values = {c: _keep_value(c, trump, counts) for c in counts}
-    ranked = sorted(cards, key=lambda c: (values[c], c.code))
-    side = {s: [c for c in cards if trump.suit_index(c) == s] for s in range(TRUMP)}
-    best: tuple[float, list[Card]] | None = None
-    for many in range(3):
-        for chosen in combinations([s for s in side if side[s]], many):
-            taken = [c for s in chosen for c in side[s]]
-            if len(taken) > size:
-                continue
-            rest = list(ranked)
-            for card in taken:
-                rest.remove(card)
-            plan = taken + rest[: size - len(taken)]
-            score = sum(values[c] for c in plan) - void_bonus * len(chosen)
-            if best is None or score < best[0]:
-                best = (score, plan)
-    assert best is not None
-    return best[1]
+    return ai_bury(cards, trump, value=_keep_value, size=size)
 
 
 # --- calling --------------------------------------------------------------------------------

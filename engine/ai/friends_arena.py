@@ -8,9 +8,9 @@ in turn among B's, and once with B in every seat — the reference for the same 
 `a_starter_*` / `a_other_*`: A's hands won (its side won) and its side's points per hand
 (starter's side: 100·D minus the opponents' points; else the opponents' points) as the
 starter and in the other seats; `b_starter_*` / `b_other_*` the same for B at a table of
-B's. Also illegal moves (replaced by random legal
-ones and counted) and CPU time per decision (p50/p95/max in ms) of each player. `--json`
-prints one JSON object. The same arguments give the same result (timings aside).
+B's. Also illegal moves (replaced by random legal ones and counted) and CPU time per
+decision (p50/p95/max in ms) of each player. `--json` prints one JSON object. The same
+arguments give the same result (timings aside).
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from engine.ai.friends_know import TRUMP, FriendsTable
+from engine.ai.moves import best_cash
 from engine.cards import Card, card_points
 from engine.follow import answer_shapes, answer_wide, build_follow, follow_error, lead_wide_shapes
 from engine.matching import shapes_of
@@ -146,21 +147,16 @@ def choose_lead(t: FriendsTable) -> list[Card]:
         lead = _starter_call_lead(t, groups)
         if lead is not None:
             return lead
-    best: tuple[float, list[Card]] | None = None
-    for suit in range(4):
-        group = groups[suit]
-        if not group or ruffable(suit):
-            continue
+
+    def safe_of(suit: int, group: Sequence[Card]) -> list[list[Card]]:
+        if ruffable(suit):
+            return []
         safe = [list(u.cards) for u in decompose_suit(group, trump) if t.unit_safe(u.cards)]
-        safe = [u for u in safe if not _self_voiding(t, u)]
-        if not safe:
-            continue
-        cards = [c for unit in safe for c in unit]
-        score = len(cards) * 10 + card_points(cards)
-        if best is None or score > best[0]:
-            best = (score, cards)
-    if best is not None:
-        return best[1]
+        return [u for u in safe if not _self_voiding(t, u)]
+
+    cash = best_cash(groups, safe_of)
+    if cash is not None:
+        return cash
     allies = [s for s in t.others() if t.allied(s)]
     for suit in range(4):
         group = groups[suit]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from engine.cards import Card
+from engine.cards import Card, card_points
 from engine.follow import answer_shapes, build_follow
 from engine.matching import best_answer, full_answer, pair_counts, shapes_of
 from engine.trick import trick_winner
@@ -109,6 +109,26 @@ def simple_leads(hand: Sequence[Card], trump: Trump) -> list[list[Card]]:
         options += [[card, card] for card, count in counts.items() if count >= 2]
         options += [list(u.cards) for u in decompose_suit(group, trump) if u.pairs >= 2]
     return options
+
+
+def best_cash(groups: Sequence[Sequence[Card]],
+              safe_of: Callable[[int, Sequence[Card]], list[list[Card]]]) -> list[Card] | None:
+    """The best side suit to cash: all of a suit's safe units at once (`safe_of(suit,
+    cards)`: the units nobody can beat or ruff, none if the suit is not safe), the most
+    cards and points first; `None` if no side suit has any."""
+    best: tuple[float, list[Card]] | None = None
+    for suit in range(TRUMP):
+        group = groups[suit]
+        if not group:
+            continue
+        safe = safe_of(suit, group)
+        if not safe:
+            continue
+        cards = [c for unit in safe for c in unit]
+        score = len(cards) * 10 + card_points(cards)
+        if best is None or score > best[0]:
+            best = (score, cards)
+    return None if best is None else best[1]
 
 
 def units_of(cards: Sequence[Card], trump: Trump) -> list[Unit]:

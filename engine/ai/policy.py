@@ -14,6 +14,7 @@ from typing import Protocol
 from engine.ai.context import SeatFacts
 from engine.ai.moves import (
     TRUMP,
+    best_cash,
     discard_key,
     follow_options,
     single_beats,
@@ -176,20 +177,14 @@ def choose_lead(info: Info) -> list[Card]:
     partner = (info.seat + 2) % 4
     # 1. Cash what cannot be beaten: a safe throw of a whole side suit, else the biggest
     #    safe unit of a side suit no opponent can ruff.
-    best: tuple[float, list[Card]] | None = None
-    for suit in range(4):
-        group = groups[suit]
-        if not group or any(info.may_ruff(s, suit) for s in opponents):
-            continue
-        safe = safe_units(info, group)
-        if not safe:
-            continue
-        cards = [c for unit in safe for c in unit]
-        score = len(cards) * 10 + card_points(cards)
-        if best is None or score > best[0]:
-            best = (score, cards)
-    if best is not None:
-        return best[1]
+    def safe_of(suit: int, group: Sequence[Card]) -> list[list[Card]]:
+        if any(info.may_ruff(s, suit) for s in opponents):
+            return []
+        return safe_units(info, group)
+
+    cash = best_cash(groups, safe_of)
+    if cash is not None:
+        return cash
     # 2. Lead into the partner's void: a low card the partner ruffs.
     for suit in range(4):
         group = groups[suit]

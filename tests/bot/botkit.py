@@ -160,14 +160,20 @@ class World:
 
     # ---- setting up --------------------------------------------------------------------
 
-    async def open_table(self, humans: int, **options: Any) -> None:
-        """The first user opens a table; the other humans join; computers fill the rest."""
-        first = self.users[0]
-        result = await first.slash(self.channel, "tractor new", **options)
-        assert result.ephemeral
+    async def new_table(self, **options: Any) -> Any:
+        """The first user opens a table (``/tractor new``), which becomes `table_id`; the
+        command's result."""
+        result = await self.users[0].slash(self.channel, "tractor new", **options)
         stored = await self.bot.store.table_in_channel(self.channel.id)
         assert stored is not None
         self.table_id = stored.id
+        return result
+
+    async def open_table(self, humans: int, **options: Any) -> None:
+        """The first user opens a table; the other humans join; computers fill the rest."""
+        first = self.users[0]
+        result = await self.new_table(**options)
+        assert result.ephemeral
         for user in self.users[1:humans]:
             await user.click(self.table_message(), label="Join")
         for _ in range((await self.doc()).seat_count - humans):

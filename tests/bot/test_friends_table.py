@@ -172,18 +172,23 @@ async def test_six_seat_hand_two_people_four_computers_restart(
         assert match.hand_no == 2 and match.public_view().starter == result.next_starter
 
 
-async def _calling_table(w: World, players: int = 5) -> Any:
-    """alice (seat 1, the starter: fixed trump ♥) has buried and calls; bob is seat 2."""
-    await w.open_table(2, mode="friends", players=players, fixed_trump="H")
-    await w.start()
-    for _ in range(50):
+async def _humans_play_until(w: World, phase: Phase, steps: int = 50) -> None:
+    """The humans act by their panels (the computers by themselves) until `phase`."""
+    for _ in range(steps):
         match = await w.match()
-        if match.phase is Phase.CALLING:
-            break
+        if match.phase is phase:
+            return
         doc = await w.doc()
         humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
         assert humans, match.phase
         await by_panel(w, humans[0])
+
+
+async def _calling_table(w: World, players: int = 5) -> Any:
+    """alice (seat 1, the starter: fixed trump ♥) has buried and calls; bob is seat 2."""
+    await w.open_table(2, mode="friends", players=players, fixed_trump="H")
+    await w.start()
+    await _humans_play_until(w, Phase.CALLING)
     match = await w.match()
     assert match.phase is Phase.CALLING and match.public_view().turn == 0
     return match
@@ -270,10 +275,7 @@ def test_one_parser_refuses_forged_calls() -> None:
 async def test_players_option_resizes_the_seats(tmp_path: Path) -> None:
     async with world(tmp_path, humans=1) as w:
         alice = w.users[0]
-        await alice.slash(w.channel, "tractor new")
-        stored = await w.bot.store.table_in_channel(w.channel.id)
-        assert stored is not None
-        w.table_id = stored.id
+        await w.new_table()
         assert (await w.doc()).seat_count == 4
 
         async def set_option(name: str, value: str) -> Any:
@@ -376,25 +378,12 @@ async def test_restart_while_declaring_or_burying(tmp_path: Path, phase: Phase) 
         fixed = {"fixed_trump": "H"} if phase is Phase.BURYING else {}
         await w.open_table(2, mode="friends", players=5, **fixed)
         await w.start()
-        for _ in range(50):
-            match = await w.match()
-            if match.phase is phase:
-                break
-            doc = await w.doc()
-            humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
-            await by_panel(w, humans[0])
+        await _humans_play_until(w, phase)
         before = (await w.match()).to_dict()
         assert (await w.match()).phase is phase
         await w.restart()
         assert (await w.match()).to_dict() == before
-        for _ in range(80):
-            match = await w.match()
-            if match.phase is Phase.PLAYING:
-                break
-            doc = await w.doc()
-            humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
-            assert humans, match.phase
-            await by_panel(w, humans[0])
+        await _humans_play_until(w, Phase.PLAYING, 80)
         assert (await w.match()).phase is Phase.PLAYING
 
 
@@ -403,10 +392,7 @@ async def test_new_shape_after_a_match_goes_back_to_the_lobby(tmp_path: Path) ->
     new seats; the table is a lobby again."""
     async with world(tmp_path, humans=1) as w:
         alice = w.users[0]
-        await alice.slash(w.channel, "tractor new", mode="friends", players=6)
-        stored = await w.bot.store.table_in_channel(w.channel.id)
-        assert stored is not None
-        w.table_id = stored.id
+        await w.new_table(mode="friends", players=6)
         doc = await w.doc()
         over = Match(rules=doc.rules, levels=(Rank.ACE,) * 6, hand_no=9, winner=0)
         await w.bot.service.update_meta(w.table_id, lambda d: d.set_match(over))

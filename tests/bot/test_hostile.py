@@ -76,10 +76,7 @@ async def test_malformed_ids_get_one_polite_reply(tmp_path: Path, tail: str) -> 
 async def test_option_values_are_checked(tmp_path: Path) -> None:
     async with world(tmp_path, humans=1) as w:
         alice = w.users[0]
-        await alice.slash(w.channel, "tractor new")
-        stored = await w.bot.store.table_in_channel(w.channel.id)
-        assert stored is not None
-        w.table_id = stored.id
+        await w.new_table()
         shown = (await alice.slash(w.channel, "tractor rules")).response
         timer = find(shown, "opt")
         assert timer is not None

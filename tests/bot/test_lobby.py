@@ -31,10 +31,7 @@ async def test_lobby_commands(tmp_path: Path) -> None:
         result = await bob.slash(w.channel, "tractor join")
         assert "no table in this channel" in text(result)
 
-        await alice.slash(w.channel, "tractor new", turn_timer=60, kitty_multiplier="flat_2")
-        stored = await w.bot.store.table_in_channel(w.channel.id)
-        assert stored is not None
-        w.table_id = stored.id
+        await w.new_table(turn_timer=60, kitty_multiplier="flat_2")
         doc = await w.doc()
         assert doc.options["turn_timer_s"] == 60 and doc.options["kitty_multiplier"] == "flat_2"
         result = await bob.slash(w.channel, "tractor new")
@@ -67,7 +64,7 @@ async def test_lobby_commands(tmp_path: Path) -> None:
 
         assert find(w.table_message(), "start").disabled  # three seats filled
         result = await bob.slash(w.channel, "tractor start")
-        assert "Four seats must be filled" in text(result)
+        assert "All 4 seats must be filled" in text(result)
         await carol.click(w.table_message(), label="Join")  # the empty seat 4
         doc = await w.doc()
         assert doc.full

@@ -13,9 +13,9 @@ from friends_hand import friends_rules, play_friends_hand
 
 from bot.i18n import t
 from bot.outcome import hand_record, match_record
-from bot.replay import SeatInfo, call_text, frame_text, replay_frames
+from bot.replay import SeatInfo, frame_text, replay_frames
 from bot.storage import HandAction, HandRecord, Store
-from bot.text import cards_text
+from bot.text import call_text, cards_text
 from engine.actions import StartHand
 from engine.cards import Rank
 from engine.game import Match

@@ -34,10 +34,7 @@ async def test_restart_in_every_phase(tmp_path: Path) -> None:
     async with world(tmp_path, humans=4, hand_pause=30) as w:
         alice, bob, carol, dave = w.users
         # ---- lobby: the table message from before the restart still works
-        await alice.slash(w.channel, "tractor new")
-        stored = await w.bot.store.table_in_channel(w.channel.id)
-        assert stored is not None
-        w.table_id = stored.id
+        await w.new_table()
         await bob.click(w.table_message(), label="Join")
         lobby_message = w.table_message()
         await w.restart()

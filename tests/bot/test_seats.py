@@ -152,10 +152,7 @@ async def test_kick_swap_and_computers_between_hands(tmp_path: Path) -> None:
 async def test_computer_levels_in_the_lobby_and_after_a_restart(tmp_path: Path) -> None:
     async with world(tmp_path, humans=1) as w:
         alice = w.users[0]
-        await alice.slash(w.channel, "tractor new")
-        stored = await w.bot.store.table_in_channel(w.channel.id)
-        assert stored is not None
-        w.table_id = stored.id
+        await w.new_table()
         result = await alice.slash(w.channel, "tractor addbot", level="normal")
         assert "seat 2" in said(result)
         await alice.slash(w.channel, "tractor seat addbot", seat=3, level="strong")

@@ -9,7 +9,9 @@ from botkit import by_panel, reply_texts, seats_to_act, world
 from discord import app_commands
 
 from bot.features import ALIAS_KEY
+from bot.i18n import t
 from bot.players import shape_of
+from bot.text import shape_word
 from engine.cards import parse_cards
 from engine.game import Phase
 from engine.trump import Trump
@@ -21,6 +23,18 @@ def test_only_a_lead_of_several_units_is_a_throw() -> None:
     assert shape_of(cards, trump) == "throw"
     assert shape_of(cards, trump, leading=False) == "mixed"
     assert shape_of(parse_cards("AH AH"), trump, leading=False) == "pair"
+
+
+def test_triples_and_quadruples_have_words_of_their_own() -> None:
+    """With three or four decks (F2) a triple is called a triple, not "mixed"."""
+    trump = Trump.parse("2S")
+    for cards, shape, words in [("AH AH AH", "triple", ("Triple", "三张", "三張")),
+                                ("AH AH AH AH", "quad", ("Quadruple", "四张", "四張")),
+                                ("AH AH AH KH KH KH", "tractor", ("Tractor", "拖拉机", "拖拉機"))]:
+        assert shape_of(parse_cards(cards), trump) == shape
+        said = tuple(shape_word(shape, locale) for locale in ("en", "zh-CN", "zh-TW"))
+        assert said == words
+    assert shape_word("mixed", "en") == t("shape.mixed", "en")
 
 
 async def test_bury_panel_counts_what_it_lists_and_help_lists_every_command(

@@ -63,19 +63,6 @@ def run(match: Match, actions: Sequence[Action]) -> tuple[Match, list[Event]]:
     return match, events
 
 
-def census(match: Match) -> Counter[Card]:
-    """Every card of the hand in play: hands, stock, kitty and played cards."""
-    hand = match.hand
-    assert hand is not None
-    found: Counter[Card] = Counter(hand.stock)
-    found.update(hand.kitty)
-    for cards in hand.hands:
-        found.update(cards)
-    for _, cards in hand.played:
-        found.update(cards)
-    return found
-
-
 def pack(decks: int) -> Counter[Card]:
     return Counter({card: decks for card in ALL_CARDS})
 

@@ -4,7 +4,8 @@ and the seats a match does not have."""
 from __future__ import annotations
 
 import pytest
-from friends_support import C, F, calling, census, friends_rules, pack, playing, run
+from friends_support import C, F, calling, friends_rules, pack, playing, run
+from test_game_support import card_census
 
 from engine.actions import Bury, CallFriends, CloseWindow, Declare, Pass, Play, StartHand, TakeBack
 from engine.deal import deal_shape
@@ -32,7 +33,7 @@ def test_f1_every_table_deals_its_shape_in_five_batches(players: int, decks: int
     assert hand is not None
     assert all(len(cards) == shape.hand_size for cards in hand.hands)
     assert len(hand.kitty) == shape.kitty_size and not hand.stock
-    assert census(match) == pack(decks)  # every card exactly D times
+    assert card_census(match) == pack(decks)  # every card exactly D times
 
 
 def test_f1_a_fixed_trump_deals_the_whole_shape_at_once() -> None:

@@ -12,7 +12,8 @@ from collections import Counter
 from contextlib import redirect_stdout
 
 import pytest
-from friends_support import census, friends_rules, friends_steps, pack
+from friends_support import friends_rules, friends_steps, pack
+from test_game_support import card_census
 
 from engine import bench, selfplay
 from engine.actions import StartHand, action_from_dict
@@ -39,7 +40,7 @@ def check_hands(hands: int, seed: int, rules: RuleSet) -> int:
         log.append(json.loads(json.dumps(action.to_dict())))
         hand = after.hand
         assert hand is not None
-        assert census(after) == full  # every card exactly D times (F1)
+        assert card_census(after) == full  # every card exactly D times (F1)
         assert len(hand.hands) == shape.seats
         for event in events:
             if isinstance(event, FriendRevealed):

@@ -254,7 +254,7 @@ def test_triples_and_quadruples_stand_apart_pairs_do_not() -> None:
 
 
 def test_the_bury_hint_names_the_kitty_size() -> None:
-    assert hand.bury_hint(8, ZH) == ZH.bury_hint  # the four-seat game's words, unchanged
+    assert hand.bury_hint(8, ZH) == "扣 8 张 · 底 = 底牌"  # the four-seat game's words, unchanged
     assert hand.bury_hint(6, ENGLISH) == "Bury 6 · K = from the kitty"
     assert hand.bury_hint(12, ZH) == "扣 12 张 · 底 = 底牌"
 
