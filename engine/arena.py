@@ -9,7 +9,8 @@ keys `a`, `b`, `deals`, `hands_won_a`, `hands_won_a_ci`, `level_share_a`, `point
 `points_swing_a_ci`, `illegal_moves`, and `p50_ms`, `p95_ms`, `max_ms` as `{"a": …, "b": …}`
 (CPU time per decision, in ms).
 The same arguments give the same result (timings aside). `--log FILE` writes every deal as
-it is played; `--summary FILE` summarises such a log later, also of a run that was stopped.
+it is played; `--summary FILE` summarises such a log later, also of a run that was stopped, and
+`--log FILE --resume` plays only the deals not yet in it (same arguments otherwise).
 """
 
 from __future__ import annotations
@@ -148,12 +149,14 @@ def swing(deal: Sequence[HandRecord]) -> float:
 
 
 def run(a: str, b: str, deals: int, seed: int, jobs: int = 1,
-        rules: RuleSet | None = None, log: TextIO | None = None) -> dict[str, Any]:
+        rules: RuleSet | None = None, log: TextIO | None = None,
+        done: Sequence[list[HandRecord]] = ()) -> dict[str, Any]:
     """Play `deals` duplicate deals under `rules` and summarise (see the module docstring).
     With `log`, each deal's two hands are written to it as one JSON line as soon as they are
-    played (so a long run that is stopped still leaves its deals: see `summarize`)."""
-    tasks = [(a, b, seed, index, rules or RuleSet()) for index in range(deals)]
-    results: list[list[HandRecord]] = []
+    played (so a long run that is stopped still leaves its deals: see `summarize`). `done`:
+    the first deals, already played (a stopped run resumed): only the rest are played."""
+    tasks = [(a, b, seed, index, rules or RuleSet()) for index in range(len(done), deals)]
+    results: list[list[HandRecord]] = list(done)
     with Pool(jobs) if jobs > 1 else nullcontext() as pool:
         played = pool.imap(play_deal, tasks, chunksize=1) if pool else map(play_deal, tasks)
         for deal in played:
@@ -230,6 +233,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rules", default="{}",
                         help='table options as JSON, e.g. \'{"follow": "suit_only"}\'')
     parser.add_argument("--log", help="append each deal's hands to this file (JSON lines)")
+    parser.add_argument("--resume", action="store_true",
+                        help="with --log: the deals already in the log count, play the rest")
     parser.add_argument("--summary", metavar="LOG",
                         help="play nothing: summarise the deals of a log written by --log "
                              "(a run that was stopped too), with --a and --b as its players")
@@ -238,8 +243,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         summary = summarize(args.a, args.b, read_log(args.summary))
     else:
         rules = RuleSet.from_dict(json.loads(args.rules))
+        done = read_log(args.log) if args.resume and args.log else []
         with open(args.log, "a", encoding="utf-8") if args.log else nullcontext() as log:
-            summary = run(args.a, args.b, args.deals, args.seed, args.jobs, rules, log)
+            summary = run(args.a, args.b, args.deals, args.seed, args.jobs, rules, log, done)
     sys.stdout.write(json.dumps(summary) + "\n" if args.json else report(summary))
     return 0
 

@@ -61,3 +61,17 @@ def test_cli_summarises_a_log_without_playing(tmp_path: Path,
     assert main(args) == 0
     assert capsys.readouterr().out == report(summary)
     assert "greedy vs random: 2 deals, 4 hands" in report(summary)
+
+
+def test_a_stopped_run_resumes_from_its_log(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    whole = run("greedy", "random", deals=3, seed=5)
+    path = tmp_path / "deals.jsonl"
+    with path.open("w", encoding="utf-8") as log:
+        run("greedy", "random", deals=1, seed=5, log=log)  # stopped after one deal
+    args = ["--a", "greedy", "--b", "random", "--deals", "3", "--seed", "5", "--json"]
+    assert main([*args, "--log", str(path), "--resume"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert len(read_log(str(path))) == 3
+    for key in ("deals", "hands_won_a", "points_swing_a", "illegal_moves"):
+        assert resumed[key] == whole[key]
