@@ -8,7 +8,9 @@ swapped, so card luck cancels. Prints a summary, or with `--json` one JSON objec
 keys `a`, `b`, `deals`, `hands_won_a`, `hands_won_a_ci`, `level_share_a`, `points_swing_a`,
 `points_swing_a_ci`, `illegal_moves`, and `p50_ms`, `p95_ms`, `max_ms` as `{"a": …, "b": …}`
 (CPU time per decision, in ms).
-The same arguments give the same result (timings aside).
+The same arguments give the same result (timings aside). `--log FILE` writes every deal as
+it is played; `--summary FILE` summarises such a log later, also of a run that was stopped, and
+`--log FILE --resume` plays only the deals not yet in it (same arguments otherwise).
 """
 
 from __future__ import annotations
@@ -147,12 +149,14 @@ def swing(deal: Sequence[HandRecord]) -> float:
 
 
 def run(a: str, b: str, deals: int, seed: int, jobs: int = 1,
-        rules: RuleSet | None = None, log: TextIO | None = None) -> dict[str, Any]:
+        rules: RuleSet | None = None, log: TextIO | None = None,
+        done: Sequence[list[HandRecord]] = ()) -> dict[str, Any]:
     """Play `deals` duplicate deals under `rules` and summarise (see the module docstring).
     With `log`, each deal's two hands are written to it as one JSON line as soon as they are
-    played (so a long run that is stopped still leaves its deals: see `summarize`)."""
-    tasks = [(a, b, seed, index, rules or RuleSet()) for index in range(deals)]
-    results: list[list[HandRecord]] = []
+    played (so a long run that is stopped still leaves its deals: see `summarize`). `done`:
+    the first deals, already played (a stopped run resumed): only the rest are played."""
+    tasks = [(a, b, seed, index, rules or RuleSet()) for index in range(len(done), deals)]
+    results: list[list[HandRecord]] = list(done)
     with Pool(jobs) if jobs > 1 else nullcontext() as pool:
         played = pool.imap(play_deal, tasks, chunksize=1) if pool else map(play_deal, tasks)
         for deal in played:
@@ -193,6 +197,29 @@ def summarize(a: str, b: str, results: Sequence[Sequence[HandRecord]]) -> dict[s
     return summary
 
 
+def read_log(path: str) -> list[list[HandRecord]]:
+    """The deals of an arena log (`--log`), however far its run got."""
+    with open(path, encoding="utf-8") as log:
+        return [[HandRecord(**hand) for hand in json.loads(line)] for line in log if line.strip()]
+
+
+def report(summary: dict[str, Any]) -> str:
+    """The summary as the text the command prints."""
+    a, b = summary["a"], summary["b"]
+    low, high = summary["hands_won_a_ci"]
+    slow, shigh = summary["points_swing_a_ci"]
+    return (
+        f"{a} vs {b}: {summary['deals']} deals, {summary['hands']} hands\n"
+        f"  hands won by {a}: {summary['hands_won_a']:.1%} (95% CI {low:.1%}–{high:.1%})\n"
+        f"  level share of {a}: {summary['level_share_a']:.1%}\n"
+        f"  points swing as opponents: {summary['points_swing_a']:+.1f} "
+        f"(95% CI {slow:+.1f} to {shigh:+.1f})\n"
+        f"  illegal moves: {summary['illegal_moves']}\n"
+        + "".join(f"  decision ms {name}: p50 {summary['p50_ms'][side]} p95 "
+                  f"{summary['p95_ms'][side]} max {summary['max_ms'][side]}\n"
+                  for side, name in (("a", a), ("b", b))))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -206,25 +233,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rules", default="{}",
                         help='table options as JSON, e.g. \'{"follow": "suit_only"}\'')
     parser.add_argument("--log", help="append each deal's hands to this file (JSON lines)")
+    parser.add_argument("--resume", action="store_true",
+                        help="with --log: the deals already in the log count, play the rest")
+    parser.add_argument("--summary", metavar="LOG",
+                        help="play nothing: summarise the deals of a log written by --log "
+                             "(a run that was stopped too), with --a and --b as its players")
     args = parser.parse_args(argv)
-    rules = RuleSet.from_dict(json.loads(args.rules))
-    with open(args.log, "a", encoding="utf-8") if args.log else nullcontext() as log:
-        summary = run(args.a, args.b, args.deals, args.seed, args.jobs, rules, log)
-    if args.json:
-        sys.stdout.write(json.dumps(summary) + "\n")
-        return 0
-    low, high = summary["hands_won_a_ci"]
-    slow, shigh = summary["points_swing_a_ci"]
-    sys.stdout.write(
-        f"{args.a} vs {args.b}: {args.deals} deals, {summary['hands']} hands\n"
-        f"  hands won by {args.a}: {summary['hands_won_a']:.1%} (95% CI {low:.1%}–{high:.1%})\n"
-        f"  level share of {args.a}: {summary['level_share_a']:.1%}\n"
-        f"  points swing as opponents: {summary['points_swing_a']:+.1f} "
-        f"(95% CI {slow:+.1f} to {shigh:+.1f})\n"
-        f"  illegal moves: {summary['illegal_moves']}\n"
-        + "".join(f"  decision ms {name}: p50 {summary['p50_ms'][side]} p95 "
-                  f"{summary['p95_ms'][side]} max {summary['max_ms'][side]}\n"
-                  for side, name in (("a", args.a), ("b", args.b))))
+    if args.summary:
+        summary = summarize(args.a, args.b, read_log(args.summary))
+    else:
+        rules = RuleSet.from_dict(json.loads(args.rules))
+        done = read_log(args.log) if args.resume and args.log else []
+        with open(args.log, "a", encoding="utf-8") if args.log else nullcontext() as log:
+            summary = run(args.a, args.b, args.deals, args.seed, args.jobs, rules, log, done)
+    sys.stdout.write(json.dumps(summary) + "\n" if args.json else report(summary))
     return 0
 
 

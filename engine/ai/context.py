@@ -212,6 +212,7 @@ class SeatFacts:
         self.k = knowledge
         self.seat = seen.seat
         self.trump = seen.trump
+        self.throw_ruff = seen.rules.throw_ruff
         self.hand = list(seen.hand)
         self.starter = seen.starter
         self.leader = seen.current.leader if seen.current is not None else seen.seat

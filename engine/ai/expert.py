@@ -178,11 +178,13 @@ def expert_lead(table: Table) -> list[Card]:
     # 2. Cash what cannot be beaten in suits no opponent is likely to ruff.
     best: tuple[float, list[Card]] | None = None
     for suit in range(4):
-        if not groups[suit] or ruff[suit] >= RISKY:
+        if not groups[suit]:
             continue
         safe = _safe_units(table, groups[suit])
         if safe:
             cards = _flat(safe)
+            if ruff[suit] >= RISKY + (RISKY if card_points(cards) == 0 else 0):
+                continue
             score = len(cards) * 10 + card_points(cards) - 40 * ruff[suit]
             if best is None or score > best[0]:
                 best = (score, cards)
@@ -201,7 +203,7 @@ def expert_lead(table: Table) -> list[Card]:
     # 5. Attack: a low side pair, else a low card of a short suit the opponents still hold.
     counts = Counter(c for s in range(4) for c in groups[s])
     low_pairs = [c for c, n in counts.items() if n >= 2 and c.points == 0
-                 and trump.strength(c) <= 8 and ruff[trump.suit_index(c)] < 0.5]
+                 and trump.strength(c) <= 8]
     if low_pairs:
         card = min(low_pairs, key=trump.strength)
         return [card, card]
@@ -234,7 +236,7 @@ def expert_follow(table: Table) -> list[Card]:
     if len(options) == 1:
         return options[0]
     seat = table.seat
-    winner = (table.leader + trick_winner(plays, trump)) % 4
+    winner = (table.leader + trick_winner(plays, trump, table.throw_ruff)) % 4
     later = later_seats(table)
     later_opps = [s for s in later if s % 2 != seat % 2]
     points = sum(card_points(p) for p in plays)
@@ -251,18 +253,18 @@ def expert_follow(table: Table) -> list[Card]:
         if risk < LIKELY:  # likely: fives only
             fives = [o for o in options if all(c.points <= 5 for c in o)]
             return max(fives or options, key=lambda o: (card_points(o), -cheapness(o)))
-        sure = [o for o in options if wins_now(plays, o, trump)
+        sure = [o for o in options if wins_now(plays, o, trump, table.throw_ruff)
                 and table.beat_chance([*plays, o], later_opps) < SURE]
         if sure and stake >= 10:
             return min(sure, key=lambda o: cost(o, trump) - 3 * card_points(o))
         return min(options, key=cheapness)
-    winning = [o for o in options if wins_now(plays, o, trump)]
+    winning = [o for o in options if wins_now(plays, o, trump, table.throw_ruff)]
     holds = {cards_key(o): 1.0 - (table.beat_chance([*plays, o], later_opps) if later_opps else 0.0)
              for o in winning}
     sure = [o for o in winning if holds[cards_key(o)] > 1 - SURE]
     if sure:
         pick = min(sure, key=lambda o: cost(o, trump) - 2 * card_points(o))
-        if stake + card_points(pick) > 0 or cost(pick, trump) < 12:
+        if stake + card_points(pick) > 0 or cost(pick, trump) < (16 if later_opps else 12):
             return pick
     if winning and stake >= 10:
         # Ruff or over-ruff with the play that most likely holds, the cheapest of those.

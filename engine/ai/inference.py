@@ -26,6 +26,7 @@ from engine.ai.context import Knowledge, Trick
 from engine.ai.montecarlo import place_known
 from engine.ai.sim import Sim
 from engine.cards import Card, card_points
+from engine.rules import ThrowRuff
 from engine.trick import trick_winner
 from engine.trump import Trump
 from engine.units import decompose_suit
@@ -108,6 +109,7 @@ def infer(k: Knowledge) -> Belief:
 
 
 def _trick_evidence(belief: Belief, trick: Trick, trump: Trump) -> None:
+    throw_ruff = belief.k.seen.rules.throw_ruff
     lead = trick.plays[0]
     suit = trump.suit_index(lead[0])
     me = belief.k.seen.seat
@@ -118,12 +120,12 @@ def _trick_evidence(belief: Belief, trick: Trick, trump: Trump) -> None:
             continue
         play = trick.plays[index]
         before = list(trick.plays[:index])
-        winning = trick.seat_of(trick_winner(before, trump))
+        winning = trick.seat_of(trick_winner(before, trump, throw_ruff))
         opponent_winning = winning % 2 != who % 2
         in_suit = [c for c in play if trump.suit_index(c) == suit]
         points = card_points(play) + card_points(c for p in before for c in p)
         if len(play) == 1 and in_suit and opponent_winning and play[0].points and \
-                not _wins(before, play, trump):
+                not _wins(before, play, trump, throw_ruff):
             top = trump.strength(play[0])
             for card in unseen:  # nothing lower left in that suit, probably
                 if trump.suit_index(card) == suit and trump.strength(card) < top \
@@ -136,8 +138,9 @@ def _trick_evidence(belief: Belief, trick: Trick, trump: Trump) -> None:
                     belief.scale(who, card, 0.3)
 
 
-def _wins(before: list[tuple[Card, ...]], play: tuple[Card, ...], trump: Trump) -> bool:
-    return trick_winner([*before, play], trump) == len(before)
+def _wins(before: list[tuple[Card, ...]], play: tuple[Card, ...], trump: Trump,
+          throw_ruff: ThrowRuff) -> bool:
+    return trick_winner([*before, play], trump, throw_ruff) == len(before)
 
 
 def sample_world(belief: Belief, rng: random.Random) -> Sim:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from engine.cards import Card, card_points
 from engine.follow import answer_shapes, build_follow
 from engine.matching import best_answer, full_answer, pair_counts, shapes_of
+from engine.rules import ThrowRuff
 from engine.trick import trick_winner
 from engine.trump import Trump
 from engine.units import Unit, decompose_suit, group_by_suit
@@ -159,9 +160,11 @@ def single_beats(card: Card, suit: int, top: int, ruffed: bool, trump: Trump) ->
     return card_suit == TRUMP and suit != TRUMP and (not ruffed or trump.strength(card) > top)
 
 
-def wins_now(plays: Sequence[Sequence[Card]], candidate: Sequence[Card], trump: Trump) -> bool:
-    """Whether `candidate`, played after `plays`, would be winning the trick."""
+def wins_now(plays: Sequence[Sequence[Card]], candidate: Sequence[Card], trump: Trump,
+             throw_ruff: ThrowRuff = ThrowRuff.LARGEST_UNIT) -> bool:
+    """Whether `candidate`, played after `plays`, would be winning the trick (under the
+    table's `throw_ruff` house rule)."""
     if len(candidate) == 1:
         _, top, ruffed = single_best(plays, trump)
         return single_beats(candidate[0], trump.suit_index(plays[0][0]), top, ruffed, trump)
-    return trick_winner([*plays, candidate], trump) == len(plays)
+    return trick_winner([*plays, candidate], trump, throw_ruff) == len(plays)

@@ -1,9 +1,10 @@
 """The `ai` player: inference of the hidden hands and determinized Monte Carlo search.
 
 For every play it builds a belief about the unseen cards (`engine.ai.inference`), asks the
-`expert` rules for their choice, and compares it with a few other candidates by playing the
-rest of the hand out in deals sampled from the belief, every seat following the expert
-rules with full sight of its sampled deal. The same sampled deals serve every candidate.
+`expert` rules for their choice and the first player's rules (`engine.ai.policy`, an
+independent second opinion) for theirs, and compares them with a few other candidates by
+playing the rest of the hand out in deals sampled from the belief, every seat following the
+expert rules with full sight of its sampled deal. The same sampled deals serve every candidate.
 More deals are sampled where more points are at stake, within a fixed amount of work per
 decision (a count of simulated plays, never the clock: the player is deterministic given
 its seed). Burying compares a few burials the same way over whole hands.
@@ -20,6 +21,7 @@ from engine.ai.context import Knowledge, Seen
 from engine.ai.expert import cards_key, cost, declare, expert_bury, expert_play, expert_rollout
 from engine.ai.inference import Belief, infer, sample_world
 from engine.ai.moves import follow_options, simple_leads, wins_now
+from engine.ai.policy import TrackedInfo, choose_play
 from engine.ai.tables import TrackedTable
 from engine.ai.view import seen_of
 from engine.cards import Card, card_points
@@ -30,12 +32,12 @@ from engine.views import PlayerView
 
 WORK = 2600
 """Simulated plays per decision at normal stakes (about 100 ms of CPU)."""
-MIN_SAMPLES = 6
+MIN_SAMPLES = 10
 MAX_SAMPLES = 40
 MAX_CANDIDATES = 7
 ENDGAME_PLAYS = 36
 """From about the last eight tricks on, every decision gets at least `ENDGAME_SAMPLES`."""
-ENDGAME_SAMPLES = 20
+ENDGAME_SAMPLES = 28
 BIAS = 1.0
 """Points a deal another candidate must gain over the expert's choice (and `MARGIN`)."""
 MARGIN = 1.5
@@ -50,9 +52,10 @@ def utility(opp_points: int, declarer: bool) -> float:
     return -value if declarer else value
 
 
-def lead_candidates(hand: Sequence[Card], trump: Trump, choice: list[Card]) -> list[list[Card]]:
-    """Leads worth comparing, most promising first: the expert's, every tractor and pair
-    (biggest first), the top card of each suit, the lowest card of each suit."""
+def lead_candidates(hand: Sequence[Card], trump: Trump, choice: list[Card],
+                    second: list[Card]) -> list[list[Card]]:
+    """Leads worth comparing, most promising first: the expert's, the second opinion, every
+    tractor and pair (biggest first), the top card of each suit, the lowest of each suit."""
     structured = [o for o in simple_leads(hand, trump) if len(o) > 1]
     structured.sort(key=lambda o: (-len(o), -trump.strength(o[0])))
     tops: list[list[Card]] = []
@@ -62,16 +65,17 @@ def lead_candidates(hand: Sequence[Card], trump: Trump, choice: list[Card]) -> l
             ordered = sorted(group, key=lambda c: (trump.strength(c), c.points, c.code))
             tops.append([ordered[-1]])
             lows.append([ordered[0]])
-    return _distinct([choice, *structured[:3], *tops, *lows])
+    return _distinct([choice, second, *structured[:3], *tops, *lows])
 
 
-def follow_candidates(table: TrackedTable, choice: list[Card]) -> list[list[Card]]:
-    """Follows worth comparing, most promising first: the expert's, the cheapest winning
-    play, the strongest, the one with most points, then the rest."""
+def follow_candidates(table: TrackedTable, choice: list[Card],
+                      second: list[Card]) -> list[list[Card]]:
+    """Follows worth comparing, most promising first: the expert's, the second opinion, the
+    cheapest winning play, the strongest, the one with most points, then the rest."""
     trump = table.trump
     options = follow_options(table.hand, table.plays[0], trump)
-    winning = [o for o in options if wins_now(table.plays, o, trump)]
-    first: list[list[Card]] = [choice]
+    winning = [o for o in options if wins_now(table.plays, o, trump, table.throw_ruff)]
+    first: list[list[Card]] = [choice, second]
     if winning:
         first.append(min(winning, key=lambda o: cost(o, trump)))
         first.append(max(winning, key=lambda o: cost(o, trump)))
@@ -113,11 +117,12 @@ class AiPlayer:
     def play(self, k: Knowledge) -> list[Card]:
         table = TrackedTable(k)
         choice = expert_play(table)
+        second = choose_play(TrackedInfo(k))
         trump = table.trump
         if table.plays:
-            candidates = follow_candidates(table, choice)
+            candidates = follow_candidates(table, choice, second)
         else:
-            candidates = lead_candidates(table.hand, trump, choice)
+            candidates = lead_candidates(table.hand, trump, choice, second)
         plays_left = sum(k.left) + 4
         work = WORK * min(2.0, 0.6 + stakes(k, table) / 50)
         wide = max(2, min(MAX_CANDIDATES, int(work / (MIN_SAMPLES * plays_left))))

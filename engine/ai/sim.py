@@ -61,7 +61,8 @@ class Sim:
             self._finish_trick()
 
     def _finish_trick(self) -> None:
-        winner = (self.leader + trick_winner(self.current, self.trump)) % 4
+        winner = (self.leader + trick_winner(self.current, self.trump,
+                                                   self.rules.throw_ruff)) % 4
         if not self.is_declarer(winner):
             self.opp_points += sum(card_points(p) for p in self.current)
             if not self.hands[0]:

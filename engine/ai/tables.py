@@ -15,6 +15,7 @@ from engine.ai.context import Knowledge, SeatFacts
 from engine.ai.moves import follow_options, single_beats, single_best, suit_of, units_of, wins_now
 from engine.ai.sim import Sim
 from engine.cards import Card, card_points
+from engine.rules import ThrowRuff
 from engine.throw import beats_unit
 from engine.trick import trick_winner
 from engine.trump import Trump
@@ -29,6 +30,8 @@ class Table(Protocol):
 
     seat: int
     trump: Trump
+    throw_ruff: ThrowRuff
+    """The table's house rule for ruffing a throw (R12): how trick winners are judged."""
     hand: list[Card]
     starter: int
     leader: int
@@ -66,6 +69,7 @@ class ExactTable:
         self.sim = sim
         self.seat = sim.turn
         self.trump = sim.trump
+        self.throw_ruff = sim.rules.throw_ruff
         self.hand = sim.hands[self.seat]
         self.starter = sim.starter
         self.leader = sim.leader
@@ -100,7 +104,7 @@ class ExactTable:
             return 0.0
         for seat in seats:
             for option in follow_options(self.sim.hands[seat], lead, trump):
-                if wins_now(plays, option, trump):
+                if wins_now(plays, option, trump, self.throw_ruff):
                     return 1.0
         return 0.0
 
@@ -220,7 +224,7 @@ class TrackedTable(SeatFacts):
         trump = self.trump
         lead = list(plays[0])
         suit = trump.suit_index(lead[0])
-        best = plays[trick_winner(plays, trump)]
+        best = plays[trick_winner(plays, trump, self.throw_ruff)]
         ruffed = trump.suit_index(best[0]) != suit
         largest = units_of(lead, trump)[0]
         single_unit = len(units_of(lead, trump)) == 1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.arena import HandRecord, main, run, summarize, wilson
+from engine.arena import main, read_log, report, run, summarize, wilson
 
 
 @pytest.mark.parametrize(("a", "b", "deals"), [
@@ -43,7 +43,35 @@ def test_the_log_has_every_deal_and_gives_the_same_summary(tmp_path: Path) -> No
     path = tmp_path / "deals.jsonl"
     with path.open("w", encoding="utf-8") as log:
         summary = run("greedy", "random", deals=2, seed=3, log=log)
-    deals = [[HandRecord(**hand) for hand in json.loads(line)]
-             for line in path.read_text(encoding="utf-8").splitlines()]
+    deals = read_log(str(path))
     assert len(deals) == 2
     assert summarize("greedy", "random", deals) == summary
+
+
+def test_cli_summarises_a_log_without_playing(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deals.jsonl"
+    with path.open("w", encoding="utf-8") as log:
+        summary = run("greedy", "random", deals=2, seed=3, log=log)
+    with path.open("a", encoding="utf-8") as log:
+        log.write("\n")  # a run stopped between deals
+    args = ["--a", "greedy", "--b", "random", "--summary", str(path)]
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == summary
+    assert main(args) == 0
+    assert capsys.readouterr().out == report(summary)
+    assert "greedy vs random: 2 deals, 4 hands" in report(summary)
+
+
+def test_a_stopped_run_resumes_from_its_log(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    whole = run("greedy", "random", deals=3, seed=5)
+    path = tmp_path / "deals.jsonl"
+    with path.open("w", encoding="utf-8") as log:
+        run("greedy", "random", deals=1, seed=5, log=log)  # stopped after one deal
+    args = ["--a", "greedy", "--b", "random", "--deals", "3", "--seed", "5", "--json"]
+    assert main([*args, "--log", str(path), "--resume"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert len(read_log(str(path))) == 3
+    for key in ("deals", "hands_won_a", "points_swing_a", "illegal_moves"):
+        assert resumed[key] == whole[key]
