@@ -35,7 +35,15 @@ from typing import Any
 import pytest
 
 from bot.config import Config, local_play_wanted
-from bot.local import LocalSession, _announce, local_session, saved_people
+from bot.local import (
+    LocalSession,
+    SavedTable,
+    Shape,
+    _announce,
+    local_session,
+    saved_people,
+    saved_table,
+)
 from bot.table import TableDoc, seats_to_act
 from engine.game import Match, Phase
 
@@ -509,3 +517,92 @@ async def test_a_saved_game_keeps_its_seats_and_players_is_ignored(tmp_path: Pat
     assert "Player 1, Player 2 and 2 computer players; the first hand is being dealt" in said
     assert "ignored" not in said
     assert await saved_people(fresh) == 2
+
+
+# ------------------------------------------------------------------- Finding Friends
+
+
+def fresh(session: LocalSession, panel: Any) -> Any:
+    """`panel` (an ephemeral message) as it is now, after the bot edited it."""
+    from simcord.results import ResponseMessage
+
+    return ResponseMessage(session.env, session.env.backend.get_message(panel.channel_id,
+                                                                        panel.id))
+
+
+async def decide_friends(session: LocalSession) -> bool:
+    """One decision of the local player at a Finding Friends table, through the ``My
+    hand`` panel: declare a trump when nobody has, call friends with **Add** and **Call
+    friends**, else as `decide`. Returns whether they called."""
+    you = session.humans[0]
+    _, match = await oracle(session)
+    public = match.public_view()
+    if public.phase is Phase.DECLARING and not public.declarations:
+        table = session.channel.last_message
+        assert table is not None
+        opened = await session.act(lambda: you.click(table, label="My hand"))
+        panel = opened.response
+        assert panel is not None
+        for code in "SHCDN":
+            button = next((c for row in panel.components for c in row.get("components", [])
+                           if str(c.get("custom_id", "")).split(":")[4:5] == ["decl"]
+                           and str(c.get("custom_id", "")).endswith(f".{code}")
+                           and not c.get("disabled")), None)
+            if button is not None:
+                await session.act(lambda b=button: you.click(panel, custom_id=b["custom_id"]))
+                return False
+    if public.phase is not Phase.CALLING:
+        await decide(session)
+        return False
+    table = session.channel.last_message
+    assert table is not None
+    panel = (await session.act(lambda: you.click(table, label="My hand"))).response
+    assert panel is not None and panel.ephemeral
+    for _ in range(len(public.friend_calls), match.shape.friends):
+        add = control(panel.components, "fadd")
+        assert add is not None and not add.get("disabled"), panel.content
+        await session.act(lambda a=add, p=panel: you.click(p, custom_id=a["custom_id"]))
+        panel = fresh(session, panel)
+    call = control(panel.components, "fcall")
+    assert call is not None and not call.get("disabled"), panel.content
+    await session.act(lambda: you.click(panel, custom_id=call["custom_id"]))
+    return True
+
+
+async def test_local_finding_friends_hand_with_computers(tmp_path: Path) -> None:
+    """``make play ARGS="--mode friends --seats 6"``: you and five computers at a
+    Finding Friends table of six seats (three decks); the hand is dealt when the page
+    opens, you declare, bury, call your two friends with the panel and play every card of
+    the hand through it; the computers do the rest. The save keeps its shape."""
+    database = tmp_path / "local.sqlite3"
+    shape = Shape.chosen("friends", 6)
+    printed = io.StringIO()
+    async with local_session(database, shape=shape, port=0, config=FAST) as session:
+        _announce(session, printed)
+        assert session.shape == Shape("friends", 6, 0)
+        doc, match = await oracle(session)
+        you = session.humans[0]
+        seat = doc.seat_of(you.id)
+        assert seat == 0 and doc.humans == [0] and doc.seat_count == 6
+        assert match.rules.players == 6 and match.shape.decks == 3
+        await dealt(session, Page(session))
+        called = False
+        for _ in range(2000):
+            doc, match = await oracle(session)
+            if match.hand_no != 1 or match.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
+                break
+            if seat in seats_to_act(match):
+                called = await decide_friends(session) or called
+            else:
+                await session.idle()  # the computers' moves, on the simulated clock
+        public = match.public_view()
+        assert public.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER), public.phase
+        assert public.starter == seat and called, "you took the kitty and called"
+        assert len(public.friend_calls) == match.shape.friends == 2
+        result = public.result
+        assert result is not None and seat in result.declarer_seats
+        assert not session.env.errors, session.env.errors
+    said = printed.getvalue()
+    assert ("— You and 5 computer players at a Finding Friends table of 6 seats (3 decks); "
+            "the first hand is being dealt.") in said, said
+    assert await saved_table(database) == SavedTable(1, shape)
