@@ -3,9 +3,11 @@
 ``python -m bot`` (``make play``) without a ``DISCORD_TOKEN`` calls `main`. It builds the
 real bot with `bot.create_bot`, attaches it to SimCord's in-process Discord, and makes a
 server "Tractor Club" with a ``#tractor`` channel and you (``--players N``: 1-4 people at
-this computer; the other seats are computer players). Everyone is seated through the
-bot's own slash commands (``/tractor new``, ``join``, ``addbot``, ``start``), exactly as
-on Discord. Then SimCord's preview serves the channel on loopback and the address is
+this computer; the other seats are computer players). The table is the four-player game,
+or Finding Friends with ``--mode friends --seats N [--decks D]`` (`Shape`: 4-8 seats,
+read as ``/tractor new mode: players: decks:`` reads them). Everyone is seated through
+the bot's own slash commands (``/tractor new``, ``join``, ``addbot``, ``start``), exactly
+as on Discord. Then SimCord's preview serves the channel on loopback and the address is
 printed on its own line (``http://127.0.0.1:PORT/#…``; the part after ``#`` is the
 session key, so keep it to yourself). The page shows ``#tractor`` as a Discord client
 would: the table message and its buttons, the ephemeral ``My hand`` panel, and a composer
@@ -15,8 +17,9 @@ seats. Ctrl-C, SIGTERM or "End session" in the page stops it; the database is cl
 The game lives in ``./data/local.sqlite3`` (``--database``). The simulated world is built
 the same way every time (same server, channel and player ids), so an unfinished game
 from the last session is picked up again instead of a new one being seated, with the
-seats it was saved with: the number of people is read from the save (`saved_people`),
-and a ``--players`` that differs is ignored and said so (`_announce`). The file is
+seats it was saved with: the number of people and the table's shape are read from the
+save (`saved_table`), and a ``--players``, ``--mode``, ``--seats`` or ``--decks`` that
+differs is ignored and said so (`_announce`). The file is
 opened and checked before anything else starts, so a corrupt, too-new or unusable file
 (a read-only folder, say) is one line and exit status 2, as in Discord mode.
 

@@ -354,7 +354,8 @@ def test_tractor_bot_help(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: tractor-bot ")
-    for option in ("--players", "--port", "--database", "--no-browser", "--local", "--env-file"):
+    for option in ("--players", "--port", "--database", "--no-browser", "--local", "--env-file",
+                   "--mode", "--seats", "--decks"):
         assert option in done.stdout
     assert "DISCORD_TOKEN" in done.stdout
 
@@ -606,3 +607,67 @@ async def test_local_finding_friends_hand_with_computers(tmp_path: Path) -> None
     assert ("— You and 5 computer players at a Finding Friends table of 6 seats (3 decks); "
             "the first hand is being dealt.") in said, said
     assert await saved_table(database) == SavedTable(1, shape)
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ((None, None, None), Shape("teams", 4, 0)),
+        (("teams", 4, 2), Shape("teams", 4, 0)),
+        (("friends", None, None), Shape("friends", 4, 0)),
+        ((None, 6, None), Shape("friends", 6, 0)),  # as /tractor new players:6 reads it
+        ((None, None, 3), Shape("friends", 4, 3)),
+        (("friends", 8, 3), Shape("friends", 8, 3)),
+    ],
+)
+def test_the_table_options_choose_a_shape(
+    options: tuple[str | None, int | None, int | None], expected: Shape
+) -> None:
+    assert Shape.chosen(*options) == expected
+    assert expected.new_options() == ({} if expected.mode == "teams" else {
+        "mode": "friends", "players": expected.seats, **(
+            {"decks": expected.decks} if expected.decks else {})})
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--seats", "9"], "--seats must be between 4 and 8"),
+        (["--seats", "3"], "--seats must be between 4 and 8"),
+        (["--mode", "friends", "--decks", "5"], "--decks must be 2, 3 or 4"),
+        (["--mode", "teams", "--seats", "6"], "--mode teams is four seats and two decks"),
+        (["--mode", "teams", "--decks", "3"], "--mode teams is four seats and two decks"),
+    ],
+)
+def test_a_table_that_cannot_be_is_one_line_and_status_2(
+    options: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.local import main
+
+    assert main(["--local", "--no-browser", *options]) == 2  # before anything starts
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("tractor-bot: ") and words in err[0], err
+
+
+async def test_a_saved_friends_game_keeps_its_shape(tmp_path: Path) -> None:
+    """Two people at a five-seat Finding Friends table sit side by side (partners are
+    called); the save keeps its people and shape, and ``--players``/``--mode`` given
+    over it are ignored, and said so."""
+    database = tmp_path / "data" / "local.sqlite3"
+    five = Shape.chosen("friends", 5)
+    async with local_session(database, players=2, shape=five, port=0, config=FAST) as session:
+        doc, _ = await oracle(session)
+        assert [doc.seat_of(member.id) for member in session.humans] == [0, 1]
+        assert doc.seat_count == 5 and session.shape == five
+    assert await saved_table(database) == SavedTable(2, five)
+
+    with local_play_process(tmp_path, database, "--players", "1", "--mode", "teams"
+                            ) as (child, printed, _):
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=30)
+    assert child.returncode == 0, err
+    said = " ".join(printed)
+    assert ("Player 1, Player 2 and 3 computer players at a Finding Friends table of 5 seats "
+            "(2 decks); the saved game was resumed from") in said, said
+    assert "--players 1 and --mode teams were ignored: a resumed game keeps its seats" in said
+    assert await saved_table(database) == SavedTable(2, five)
