@@ -447,6 +447,7 @@ def local_play_process(tmp_path: Path, database: Path, *options: str
          "--database", str(database), "--env-file", empty_env_file(tmp_path), *options],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
         env=clean_env(tmp_path, BOT_ACTION_DELAY="0", LOG_LEVEL="WARNING"),
+        start_new_session=True,  # its own process group, as in a terminal
     )
     try:
         assert child.stdout is not None
@@ -467,18 +468,24 @@ def local_play_process(tmp_path: Path, database: Path, *options: str
             child.communicate()
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+@pytest.mark.parametrize(("stop", "group"), [(signal.SIGTERM, False), (signal.SIGINT, False),
+                                             (signal.SIGINT, True)],
+                         ids=["SIGTERM", "Ctrl-C", "Ctrl-C-in-a-terminal"])
 def test_python_m_bot_without_token_serves_local_play(
-    tmp_path: Path, stop: signal.Signals
+    tmp_path: Path, stop: signal.Signals, group: bool
 ) -> None:
     """What ``make play`` runs: it prints the URL on its own line, the URL answers, and a
-    signal stops it cleanly (exit 0, the database closed)."""
+    signal stops it cleanly (exit 0, the database closed). Ctrl-C in a terminal signals
+    the whole process group, the picture workers included: they leave it to the bot."""
     database = tmp_path / "data" / "local.sqlite3"
     with local_play_process(tmp_path, database) as (child, _, url):
         status, body = http_get(url)
         assert status == 200
         assert "<html" in body.lower()
-        child.send_signal(stop)
+        if group:
+            os.killpg(child.pid, stop)
+        else:
+            child.send_signal(stop)
         out, err = child.communicate(timeout=30)
     assert child.returncode == 0, err
     assert "Stopped." in out
