@@ -4,6 +4,7 @@ fresh machine up."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -123,7 +124,10 @@ def test_make_play_passes_its_args_through() -> None:
     ``python -m bot`` as typed (a dry run: nothing is installed or started)."""
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
-    done = subprocess.run(["make", "-n", "play", "ARGS=--mode friends --seats 6"], cwd=ROOT,
+    env = {k: v for k, v in os.environ.items()  # not a make run's own flags (make test)
+           if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"}}
+    done = subprocess.run(["make", "-n", "--no-print-directory", "play",
+                           "ARGS=--mode friends --seats 6"], cwd=ROOT, env=env,
                           capture_output=True, text=True, check=True, timeout=60)
     assert done.stdout.splitlines()[-1] == ".venv/bin/python -m bot --mode friends --seats 6"
     readme = (ROOT / "README.md").read_text()
