@@ -59,6 +59,21 @@ def build_parser() -> argparse.ArgumentParser:
              "seats are computer players). A saved game keeps its own seats",
     )
     parser.add_argument(
+        "--mode", choices=("teams", "friends"), default=None,
+        help="local play, a new table: teams (the four-player game, the default) or friends "
+             "(Finding Friends: 4-8 seats, partners called by a card)",
+    )
+    parser.add_argument(
+        "--seats", type=int, default=None, metavar="N",
+        help="local play, a new table: seats at it (4-8; other than 4 means --mode friends; "
+             "default 4); computer players fill the seats of no person",
+    )
+    parser.add_argument(
+        "--decks", type=int, default=None, metavar="D",
+        help="local play, a new Finding Friends table: decks shuffled together (2-4; default "
+             "by seats: 2 for 4-5, 3 for 6-7, 4 for 8)",
+    )
+    parser.add_argument(
         "--port", type=int, default=LOCAL_PORT, metavar="PORT",
         help=f"local play: the page's port on 127.0.0.1 (default {LOCAL_PORT}; 0 takes a free "
              "one)",

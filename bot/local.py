@@ -3,9 +3,11 @@
 ``python -m bot`` (``make play``) without a ``DISCORD_TOKEN`` calls `main`. It builds the
 real bot with `bot.create_bot`, attaches it to SimCord's in-process Discord, and makes a
 server "Tractor Club" with a ``#tractor`` channel and you (``--players N``: 1-4 people at
-this computer; the other seats are computer players). Everyone is seated through the
-bot's own slash commands (``/tractor new``, ``join``, ``addbot``, ``start``), exactly as
-on Discord. Then SimCord's preview serves the channel on loopback and the address is
+this computer; the other seats are computer players). The table is the four-player game,
+or Finding Friends with ``--mode friends --seats N [--decks D]`` (`Shape`: 4-8 seats,
+read as ``/tractor new mode: players: decks:`` reads them). Everyone is seated through
+the bot's own slash commands (``/tractor new``, ``join``, ``addbot``, ``start``), exactly
+as on Discord. Then SimCord's preview serves the channel on loopback and the address is
 printed on its own line (``http://127.0.0.1:PORT/#…``; the part after ``#`` is the
 session key, so keep it to yourself). The page shows ``#tractor`` as a Discord client
 would: the table message and its buttons, the ephemeral ``My hand`` panel, and a composer
@@ -15,8 +17,9 @@ seats. Ctrl-C, SIGTERM or "End session" in the page stops it; the database is cl
 The game lives in ``./data/local.sqlite3`` (``--database``). The simulated world is built
 the same way every time (same server, channel and player ids), so an unfinished game
 from the last session is picked up again instead of a new one being seated, with the
-seats it was saved with: the number of people is read from the save (`saved_people`),
-and a ``--players`` that differs is ignored and said so (`_announce`). The file is
+seats it was saved with: the number of people and the table's shape are read from the
+save (`saved_table`), and a ``--players``, ``--mode``, ``--seats`` or ``--decks`` that
+differs is ignored and said so (`_announce`). The file is
 opened and checked before anything else starts, so a corrupt, too-new or unusable file
 (a read-only folder, say) is one line and exit status 2, as in Discord mode.
 
@@ -62,10 +65,14 @@ __all__ = [
     "DEFAULT_DATABASE",
     "DEFAULT_PORT",
     "GUILD_NAME",
+    "TEAMS",
     "LocalSession",
+    "SavedTable",
+    "Shape",
     "local_session",
     "main",
     "saved_people",
+    "saved_table",
     "serve",
 ]
 
@@ -84,6 +91,69 @@ _PUMP_INTERVAL = 0.1
 LOCAL_FIRST_DEAL = 600.0
 """Local play deals the first hand when the page is open (`_Pump.ready_when_open`); this
 many seconds after the start at the latest."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The table local play seats: its mode (``teams`` or ``friends``), its seats and its
+    decks (0: by seats, F1). ``--mode``, ``--seats`` and ``--decks`` choose it (`chosen`)."""
+
+    mode: str = "teams"
+    seats: int = 4
+    decks: int = 0
+
+    @classmethod
+    def chosen(cls, mode: str | None = None, seats: int | None = None,
+               decks: int | None = None) -> Shape:
+        """The shape the options ask for, as ``/tractor new`` reads its own: more seats or
+        other decks than the four-player game is Finding Friends. `ValueError` (one line
+        naming the option) when they ask for no table."""
+        if seats is not None and not 4 <= seats <= 8:
+            raise ValueError("--seats must be between 4 and 8")
+        if decks is not None and not 2 <= decks <= 4:
+            raise ValueError("--decks must be 2, 3 or 4")
+        if mode is None and ((seats or 4) != 4 or (decks or 2) != 2):
+            mode = "friends"
+        if (mode or "teams") == "teams":
+            if (seats or 4) != 4 or (decks or 2) != 2:
+                raise ValueError("--mode teams is four seats and two decks; Finding Friends "
+                                 "(--mode friends) takes --seats 4-8 and --decks 2-4")
+            return cls()
+        return cls("friends", seats or 4, decks or 0)
+
+    @property
+    def friends(self) -> bool:
+        return self.mode == "friends"
+
+    def new_options(self) -> dict[str, Any]:
+        """The options of ``/tractor new`` that open this table (none for teams)."""
+        if not self.friends:
+            return {}
+        return {"mode": "friends", "players": self.seats} | (
+            {"decks": self.decks} if self.decks else {})
+
+    def describe(self) -> str:
+        """How the start line names a Finding Friends table ("" for teams)."""
+        if not self.friends:
+            return ""
+        from engine.deal import deal_shape
+        from engine.rules import Mode, RuleSet
+
+        decks = deal_shape(RuleSet(mode=Mode.FRIENDS, players=self.seats,
+                                   decks=self.decks)).decks
+        return f" at a Finding Friends table of {self.seats} seats ({decks} decks)"
+
+
+TEAMS = Shape()
+"""The four-player game, what local play seats unless told otherwise."""
+
+
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """The unfinished table of a local play file: how many people sit at it, its shape."""
+
+    people: int
+    shape: Shape
 
 
 def _player_names(count: int) -> list[tuple[str, str]]:
@@ -105,6 +175,8 @@ class LocalSession:
     database: Path
     preview: Any  # simcord.Preview
     resumed: bool = False
+    shape: Shape = TEAMS
+    """The table's shape, as seated or as saved (a resumed game keeps its own)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -331,20 +403,35 @@ async def _command(session: LocalSession, member: Any, name: str, **options: Any
         raise RuntimeError(f"/{name} failed in the bot: {errors[0]!r}") from errors[0]
 
 
-async def _seat_table(session: LocalSession) -> None:
+async def _seat_table(session: LocalSession, shape: Shape) -> None:
     """Open the table and fill it through the bot's own commands, as players would."""
     host, *others = session.humans
-    await _command(session, host, "tractor new")  # the host takes seat 1
-    seats = (3,) if len(others) == 1 else (2, 3, 4)  # two people play as partners
+    await _command(session, host, "tractor new", **shape.new_options())  # host: seat 1
+    if shape.friends:  # partners are called: the people sit in the next seats
+        seats: tuple[int, ...] = tuple(range(2, len(session.humans) + 1))
+    else:
+        seats = (3,) if len(others) == 1 else (2, 3, 4)  # two people play as partners
     for member, seat in zip(others, seats, strict=False):
         await _command(session, member, "tractor join", seat=seat)
-    for _ in range(4 - len(session.humans)):
+    for _ in range(shape.seats - len(session.humans)):
         await _command(session, host, "tractor addbot")
     await _command(session, host, "tractor start")
 
 
-async def _unfinished_table(session: LocalSession) -> bool:
-    return await session.bot.store.table_in_channel(session.channel.id) is not None
+async def _stored_table(session: LocalSession) -> SavedTable | None:
+    """The people and the shape of the table in #tractor, or None when there is none."""
+    stored = await session.bot.store.table_in_channel(session.channel.id)
+    return None if stored is None else _saved(stored.doc)
+
+
+def _saved(document: Mapping[str, Any]) -> SavedTable:
+    from bot.table import TableDoc
+
+    doc = TableDoc.from_dict(dict(document))
+    rules = doc.rules
+    shape = Shape(rules.mode.value, doc.seat_count, rules.decks) if \
+        rules.mode.value == "friends" else TEAMS
+    return SavedTable(max(1, len(doc.humans)), shape)
 
 
 @contextlib.asynccontextmanager
@@ -352,22 +439,25 @@ async def local_session(
     database: str | os.PathLike[str] = DEFAULT_DATABASE,
     *,
     players: int = 1,
+    shape: Shape = TEAMS,
     port: int = 0,
     config: Config | None = None,
     seat: bool = True,
 ) -> AsyncIterator[LocalSession]:
     """Run local play: the bot in a simulated "Tractor Club", served on ``127.0.0.1:port``.
 
+    `players` people sit at a table of `shape` (computer players in the other seats).
     `config` holds the bot's settings (the environment's by default; its token and
     database are not used). With `seat`, the table is opened and started (or the
-    unfinished one re-posted). On exit the page, the simulated Discord and the bot (its
-    database included) are shut down, in that order."""
+    unfinished one re-posted, with the shape it was saved with). On exit the page, the
+    simulated Discord and the bot (its database included) are shut down, in that order."""
     import simcord
 
     from bot import create_bot
 
     if not 1 <= players <= 4:
         raise ValueError("players must be between 1 and 4")
+    Shape.chosen(shape.mode, shape.seats, shape.decks or None)  # ValueError if no table
     base = config if config is not None else Config.from_env(require_token=False)
     database = Path(database)
     database.parent.mkdir(parents=True, exist_ok=True)
@@ -399,9 +489,13 @@ async def local_session(
                 session = LocalSession(env, bot, guild, channel, humans, database, preview)
                 _PageActions(session)
                 if seat:
-                    session.resumed = await _unfinished_table(session)
-                    if not session.resumed:
-                        await _seat_table(session)
+                    saved = await _stored_table(session)
+                    session.resumed = saved is not None
+                    if saved is None:
+                        await _seat_table(session, shape)
+                        saved = await _stored_table(session)
+                    if saved is not None:
+                        session.shape = saved.shape
                 async with session.lock:
                     await session._advance(bot.config.edit_interval)  # edits are coalesced
                 if session.resumed and channel.last_message is None:
@@ -443,24 +537,27 @@ def _open_browser(url: str) -> None:
     threading.Thread(target=open_it, name="open-browser", daemon=True).start()
 
 
-def _announce(session: LocalSession, out: IO[str], *, ignored_players: int | None = None
-              ) -> None:
+def _announce(session: LocalSession, out: IO[str], *, ignored: Sequence[str] = ()) -> None:
     """Print who plays, whether the saved game was resumed, and the page's address (on a
-    line of its own). `ignored_players`: the ``--players`` a resumed game did not follow."""
-    computers = 4 - len(session.humans)
+    line of its own). `ignored`: the options a resumed game did not follow, as typed
+    (``--players 2``)."""
+    computers = session.shape.seats - len(session.humans)
     people = ", ".join(display for _, display in _player_names(len(session.humans)))
     state = (f"the saved game was resumed from {session.database}" if session.resumed
              else "the first hand is being dealt")
     print(
         f"Tractor local play: {GUILD_NAME} #{CHANNEL_NAME} — {people} and {computers} "
-        f"computer player{'s' if computers != 1 else ''}; {state}.",
+        f"computer player{'s' if computers != 1 else ''}{session.shape.describe()}; "
+        f"{state}.",
         file=out,
     )
-    if session.resumed and ignored_players is not None:
+    if session.resumed and ignored:
+        options = (ignored[0] if len(ignored) == 1
+                   else f"{', '.join(ignored[:-1])} and {ignored[-1]}")
         print(
-            f"--players {ignored_players} was ignored: a resumed game keeps its seats. To "
-            "start afresh, end this game with /tractor end in the page and start again, or "
-            "play in another file with --database PATH.",
+            f"{options} {'was' if len(ignored) == 1 else 'were'} ignored: a resumed game "
+            "keeps its seats. To start afresh, end this game with /tractor end in the page "
+            "and start again, or play in another file with --database PATH.",
             file=out,
         )
     print("Open this page to play (press Ctrl-C here to stop):", file=out)
@@ -474,12 +571,13 @@ async def serve(
     players: int,
     port: int,
     config: Config,
+    shape: Shape = TEAMS,
     open_browser: bool = True,
     out: IO[str] = sys.stdout,
-    ignored_players: int | None = None,
+    ignored: Sequence[str] = (),
 ) -> int:
     """Run local play until Ctrl-C, SIGTERM or "End session"; returns the exit status.
-    `ignored_players`: see `_announce`."""
+    `ignored`: see `_announce`."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     starting = asyncio.current_task()
@@ -496,9 +594,10 @@ async def serve(
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, on_signal)
     try:
-        async with local_session(database, players=players, port=port, config=config) as session:
+        async with local_session(database, players=players, shape=shape, port=port,
+                                 config=config) as session:
             up = True
-            _announce(session, out, ignored_players=ignored_players)
+            _announce(session, out, ignored=ignored)
             if open_browser:
                 _open_browser(session.url)
             stopped = asyncio.ensure_future(stop.wait())
@@ -518,21 +617,35 @@ async def serve(
     return 0
 
 
-async def saved_people(database: str | os.PathLike[str]) -> int | None:
+async def saved_table(database: str | os.PathLike[str]) -> SavedTable | None:
     """Check the database as Discord mode does before it connects (open, create, migrate,
-    check: `bot.storage.StorageError` or `OSError` when it cannot be used) and return how
-    many people sit at the unfinished table saved in it, or None when there is none."""
+    check: `bot.storage.StorageError` or `OSError` when it cannot be used) and return the
+    people and the shape of the unfinished table saved in it, or None when there is none."""
     from bot.storage import Store
-    from bot.table import TableDoc
 
     store = await Store.open(database)
     try:
         tables = await store.active_tables()
     finally:
         await store.close()
-    if not tables:
-        return None
-    return max(1, len(TableDoc.from_dict(tables[-1].doc).humans))
+    return _saved(tables[-1].doc) if tables else None
+
+
+async def saved_people(database: str | os.PathLike[str]) -> int | None:
+    """How many people sit at the unfinished table saved in `database` (`saved_table`)."""
+    saved = await saved_table(database)
+    return None if saved is None else saved.people
+
+
+def _ignored(args: argparse.Namespace, saved: SavedTable, requested: Shape) -> list[str]:
+    """The options, as typed, that a resumed game `saved` does not follow."""
+    ignored = []
+    if args.players is not None and args.players != saved.people:
+        ignored.append(f"--players {args.players}")
+    if requested != saved.shape:
+        ignored += [f"--{name} {value}" for name in ("mode", "seats", "decks")
+                    if (value := getattr(args, name, None)) is not None]
+    return ignored
 
 
 def _simcord_missing() -> str | None:
@@ -556,6 +669,11 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
     port: int = args.port
     if requested is not None and not 1 <= requested <= 4:
         return fail(EXIT_CONFIG, "--players must be between 1 and 4")
+    try:
+        shape = Shape.chosen(getattr(args, "mode", None), getattr(args, "seats", None),
+                             getattr(args, "decks", None))
+    except ValueError as error:
+        return fail(EXIT_CONFIG, str(error))
     if not 0 <= port <= 65535:
         return fail(EXIT_CONFIG, "--port must be between 0 and 65535")
     try:
@@ -572,18 +690,19 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
         logging.getLogger("discord").setLevel(logging.ERROR)
     database = args.database or DEFAULT_DATABASE
     try:
-        saved = asyncio.run(saved_people(database))
+        saved = asyncio.run(saved_table(database))
     except Exception as error:
         failure = startup_failure(error, database=database)
         if failure is None:
             raise
         return fail(*failure)
-    players = saved or requested or 1
-    ignored = requested if saved is not None and requested not in (None, saved) else None
+    players = saved.people if saved is not None else requested or 1
+    ignored = _ignored(args, saved, shape) if saved is not None else []
     try:
         return asyncio.run(
             serve(database, players=players, port=port, config=config,
-                  open_browser=not args.no_browser, ignored_players=ignored)
+                  shape=shape if saved is None else saved.shape,
+                  open_browser=not args.no_browser, ignored=ignored)
         )
     except KeyboardInterrupt:  # a second Ctrl-C while shutting down
         return 130

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -58,7 +59,9 @@ async def run(fn: Callable[..., T], *args: Any) -> T:
 
 
 def _warm() -> None:
-    """Workers yield to the event loop's process (pictures can wait, a click cannot) and
-    load the renderer once."""
+    """Workers yield to the event loop's process (pictures can wait, a click cannot),
+    leave Ctrl-C to it (a terminal signals the whole process group; the bot shuts the pool
+    down) and load the renderer once."""
     os.nice(10)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from bot import render  # noqa: F401

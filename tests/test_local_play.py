@@ -35,7 +35,15 @@ from typing import Any
 import pytest
 
 from bot.config import Config, local_play_wanted
-from bot.local import LocalSession, _announce, local_session, saved_people
+from bot.local import (
+    LocalSession,
+    SavedTable,
+    Shape,
+    _announce,
+    local_session,
+    saved_people,
+    saved_table,
+)
 from bot.table import TableDoc, seats_to_act
 from engine.game import Match, Phase
 
@@ -176,15 +184,17 @@ async def dealt(session: LocalSession, page: Page) -> dict[str, Any]:
             break
         await asyncio.sleep(0.05)  # the pump notices the page
     assert match.hand_no == 1
-    await session.idle()
-    for _ in range(200):  # the page's publication catches up with the deal
-        state = await page.open()
-        table = state["messages"][table_message_id(state)]
-        if not any(c.get("label") == "Ready" for row in table["components"]
-                   for c in row.get("components", [])):
-            break
-        await asyncio.sleep(0.05)
-    return state
+    await settled(session)
+    return await page.open()
+
+
+async def settled(session: LocalSession) -> None:
+    """Wait until the bot sends nothing more to Discord (the computers' answers and the
+    table's coalesced edit included), so a page opened now shows the current controls."""
+    sent = -1
+    while sent != len(session.env.http_requests):
+        sent = len(session.env.http_requests)
+        await session.idle()
 
 
 async def decide(session: LocalSession) -> None:
@@ -239,9 +249,16 @@ async def test_local_play_one_full_hand_headless(tmp_path: Path) -> None:
         # The page's own actions: "My hand" pressed over HTTP answers with the panel...
         page = Page(session)
         state = await dealt(session, page)
-        table = table_message_id(state)
-        receipt = await page.click(state, table, "My hand")
-        assert not receipt["rejected"] and receipt["settlement"] == "settled", receipt
+        for _ in range(5):  # a publication a moment older than the bot's last edit of the
+            table = table_message_id(state)  # table: the next one is clicked, as in a browser
+            receipt = await page.click(state, table, "My hand")
+            if not receipt["rejected"]:
+                break
+            page.sequence -= 1  # a refused action does not use up its sequence number
+            await settled(session)
+            state = await page.state()
+        assert not receipt["rejected"] and receipt["settlement"] == "settled", (
+            json.dumps(receipt["diagnostics"]), receipt["revision"], state["publishedRevision"])
         # ...and still does from a publication older than the latest, since the table
         # message (its buttons) did not change: SimCord alone would refuse it as stale.
         await session.act(session.preview.refresh)
@@ -353,7 +370,8 @@ def test_tractor_bot_help(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: tractor-bot ")
-    for option in ("--players", "--port", "--database", "--no-browser", "--local", "--env-file"):
+    for option in ("--players", "--port", "--database", "--no-browser", "--local", "--env-file",
+                   "--mode", "--seats", "--decks"):
         assert option in done.stdout
     assert "DISCORD_TOKEN" in done.stdout
 
@@ -445,6 +463,7 @@ def local_play_process(tmp_path: Path, database: Path, *options: str
          "--database", str(database), "--env-file", empty_env_file(tmp_path), *options],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
         env=clean_env(tmp_path, BOT_ACTION_DELAY="0", LOG_LEVEL="WARNING"),
+        start_new_session=True,  # its own process group, as in a terminal
     )
     try:
         assert child.stdout is not None
@@ -465,18 +484,24 @@ def local_play_process(tmp_path: Path, database: Path, *options: str
             child.communicate()
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+@pytest.mark.parametrize(("stop", "group"), [(signal.SIGTERM, False), (signal.SIGINT, False),
+                                             (signal.SIGINT, True)],
+                         ids=["SIGTERM", "Ctrl-C", "Ctrl-C-in-a-terminal"])
 def test_python_m_bot_without_token_serves_local_play(
-    tmp_path: Path, stop: signal.Signals
+    tmp_path: Path, stop: signal.Signals, group: bool
 ) -> None:
     """What ``make play`` runs: it prints the URL on its own line, the URL answers, and a
-    signal stops it cleanly (exit 0, the database closed)."""
+    signal stops it cleanly (exit 0, the database closed). Ctrl-C in a terminal signals
+    the whole process group, the picture workers included: they leave it to the bot."""
     database = tmp_path / "data" / "local.sqlite3"
     with local_play_process(tmp_path, database) as (child, _, url):
         status, body = http_get(url)
         assert status == 200
         assert "<html" in body.lower()
-        child.send_signal(stop)
+        if group:
+            os.killpg(child.pid, stop)
+        else:
+            child.send_signal(stop)
         out, err = child.communicate(timeout=30)
     assert child.returncode == 0, err
     assert "Stopped." in out
@@ -516,3 +541,156 @@ async def test_a_saved_game_keeps_its_seats_and_players_is_ignored(tmp_path: Pat
     assert "Player 1, Player 2 and 2 computer players; the first hand is being dealt" in said
     assert "ignored" not in said
     assert await saved_people(fresh) == 2
+
+
+# ------------------------------------------------------------------- Finding Friends
+
+
+def fresh(session: LocalSession, panel: Any) -> Any:
+    """`panel` (an ephemeral message) as it is now, after the bot edited it."""
+    from simcord.results import ResponseMessage
+
+    return ResponseMessage(session.env, session.env.backend.get_message(panel.channel_id,
+                                                                        panel.id))
+
+
+async def decide_friends(session: LocalSession) -> bool:
+    """One decision of the local player at a Finding Friends table, through the ``My
+    hand`` panel: declare a trump when nobody has, call friends with **Add** and **Call
+    friends**, else as `decide`. Returns whether they called."""
+    you = session.humans[0]
+    _, match = await oracle(session)
+    public = match.public_view()
+    if public.phase is Phase.DECLARING and not public.declarations:
+        table = session.channel.last_message
+        assert table is not None
+        opened = await session.act(lambda: you.click(table, label="My hand"))
+        panel = opened.response
+        assert panel is not None
+        for code in "SHCDN":
+            button = next((c for row in panel.components for c in row.get("components", [])
+                           if str(c.get("custom_id", "")).split(":")[4:5] == ["decl"]
+                           and str(c.get("custom_id", "")).endswith(f".{code}")
+                           and not c.get("disabled")), None)
+            if button is not None:
+                await session.act(lambda b=button: you.click(panel, custom_id=b["custom_id"]))
+                return False
+    if public.phase is not Phase.CALLING:
+        await decide(session)
+        return False
+    table = session.channel.last_message
+    assert table is not None
+    panel = (await session.act(lambda: you.click(table, label="My hand"))).response
+    assert panel is not None and panel.ephemeral
+    for _ in range(len(public.friend_calls), match.shape.friends):
+        add = control(panel.components, "fadd")
+        assert add is not None and not add.get("disabled"), panel.content
+        await session.act(lambda a=add, p=panel: you.click(p, custom_id=a["custom_id"]))
+        panel = fresh(session, panel)
+    call = control(panel.components, "fcall")
+    assert call is not None and not call.get("disabled"), panel.content
+    await session.act(lambda: you.click(panel, custom_id=call["custom_id"]))
+    return True
+
+
+async def test_local_finding_friends_hand_with_computers(tmp_path: Path) -> None:
+    """``make play ARGS="--mode friends --seats 6"``: you and five computers at a
+    Finding Friends table of six seats (three decks); the hand is dealt when the page
+    opens, you declare, bury, call your two friends with the panel and play every card of
+    the hand through it; the computers do the rest. The save keeps its shape."""
+    database = tmp_path / "local.sqlite3"
+    shape = Shape.chosen("friends", 6)
+    printed = io.StringIO()
+    async with local_session(database, shape=shape, port=0, config=FAST) as session:
+        _announce(session, printed)
+        assert session.shape == Shape("friends", 6, 0)
+        doc, match = await oracle(session)
+        you = session.humans[0]
+        seat = doc.seat_of(you.id)
+        assert seat == 0 and doc.humans == [0] and doc.seat_count == 6
+        assert match.rules.players == 6 and match.shape.decks == 3
+        await dealt(session, Page(session))
+        called = False
+        for _ in range(2000):
+            doc, match = await oracle(session)
+            if match.hand_no != 1 or match.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
+                break
+            if seat in seats_to_act(match):
+                called = await decide_friends(session) or called
+            else:
+                await session.idle()  # the computers' moves, on the simulated clock
+        public = match.public_view()
+        assert public.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER), public.phase
+        assert public.starter == seat and called, "you took the kitty and called"
+        assert len(public.friend_calls) == match.shape.friends == 2
+        result = public.result
+        assert result is not None and seat in result.declarer_seats
+        assert not session.env.errors, session.env.errors
+    said = printed.getvalue()
+    assert ("— You and 5 computer players at a Finding Friends table of 6 seats (3 decks); "
+            "the first hand is being dealt.") in said, said
+    assert await saved_table(database) == SavedTable(1, shape)
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ((None, None, None), Shape("teams", 4, 0)),
+        (("teams", 4, 2), Shape("teams", 4, 0)),
+        (("friends", None, None), Shape("friends", 4, 0)),
+        ((None, 6, None), Shape("friends", 6, 0)),  # as /tractor new players:6 reads it
+        ((None, None, 3), Shape("friends", 4, 3)),
+        (("friends", 8, 3), Shape("friends", 8, 3)),
+    ],
+)
+def test_the_table_options_choose_a_shape(
+    options: tuple[str | None, int | None, int | None], expected: Shape
+) -> None:
+    assert Shape.chosen(*options) == expected
+    assert expected.new_options() == ({} if expected.mode == "teams" else {
+        "mode": "friends", "players": expected.seats, **(
+            {"decks": expected.decks} if expected.decks else {})})
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--seats", "9"], "--seats must be between 4 and 8"),
+        (["--seats", "3"], "--seats must be between 4 and 8"),
+        (["--mode", "friends", "--decks", "5"], "--decks must be 2, 3 or 4"),
+        (["--mode", "teams", "--seats", "6"], "--mode teams is four seats and two decks"),
+        (["--mode", "teams", "--decks", "3"], "--mode teams is four seats and two decks"),
+    ],
+)
+def test_a_table_that_cannot_be_is_one_line_and_status_2(
+    options: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.local import main
+
+    assert main(["--local", "--no-browser", *options]) == 2  # before anything starts
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("tractor-bot: ") and words in err[0], err
+
+
+async def test_a_saved_friends_game_keeps_its_shape(tmp_path: Path) -> None:
+    """Two people at a five-seat Finding Friends table sit side by side (partners are
+    called); the save keeps its people and shape, and ``--players``/``--mode`` given
+    over it are ignored, and said so."""
+    database = tmp_path / "data" / "local.sqlite3"
+    five = Shape.chosen("friends", 5)
+    async with local_session(database, players=2, shape=five, port=0, config=FAST) as session:
+        doc, _ = await oracle(session)
+        assert [doc.seat_of(member.id) for member in session.humans] == [0, 1]
+        assert doc.seat_count == 5 and session.shape == five
+    assert await saved_table(database) == SavedTable(2, five)
+
+    with local_play_process(tmp_path, database, "--players", "1", "--mode", "teams"
+                            ) as (child, printed, _):
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=30)
+    assert child.returncode == 0, err
+    said = " ".join(printed)
+    assert ("Player 1, Player 2 and 3 computer players at a Finding Friends table of 5 seats "
+            "(2 decks); the saved game was resumed from") in said, said
+    assert "--players 1 and --mode teams were ignored: a resumed game keeps its seats" in said
+    assert await saved_table(database) == SavedTable(2, five)

@@ -4,7 +4,9 @@ fresh machine up."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import tomllib
 from pathlib import Path
@@ -115,3 +117,18 @@ def test_docker_runs_tractor_bot_with_local_play_off() -> None:
     assert 'ENTRYPOINT ["tractor-bot"]' in dockerfile
     assert re.search(r"\bLOCAL_PLAY=off\b", dockerfile)
     assert "STOPSIGNAL SIGTERM" in dockerfile
+
+
+def test_make_play_passes_its_args_through() -> None:
+    """README's ``make play ARGS="--mode friends --seats 6"``: the options reach
+    ``python -m bot`` as typed (a dry run: nothing is installed or started)."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    env = {k: v for k, v in os.environ.items()  # not a make run's own flags (make test)
+           if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"}}
+    done = subprocess.run(["make", "-n", "--no-print-directory", "play",
+                           "ARGS=--mode friends --seats 6"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.splitlines()[-1] == ".venv/bin/python -m bot --mode friends --seats 6"
+    readme = (ROOT / "README.md").read_text()
+    assert 'make play ARGS="--mode friends --seats 6"' in readme
