@@ -141,7 +141,8 @@ class TableService:
     # ---- plumbing ----------------------------------------------------------------------
 
     async def load(self, table_id: int) -> tuple[StoredTable, TableDoc]:
-        return await self.repository.load(table_id)
+        """The open table, to read only (the live document: change it through `transact`)."""
+        return await self.repository.load(table_id, shared=True)
 
     async def table_in_channel(self, channel_id: int) -> tuple[StoredTable, TableDoc] | None:
         return await self.repository.in_channel(channel_id)
@@ -159,9 +160,10 @@ class TableService:
             if tx.end:
                 await repository.save(stored, doc, status="ended", deadline=None,
                                       actions=tx.actions, hand=tx.hand, match=tx.match)
-            else:
+            else:  # `doc` is read only from here on: it becomes the live copy
                 tx.table = await repository.save(
-                    stored, doc, status=tx.status, deadline=doc.deadline if doc.timer else None,
+                    stored, doc, hand_over=True, status=tx.status,
+                    deadline=doc.deadline if doc.timer else None,
                     actions=tx.actions, hand=tx.hand, match=tx.match)
         self._after_commit(tx)
         return tx, value

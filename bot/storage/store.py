@@ -52,6 +52,9 @@ Clock = Callable[[], float]
 
 __all__ = ["UNSET", "LeaderboardBy", "LeaderboardScope", "Store"]
 
+USERS_KEPT = 100_000
+"""Users' settings kept in memory (all dropped at once beyond that)."""
+
 
 class Store:
     """The bot's database. Open with `Store.open`; close with `close` (or ``async with``).
@@ -65,6 +68,10 @@ class Store:
         """Use `Store.open`."""
         self._db = db
         self._clock = clock
+        self._users: dict[int, UserSettings] = {}
+        """Users' settings as last read or written (this process is their only writer)."""
+        self._user_writes = 0
+        """Changes of users' settings begun or ended (a read that raced one is not kept)."""
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -299,8 +306,22 @@ class Store:
             lambda db: settings.set_guild(db, self._clock(), guild_id, change))
 
     async def user_settings(self, user_id: int) -> UserSettings:
-        """A user's settings (defaults if never set)."""
-        return await self._db.read(lambda db: settings.user(db, user_id))
+        """A user's settings (defaults if never set); read once, then kept in memory (every
+        change goes through `set_user_settings`, which keeps the new ones)."""
+        known = self._users.get(user_id)
+        if known is not None:
+            return known
+        writes = self._user_writes
+        found = await self._db.read(lambda db: settings.user(db, user_id))
+        if writes != self._user_writes:  # a change raced this read: keep nothing
+            return found
+        return self._keep_user(found)
+
+    def _keep_user(self, found: UserSettings) -> UserSettings:
+        if len(self._users) >= USERS_KEPT:
+            self._users.clear()
+        self._users[found.user_id] = found
+        return found
 
     async def set_user_settings(
         self,
@@ -315,6 +336,11 @@ class Store:
         """Change some of a user's settings (``language=None`` clears the override)."""
         settings.check_user_change(four_colour, panel, language, turn_ping=turn_ping,
                                    auto_forced=auto_forced)
-        return await self._db.write(lambda db: settings.set_user(
-            db, self._clock(), user_id, four_colour, panel, language, turn_ping=turn_ping,
-            auto_forced=auto_forced))
+        self._users.pop(user_id, None)  # not known to be written until it returns
+        self._user_writes += 1
+        try:
+            return self._keep_user(await self._db.write(lambda db: settings.set_user(
+                db, self._clock(), user_id, four_colour, panel, language, turn_ping=turn_ping,
+                auto_forced=auto_forced)))
+        finally:
+            self._user_writes += 1

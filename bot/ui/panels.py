@@ -17,7 +17,7 @@ selects' default values, so a restarted bot reads it back from the message.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -450,11 +450,29 @@ async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
     cards = selection_cards(cards_pool, selected)
 
     image = await pictures.hand_picture(view, locale, tuple(cards), four_colour)
-    plays = await offload.run(quick_plays, view)
+    plays = await panel_plays(view)
     url = table_url(doc)
     content = panel_content(doc, table_id, view, cards, locale, url, draft)
     components = panel_view(doc, table_id, view, selected, locale, url, plays, draft)
     return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
+
+
+_PLAYS: OrderedDict[PlayerView, list[QuickPlay]] = OrderedDict()
+PLAYS_KEPT = 1024
+
+
+async def panel_plays(view: PlayerView) -> list[QuickPlay]:
+    """The Quick plays of a panel: none unless the seat plays now; else computed once per
+    view (off the loop), so the panel rebuilt for each card picked reuses them."""
+    if view.public.phase is not Phase.PLAYING or not view.to_move:
+        return []
+    plays = _PLAYS.get(view)
+    if plays is None:
+        plays = await offload.run(quick_plays, view)
+        _PLAYS[view] = plays
+        while len(_PLAYS) > PLAYS_KEPT:
+            _PLAYS.popitem(last=False)
+    return plays
 
 
 def table_url(doc: TableDoc) -> str | None:
