@@ -186,7 +186,7 @@ class TableRepository:
                 fn(live)
             if later:
                 self._meta[saved.id] = later
-            self._remember(saved, live)
+            self._remember(saved, live, shared=True)  # nothing handed out
         return saved
 
     def defer_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:
