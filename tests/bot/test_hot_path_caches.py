@@ -73,3 +73,16 @@ async def test_quick_plays_only_for_the_seat_to_play_and_per_view() -> None:
     played, _ = match.apply(Play(turn, quick_plays(view)[0].cards))
     after = played.view_for(turn)  # the same seat once it played: nothing more to play
     assert await panel_plays(view) and await panel_plays(after) == []
+
+
+def test_the_heap_is_settled_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from bot import memory
+
+    calls: list[str] = []
+    monkeypatch.setattr(memory, "_settled", False)
+    monkeypatch.setattr(gc, "collect", lambda *a: calls.append("collect") or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    assert memory.settle_heap() is True and calls == ["collect", "freeze"]
+    assert memory.settle_heap() is False and calls == ["collect", "freeze"]  # a second bot
