@@ -148,7 +148,8 @@ class TableService:
         return await self.repository.in_channel(channel_id)
 
     async def transact(self, table_id: int, fn: Callable[[Tx], T]) -> tuple[Tx, T]:
-        """Run `fn` on the loaded table under its lock and persist the result atomically."""
+        """Run `fn` on the loaded table (a copy) under its lock and persist the result
+        atomically. Once committed, ``tx.doc`` is the live table: read it, never change it."""
         repository = self.repository
         async with repository.lock(table_id):
             stored, doc = await repository.load(table_id)
