@@ -20,6 +20,7 @@ import asyncio
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from types import EllipsisType, TracebackType
 from typing import Any, Self
 
@@ -56,6 +57,29 @@ USERS_KEPT = 100_000
 """Users' settings kept in memory (all dropped at once beyond that)."""
 
 
+@dataclass(slots=True)
+class _Users:
+    """Users' settings as last read or written through any `Store` of this process on one
+    database file (the bot is the only writer of its settings)."""
+
+    known: dict[int, UserSettings] = field(default_factory=dict)
+    writes: int = 0
+    """Changes begun or ended (a read that raced one is not kept)."""
+
+
+_USERS: dict[str, _Users] = {}
+
+
+def _users_of(path: str | os.PathLike[str]) -> _Users:
+    """The settings kept for the database at `path`, emptied (a store opened now may follow
+    another process's writes); an in-memory database keeps its own."""
+    if os.fspath(path) == ":memory:":
+        return _Users()
+    users = _USERS.setdefault(os.path.realpath(path), _Users())
+    users.known.clear()
+    return users
+
+
 class Store:
     """The bot's database. Open with `Store.open`; close with `close` (or ``async with``).
 
@@ -68,10 +92,7 @@ class Store:
         """Use `Store.open`."""
         self._db = db
         self._clock = clock
-        self._users: dict[int, UserSettings] = {}
-        """Users' settings as last read or written (this process is their only writer)."""
-        self._user_writes = 0
-        """Changes of users' settings begun or ended (a read that raced one is not kept)."""
+        self._users = _users_of(db.path)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -308,19 +329,21 @@ class Store:
     async def user_settings(self, user_id: int) -> UserSettings:
         """A user's settings (defaults if never set); read once, then kept in memory (every
         change goes through `set_user_settings`, which keeps the new ones)."""
-        known = self._users.get(user_id)
+        users = self._users
+        known = users.known.get(user_id)
         if known is not None:
             return known
-        writes = self._user_writes
+        writes = users.writes
         found = await self._db.read(lambda db: settings.user(db, user_id))
-        if writes != self._user_writes:  # a change raced this read: keep nothing
+        if writes != users.writes:  # a change raced this read: keep nothing
             return found
         return self._keep_user(found)
 
     def _keep_user(self, found: UserSettings) -> UserSettings:
-        if len(self._users) >= USERS_KEPT:
-            self._users.clear()
-        self._users[found.user_id] = found
+        known = self._users.known
+        if len(known) >= USERS_KEPT:
+            known.clear()
+        known[found.user_id] = found
         return found
 
     async def set_user_settings(
@@ -336,11 +359,12 @@ class Store:
         """Change some of a user's settings (``language=None`` clears the override)."""
         settings.check_user_change(four_colour, panel, language, turn_ping=turn_ping,
                                    auto_forced=auto_forced)
-        self._users.pop(user_id, None)  # not known to be written until it returns
-        self._user_writes += 1
+        users = self._users
+        users.known.pop(user_id, None)  # not known to be written until it returns
+        users.writes += 1
         try:
             return self._keep_user(await self._db.write(lambda db: settings.set_user(
                 db, self._clock(), user_id, four_colour, panel, language, turn_ping=turn_ping,
                 auto_forced=auto_forced)))
         finally:
-            self._user_writes += 1
+            users.writes += 1
