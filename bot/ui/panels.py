@@ -48,7 +48,7 @@ from bot.text import (
     trick_line,
 )
 from bot.ui.calling import call_lines, call_rows, usable_draft
-from bot.ui.components import button, link_button, select
+from bot.ui.components import Components, button, link_button, select
 from bot.ui.ids import ComponentId
 from bot.ui.replies import fit
 from engine.cards import Card, Suit
@@ -81,7 +81,7 @@ class Panel:
     content: str
     image: bytes | None
     filename: str
-    view: ui.View | None
+    view: ui.View | Components | None
 
     def file(self) -> discord.File | None:
         if self.image is None:
@@ -269,7 +269,7 @@ def _quick_options(plays: list[QuickPlay], view: PlayerView, locale: str
 
 def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[str],
                locale: str, table_url: str | None, plays: list[QuickPlay],
-               draft: CallDraft | None = None) -> ui.View | None:
+               draft: CallDraft | None = None) -> Components | None:
     """The components of a seat's panel (None when there is nothing to do)."""
     public = view.public
     seat = view.seat
@@ -395,11 +395,8 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
     return _view([*items, *row_buttons, *link])
 
 
-def _view(items: list[ui.Item[Any]]) -> ui.View:
-    view = ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    return view
+def _view(items: list[ui.Item[Any]]) -> Components:
+    return Components(items)
 
 
 def _declaration_for(options: Sequence[Sequence[Card]], suit: Suit | None
@@ -495,7 +492,7 @@ def seat_labels(doc: TableDoc, locale: str) -> list[SeatLabel]:
     return labels
 
 
-def table_view(doc: TableDoc, table_id: int, locale: str) -> ui.View:
+def table_view(doc: TableDoc, table_id: int, locale: str) -> Components:
     match = doc.get_match()
     hand_no = 0 if match is None else match.hand_no
     step = doc.step
@@ -543,7 +540,7 @@ def ready_button(table_id: int, hand_no: int, step: int, locale: str) -> ui.Item
                   style=discord.ButtonStyle.success, row=0)
 
 
-def ready_view(table_id: int, hand_no: int, step: int, locale: str) -> ui.View:
+def ready_view(table_id: int, hand_no: int, step: int, locale: str) -> Components:
     return _view([ready_button(table_id, hand_no, step, locale)])
 
 

@@ -1,0 +1,56 @@
+"""`Components` (the bot's sent components without a `ui.View` per message) lays items out
+exactly as `ui.View` does, and refuses what View refuses."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+import pytest
+from discord import ui
+
+from bot.ui.components import Components, button, link_button, select
+from bot.ui.ids import ComponentId
+
+
+def _items() -> list[ui.Item[Any]]:
+    def cid(verb: str, extra: str = "0") -> ComponentId:
+        return ComponentId(7, 1, 3, verb, extra)
+
+    options = [discord.SelectOption(label=f"c{i}", value=f"v{i}") for i in range(5)]
+    return [
+        button(cid("play"), label="Play", row=4),
+        select(cid("sel", "0.1"), options=options, max_values=5, row=1),
+        button(cid("clear"), label="Clear"),  # no row: the first row with room
+        select(cid("quick"), options=options[:2], row=0),
+        link_button("Table", "https://discord.com/channels/1/2/3", row=4),
+        button(cid("hint"), label="Hint", disabled=True),
+    ]
+
+
+def test_same_payload_as_view() -> None:
+    async def both() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        view = ui.View(timeout=None)
+        for item in _items():
+            view.add_item(item)
+        return view.to_components(), Components(_items()).to_components()
+
+    expected, got = asyncio.run(both())
+    assert got == expected
+    assert [len(row["components"]) for row in got] == [1, 2, 1, 2]
+
+
+def test_full_row_and_too_many_items_refused() -> None:
+    cid = ComponentId(7, 1, 3, "play", "0")
+    with pytest.raises(ValueError):
+        Components([button(cid, label=str(i), row=0) for i in range(6)])
+    with pytest.raises(ValueError):
+        Components([button(cid, label=str(i)) for i in range(26)])
+
+
+def test_nothing_for_the_view_store() -> None:
+    cid = ComponentId(7, 1, 3, "play", "0")
+    components = Components([button(cid, label="Play")])
+    assert components.__discord_ui_view__ and not components.is_dispatchable()
+    assert not components.is_finished() and not components.has_components_v2()
