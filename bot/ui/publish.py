@@ -38,7 +38,7 @@ from bot.table import Seat, TableDoc
 from bot.text import mention
 from bot.ui.notify import TurnPings
 from bot.ui.panels import Panel, build_panel, build_table_message, ready_view, seat_labels
-from bot.ui.replies import fit
+from bot.ui.replies import edit_quietly, fit
 from engine.game import Phase
 
 if TYPE_CHECKING:
@@ -259,7 +259,7 @@ class Publisher:
         panel = await build_table_message(doc, table_id)
         message = channel.get_partial_message(doc.table_message)
         try:
-            await message.edit(content=panel.content, attachments=panel.files(),
+            await edit_quietly(message, content=panel.content, attachments=panel.files(),
                                view=panel.view, allowed_mentions=NONE)
         except discord.NotFound:
             return False
@@ -356,8 +356,9 @@ class Publisher:
         if mode == "edit" and old_id is not None:
             message = channel.get_partial_message(old_id)
             try:
-                await message.edit(content=panel.content, attachments=panel.files(),
-                                   view=panel.view, allowed_mentions=NONE)
+                await edit_quietly(message, content=panel.content,
+                                   attachments=panel.files(), view=panel.view,
+                                   allowed_mentions=NONE)
                 if entry.panel_hand != hand_no:  # else nothing to record: the same message
                     changes["panel_hand"] = hand_no
                 return

@@ -5,6 +5,8 @@ ONE error path of every entry point (slash commands, components, modals, autocom
   back, so a ruling about a 2000-character input still fits and says what was wrong);
 - `send`: reply or follow up (whichever is due), content fitted, mentions off, a refused
   send logged instead of lost;
+- `edit_quietly`: edit a message without parsing Discord's reply into a `discord.Message`
+  (publishing and panel edits never read it);
 - `fail`: a refusal (`UserFacingError`, the engine's `TractorError`) becomes its translated
   reason; a storage fault "try again" for that table; anything else is logged with the
   table id and answered politely — exactly one error reply per interaction.
@@ -17,6 +19,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.http import handle_message_parameters
 
 from bot.errors import UserFacingError
 from bot.i18n import resolve_locale, t
@@ -28,6 +31,7 @@ from engine.errors import InvalidNotation, TractorError
 __all__ = [
     "CONTENT_LIMIT",
     "edit_clicked",
+    "edit_quietly",
     "fail",
     "fit",
     "locale_of",
@@ -116,6 +120,22 @@ def pages(lines: list[str], limit: int = CONTENT_LIMIT, most: int = 3) -> list[s
     return chunks
 
 
+async def edit_quietly(message: discord.PartialMessage | discord.Message,
+                       **fields: Any) -> None:
+    """``message.edit(**fields)`` (content, attachments, view, allowed_mentions) minus the
+    `discord.Message` built from Discord's reply: a panel with four card selects costs a
+    few hundred microseconds to parse, and nothing here reads it. Errors are the same."""
+    state = message._state
+    view = fields.get("view", discord.utils.MISSING)
+    if view is not discord.utils.MISSING:
+        state.prevent_view_updates_for(message.id)
+    previous = state.allowed_mentions if "content" in fields else None
+    with handle_message_parameters(previous_allowed_mentions=previous, **fields) as params:
+        await state.http.edit_message(message.channel.id, message.id, params=params)
+    if view and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message.id)
+
+
 async def edit_clicked(interaction: discord.Interaction[Any], **fields: Any) -> None:
     """Edit the message a (deferred) component was used on: a DM or channel message
     directly, an ephemeral one through the interaction."""
@@ -124,7 +144,7 @@ async def edit_clicked(interaction: discord.Interaction[Any], **fields: Any) -> 
         fields["content"] = fit(fields["content"])
     message = interaction.message
     if message is not None and not message.flags.ephemeral:
-        await message.edit(**fields)
+        await edit_quietly(message, **fields)
     else:
         await interaction.edit_original_response(**fields)
 
