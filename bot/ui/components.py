@@ -1,8 +1,11 @@
-"""Buttons and selects: ONE `DynamicItem` for every ``tr:`` and ``rec:`` id, and the
-registry of verbs.
+"""Buttons and selects: ONE router for every ``tr:`` and ``rec:`` id, and the registry of
+verbs.
 
 Each feature registers its verbs (`ComponentRouter.add`: the `VerbSpec`, the handler, how
-the click is acknowledged). A click then goes, before anything else happens:
+the click is acknowledged). Clicks arrive through one ``on_interaction`` listener
+(`ComponentRouter.dispatch`), not through discord.py's DynamicItem machinery, which rebuilds
+the clicked message's whole view (a ``View`` and every item, ``os.urandom`` included) just to
+find the item. A click then goes, before anything else happens:
 
 1. the id is parsed and range-checked (`bot.ui.ids.parse_id`); select values must be
    among the select's own options;
@@ -16,14 +19,12 @@ the click is acknowledged). A click then goes, before anything else happens:
 5. the feature's handler runs; any error takes the one error path (`bot.ui.replies.fail`).
 
 A refused click changes nothing and gets exactly one translated ephemeral reply; a
-malformed id is logged at debug level. An id the message does not carry never reaches a
-DynamicItem (discord.py drops it), so `unknown_component` answers those.
+malformed id is logged at debug level.
 """
 
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -50,7 +51,10 @@ Handler = Callable[[discord.Interaction[Any], ComponentId, list[str]], Awaitable
 Owner = Callable[[discord.Interaction[Any], ComponentId], Awaitable[None]]
 """Raises `UserFacingError` unless the user may use that seat's component."""
 ReaderLocale = Callable[[discord.Interaction[Any]], Awaitable[str]]
-CID_KEY = "tractor.cid"
+PREFIX_ONLY = re.compile(r"(?:tr|rec):(?=[\s\S])")
+"""`TractorItem`'s template: discord.py checks an item's id with ``match`` (a prefix: ours
+start with ``tr:``/``rec:``) but dispatches a click with ``fullmatch``, which this never
+does (it stops before a character it requires)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,15 +85,12 @@ def carried(message: discord.Message | None, custom_id: str) -> Any | None:
     return None
 
 
-_ROUTERS: weakref.WeakKeyDictionary[discord.Client, ComponentRouter] = (
-    weakref.WeakKeyDictionary())
-"""Each bot's router (`ComponentRouter.install`); several bots may live in one process."""
-
-
-class TractorItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
-    """Every button and select the bot sends (the one DynamicItem class). Sent views thus
-    hold only dynamic items, which discord.py does not keep as persistent views; a click
-    goes to the router of the bot it was sent to."""
+class TractorItem(ui.DynamicItem[ui.Item[Any]], template=PREFIX_ONLY):
+    """Every button and select the bot sends. A `DynamicItem`, so discord.py keeps no view
+    of a sent message in its view store (views of dynamic items only are not kept); its
+    template never matches a whole id, so discord.py never dispatches a click to it (and
+    never rebuilds the message's view for it): `ComponentRouter.dispatch` serves every
+    click."""
 
     def __init__(self, item: ui.Item[Any]) -> None:
         super().__init__(item)
@@ -97,23 +98,7 @@ class TractorItem(ui.DynamicItem[ui.Item[Any]], template=TEMPLATE):
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
                              match: re.Match[str], /) -> TractorItem:
-        return cls(item)
-
-    def _values(self) -> list[str]:
-        return list(getattr(self.item, "values", []) or [])
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        router = _ROUTERS.get(interaction.client)
-        if router is None:
-            return False
-        custom_id = getattr(self.item, "custom_id", "") or ""
-        return await router.check(interaction, custom_id, self._values()) is not None
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        router = _ROUTERS.get(interaction.client)
-        cid = interaction.extras.get(CID_KEY)
-        if router is not None and isinstance(cid, ComponentId):
-            await router.run(interaction, cid, self._values())
+        return cls(item)  # pragma: no cover - the template never matches a whole id
 
 
 class ComponentRouter:
@@ -173,7 +158,6 @@ class ComponentRouter:
         except Exception as error:
             await fail(interaction, error, cid.table)
             return None
-        interaction.extras[CID_KEY] = cid
         return cid
 
     async def run(self, interaction: discord.Interaction[Any], cid: ComponentId,
@@ -184,22 +168,23 @@ class ComponentRouter:
         except Exception as error:
             await fail(interaction, error, cid.table)
 
-    async def unknown_component(self, interaction: discord.Interaction[Any]) -> None:
-        """A ``tr:``/``rec:`` component id the message does not carry (a modified client): answered
-        politely here, since discord.py drops it before any item sees it."""
+    async def dispatch(self, interaction: discord.Interaction[Any]) -> None:
+        """Every click on a ``tr:``/``rec:`` component: the checks, then the handler. An id
+        the message does not carry (a modified client) is refused by the checks."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not custom_id.startswith(("tr:", "rec:")) or carried(interaction.message, custom_id):
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if TEMPLATE.fullmatch(custom_id) is None:
             return
-        await self._refuse(interaction, "id not on its message")
+        values = [str(v) for v in data.get("values", None) or []]
+        cid = await self.check(interaction, custom_id, values)
+        if cid is not None:
+            await self.run(interaction, cid, values)
 
     def install(self, client: discord.Client) -> None:
-        """Serve `client`'s components: the DynamicItem and the listener for ids that are
-        not on their message (called once, from ``setup_hook``)."""
-        _ROUTERS[client] = self
-        client.add_dynamic_items(TractorItem)
-        client.add_listener(self.unknown_component, "on_interaction")  # type: ignore[attr-defined]
+        """Serve `client`'s components (called once, from ``setup_hook``)."""
+        client.add_listener(self.dispatch, "on_interaction")  # type: ignore[attr-defined]
 
 
 class Components:
@@ -207,8 +192,8 @@ class Components:
     them out (explicit rows, else the first row with room), without a View object per
     message: ``View()`` draws ``os.urandom`` (which releases the interpreter lock, so a busy
     render thread can stall the event loop for a switch interval) and makes a future. Its
-    items are `TractorItem`s and links only: clicks reach the client's DynamicItem, so there
-    is nothing for discord.py's view store to keep (`is_dispatchable` is False)."""
+    items are `TractorItem`s and links only: clicks reach `ComponentRouter.dispatch`, so
+    there is nothing for discord.py's view store to keep (`is_dispatchable` is False)."""
 
     __discord_ui_view__ = True
     __slots__ = ("children", "timeout")

@@ -54,3 +54,13 @@ def test_nothing_for_the_view_store() -> None:
     components = Components([button(cid, label="Play")])
     assert components.__discord_ui_view__ and not components.is_dispatchable()
     assert not components.is_finished() and not components.has_components_v2()
+
+
+def test_discord_py_never_dispatches_a_click_to_the_item() -> None:
+    """Clicks are served by `ComponentRouter.dispatch` alone: discord.py's dynamic-item
+    dispatch (``fullmatch`` on the template) must never fire, or a click would run twice."""
+    from bot.ui.components import TractorItem
+
+    for custom_id in ("tr:7:1:3:play:0", "rec:1:2", "tr:", "tr:x" * 30):
+        assert TractorItem.__discord_ui_compiled_template__.fullmatch(custom_id) is None
+    assert TractorItem.__discord_ui_compiled_template__.match("tr:7:1:3:play:0")
