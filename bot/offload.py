@@ -17,7 +17,9 @@ click, and nothing waits forever.
 
 A worker that dies (the pool breaks) or does not answer within `timeout` seconds (it is
 stuck) is survived: the pool is replaced (the stuck worker killed) and the job tried once
-more in the new pool; the jobs in flight in the old one are tried again the same way.
+more in the new pool; the jobs in flight in the old one are tried again the same way. The
+timeout starts once a pool has answered once: a worker starting up on a busy machine (its
+imports can take long at a low priority) is not stuck.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ TIMEOUT = 30.0
 """Seconds a worker may take for one job before it is taken to be stuck."""
 
 _pool: ProcessPoolExecutor | None = None
+_answered: ProcessPoolExecutor | None = None
+"""The pool once it has answered a job (its workers are up: the timeout applies)."""
 _workers = 0
 _timeout = TIMEOUT
 _settings: dict[str, Any] = {}
@@ -113,8 +117,11 @@ async def run(fn: Callable[..., T], *args: Any, priority: float = NORMAL) -> T:
         try:
             if pool is None:  # shut down while waiting
                 return await asyncio.to_thread(fn, *args)
-            future = pool.submit(fn, *args)
-            return await asyncio.wait_for(asyncio.wrap_future(future), _timeout)
+            future = asyncio.wrap_future(pool.submit(fn, *args))
+            result = await (asyncio.wait_for(future, _timeout) if pool is _answered
+                            else future)
+            _note_answer(pool)
+            return result
         except BrokenProcessPool:
             if attempt == 2 or pool is None:
                 raise
@@ -126,6 +133,11 @@ async def run(fn: Callable[..., T], *args: Any, priority: float = NORMAL) -> T:
         finally:
             _done()
     raise AssertionError("unreachable")
+
+
+def _note_answer(pool: ProcessPoolExecutor) -> None:
+    global _answered
+    _answered = pool
 
 
 async def _turn(priority: float) -> None:

@@ -175,3 +175,12 @@ async def test_a_table_keeps_going_after_its_worker_died(tmp_path: Path) -> None
         assert doc.step > step  # the computers (in the new worker) answered too
         after = w.dm_panel(user)
         assert after.attachments  # and the pictures came back
+
+
+async def test_a_worker_starting_up_slowly_is_not_taken_for_stuck() -> None:
+    offload.configure(1, timeout=0.5)
+    try:  # the first answer (start-up and imports included) may take longer than that
+        pid = await offload.run(_sleep, 1.5)
+        assert await offload.run(os.getpid) == pid
+    finally:
+        offload.shutdown()
