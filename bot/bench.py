@@ -66,6 +66,9 @@ class BenchConfig:
     """Pin the bot's process (the event loop and its threads) to these cores."""
     worker_cpus: tuple[int, ...] | None = None
     """Run the worker processes on these cores (default: inherited from the bot's)."""
+    warmup: float = 0.0
+    """Seconds the tables play before measuring starts (so that they are spread over the
+    phases of a hand instead of all dealing at once)."""
     worker_nice: int = 10
     """How much lower the workers' priority is (production: 10)."""
     stacks: int = 8
@@ -717,12 +720,8 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     config = bench.config
     meter = bench.meter
     repository = bot.service.repository
-    stats_before = Counter(repository.stats)
-    bench.moves = bench.hands = 0
     from bot import offload
     meter.install(in_process=offload.workers() == 0)
-    drawn0 = _drawn()
-    workers0 = _workers_cpu()
     import bot.ui.publish as publish
     meter._patch(publish, "asyncio", _WallAsyncio())
     bot.publisher.config = bot.publisher.config.with_changes(
@@ -732,12 +731,21 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     def autopilot(tx: Any) -> None:
         tx.doc.seat(0).autopilot = True
 
+    tasks: list[asyncio.Future[None]] = []
     try:
+        for table_id in bench.autopilot:  # four computers: the creator's seat too
+            await bot.service.transact(table_id, autopilot)
+        tasks = [asyncio.ensure_future(person.run()) for person in people]
+        if config.warmup > 0:  # the tables spread over the phases of a hand first
+            await wall_sleep(config.warmup)
+        stats_before = Counter(repository.stats)
+        bench.moves = bench.hands = 0
+        for kept in (bench.commits, bench.acks, bench.failures, meter.cpu, meter.counts):
+            kept.clear()
+        drawn0 = _drawn()
+        workers0 = _workers_cpu()
         wall0, cpu0 = time.perf_counter(), time.process_time()
         with _LagProbe(loop) as probe, _GcProbe() as collector:
-            for table_id in bench.autopilot:  # four computers: the creator's seat too
-                await bot.service.transact(table_id, autopilot)
-            tasks = [asyncio.ensure_future(person.run()) for person in people]
             ending = wall_sleep(config.seconds)
             ending.add_done_callback(lambda _: bench.stop())
             stopper = asyncio.ensure_future(_wait_stop(bench))
@@ -751,6 +759,8 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
                 meter.counts["render"] = _drawn() - drawn0
         lags, stacks = probe.lags, probe.stacks
     finally:
+        for task in tasks:
+            task.cancel()
         meter.uninstall()
     stats = Counter(repository.stats)
     stats.subtract(stats_before)
@@ -768,6 +778,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         "tables": config.tables, "humans": config.humans, "workers": config.workers,
         "worker_nice": config.worker_nice, "computer": config.computer,
         "edit_interval": config.edit_interval, "think": config.think,
+        "warmup": config.warmup,
         "seconds": round(wall, 2),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "cpus": sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
@@ -852,7 +863,8 @@ async def _wait_stop(bench: _Bench) -> None:
 
 def _table(report: dict[str, Any]) -> Iterator[str]:
     yield (f"{report['tables']} tables × {report['humans']} humans, "
-           f"{report['workers']} worker processes, {report['seconds']} s, "
+           f"{report['workers']} worker processes, {report['seconds']} s "
+           f"(after {report['warmup']} s of warm-up), "
            f"load average {report['load_average']}, cpus {report['cpus']}, "
            f"worker cpus {report['worker_cpus']}")
     yield (f"  moves {report['moves']} ({report['moves_per_second']}/s), "
@@ -914,6 +926,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="run once per number of tables (e.g. 1,10,50,100,200) and "
                              "print one table row per run")
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--warmup", type=float, default=0.0,
+                        help="seconds the tables play before measuring starts")
     parser.add_argument("--hands", type=int, default=None,
                         help="stop after this many settled hands (all tables)")
     parser.add_argument("--humans", type=int, default=2, choices=range(0, 5),
@@ -952,7 +966,7 @@ def main(argv: list[str] | None = None) -> int:
                              seed=args.seed, workers=args.workers,
                              edit_interval=args.edit_interval, loop_cpus=loop_cpus,
                              worker_cpus=worker_cpus, stacks=args.stacks,
-                             worker_nice=args.worker_nice)
+                             worker_nice=args.worker_nice, warmup=args.warmup)
         report = asyncio.run(run_bench(config))
         reports.append(report)
         if args.json:

@@ -10,10 +10,10 @@ pool down when the bot closes; `python -m bot.bench --workers N` compares both.
 
 With a pool, jobs wait in the bot's process and are handed to the workers a few at a time
 (`workers` + 1 in flight), earliest *deadline* first: a job's deadline is when it was asked
-for plus its `priority` (seconds of grace): `URGENT` for what a person is waiting on (their
-hand picture), `NORMAL` (computer players), `BACKGROUND` (the table picture, edited at most
-once a second anyway). So a backlog of table pictures or computer turns never holds up a
-click, and nothing waits forever.
+for plus its `priority` (seconds of grace): `URGENT` for what a click waits on (a hand
+picture: selecting cards answers with the redrawn hand), `NORMAL` for the rest (computer
+players, the table picture, which the publisher coalesces anyway). So a backlog of table
+pictures or computer turns never holds up a click, and nothing waits forever.
 
 A worker that dies (the pool breaks) or does not answer within `timeout` seconds (it is
 stuck) is survived: the pool is replaced (the stuck worker killed) and the job tried once
@@ -37,15 +37,14 @@ from typing import Any, TypeVar
 
 from bot.logging import log
 
-__all__ = ["BACKGROUND", "NORMAL", "URGENT", "configure", "run", "shutdown", "workers"]
+__all__ = ["NORMAL", "URGENT", "configure", "run", "shutdown", "workers"]
 
 T = TypeVar("T")
 
 URGENT = 0.0
 """Someone is waiting for it (a hand picture answering a click)."""
-NORMAL = 0.25
-BACKGROUND = 1.0
-"""Coalesced anyway (the table picture): may wait a second behind the rest."""
+NORMAL = 0.5
+"""May wait half a second behind urgent jobs asked for later."""
 TIMEOUT = 30.0
 """Seconds a worker may take for one job before it is taken to be stuck."""
 
@@ -107,8 +106,8 @@ def _restart(broken: ProcessPoolExecutor, why: str) -> None:
 
 async def run(fn: Callable[..., T], *args: Any, priority: float = NORMAL) -> T:
     """``fn(*args)`` in a worker process, or in a thread when no pool is configured.
-    `priority`: seconds this job may wait behind jobs asked for later (`URGENT`, `NORMAL`,
-    `BACKGROUND`)."""
+    `priority`: seconds this job may wait behind jobs asked for later (`URGENT`,
+    `NORMAL`)."""
     for attempt in (1, 2):
         if _pool is None:
             return await asyncio.to_thread(fn, *args)

@@ -5,9 +5,9 @@ level, the selection and the viewer's style and language, not on the rest of the
 `hand_picture` keys it on exactly that, so a panel re-sent because the *table* moved (a new
 turn, someone else's play) reuses the bytes, and only the seat whose hand changed is drawn
 again. `table_picture` draws the public table (the publisher coalesces edits, so once per
-published edit). Misses are drawn by `bot.offload` (worker processes or a thread): a hand
-picture first (someone is waiting for it), a table picture last; a picture asked for again
-while it is being drawn is drawn once.
+published edit). Misses are drawn by `bot.offload` (worker processes or a thread), a hand
+picture before other work (a click waits for it); a picture asked for again while it is
+being drawn is drawn once.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ async def hand_picture(view: PlayerView, locale: str, selected: Sequence[Card] =
 
 async def table_picture(public: PublicView, seats: Sequence[SeatLabel], locale: str) -> bytes:
     """The public table picture (the same table drawn again costs a lookup)."""
-    return await tables.draw((public, tuple(seats), locale), offload.BACKGROUND,
+    return await tables.draw((public, tuple(seats), locale), offload.NORMAL,
                              table_png, public, list(seats), locale)
 
 

@@ -54,6 +54,7 @@ def test_sweep_prints_one_row_per_table_count(capsys: pytest.CaptureFixture[str]
     async def fake(config: BenchConfig) -> dict[str, Any]:
         seen.append(config)
         return {"tables": config.tables, "humans": 2, "workers": 1, "seconds": 1.0,
+                "warmup": config.warmup,
                 "load_average": [1.0, 1.0, 1.0], "cpus": [0], "worker_cpus": [1],
                 "moves": 10, "hands": 0, "moves_per_second": 10.0,
                 "play_to_commit_ms": entry, "first_reply_ms": entry, "loop_lag_ms": entry,
@@ -64,10 +65,11 @@ def test_sweep_prints_one_row_per_table_count(capsys: pytest.CaptureFixture[str]
                 "phases": {"playing": config.tables}, "gc_pauses_ms": {}, "lag_stacks": []}
 
     monkeypatch.setattr("bot.bench.run_bench", fake)
-    assert main(["--sweep", "1,3", "--pin", "--seconds", "5"]) == 0
+    assert main(["--sweep", "1,3", "--pin", "--seconds", "5", "--warmup", "2"]) == 0
     out = capsys.readouterr().out
     assert [c.tables for c in seen] == [1, 3]
-    assert all(c.loop_cpus == (0,) and c.worker_cpus == (1,) and c.workers == 1 for c in seen)
+    assert all(c.loop_cpus == (0,) and c.worker_cpus == (1,) and c.workers == 1
+               and c.warmup == 2 for c in seen)
     assert SWEEP_HEADER in out
     rows = [line for line in out.splitlines() if line.startswith("| 1 |")
             or line.startswith("| 3 |")]

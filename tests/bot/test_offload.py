@@ -86,10 +86,10 @@ async def test_waiting_jobs_go_to_the_workers_most_urgent_first(pool: None) -> N
     # one worker: two jobs are handed over at once; the rest wait in the bot's process
     jobs = [asyncio.ensure_future(job(name, priority)) for name, priority in [
         ("first", offload.NORMAL), ("second", offload.NORMAL),
-        ("table", offload.BACKGROUND), ("computer", offload.NORMAL),
+        ("table", offload.NORMAL), ("computer", offload.NORMAL),
         ("hand", offload.URGENT)]]
     await asyncio.gather(*jobs)
-    assert finished == ["first", "second", "hand", "computer", "table"]
+    assert finished == ["first", "second", "hand", "table", "computer"]
 
 
 async def test_a_picture_asked_twice_while_drawn_is_drawn_once(
