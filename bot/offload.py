@@ -30,6 +30,7 @@ import itertools
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Callable, Collection
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -74,11 +75,21 @@ def configure(workers: int, *, cpus: Collection[int] | None = None, nice: int = 
 
 
 def _start() -> None:
+    """A new pool, its workers started at once, from a thread of their own: starting a
+    process polls the ones already started with a zero timeout, which never ends on a
+    clock that stands still (SimCord's virtual ``time.monotonic`` on the loop's thread,
+    local play), so no process may be started from the loop's thread."""
     global _pool
     # forkserver: workers never inherit the bot's threads (SQLite, timers) mid-flight.
     context = multiprocessing.get_context("forkserver")
-    _pool = ProcessPoolExecutor(_workers, mp_context=context, initializer=_warm,
-                                initargs=(_settings["cpus"], _settings["nice"]))
+    pool = ProcessPoolExecutor(_workers, mp_context=context, initializer=_warm,
+                               initargs=(_settings["cpus"], _settings["nice"]))
+    starter = threading.Thread(target=lambda: [pool.submit(os.getpid)
+                                               for _ in range(_workers)],
+                               name="offload-start")
+    starter.start()
+    starter.join()
+    _pool = pool
 
 
 def workers() -> int:
