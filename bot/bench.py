@@ -11,8 +11,10 @@ Reported (wall-clock, so run it on a quiet machine or pinned: ``taskset -c 0``):
 * first reply p50/p99: any interaction sent → its acknowledgement (Discord's 3 s limit);
 * event-loop lag p50/p99: a thread posts a callback every 20 ms; how late it runs;
 * CPU per hand (process CPU over settled hands) and the same outside the computers'
-  thinking, image rendering and the simulated Discord itself; the engine's own ``apply``
-  per move, and the bot's own CPU per move as a multiple of it;
+  thinking, image rendering and the simulated world itself (SimCord's routes and gateway,
+  the simulated people and the bench's sleeping threads; discord.py's parsing of the events
+  SimCord feeds the bot stays the bot's); the engine's own ``apply`` per move, and the
+  bot's own CPU per move as a multiple of it;
 * counts per committed move: table loads (``reads``: from storage), match parses
   (``Match.from_dict``), saves, images rendered.
 
@@ -39,7 +41,7 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -138,6 +140,45 @@ class _Meter:
                 setattr(depth, key, 0)
         return wrapper
 
+    def _simulated(self, function: Callable[..., Any], key: str) -> Any:
+        """Thread CPU of the simulated world (SimCord's routes and gateway, the simulated
+        people) into `key`, outermost calls only; discord.py's handling of what it feeds the
+        bot (`_ours`) is taken back out: that is the bot's cost."""
+        depth = self._depth
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if getattr(depth, "sim", None):
+                return function(*args, **kwargs)
+            depth.sim = key
+            start = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.cpu[key] += time.thread_time() - start
+                depth.sim = None
+        return wrapper
+
+    def _ours(self, function: Callable[..., Any]) -> Any:
+        depth = self._depth
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            key = getattr(depth, "sim", None)
+            if not key:
+                return function(*args, **kwargs)
+            depth.sim = None
+            start = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.cpu[key] -= time.thread_time() - start
+                depth.sim = key
+        return wrapper
+
+    def people(self, coroutine: Any) -> Any:
+        """`coroutine` (a simulated person) with the CPU of each of its steps counted as
+        the simulated world's."""
+        return _Steps(coroutine, self._simulated(lambda f, *a: f(*a), "people"))
+
     def timed_function(self, module: str, name: str, key: str) -> None:
         """Wrap a function everywhere the bot imported it by name."""
         original = getattr(sys.modules[module], name)
@@ -147,9 +188,11 @@ class _Meter:
                     and vars(loaded).get(name) is original):
                 self._patch(loaded, name, wrapper)
 
-    def install(self, *, in_process: bool) -> None:
-        """Wrap what runs in this process (`in_process`: computers and pictures too)."""
+    def install(self, state: Any, *, in_process: bool) -> None:
+        """Wrap what runs in this process (`in_process`: computers and pictures too);
+        `state`: the bot's discord.py connection state (its event parsers)."""
         import simcord.http.router as router
+        from simcord.gateway import FakeGateway
 
         import bot.images
         import bot.players
@@ -162,17 +205,20 @@ class _Meter:
         from_dict = vars(Match)["from_dict"].__func__
         self._patch(Match, "from_dict", classmethod(self._wrap(from_dict, "parse", "think")))
         self._patch(Match, "apply", self._wrap(vars(Match)["apply"], "apply", "think"))
-        dispatch = router.dispatch
+        dispatch = self._simulated(router.dispatch, "discord")
 
         def routed(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
-            start = time.thread_time()
             try:
                 return dispatch(backend, method, path, **kwargs)
             finally:
-                self.cpu["discord"] += time.thread_time() - start
                 self._observe(method, path)
 
         self._patch(router, "dispatch", routed)
+        self._patch(FakeGateway, "feed", self._simulated(vars(FakeGateway)["feed"], "discord"))
+        parsers = state.parsers
+        saved = dict(parsers)
+        parsers.update({event: self._ours(parse) for event, parse in saved.items()})
+        self.restore.append(lambda: parsers.update(saved))
 
     def _observe(self, method: str, path: str) -> None:
         now = time.perf_counter()
@@ -201,6 +247,28 @@ class _Meter:
         self.restore.clear()
 
 
+class _Steps(Coroutine[Any, Any, Any]):
+    """A coroutine whose every step runs through `step(method, *args)`."""
+
+    def __init__(self, coroutine: Coroutine[Any, Any, Any],
+                 step: Callable[..., Any]) -> None:
+        self._coroutine, self._step = coroutine, step
+
+    def send(self, value: Any) -> Any:
+        return self._step(self._coroutine.send, value)
+
+    def throw(self, *args: Any) -> Any:
+        return self._step(self._coroutine.throw, *args)
+
+    def close(self) -> None:
+        self._coroutine.close()
+
+    def __await__(self) -> Any:
+        return self._coroutine.__await__()
+
+
+
+
 class _WallAsyncio:
     """`asyncio` for the publisher while measuring: its sleeps (the edit interval) in real
     time, since SimCord's timers only move when a test advances them."""
@@ -227,6 +295,8 @@ class _WallClock:
         self._count = 0
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
+        self.cpu = 0.0
+        """CPU of the clock's thread so far (the bench's, counted with the people)."""
 
     def sleep(self, seconds: float) -> asyncio.Future[None]:
         loop = asyncio.get_running_loop()
@@ -259,6 +329,7 @@ class _WallClock:
             for loop, futures in by_loop.items():
                 with contextlib.suppress(RuntimeError):  # that loop is closed
                     loop.call_soon_threadsafe(_wake_all, futures)
+            self.cpu = time.thread_time()
 
 
 def _wake_all(futures: list[asyncio.Future[None]]) -> None:
@@ -670,7 +741,7 @@ async def run_bench(config: BenchConfig) -> dict[str, Any]:
         database = config.database
     undo = _identity_records()
     bot = create_bot(database, config=Config(
-        action_delay=0.0, edit_interval=0.0, hand_pause=0.0,
+        action_delay=0.0, edit_interval=0.0, hand_pause=0.0, start_delay=0.0,
         computer_player=config.computer, seed=config.seed, restart_grace=15.0,
         sync_commands=True, workers=config.workers))
     try:
@@ -721,7 +792,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     meter = bench.meter
     repository = bot.service.repository
     from bot import offload
-    meter.install(in_process=offload.workers() == 0)
+    meter.install(bot._connection, in_process=offload.workers() == 0)
     import bot.ui.publish as publish
     meter._patch(publish, "asyncio", _WallAsyncio())
     bot.publisher.config = bot.publisher.config.with_changes(
@@ -735,7 +806,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     try:
         for table_id in bench.autopilot:  # four computers: the creator's seat too
             await bot.service.transact(table_id, autopilot)
-        tasks = [asyncio.ensure_future(person.run()) for person in people]
+        tasks = [asyncio.ensure_future(meter.people(person.run())) for person in people]
         if config.warmup > 0:  # the tables spread over the phases of a hand first
             await wall_sleep(config.warmup)
         stats_before = Counter(repository.stats)
@@ -744,6 +815,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             kept.clear()
         drawn0 = _drawn()
         workers0 = _workers_cpu()
+        sleeps0 = _clock.cpu
         wall0, cpu0 = time.perf_counter(), time.process_time()
         with _LagProbe(loop) as probe, _GcProbe() as collector:
             ending = wall_sleep(config.seconds)
@@ -765,7 +837,9 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     stats = Counter(repository.stats)
     stats.subtract(stats_before)
     moves, hands = bench.moves, bench.hands
-    own = cpu - meter.cpu["think"] - meter.cpu["render"] - meter.cpu["discord"]
+    meter.cpu["people"] += _clock.cpu - sleeps0
+    own = (cpu - meter.cpu["think"] - meter.cpu["render"] - meter.cpu["discord"]
+           - meter.cpu["people"])
     loop_cpu = cpu
     cpu += workers_cpu
 
@@ -792,6 +866,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
                   "render": round(meter.cpu["render"], 3),
                   "workers": round(workers_cpu, 3),
                   "discord_sim": round(meter.cpu["discord"], 3),
+                  "people_sim": round(meter.cpu["people"], 3),
                   "apply": round(meter.cpu["apply"], 3)},
         "cpu_per_hand_s": None if not hands else round(cpu / hands, 3),
         "own_cpu_per_hand_s": None if not hands else round(own / hands, 3),

@@ -25,6 +25,7 @@ from bot.collector import PauseGuard
 from bot.config import Config
 from bot.features import App, load_features, make_tractor_group
 from bot.logging import log
+from bot.memory import settle_heap
 from bot.repository import TableRepository
 from bot.selection import Selections
 from bot.service import TableService
@@ -102,6 +103,7 @@ class TractorBot(commands.Bot):
             restored = await self.service.restore()
             if self.config.sync_commands:
                 await self._sync()
+            settle_heap()
         except BaseException:
             await self.close_store()
             raise

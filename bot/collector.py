@@ -7,7 +7,8 @@ bench's ``GC pauses``). `PauseGuard` freezes what survives a full collection
 be reachable), so the next full collections only scan what is newer and stay short. Once
 every `thaw_every` seconds the frozen objects are handed back (``gc.unfreeze``), so
 reference cycles that became garbage after being frozen are still collected, by one full
-collection then. The client installs it once set up and removes it (thawing) on close.
+collection then. The client installs it once set up (after `bot.memory.settle_heap` froze
+the start-up heap) and removes it on close (collecting what it kept frozen).
 """
 
 from __future__ import annotations
@@ -35,17 +36,20 @@ class PauseGuard:
         self._installed = False
 
     def install(self) -> None:
-        """Start now: what exists after start-up (modules, restored tables) is frozen."""
         if not self._installed:
             self._installed = True
-            gc.freeze()
             gc.callbacks.append(self._collected)
 
     def uninstall(self) -> None:
+        """Stop; if it froze anything, collect what became garbage since and freeze the
+        rest again (as `bot.memory.settle_heap` leaves the heap)."""
         if self._installed:
             self._installed = False
             gc.callbacks.remove(self._collected)
-            gc.unfreeze()
+            if self.freezes or self.thaws:
+                gc.unfreeze()
+                gc.collect()
+                gc.freeze()
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
         # Runs inside the collection, in whichever thread set it off: act on the loop after.

@@ -9,7 +9,9 @@ shows another version than the cached one (a channel lookup); a save refused as 
 failing, drops the cached copy, so the next load reads the database again. Callers always get
 their own copy of the document (`TableDoc` fields copied one level; the parsed engine
 `Match`, which is immutable, is shared), so a refused transaction never leaks into the
-cache and no deep copy is made.
+cache and no deep copy is made; readers that change nothing ask for the live document
+itself (``shared=True``), and a transaction hands its saved document over as the new live
+copy (``hand_over=True``): one copy per move.
 
 Publish-only bookkeeping that comes with every move (the message ids of the DM panels the
 publisher sends) need not be saved on its own: `defer_meta` applies it to the live copy at once
@@ -34,7 +36,7 @@ from dataclasses import fields
 
 from bot.errors import UserFacingError
 from bot.storage import StaleVersion, StorageError, Store, StoredTable
-from bot.table import TableDoc
+from bot.table import Seat, TableDoc
 
 __all__ = ["TableRepository"]
 
@@ -45,30 +47,39 @@ _SHARED = frozenset({"match", "_parsed"})
 """Fields handed out as they are: the stored match dict (replaced, never changed in place)
 and its parsed `Match`."""
 
+_DOC_FIELDS = tuple(f.name for f in fields(TableDoc))
+_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
+
 
 def fresh_copy(doc: TableDoc) -> TableDoc:
-    """A copy of `doc` whose containers (seats, lists, dicts) can be changed freely."""
-    new = copy.copy(doc)
-    for f in fields(doc):
-        if f.name in _SHARED:
-            continue
-        value = getattr(doc, f.name)
-        if isinstance(value, list):
-            setattr(new, f.name, [_one(item) for item in value])
-        elif isinstance(value, dict):
-            setattr(new, f.name, dict(value))
-    object.__setattr__(new, "_parsed", doc._parsed)
+    """A copy of `doc` whose containers (seats, lists, dicts) can be changed freely (one
+    level deep; the match dict and its parsed `Match` shared)."""
+    new = object.__new__(TableDoc)
+    for name in _DOC_FIELDS:
+        value = getattr(doc, name)
+        if name in _SHARED:
+            pass
+        elif type(value) is list:
+            value = [_one(item) for item in value]
+        elif type(value) is dict:
+            value = dict(value)
+        setattr(new, name, value)
     return new
 
 
 def _one(item: object) -> object:
-    if item is None or isinstance(item, (str, int, float, bool)):
+    if item is None or type(item) in (str, int, float, bool):
         return item
+    if type(item) is Seat:
+        seat = object.__new__(Seat)
+        for name in _SEAT_FIELDS:
+            setattr(seat, name, getattr(item, name))
+        return seat
     if isinstance(item, list):
         return list(item)
     if isinstance(item, dict):
         return dict(item)
-    return copy.copy(item)  # a Seat (flat)
+    return copy.copy(item)
 
 
 class TableRepository:
@@ -91,24 +102,27 @@ class TableRepository:
 
     # ---- the cache ---------------------------------------------------------------------
 
-    def _remember(self, stored: StoredTable, doc: TableDoc) -> tuple[StoredTable, TableDoc]:
-        """Keep `doc` as the live copy of the table; hand out a copy of it."""
+    def _remember(self, stored: StoredTable, doc: TableDoc, shared: bool = False
+                  ) -> tuple[StoredTable, TableDoc]:
+        """Keep `doc` as the live copy of the table; hand out a copy of it (`shared`: the
+        live copy itself, for a reader that changes nothing)."""
         live = self._live
         live[stored.id] = (stored, doc)
         live.move_to_end(stored.id)
         while len(live) > self._cache_size:
             live.popitem(last=False)
-        return stored, fresh_copy(doc)
+        return stored, doc if shared else fresh_copy(doc)
 
-    def _from_storage(self, stored: StoredTable) -> tuple[StoredTable, TableDoc]:
+    def _from_storage(self, stored: StoredTable, shared: bool = False
+                      ) -> tuple[StoredTable, TableDoc]:
         cached = self._live.get(stored.id)
         if cached is not None and cached[0].version == stored.version:
-            return self._remember(stored, cached[1])
+            return self._remember(stored, cached[1], shared)
         self.stats["parse"] += 1
         doc = TableDoc.from_dict(stored.doc)
         for fn in self._meta.get(stored.id, ()):
             fn(doc)
-        return self._remember(stored, doc)
+        return self._remember(stored, doc, shared)
 
     def forget(self, table_id: int) -> None:
         """Drop the in-memory copy (the next load reads storage)."""
@@ -116,19 +130,24 @@ class TableRepository:
 
     # ---- reads ---------------------------------------------------------------------------
 
-    async def find(self, table_id: int) -> tuple[StoredTable, TableDoc] | None:
-        """The stored table (ended ones too), or None."""
+    async def find(self, table_id: int, *, shared: bool = False
+                   ) -> tuple[StoredTable, TableDoc] | None:
+        """The stored table (ended ones too), or None. `shared`: the live document itself,
+        not a copy, for a reader that changes nothing (it is replaced, never changed, by
+        the next save; only deferred bookkeeping is applied to it in place)."""
         cached = self._live.get(table_id)
         if cached is not None:
             self.stats["hit"] += 1
-            return self._remember(*cached)
+            return self._remember(*cached, shared)
         self.stats["load"] += 1
         stored = await self.store.load_table(table_id)
-        return None if stored is None else self._from_storage(stored)
+        return None if stored is None else self._from_storage(stored, shared)
 
-    async def load(self, table_id: int) -> tuple[StoredTable, TableDoc]:
-        """An open table; `UserFacingError` ``error.table_gone`` if it ended or never was."""
-        found = await self.find(table_id)
+    async def load(self, table_id: int, *, shared: bool = False
+                   ) -> tuple[StoredTable, TableDoc]:
+        """An open table; `UserFacingError` ``error.table_gone`` if it ended or never was.
+        `shared` as in `find`."""
+        found = await self.find(table_id, shared=shared)
         if found is None or found[0].status == "ended":
             raise UserFacingError("error.table_gone")
         return found
@@ -141,9 +160,12 @@ class TableRepository:
 
     # ---- writes --------------------------------------------------------------------------
 
-    async def save(self, stored: StoredTable, doc: TableDoc, **changes: object) -> StoredTable:
+    async def save(self, stored: StoredTable, doc: TableDoc, *, hand_over: bool = False,
+                   **changes: object) -> StoredTable:
         """Save `doc` over `stored` (its version must still be current); keyword `changes`
-        go to `Store.save_table` (status, deadline, actions, hand, match)."""
+        go to `Store.save_table` (status, deadline, actions, hand, match). `hand_over`: the
+        caller changes `doc` no more once saved, so it becomes the live copy as it is (no
+        copy made)."""
         self.stats["save"] += 1
         pending = self._meta.get(stored.id, [])
         written = len(pending)
@@ -159,12 +181,12 @@ class TableRepository:
         if saved.status == "ended":
             self.forget(saved.id)
         else:  # the caller keeps its own `doc`
-            live = fresh_copy(doc)
+            live = doc if hand_over else fresh_copy(doc)
             for fn in later:
                 fn(live)
             if later:
                 self._meta[saved.id] = later
-            self._remember(saved, live)
+            self._remember(saved, live, shared=True)  # nothing handed out
         return saved
 
     def defer_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:

@@ -7,15 +7,18 @@ a restarted bot reads it back from the message."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from bot.render.sorting import hand_groups
 from engine.cards import Card
 from engine.game import Phase
 from engine.views import PlayerView
 
-__all__ = ["Selections", "groups", "instances", "pick_instances", "pool", "selection_cards"]
+__all__ = ["Selections", "groups", "instances", "pick_instances", "pool", "pool_values",
+           "selection_cards"]
 
 
 def instances(cards: Sequence[Card]) -> list[tuple[str, Card]]:
@@ -45,26 +48,57 @@ def pick_instances(cards: Sequence[Card], wanted: Sequence[Card]) -> list[str]:
     return out
 
 
-def _cards(view: PlayerView) -> list[Card]:
-    cards = list(view.hand)
-    if view.public.phase is Phase.BURYING and view.kitty is not None and view.to_move:
-        cards += list(view.kitty)
-    return cards
+@dataclass(frozen=True, slots=True)
+class _Sorted:
+    hand: Sequence[Card]
+    kitty: Sequence[Card] | None
+    groups: tuple[tuple[Card, ...], ...]
+    pool: tuple[Card, ...]
+    values: tuple[tuple[str, Card], ...]
+
+
+_SORTED: OrderedDict[tuple[Any, ...], _Sorted] = OrderedDict()
+SORTED_KEPT = 512
+
+
+def _sorted(view: PlayerView) -> _Sorted:
+    """The seat's cards in display order, sorted once per hand shown: keyed on the hand's
+    (immutable) tuple itself, which the engine keeps while the hand does not change."""
+    public = view.public
+    kitty = view.kitty if (public.phase is Phase.BURYING and view.kitty is not None
+                           and view.to_move) else None
+    key = (id(view.hand), id(kitty), public.trump, public.level)
+    found = _SORTED.get(key)
+    if found is not None and found.hand is view.hand and found.kitty is kitty:
+        return found
+    cards = list(view.hand) + list(kitty or ())
+    if public.level is None:
+        grouped = [cards] if cards else []
+    else:
+        grouped = hand_groups(cards, public.trump, public.level)
+    cards_pool = tuple(card for group in grouped for card in group)
+    found = _Sorted(view.hand, kitty, tuple(tuple(g) for g in grouped), cards_pool,
+                    tuple(instances(cards_pool)))
+    _SORTED[key] = found  # holds `hand`: its id is not reused while kept
+    while len(_SORTED) > SORTED_KEPT:
+        _SORTED.popitem(last=False)
+    return found
 
 
 def groups(view: PlayerView) -> list[list[Card]]:
     """The seat's cards in display groups (trumps, then each side suit); 33 cards while the
     starter buries (hand and kitty)."""
-    cards = _cards(view)
-    public = view.public
-    if public.level is None:
-        return [cards] if cards else []
-    return hand_groups(cards, public.trump, public.level)
+    return [list(group) for group in _sorted(view).groups]
 
 
 def pool(view: PlayerView) -> list[Card]:
     """The cards the seat picks from, in display order."""
-    return [card for group in groups(view) for card in group]
+    return list(_sorted(view).pool)
+
+
+def pool_values(view: PlayerView) -> list[tuple[str, Card]]:
+    """``instances(pool(view))``."""
+    return list(_sorted(view).values)
 
 
 class Selections:

@@ -141,13 +141,15 @@ class TableService:
     # ---- plumbing ----------------------------------------------------------------------
 
     async def load(self, table_id: int) -> tuple[StoredTable, TableDoc]:
-        return await self.repository.load(table_id)
+        """The open table, to read only (the live document: change it through `transact`)."""
+        return await self.repository.load(table_id, shared=True)
 
     async def table_in_channel(self, channel_id: int) -> tuple[StoredTable, TableDoc] | None:
         return await self.repository.in_channel(channel_id)
 
     async def transact(self, table_id: int, fn: Callable[[Tx], T]) -> tuple[Tx, T]:
-        """Run `fn` on the loaded table under its lock and persist the result atomically."""
+        """Run `fn` on the loaded table (a copy) under its lock and persist the result
+        atomically. Once committed, ``tx.doc`` is the live table: read it, never change it."""
         repository = self.repository
         async with repository.lock(table_id):
             stored, doc = await repository.load(table_id)
@@ -159,9 +161,10 @@ class TableService:
             if tx.end:
                 await repository.save(stored, doc, status="ended", deadline=None,
                                       actions=tx.actions, hand=tx.hand, match=tx.match)
-            else:
+            else:  # `doc` is read only from here on: it becomes the live copy
                 tx.table = await repository.save(
-                    stored, doc, status=tx.status, deadline=doc.deadline if doc.timer else None,
+                    stored, doc, hand_over=True, status=tx.status,
+                    deadline=doc.deadline if doc.timer else None,
                     actions=tx.actions, hand=tx.hand, match=tx.match)
         self._after_commit(tx)
         return tx, value

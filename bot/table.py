@@ -222,7 +222,11 @@ class TableDoc:
         self._parsed = (self.match, match)
 
     def set_match(self, match: Match | None) -> None:
-        if match is not None:  # the match's options are the table's (bot-only ones kept)
+        previous = self._parsed
+        if match is not None and (previous is None or previous[0] is not self.match
+                                  or previous[1].rules is not match.rules):
+            # The match's options are the table's (bot-only ones kept); a move keeps the
+            # rules object of the match it was applied to, already reconciled.
             rules = match.rules.to_dict()
             if any(self.options.get(k) != v for k, v in rules.items()):
                 self.options = {**self.options, **rules}

@@ -1,4 +1,4 @@
-"""Timers: one asyncio task per table sleeping until its stored deadline.
+"""Timers: one loop timer per table, due at its stored deadline.
 
 Deadlines are epoch seconds in the table document (so they survive a restart: the bot
 re-arms them from the stored value, with a short grace if they passed while it was down).
@@ -28,53 +28,60 @@ Fire = Callable[[int, int], Awaitable[None]]
 
 
 class Timers:
-    """Per-table deadline tasks. `arm` replaces the table's timer; `cancel` drops it."""
+    """Per-table deadlines. `arm` replaces the table's timer; `cancel` drops it.
+
+    A pending deadline is a loop timer handle (re-arming on every step costs a handle, not
+    a task); only a deadline that passes starts a task, which runs `fire`."""
 
     def __init__(self, fire: Fire, clock: Clock = time.time) -> None:
         self._fire = fire
         self.clock = clock
-        self._tasks: dict[int, tuple[asyncio.Task[None], float, int]] = {}
+        self._armed: dict[int, tuple[asyncio.TimerHandle, float, int]] = {}
+        self._firing: set[asyncio.Task[None]] = set()
 
     def arm(self, table_id: int, deadline: float | None, step: int) -> None:
         """Fire at `deadline` for `step` (None: no timer)."""
-        current = self._tasks.get(table_id)
+        current = self._armed.get(table_id)
         if current is not None:
-            task, when, armed_step = current
-            if not task.done() and when == deadline and armed_step == step:
+            handle, when, armed_step = current
+            if when == deadline and armed_step == step:
                 return
-            if task is not asyncio.current_task():
-                task.cancel()
-            del self._tasks[table_id]
+            handle.cancel()
+            del self._armed[table_id]
         if deadline is None:
             return
-        task = asyncio.create_task(self._run(table_id, deadline, step),
-                                   name=f"tractor-timer-{table_id}")
-        self._tasks[table_id] = (task, deadline, step)
+        delay = max(0.0, deadline - self.clock())
+        handle = asyncio.get_running_loop().call_later(delay, self._due, table_id, step)
+        self._armed[table_id] = (handle, deadline, step)
 
     def cancel(self, table_id: int) -> None:
         self.arm(table_id, None, -1)
 
     def deadline(self, table_id: int) -> float | None:
-        current = self._tasks.get(table_id)
-        return None if current is None or current[0].done() else current[1]
+        current = self._armed.get(table_id)
+        return None if current is None else current[1]
 
-    async def _run(self, table_id: int, deadline: float, step: int) -> None:
-        delay = deadline - self.clock()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        entry = self._tasks.get(table_id)
-        if entry is not None and entry[0] is asyncio.current_task():
-            del self._tasks[table_id]
+    def _due(self, table_id: int, step: int) -> None:
+        entry = self._armed.get(table_id)
+        if entry is not None and entry[2] == step:
+            del self._armed[table_id]
+        task = asyncio.create_task(self._run(table_id, step),
+                                   name=f"tractor-timer-{table_id}")
+        self._firing.add(task)
+        task.add_done_callback(self._firing.discard)
+
+    async def _run(self, table_id: int, step: int) -> None:
         try:
             await self._fire(table_id, step)
         except Exception:
             table_logger(table_id).exception("timer for step %s failed", step)
 
     async def close(self) -> None:
-        tasks = [entry[0] for entry in self._tasks.values()]
-        self._tasks.clear()
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
+        """Drop every pending deadline and wait for the ones firing now."""
+        for handle, _, _ in self._armed.values():
+            handle.cancel()
+        self._armed.clear()
+        firing = list(self._firing)
+        for task in firing:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

@@ -178,9 +178,13 @@ def parse_cards(text: str) -> list[Card]:
     return [_parse_token(token) for token in _TOKEN.split(text.strip()) if token]
 
 
+_TEXT_BY_CODE: tuple[str, ...] = tuple(str(card) for card in ALL_CARDS)
+
+
 def format_cards(cards: Iterable[Card]) -> str:
     """The canonical text of `cards`, space-separated, in the given order."""
-    return " ".join(str(card) for card in cards)
+    text = _TEXT_BY_CODE  # each card's text made once (a saved state writes every hand)
+    return " ".join([text[card.code] for card in cards])
 
 
 def full_deck() -> list[Card]:

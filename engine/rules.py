@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from enum import Enum, StrEnum
 from typing import Any
 
@@ -150,7 +150,8 @@ class RuleSet:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (enum values as strings)."""
-        return {k: (v.value if isinstance(v, Enum) else v) for k, v in asdict(self).items()}
+        values = ((name, getattr(self, name)) for name in _FIELD_NAMES)  # all flat values
+        return {k: (v.value if isinstance(v, Enum) else v) for k, v in values}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
@@ -165,3 +166,6 @@ class RuleSet:
     def with_changes(self, **changes: Any) -> RuleSet:
         """A copy with some options changed (validated)."""
         return replace(self, **changes)
+
+
+_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RuleSet))

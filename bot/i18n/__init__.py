@@ -101,6 +101,18 @@ def resolve_locale(value: str | discord.Locale | None) -> str:
     (``zh_Hant_TW``) or a catalog name to one of ``SUPPORTED``; English otherwise."""
     if value is None:
         return DEFAULT
+    if value in _RESOLVED:  # a catalog name, or a tag seen before
+        return _RESOLVED[value]  # type: ignore[index]
+    found = _resolve(value)
+    if isinstance(value, str) and len(_RESOLVED) < 1000:
+        _RESOLVED[value] = found
+    return found
+
+
+_RESOLVED: dict[str, str] = {}
+
+
+def _resolve(value: str | discord.Locale) -> str:
     tag = (value.value if isinstance(value, discord.Locale) else str(value)).strip()
     tag = tag.split(".")[0].replace("_", "-").lower()  # "zh_CN.UTF-8" → "zh-cn"
     if tag in _TAGS:

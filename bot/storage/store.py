@@ -20,6 +20,7 @@ import asyncio
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from types import EllipsisType, TracebackType
 from typing import Any, Self
 
@@ -52,6 +53,32 @@ Clock = Callable[[], float]
 
 __all__ = ["UNSET", "LeaderboardBy", "LeaderboardScope", "Store"]
 
+USERS_KEPT = 100_000
+"""Users' settings kept in memory (all dropped at once beyond that)."""
+
+
+@dataclass(slots=True)
+class _Users:
+    """Users' settings as last read or written through any `Store` of this process on one
+    database file (the bot is the only writer of its settings)."""
+
+    known: dict[int, UserSettings] = field(default_factory=dict)
+    writes: int = 0
+    """Changes begun or ended (a read that raced one is not kept)."""
+
+
+_USERS: dict[str, _Users] = {}
+
+
+def _users_of(path: str | os.PathLike[str]) -> _Users:
+    """The settings kept for the database at `path`, emptied (a store opened now may follow
+    another process's writes); an in-memory database keeps its own."""
+    if os.fspath(path) == ":memory:":
+        return _Users()
+    users = _USERS.setdefault(os.path.realpath(path), _Users())
+    users.known.clear()
+    return users
+
 
 class Store:
     """The bot's database. Open with `Store.open`; close with `close` (or ``async with``).
@@ -65,6 +92,7 @@ class Store:
         """Use `Store.open`."""
         self._db = db
         self._clock = clock
+        self._users = _users_of(db.path)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -299,8 +327,24 @@ class Store:
             lambda db: settings.set_guild(db, self._clock(), guild_id, change))
 
     async def user_settings(self, user_id: int) -> UserSettings:
-        """A user's settings (defaults if never set)."""
-        return await self._db.read(lambda db: settings.user(db, user_id))
+        """A user's settings (defaults if never set); read once, then kept in memory (every
+        change goes through `set_user_settings`, which keeps the new ones)."""
+        users = self._users
+        known = users.known.get(user_id)
+        if known is not None:
+            return known
+        writes = users.writes
+        found = await self._db.read(lambda db: settings.user(db, user_id))
+        if writes != users.writes:  # a change raced this read: keep nothing
+            return found
+        return self._keep_user(found)
+
+    def _keep_user(self, found: UserSettings) -> UserSettings:
+        known = self._users.known
+        if len(known) >= USERS_KEPT:
+            known.clear()
+        known[found.user_id] = found
+        return found
 
     async def set_user_settings(
         self,
@@ -315,6 +359,12 @@ class Store:
         """Change some of a user's settings (``language=None`` clears the override)."""
         settings.check_user_change(four_colour, panel, language, turn_ping=turn_ping,
                                    auto_forced=auto_forced)
-        return await self._db.write(lambda db: settings.set_user(
-            db, self._clock(), user_id, four_colour, panel, language, turn_ping=turn_ping,
-            auto_forced=auto_forced))
+        users = self._users
+        users.known.pop(user_id, None)  # not known to be written until it returns
+        users.writes += 1
+        try:
+            return self._keep_user(await self._db.write(lambda db: settings.set_user(
+                db, self._clock(), user_id, four_colour, panel, language, turn_ping=turn_ping,
+                auto_forced=auto_forced)))
+        finally:
+            users.writes += 1

@@ -17,7 +17,7 @@ selects' default values, so a restarted bot reads it back from the message.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +31,7 @@ from bot.i18n import t
 from bot.images import SeatLabel
 from bot.players import QuickPlay, quick_plays, shape_of
 from bot.selection import groups as card_groups
-from bot.selection import instances, pool, selection_cards
+from bot.selection import pool, pool_values
 from bot.table import TableDoc
 from bot.text import (
     cards_text,
@@ -316,8 +316,8 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
     burying = phase is Phase.BURYING
     if burying and not view.to_move:
         return None
-    cards_pool = pool(view)
-    values = instances(cards_pool)
+    values = pool_values(view)
+    by_value = dict(values)
     chosen = set(selected)
     row = 0
     if phase is Phase.PLAYING and view.to_move and plays:
@@ -359,7 +359,7 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
                                    placeholder=t("panel.select_group", locale, group=name),
                                    min_values=0, max_values=len(options), row=row))
         row += 1
-    count = len([v for v in selected if v in dict(values)])
+    count = len([v for v in selected if v in by_value])
     kitty_size = deal_shape(public.rules).kitty_size
     if burying:
         row_buttons = [
@@ -373,7 +373,8 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
         ]
     else:
         my_turn = view.to_move
-        illegal = play_error(view, selection_cards(cards_pool, selected)) is not None
+        picked = [by_value[v] for v in dict.fromkeys(selected) if v in by_value]
+        illegal = play_error(view, picked) is not None
         row_buttons = [
             button(cid("play"), label=t("button.play_illegal" if illegal else "button.play",
                                         locale, count=count),
@@ -444,17 +445,34 @@ async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
     view = match.view_for(seat)
     draft = usable_draft(view, CallDraft.of(selected)) if view.public.phase == CALLING \
         else None
-    cards_pool = pool(view)
-    known = {value for value, _ in instances(cards_pool)}
-    selected = [v for v in selected if v in known]
-    cards = selection_cards(cards_pool, selected)
+    by_value = dict(pool_values(view))
+    selected = [v for v in selected if v in by_value]
+    cards = [by_value[v] for v in dict.fromkeys(selected)]
 
     image = await pictures.hand_picture(view, locale, tuple(cards), four_colour)
-    plays = await offload.run(quick_plays, view)
+    plays = await panel_plays(view)
     url = table_url(doc)
     content = panel_content(doc, table_id, view, cards, locale, url, draft)
     components = panel_view(doc, table_id, view, selected, locale, url, plays, draft)
     return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
+
+
+_PLAYS: OrderedDict[PlayerView, list[QuickPlay]] = OrderedDict()
+PLAYS_KEPT = 1024
+
+
+async def panel_plays(view: PlayerView) -> list[QuickPlay]:
+    """The Quick plays of a panel: none unless the seat plays now; else computed once per
+    view (off the loop), so the panel rebuilt for each card picked reuses them."""
+    if view.public.phase is not Phase.PLAYING or not view.to_move:
+        return []
+    plays = _PLAYS.get(view)
+    if plays is None:
+        plays = await offload.run(quick_plays, view)
+        _PLAYS[view] = plays
+        while len(_PLAYS) > PLAYS_KEPT:
+            _PLAYS.popitem(last=False)
+    return plays
 
 
 def table_url(doc: TableDoc) -> str | None:

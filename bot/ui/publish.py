@@ -137,7 +137,7 @@ class Publisher:
     # ---- one job -----------------------------------------------------------------------
 
     async def _publish(self, table_id: int, job: _Job) -> None:
-        found = await self.repository.find(table_id)
+        found = await self.repository.find(table_id, shared=True)
         if found is None:
             return
         stored, doc = found
@@ -446,7 +446,7 @@ class Publisher:
         tracked = self._ephemeral.get(key)
         if tracked is None:
             return
-        found = await self.repository.find(table_id)
+        found = await self.repository.find(table_id, shared=True)
         stored, doc = (None, None) if found is None else found
         entry = None if doc is None else doc.seats[seat]
         if (stored is None or doc is None or stored.status == "ended" or entry is None

@@ -95,3 +95,25 @@ def test_fresh_copy_shares_only_the_immutable_match() -> None:
     assert doc.seats[0].name == "alice" and doc.notes == []  # type: ignore[union-attr]
     assert doc.options.get("turn_timer_s") != 5
     assert copy.match is doc.match
+
+
+async def test_a_shared_document_is_never_changed_by_a_later_move(tmp_path: Path) -> None:
+    """Readers get the live document itself (no copy); a transaction works on a copy and
+    hands it over once written, so what a reader holds stays as it was read."""
+    async with world(tmp_path, humans=2) as w:
+        await w.open_table(2)
+        await w.start()
+        service = w.bot.service
+        _, shared = await service.load(w.table_id)
+        before = shared.to_dict()
+
+        def note(tx: Any) -> None:
+            tx.doc.add_note("a later move")
+            tx.doc.seat(0).misses = 7
+
+        tx, _ = await service.transact(w.table_id, note)
+        assert shared.to_dict() == before
+        _, now = await service.load(w.table_id)
+        assert now is tx.doc and now.notes[-1] == "a later move" and now.seat(0).misses == 7
+        stored = await w.bot.store.load_table(w.table_id)
+        assert stored is not None and TableDoc.from_dict(stored.doc).to_dict() == now.to_dict()

@@ -188,6 +188,12 @@ class World:
     def ids(self, *indices: int) -> list[int]:
         return [self.players[i].id for i in indices]
 
+    async def stored_user(self, user_id: int) -> UserSettings:
+        """A user's settings as stored (a fresh connection: a store keeps the settings it
+        read, as the bot's own one does)."""
+        async with await Store.open(self.database) as store:
+            return await store.user_settings(user_id)
+
     async def restart(self) -> None:
         """A fresh bot object on the same database (the virtual world persists)."""
         old = self.bot
@@ -563,7 +569,7 @@ async def _test_settings_are_saved_and_used_for_replies_and_public_text(w: World
         "已儲存。", "**你的設定**", "牌面：雙色牌", "手牌面板：牌桌上僅自己可見", "語言：繁體中文",
         "輪到你時提醒（頻道內面板）：是", "自動出唯一合法的牌：否", "**本伺服器**",
         "公開牌桌訊息：English"])
-    assert await w.store.user_settings(p0.id) == UserSettings(p0.id, False, "ephemeral",
+    assert await w.stored_user(p0.id) == UserSettings(p0.id, False, "ephemeral",
                                                               "zh_Hant")
     # Replies follow the personal language (SimCord's client locale is en-US).
     result = await p0.slash(w.tractor, "tractor stats")
@@ -594,7 +600,7 @@ async def _test_settings_are_saved_and_used_for_replies_and_public_text(w: World
     assert result.response.content.split("\n")[:5] == [
         "Saved.", "**Your settings**", "Cards: Two colours", "Hand panel: Only you, on the table",
         "Language: Automatic (your Discord language)"]
-    assert await w.store.user_settings(p0.id) == UserSettings(p0.id, False, "ephemeral", None)
+    assert await w.stored_user(p0.id) == UserSettings(p0.id, False, "ephemeral", None)
 
 
 async def test_leaderboard_ids_posted_before_seasons_still_page(tmp_path: Path) -> None:
