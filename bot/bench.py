@@ -507,12 +507,17 @@ class _Human:
 
     async def ready(self, step: int) -> None:
         """Press Ready on the table message (the next deal waits for everyone)."""
-        table = next((m for m in reversed(self.channel.history())
-                      if _find(m, "ready") is not None), None)
-        button = None if table is None else _find(table, "ready")
-        if button is None:
-            await self.bench.changed(self.table_id, step)
-            return
+        posted = self.bench.meter.channel_events.setdefault(self.channel.id, asyncio.Event())
+        while True:  # the summary with the button may not be posted yet (edits coalesce)
+            table = next((m for m in reversed(self.channel.history())
+                          if _find(m, "ready") is not None), None)
+            button = None if table is None else _find(table, "ready")
+            if button is not None:
+                break
+            if self.bench.stopping or self.bench.docs[self.table_id].step != step:
+                return
+            posted.clear()
+            await posted.wait()
         await self.done(await self.send(table, button.custom_id, "ready", public=True))
         await self.bench.changed(self.table_id, step, ready=self.seat)
 
