@@ -19,6 +19,8 @@ Reported (wall-clock, so run it on a quiet machine or pinned: ``taskset -c 0``):
   (``Match.from_dict``), saves, images rendered.
 
 Everything is measured by wrapping functions in this process (nothing in the bot knows).
+The simulated Discord's own cost is kept out of the way where it would dominate: SimCord's
+pending-callback records compare by identity while measuring (`_identity_records`).
 Timers are avoided on the bench's side (SimCord virtualises the loop's timers): sleeps are
 threads that wake the loop with ``call_soon_threadsafe``.
 """
@@ -28,6 +30,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
+import heapq
 import json
 import os
 import random
@@ -60,6 +64,17 @@ class BenchConfig:
     edit_interval: float = 1.0
     """`Config.edit_interval` while measuring (the production default coalesces edits)."""
     database: str | None = None
+    loop_cpus: tuple[int, ...] | None = None
+    """Pin the bot's process (the event loop and its threads) to these cores."""
+    worker_cpus: tuple[int, ...] | None = None
+    """Run the worker processes on these cores (default: inherited from the bot's)."""
+    warmup: float = 0.0
+    """Seconds the tables play before measuring starts (so that they are spread over the
+    phases of a hand instead of all dealing at once)."""
+    worker_nice: int = 10
+    """How much lower the workers' priority is (production: 10)."""
+    stacks: int = 8
+    """Report the loop's `stacks` most frequent stacks while it lagged (0: none)."""
 
 
 @dataclass(slots=True)
@@ -252,8 +267,6 @@ class _Steps(Coroutine[Any, Any, Any]):
         return self._coroutine.__await__()
 
 
-_SLEEPS_CPU = [0.0]
-"""CPU of `wall_sleep`'s threads (the bench's, counted with the simulated people)."""
 
 
 class _WallAsyncio:
@@ -272,37 +285,126 @@ class _WallAsyncio:
         return result
 
 
-def wall_sleep(seconds: float) -> asyncio.Future[None]:
-    """Sleep in real time without the loop's (virtualised) timers."""
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[None] = loop.create_future()
+class _WallClock:
+    """Real-time sleeps for the loop from one thread (a heap of deadlines), since SimCord
+    virtualises the loop's timers. One thread for all: a thread per sleep would compete
+    with the loop for the interpreter lock and show up as loop lag."""
 
-    def wake() -> None:
+    def __init__(self) -> None:
+        self._heap: list[tuple[float, int, asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._count = 0
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self.cpu = 0.0
+        """CPU of the clock's thread so far (the bench's, counted with the people)."""
+
+    def sleep(self, seconds: float) -> asyncio.Future[None]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        with self._wake:
+            self._count += 1
+            heapq.heappush(self._heap, (time.monotonic() + max(0.0, seconds), self._count,
+                                        loop, future))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, daemon=True,
+                                                name="bench-clock")
+                self._thread.start()
+            self._wake.notify()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            due: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+            with self._wake:
+                while not self._heap or self._heap[0][0] > time.monotonic():
+                    self._wake.wait(None if not self._heap
+                                    else self._heap[0][0] - time.monotonic())
+                now = time.monotonic()
+                while self._heap and self._heap[0][0] <= now:
+                    _, _, loop, future = heapq.heappop(self._heap)
+                    due.append((loop, future))
+            by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+            for loop, future in due:
+                by_loop.setdefault(loop, []).append(future)
+            for loop, futures in by_loop.items():
+                with contextlib.suppress(RuntimeError):  # that loop is closed
+                    loop.call_soon_threadsafe(_wake_all, futures)
+            self.cpu = time.thread_time()
+
+
+def _wake_all(futures: list[asyncio.Future[None]]) -> None:
+    for future in futures:
         if not future.done():
             future.set_result(None)
 
-    def run() -> None:
-        threading.Event().wait(max(0.0, seconds))
-        loop.call_soon_threadsafe(wake)
-        _SLEEPS_CPU[0] += time.thread_time()
 
-    threading.Thread(target=run, daemon=True, name="bench-sleep").start()
-    return future
+_clock = _WallClock()
+
+
+def wall_sleep(seconds: float) -> asyncio.Future[None]:
+    """Sleep in real time without the loop's (virtualised) timers."""
+    return _clock.sleep(seconds)
+
+
+class _GcProbe:
+    """Garbage-collector pauses (``gc.callbacks``) by generation, in the loop's process."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = defaultdict(list)
+        self._start = 0.0
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._start)
+
+    def __enter__(self) -> _GcProbe:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def report(self) -> dict[str, dict[str, float | int | None]]:
+        return {f"gen{gen}": {**_ms(pauses), "total": round(sum(pauses) * 1000, 1)}
+                for gen, pauses in sorted(self.pauses.items())}
 
 
 class _LagProbe:
-    def __init__(self, loop: asyncio.AbstractEventLoop, every: float = 0.02) -> None:
+    """Event-loop lag: a thread posts a callback every `every` seconds and notes how late it
+    runs. While one is later than `threshold`, the thread samples the loop thread's stack
+    every `sample` seconds: `stacks` counts what the loop was busy with (one sample ≈
+    `sample` seconds of the loop held up)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, every: float = 0.02, *,
+                 threshold: float = 0.02, sample: float = 0.005) -> None:
         self.loop, self.every = loop, every
+        self.threshold, self.sample = threshold, sample
         self.lags: list[float] = []
+        self.stacks: Counter[tuple[str, ...]] = Counter()
+        self._loop_thread = threading.get_ident()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="bench-lag")
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
             posted = time.perf_counter()
-            with contextlib.suppress(RuntimeError):
-                self.loop.call_soon_threadsafe(
-                    lambda p=posted: self.lags.append(time.perf_counter() - p))
+            ran = threading.Event()
+
+            def note(p: float = posted, ran: threading.Event = ran) -> None:
+                self.lags.append(time.perf_counter() - p)
+                ran.set()
+            try:
+                self.loop.call_soon_threadsafe(note)
+            except RuntimeError:
+                return
+            if ran.wait(self.threshold):
+                continue
+            while not ran.wait(self.sample) and not self._stop.is_set():
+                frame = sys._current_frames().get(self._loop_thread)
+                if frame is not None:
+                    self.stacks[_signature(frame)] += 1
 
     def __enter__(self) -> _LagProbe:
         self._thread.start()
@@ -311,6 +413,27 @@ class _LagProbe:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
+
+
+_ROOT = str(Path(__file__).resolve().parent.parent)
+
+
+def _signature(frame: Any, depth: int = 6) -> tuple[str, ...]:
+    """The innermost frame and the innermost `depth` frames of the project (bot/, engine/)
+    under it, as ``path:line function`` (what the loop thread is running)."""
+    import traceback
+    frames = traceback.extract_stack(frame)
+    ours = [f for f in frames if f.filename.startswith(_ROOT) and "/bench.py" not in
+            f.filename]
+    chosen = ours[-depth:]
+    if frames and (not chosen or frames[-1] is not chosen[-1]):
+        chosen.append(frames[-1])
+
+    def name(f: traceback.FrameSummary) -> str:
+        path = f.filename[len(_ROOT) + 1:] if f.filename.startswith(_ROOT) else \
+            "/".join(f.filename.split("/")[-2:])
+        return f"{path}:{f.lineno} {f.name}"
+    return tuple(name(f) for f in chosen)
 
 
 # ---- the simulated world --------------------------------------------------------------------
@@ -384,12 +507,17 @@ class _Human:
 
     async def ready(self, step: int) -> None:
         """Press Ready on the table message (the next deal waits for everyone)."""
-        table = next((m for m in reversed(self.channel.history())
-                      if _find(m, "ready") is not None), None)
-        button = None if table is None else _find(table, "ready")
-        if button is None:
-            await self.bench.changed(self.table_id, step)
-            return
+        posted = self.bench.meter.channel_events.setdefault(self.channel.id, asyncio.Event())
+        while True:  # the summary with the button may not be posted yet (edits coalesce)
+            table = next((m for m in reversed(self.channel.history())
+                          if _find(m, "ready") is not None), None)
+            button = None if table is None else _find(table, "ready")
+            if button is not None:
+                break
+            if self.bench.stopping or self.bench.docs[self.table_id].step != step:
+                return
+            posted.clear()
+            await posted.wait()
         await self.done(await self.send(table, button.custom_id, "ready", public=True))
         await self.bench.changed(self.table_id, step, ready=self.seat)
 
@@ -584,25 +712,52 @@ async def _setup(env: Any, bench: _Bench, humans: int) -> list[_Human]:
     return people
 
 
+def _identity_records() -> Callable[[], None]:
+    """SimCord removes each finished callback's record from a list of all pending ones
+    (``list.remove``), comparing them with a generated dataclass ``__eq__``: with a few
+    thousand pending timers (200 tables) that was half the loop's CPU, none of it the bot's.
+    Records are distinct objects, so identity is what ``remove`` means: compare by it while
+    measuring. Returns the undo."""
+    from simcord import _runtime
+
+    record = _runtime._CallbackRecord
+    original = record.__eq__
+    record.__eq__ = object.__eq__  # type: ignore[method-assign,assignment]
+
+    def undo() -> None:
+        record.__eq__ = original  # type: ignore[method-assign]
+    return undo
+
+
 async def run_bench(config: BenchConfig) -> dict[str, Any]:
     """Run one bench and return its report (see the module docstring)."""
     import simcord
 
-    from bot import create_bot
+    from bot import create_bot, offload
     from bot.config import Config
 
+    if config.loop_cpus is not None:
+        pin_process(config.loop_cpus)
     workdir = None
     if config.database is None:
         workdir = tempfile.TemporaryDirectory(prefix="tractor-bench-")
         database = str(Path(workdir.name) / "bench.sqlite3")
     else:
         database = config.database
+    undo = _identity_records()
     bot = create_bot(database, config=Config(
         action_delay=0.0, edit_interval=0.0, hand_pause=0.0, start_delay=0.0,
         computer_player=config.computer, seed=config.seed, restart_grace=15.0,
         sync_commands=True, workers=config.workers))
     try:
         async with simcord.run(bot, settle_timeout=60.0) as env:
+            if config.workers and (config.worker_cpus is not None or config.worker_nice != 10):
+                try:
+                    offload.configure(config.workers, cpus=config.worker_cpus,
+                                      nice=config.worker_nice)
+                except TypeError:  # an older bot (before/after figures): pin them from here
+                    await offload.run(os.getpid)  # the pool's processes exist from now on
+                    _pin_workers(config.worker_cpus, config.worker_nice)
             bench = _Bench(config, env)
             unhook = bench.hook(bot.service)
             try:
@@ -613,8 +768,18 @@ async def run_bench(config: BenchConfig) -> dict[str, Any]:
             await _quiesce(bot)
             return report
     finally:
+        undo()
         if workdir is not None:
             workdir.cleanup()
+
+
+def pin_process(cpus: tuple[int, ...]) -> None:
+    """Pin every thread of this process to `cpus` (threads started later inherit it; on
+    Linux ``sched_setaffinity(0)`` only pins the calling thread)."""
+    tasks = Path("/proc/self/task")
+    for tid in ([int(p.name) for p in tasks.iterdir()] if tasks.is_dir() else [0]):
+        with contextlib.suppress(ProcessLookupError):
+            os.sched_setaffinity(tid, cpus)
 
 
 async def _quiesce(bot: Any) -> None:
@@ -631,13 +796,8 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     config = bench.config
     meter = bench.meter
     repository = bot.service.repository
-    stats_before = Counter(repository.stats)
-    bench.moves = bench.hands = 0
-    from bot import offload, pictures
+    from bot import offload
     meter.install(bot._connection, in_process=offload.workers() == 0)
-    sleeps0 = _SLEEPS_CPU[0]
-    drawn0 = pictures.hands.misses + pictures.tables.misses
-    workers0 = _workers_cpu()
     import bot.ui.publish as publish
     meter._patch(publish, "asyncio", _WallAsyncio())
     bot.publisher.config = bot.publisher.config.with_changes(
@@ -647,12 +807,22 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     def autopilot(tx: Any) -> None:
         tx.doc.seat(0).autopilot = True
 
+    tasks: list[asyncio.Future[None]] = []
     try:
+        for table_id in bench.autopilot:  # four computers: the creator's seat too
+            await bot.service.transact(table_id, autopilot)
+        tasks = [asyncio.ensure_future(meter.people(person.run())) for person in people]
+        if config.warmup > 0:  # the tables spread over the phases of a hand first
+            await wall_sleep(config.warmup)
+        stats_before = Counter(repository.stats)
+        bench.moves = bench.hands = 0
+        for kept in (bench.commits, bench.acks, bench.failures, meter.cpu, meter.counts):
+            kept.clear()
+        drawn0 = _drawn()
+        workers0 = _workers_cpu()
+        sleeps0 = _clock.cpu
         wall0, cpu0 = time.perf_counter(), time.process_time()
-        with _LagProbe(loop) as probe:
-            for table_id in bench.autopilot:  # four computers: the creator's seat too
-                await bot.service.transact(table_id, autopilot)
-            tasks = [asyncio.ensure_future(meter.people(person.run())) for person in people]
+        with _LagProbe(loop) as probe, _GcProbe() as collector:
             ending = wall_sleep(config.seconds)
             ending.add_done_callback(lambda _: bench.stop())
             stopper = asyncio.ensure_future(_wait_stop(bench))
@@ -663,16 +833,19 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
             workers_cpu = _workers_cpu() - workers0
             if offload.workers():
-                meter.counts["render"] = pictures.hands.misses + pictures.tables.misses - drawn0
-        lags = probe.lags
+                meter.counts["render"] = _drawn() - drawn0
+        lags, stacks = probe.lags, probe.stacks
     finally:
+        for task in tasks:
+            task.cancel()
         meter.uninstall()
     stats = Counter(repository.stats)
     stats.subtract(stats_before)
     moves, hands = bench.moves, bench.hands
-    meter.cpu["people"] += _SLEEPS_CPU[0] - sleeps0
+    meter.cpu["people"] += _clock.cpu - sleeps0
     own = (cpu - meter.cpu["think"] - meter.cpu["render"] - meter.cpu["discord"]
            - meter.cpu["people"])
+    loop_cpu = cpu
     cpu += workers_cpu
 
     def per_move(x: float) -> float | None:
@@ -682,15 +855,19 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     own_each = per_move(own)
     return {
         "tables": config.tables, "humans": config.humans, "workers": config.workers,
+        "worker_nice": config.worker_nice, "computer": config.computer,
         "edit_interval": config.edit_interval, "think": config.think,
+        "warmup": config.warmup,
         "seconds": round(wall, 2),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "cpus": sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
+        "worker_cpus": _workers_affinity(),
         "moves": moves, "hands": hands, "moves_per_second": round(moves / wall, 1),
         "play_to_commit_ms": _ms(bench.commits),
         "first_reply_ms": _ms(bench.acks),
         "loop_lag_ms": _ms(lags),
-        "cpu_s": {"total": round(cpu, 3), "think": round(meter.cpu["think"], 3),
+        "cpu_s": {"total": round(cpu, 3), "loop_process": round(loop_cpu, 3),
+                  "think": round(meter.cpu["think"], 3),
                   "render": round(meter.cpu["render"], 3),
                   "workers": round(workers_cpu, 3),
                   "discord_sim": round(meter.cpu["discord"], 3),
@@ -708,7 +885,39 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             "saves": stats["save"],
             "renders": meter.counts["render"]}.items()},
         "failures": dict(bench.failures),
+        "gc_pauses_ms": collector.report(),
+        "phases": dict(Counter(
+            "-" if doc.get_match() is None else doc.get_match().phase.name.lower()
+            for doc in bench.docs.values())),
+        "lag_stacks": [{"ms": round(n * probe.sample * 1000), "stack": list(stack)}
+                       for stack, n in stacks.most_common(config.stacks)],
     }
+
+
+def _pin_workers(cpus: tuple[int, ...] | None, nice: int) -> None:
+    from bot import offload
+    for pid in list(getattr(offload._pool, "_processes", None) or {}):
+        with contextlib.suppress(OSError):
+            if cpus is not None:
+                os.sched_setaffinity(pid, cpus)
+            os.setpriority(os.PRIO_PROCESS, pid, nice)
+
+
+def _drawn() -> int:
+    """Pictures drawn so far (`bot.pictures`; an older bot counted cache misses)."""
+    from bot import pictures
+    return sum(getattr(cache, "drawn", cache.misses) for cache in (pictures.hands,
+                                                                     pictures.tables))
+
+
+def _workers_affinity() -> list[int] | None:
+    from bot import offload
+    pool = offload._pool
+    found: set[int] = set()
+    for pid in list(getattr(pool, "_processes", None) or {}):
+        with contextlib.suppress(OSError):
+            found |= os.sched_getaffinity(pid)
+    return sorted(found) or None
 
 
 def _workers_cpu() -> float:
@@ -734,14 +943,17 @@ async def _wait_stop(bench: _Bench) -> None:
 
 def _table(report: dict[str, Any]) -> Iterator[str]:
     yield (f"{report['tables']} tables × {report['humans']} humans, "
-           f"{report['workers']} worker processes, {report['seconds']} s, "
-           f"load average {report['load_average']}, cpus {report['cpus']}")
+           f"{report['workers']} worker processes, {report['seconds']} s "
+           f"(after {report['warmup']} s of warm-up), "
+           f"load average {report['load_average']}, cpus {report['cpus']}, "
+           f"worker cpus {report['worker_cpus']}")
     yield (f"  moves {report['moves']} ({report['moves_per_second']}/s), "
            f"hands {report['hands']}")
     for key, label in (("play_to_commit_ms", "Play → commit"), ("first_reply_ms", "first reply"),
                        ("loop_lag_ms", "loop lag")):
         entry = report[key]
-        yield f"  {label:14} p50 {entry['p50']} ms, p99 {entry['p99']} ms (n={entry['n']})"
+        yield (f"  {label:14} p50 {entry['p50']} ms, p99 {entry['p99']} ms, "
+               f"max {entry['max']} ms (n={entry['n']})")
     yield (f"  CPU per hand {report['cpu_per_hand_s']} s; outside thinking, rendering and "
            f"the simulated Discord {report['own_cpu_per_hand_s']} s")
     yield (f"  own CPU per move {report['own_cpu_per_move_ms']} ms = "
@@ -749,13 +961,53 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
     yield f"  per move: {report['per_move']}  cpu: {report['cpu_s']}"
     if report["failures"]:
         yield f"  failures: {report['failures']}"
+    yield f"  tables at the end, by phase: {report['phases']}"
+    yield "  GC pauses: " + ", ".join(
+        f"{gen}: n={entry['n']} p50 {entry['p50']} max {entry['max']} total {entry['total']} ms"
+        for gen, entry in report["gc_pauses_ms"].items())
+    for entry in report.get("lag_stacks", ()):
+        yield f"  loop held {entry['ms']} ms in: " + " ← ".join(reversed(entry["stack"]))
+
+
+SWEEP_HEADER = ("| tables | moves/s | Play → commit p50 / p99 | first reply p50 / p99 | "
+                "loop lag p50 / p99 | loop CPU per move | worker CPU per move | "
+                "loads / parses / saves / renders per move | load average |")
+
+
+def sweep_row(report: dict[str, Any]) -> str:
+    """One Markdown table row of a report (`SWEEP_HEADER`)."""
+    def pair(key: str) -> str:
+        entry = report[key]
+        return f"{_num(entry['p50'])} / {_num(entry['p99'])} ms"
+    moves = report["moves"] or 1
+    cpu = report["cpu_s"]
+    per = report["per_move"]
+    counts = " / ".join(_num(per[k]) for k in ("loads", "parses", "saves", "renders"))
+    return (f"| {report['tables']} | {report['moves_per_second']} | "
+            f"{pair('play_to_commit_ms')} | {pair('first_reply_ms')} | {pair('loop_lag_ms')} | "
+            f"{cpu['loop_process'] / moves * 1000:.1f} ms | "
+            f"{cpu['workers'] / moves * 1000:.1f} ms | {counts} | "
+            f"{report['load_average'][0]} |")
+
+
+def _num(value: float | None) -> str:
+    return "—" if value is None else f"{value:,.0f}" if value >= 100 else f"{value:g}"
+
+
+def _cpus(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in text.split(",") if x.strip())
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.split(
         "\n\n")[0])
     parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--sweep", type=_cpus, default=None, metavar="N,N,...",
+                        help="run once per number of tables (e.g. 1,10,50,100,200) and "
+                             "print one table row per run")
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--warmup", type=float, default=0.0,
+                        help="seconds the tables play before measuring starts")
     parser.add_argument("--hands", type=int, default=None,
                         help="stop after this many settled hands (all tables)")
     parser.add_argument("--humans", type=int, default=2, choices=range(0, 5),
@@ -766,21 +1018,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--edit-interval", type=float, default=1.0,
                         help="seconds between two edits of a table message (coalescing)")
-    parser.add_argument("--workers", type=int, default=0,
-                        help="worker processes for pictures and computers (0: threads)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="worker processes for pictures and computers (0: threads; "
+                             "default 1, as TRACTOR_WORKERS)")
+    parser.add_argument("--loop-cpus", type=_cpus, default=None, metavar="N,...",
+                        help="pin the bot's process (event loop, its threads) to these cores")
+    parser.add_argument("--worker-cpus", type=_cpus, default=None, metavar="N,...",
+                        help="run the worker processes on these cores")
+    parser.add_argument("--pin", action="store_true",
+                        help="the loop on core 0, the workers on core 1 "
+                             "(--loop-cpus 0 --worker-cpus 1)")
+    parser.add_argument("--worker-nice", type=int, default=10,
+                        help="niceness of the worker processes (production: 10)")
+    parser.add_argument("--stacks", type=int, default=8,
+                        help="print the loop's N most frequent stacks while it lagged")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     import logging
     logging.getLogger("tractor").setLevel(logging.WARNING)
-    config = BenchConfig(tables=args.tables, seconds=args.seconds, hands=args.hands,
-                         humans=args.humans, think=args.think, computer=args.computer,
-                         seed=args.seed, workers=args.workers,
-                         edit_interval=args.edit_interval)
-    report = asyncio.run(run_bench(config))
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        print("\n".join(_table(report)))
+    loop_cpus, worker_cpus = args.loop_cpus, args.worker_cpus
+    if args.pin:
+        loop_cpus, worker_cpus = loop_cpus or (0,), worker_cpus or (1,)
+    reports = []
+    for tables in args.sweep or [args.tables]:
+        config = BenchConfig(tables=tables, seconds=args.seconds, hands=args.hands,
+                             humans=args.humans, think=args.think, computer=args.computer,
+                             seed=args.seed, workers=args.workers,
+                             edit_interval=args.edit_interval, loop_cpus=loop_cpus,
+                             worker_cpus=worker_cpus, stacks=args.stacks,
+                             worker_nice=args.worker_nice, warmup=args.warmup)
+        report = asyncio.run(run_bench(config))
+        reports.append(report)
+        if args.json:
+            print(json.dumps(report, indent=2), flush=True)
+        else:
+            print("\n".join(_table(report)), flush=True)
+    if args.sweep and not args.json:
+        print("\n" + SWEEP_HEADER)
+        print("|---" * SWEEP_HEADER.count(" | ") + "|---|")
+        for report in reports:
+            print(sweep_row(report))
     return 0
 
 

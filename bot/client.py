@@ -5,8 +5,9 @@ imports this module but the package's lazy ``bot.create_bot``).
 publisher, service, router, features — no wiring after the fact), installs the translator,
 adds the ``/tractor`` group with the features' commands, registers the one dynamic item,
 restores the open tables (timers re-armed, computer seats resumed, table messages
-refreshed with a "restored after restart" line) and syncs the commands (to
-``DEV_GUILD_ID`` when set, else globally).
+refreshed with a "restored after restart" line), syncs the commands (to
+``DEV_GUILD_ID`` when set, else globally) and keeps garbage-collector pauses short
+(`bot.collector`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import offload
+from bot.collector import PauseGuard
 from bot.config import Config
 from bot.features import App, load_features, make_tractor_group
 from bot.logging import log
@@ -71,6 +73,7 @@ class TractorBot(commands.Bot):
         self.tractor_group: app_commands.Group = make_tractor_group()
         self.features: list[str] = []
         self._store_open = False
+        self.pause_guard: PauseGuard | None = None
 
     async def setup_hook(self) -> None:
         from bot.i18n import TractorTranslator
@@ -104,6 +107,9 @@ class TractorBot(commands.Bot):
         except BaseException:
             await self.close_store()
             raise
+        # Full collections would scan every live table again and again: freeze survivors.
+        self.pause_guard = PauseGuard(asyncio.get_running_loop())
+        self.pause_guard.install()
         log.info("setup done: features %s; %d open table(s) restored",
                  ", ".join(self.features), len(restored))
 
@@ -118,6 +124,9 @@ class TractorBot(commands.Bot):
 
     async def close_store(self) -> None:
         """Stop timers and close the database (idempotent)."""
+        if self.pause_guard is not None:
+            self.pause_guard.uninstall()
+            self.pause_guard = None
         if self._store_open:
             self._store_open = False
             await self.service.close()

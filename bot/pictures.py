@@ -5,13 +5,17 @@ level, the selection and the viewer's style and language, not on the rest of the
 `hand_picture` keys it on exactly that, so a panel re-sent because the *table* moved (a new
 turn, someone else's play) reuses the bytes, and only the seat whose hand changed is drawn
 again. `table_picture` draws the public table (the publisher coalesces edits, so once per
-published edit). Misses are drawn by `bot.offload` (worker processes or a thread).
+published edit). Misses are drawn by `bot.offload` (worker processes or a thread), a hand
+picture before other work (a click waits for it); a picture asked for again while it is
+being drawn is drawn once.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 from bot import offload
 from bot.images import SeatLabel, hand_png, table_png
@@ -28,7 +32,9 @@ class _Lru:
     def __init__(self, size: int) -> None:
         self.size = size
         self.items: OrderedDict[Hashable, bytes] = OrderedDict()
-        self.hits = self.misses = 0
+        self.hits = self.misses = self.drawn = 0
+        self.drawing: dict[Hashable, asyncio.Future[bytes]] = {}
+        """Pictures being drawn (a second request waits for the same one)."""
 
     def get(self, key: Hashable) -> bytes | None:
         png = self.items.get(key)
@@ -44,6 +50,26 @@ class _Lru:
         self.items.move_to_end(key)
         while len(self.items) > self.size:
             self.items.popitem(last=False)
+
+    async def draw(self, key: Hashable, priority: float, fn: Callable[..., bytes],
+                   *args: Any) -> bytes:
+        """The picture for `key`: cached, being drawn, or drawn now by `fn(*args)`."""
+        png = self.get(key)
+        if png is not None:
+            return png
+        pending = self.drawing.get(key)
+        if pending is None or pending.get_loop() is not asyncio.get_running_loop():
+            self.drawn += 1
+            pending = asyncio.ensure_future(offload.run(fn, *args, priority=priority))
+            self.drawing[key] = pending
+            pending.add_done_callback(lambda done: self._drawn(key, done))
+        return await asyncio.shield(pending)
+
+    def _drawn(self, key: Hashable, done: asyncio.Future[bytes]) -> None:
+        if self.drawing.get(key) is done:
+            del self.drawing[key]
+        if not done.cancelled() and done.exception() is None:
+            self.put(key, done.result())
 
 
 hands = _Lru(CACHE_SIZE)
@@ -62,22 +88,14 @@ def hand_key(view: PlayerView, locale: str, selected: Sequence[Card],
 async def hand_picture(view: PlayerView, locale: str, selected: Sequence[Card] = (),
                        four_colour: bool = True) -> bytes:
     """The seat's hand picture (drawn only when what it shows changed)."""
-    key = hand_key(view, locale, selected, four_colour)
-    png = hands.get(key)
-    if png is None:
-        png = await offload.run(_draw_hand, view, locale, tuple(selected), four_colour)
-        hands.put(key, png)
-    return png
+    return await hands.draw(hand_key(view, locale, selected, four_colour), offload.URGENT,
+                            _draw_hand, view, locale, tuple(selected), four_colour)
 
 
 async def table_picture(public: PublicView, seats: Sequence[SeatLabel], locale: str) -> bytes:
     """The public table picture (the same table drawn again costs a lookup)."""
-    key = (public, tuple(seats), locale)
-    png = tables.get(key)
-    if png is None:
-        png = await offload.run(table_png, public, list(seats), locale)
-        tables.put(key, png)
-    return png
+    return await tables.draw((public, tuple(seats), locale), offload.NORMAL,
+                             table_png, public, list(seats), locale)
 
 
 def _draw_hand(view: PlayerView, locale: str, selected: tuple[Card, ...],

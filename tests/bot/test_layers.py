@@ -27,7 +27,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("bot.table", "bot.options", "bot.selection", "bot.outcome", "bot.errors",
               "bot.seat_rules", "bot.levels", "bot.friends",
               "bot.config", "bot.logging", "bot.text", "bot.i18n", "bot.images",
-              "bot.replay", "bot.storage", "bot.render", "bot.memory")),
+              "bot.replay", "bot.storage", "bot.render", "bot.memory",
+              "bot.collector")),
     ("engine", ("engine",)),
 ]
 DISCORD_FREE = ("core", "services")

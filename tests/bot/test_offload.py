@@ -3,9 +3,16 @@ threads, TRACTOR_WORKERS, and hand pictures drawn again only when what they show
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
+import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+from botkit import find, world
 
 from bot import offload, pictures
 from bot.config import Config, ConfigError
@@ -61,3 +68,121 @@ def test_a_hand_picture_is_keyed_on_what_it_shows() -> None:
     assert pictures.hand_key(moved.view_for(1), "en", (), True) == before
     assert pictures.hand_key(match.view_for(1), "zh_Hans", (), True) != before
     assert pictures.hand_key(match.view_for(2), "en", (), True) != before
+
+
+# ---- the workers' queue: earliest deadline first ---------------------------------------
+
+def _which(name: str) -> str:
+    return name
+
+
+async def test_waiting_jobs_go_to_the_workers_most_urgent_first(pool: None) -> None:
+    await offload.run(_which, "warm")  # the worker is up
+    finished: list[str] = []
+
+    async def job(name: str, priority: float) -> None:
+        finished.append(await offload.run(_which, name, priority=priority))
+
+    # one worker: two jobs are handed over at once; the rest wait in the bot's process
+    jobs = [asyncio.ensure_future(job(name, priority)) for name, priority in [
+        ("first", offload.NORMAL), ("second", offload.NORMAL),
+        ("table", offload.NORMAL), ("computer", offload.NORMAL),
+        ("hand", offload.URGENT)]]
+    await asyncio.gather(*jobs)
+    assert finished == ["first", "second", "hand", "table", "computer"]
+
+
+async def test_a_picture_asked_twice_while_drawn_is_drawn_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real = offload.run
+
+    async def counting(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(fn.__name__)
+        return await real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(offload, "run", counting)
+    view = dealt().view_for(3)
+    pictures.hands.items.clear()
+    first, second = await asyncio.gather(pictures.hand_picture(view, "en"),
+                                         pictures.hand_picture(view, "en"))
+    assert first == second and calls == ["_draw_hand"]
+    assert await pictures.hand_picture(view, "en") == first and calls == ["_draw_hand"]
+
+
+# ---- faults: a worker that dies or hangs -----------------------------------------------
+
+def _slow_once(marker: str) -> str:
+    """Hangs the first time (as a stuck worker would), answers at once the second."""
+    path = Path(marker)
+    if not path.exists():
+        path.write_text("stuck")
+        time.sleep(60)
+    return "drawn"
+
+
+def _sleep(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _worker_pids() -> list[int]:
+    return list(offload._pool._processes) if offload._pool is not None else []  # type: ignore[attr-defined]
+
+
+async def test_a_killed_worker_is_replaced_and_its_jobs_answered(pool: None) -> None:
+    first_pid = await offload.run(os.getpid)
+    in_flight = asyncio.ensure_future(offload.run(_sleep, 0.5))
+    await asyncio.sleep(0.2)
+    os.kill(first_pid, signal.SIGKILL)
+    second_pid = await in_flight  # tried again in the new pool
+    assert second_pid != first_pid
+    view = dealt().view_for(0)
+    assert (await offload.run(pictures._draw_hand, view, "en", (), True)).startswith(
+        b"\x89PNG")
+
+
+async def test_a_stuck_worker_is_killed_and_the_job_tried_again(tmp_path: Path) -> None:
+    offload.configure(1, timeout=3.0)
+    try:
+        await offload.run(os.getpid)  # started and warm (the timeout counts from here on)
+        stuck = _worker_pids()
+        assert await offload.run(_slow_once, str(tmp_path / "marker")) == "drawn"
+        assert _worker_pids() and not set(stuck) & set(_worker_pids())
+        for pid in stuck:  # the stuck worker was killed, not left on its core
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)
+    finally:
+        offload.shutdown()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_a_table_keeps_going_after_its_worker_died(tmp_path: Path, workers: int) -> None:
+    # two workers: starting the second process polls the first on SimCord's standing clock
+    async with world(tmp_path, humans=1, workers=workers) as w:
+        assert offload.workers() == workers
+        await w.open_table(1)
+        await w.start()
+        user = w.users[0]
+        before = w.dm_panel(user)
+        assert before.attachments and _worker_pids()
+        for pid in _worker_pids():
+            os.kill(pid, signal.SIGKILL)
+        step = (await w.doc()).step
+        button = find(before, "pass")
+        assert button is not None
+        await user.user.click(before, custom_id=button.custom_id)
+        await w.bot.publisher.idle()
+        doc = await w.doc()
+        assert doc.step > step  # the computers (in the new worker) answered too
+        after = w.dm_panel(user)
+        assert after.attachments  # and the pictures came back
+
+
+async def test_a_worker_starting_up_slowly_is_not_taken_for_stuck() -> None:
+    offload.configure(1, timeout=0.5)
+    try:  # the first answer (start-up and imports included) may take longer than that
+        pid = await offload.run(_sleep, 1.5)
+        assert await offload.run(os.getpid) == pid
+    finally:
+        offload.shutdown()
