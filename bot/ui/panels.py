@@ -465,7 +465,7 @@ async def panel_plays(view: PlayerView) -> list[QuickPlay]:
         return []
     plays = _PLAYS.get(view)
     if plays is None:
-        plays = await offload.run(quick_plays, view)
+        plays = await offload.run(quick_plays, view, priority=offload.URGENT)
         _PLAYS[view] = plays
         while len(_PLAYS) > PLAYS_KEPT:
             _PLAYS.popitem(last=False)
