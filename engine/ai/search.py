@@ -42,6 +42,13 @@ BIAS = 1.0
 """Points a deal another candidate must gain over the expert's choice (and `MARGIN`)."""
 MARGIN = 1.5
 """Standard errors of the paired differences another candidate must gain."""
+END_BIAS = 1.0
+END_MARGIN = 1.5
+"""`BIAS` and `MARGIN` in the endgame, where the samples see most of what matters."""
+PRUNE_AFTER = 8
+"""Deals after which a candidate clearly worse than the expert's choice is dropped."""
+DECLARER_WORK = 1.0
+"""Work factor for the declarers' decisions (the hand is theirs to lose)."""
 BURY_SAMPLES = 8
 
 
@@ -125,15 +132,19 @@ class AiPlayer:
             candidates = lead_candidates(table.hand, trump, choice, second)
         plays_left = sum(k.left) + 4
         work = WORK * min(2.0, 0.6 + stakes(k, table) / 50)
+        if k.seen.is_declarer:
+            work *= DECLARER_WORK
         wide = max(2, min(MAX_CANDIDATES, int(work / (MIN_SAMPLES * plays_left))))
         candidates = candidates[:wide]
         if len(candidates) == 1:
             return choice
         samples = int(work / (len(candidates) * plays_left))
-        if plays_left <= ENDGAME_PLAYS:  # cheap to search: search it well
+        endgame = plays_left <= ENDGAME_PLAYS
+        if endgame:  # cheap to search: search it well
             samples = max(samples, ENDGAME_SAMPLES)
         samples = max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
-        return best_move(k, infer(k), candidates, samples, self.rng)
+        bias, margin = (END_BIAS, END_MARGIN) if endgame else (BIAS, MARGIN)
+        return best_move(k, infer(k), candidates, samples, self.rng, bias, margin)
 
     def bury(self, view: PlayerView, trump: Trump) -> list[Card]:
         """The expert's burial against ones that void more or fewer suits, compared over
@@ -159,35 +170,59 @@ class AiPlayer:
         return unique[clear_winner(scores, 0)]
 
 
-def clear_winner(scores: Sequence[Sequence[float]], home: int) -> int:
-    """The index of the row that beats row `home` clearly (by more than `BIAS` a sample and
-    `MARGIN` standard errors of the paired differences), the best such; else `home`."""
+def clear_winner(scores: Sequence[Sequence[float]], home: int, bias: float = BIAS,
+                 margin: float = MARGIN) -> int:
+    """The index of the row that beats row `home` clearly (by more than `bias` a sample and
+    `margin` standard errors of the paired differences), the best such; else `home`."""
     best, best_edge = home, 0.0
     for index, row in enumerate(scores):
         if index == home:
             continue
-        diffs = [a - b for a, b in zip(row, scores[home], strict=True)]
-        mean = sum(diffs) / len(diffs)
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
-        margin = MARGIN * (1 + 4 / len(diffs))  # few samples: wider (as Student's t)
-        edge = mean - BIAS - margin * math.sqrt(var / len(diffs))
+        mean, error = _paired(row, scores[home])
+        wide = margin * (1 + 4 / len(row))  # few samples: wider (as Student's t)
+        edge = mean - bias - wide * error
         if edge > best_edge:
             best, best_edge = index, edge
     return best
 
 
 def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]],
-              samples: int, rng: random.Random) -> list[Card]:
-    """The best of `candidates` over `samples` deals drawn from `belief`, every candidate
-    played out in the same deals. The first candidate (the expert's choice) is replaced only
-    by one that beats it clearly (`clear_winner`): few samples must not overturn a sound
-    rule on noise."""
+              samples: int, rng: random.Random, bias: float = BIAS,
+              margin: float = MARGIN) -> list[Card]:
+    """The best of `candidates` over deals drawn from `belief`, every candidate played out in
+    the same deals. The first candidate (the expert's choice) is replaced only by one that
+    beats it clearly (`clear_winner`): few samples must not overturn a sound rule on noise.
+
+    Sequential: a candidate clearly worse than the first is dropped after `PRUNE_AFTER`
+    deals, and when all that is left plays out alike in every deal, sampling stops."""
     declarer = k.seen.is_declarer
     scores: list[list[float]] = [[] for _ in candidates]
-    for _ in range(samples):
+    active = list(range(len(candidates)))
+    drawn = 0
+    while drawn < samples and len(active) > 1:
         base = sample_world(belief, rng)
-        for index, move in enumerate(candidates):
+        for index in active:
             sim = base.copy()
-            sim.play(move)
+            sim.play(candidates[index])
             scores[index].append(utility(expert_rollout(sim), declarer))
-    return list(candidates[clear_winner(scores, 0)])
+        drawn += 1
+        if drawn >= PRUNE_AFTER:
+            active = [i for i in active if i == 0 or not _clearly_worse(scores[i], scores[0])]
+            if all(scores[i] == scores[0] for i in active):
+                break
+    pick = clear_winner([scores[i] for i in active], 0, bias, margin)
+    return list(candidates[active[pick]])
+
+
+def _paired(row: Sequence[float], home: Sequence[float]) -> tuple[float, float]:
+    """The mean of the paired differences and its standard error."""
+    diffs = [a - b for a, b in zip(row, home, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _clearly_worse(row: Sequence[float], home: Sequence[float]) -> bool:
+    mean, error = _paired(row, home)
+    return mean + 2 * error < 0
