@@ -30,10 +30,10 @@ from engine.trump import Trump
 from engine.units import group_by_suit
 from engine.views import PlayerView
 
-WORK = 2600
+WORK = 3200
 """Simulated plays per decision at normal stakes (about 100 ms of CPU)."""
 MIN_SAMPLES = 10
-MAX_SAMPLES = 40
+MAX_SAMPLES = 60
 MAX_CANDIDATES = 7
 ENDGAME_PLAYS = 36
 """From about the last eight tricks on, every decision gets at least `ENDGAME_SAMPLES`."""
@@ -47,7 +47,11 @@ END_MARGIN = 1.5
 """`BIAS` and `MARGIN` in the endgame, where the samples see most of what matters."""
 PRUNE_AFTER = 8
 """Deals after which a candidate clearly worse than the expert's choice is dropped."""
-DECLARER_WORK = 1.0
+EXTEND_GAIN = 4.0
+"""Mid-hand, a challenger ahead of the expert's choice by this many points a deal, but not
+clearly, is played out in `EXTEND_SAMPLES` more deals against it."""
+EXTEND_SAMPLES = 20
+DECLARER_WORK = 1.6
 """Work factor for the declarers' decisions (the hand is theirs to lose)."""
 BURY_SAMPLES = 8
 
@@ -144,7 +148,8 @@ class AiPlayer:
             samples = max(samples, ENDGAME_SAMPLES)
         samples = max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
         bias, margin = (END_BIAS, END_MARGIN) if endgame else (BIAS, MARGIN)
-        return best_move(k, infer(k), candidates, samples, self.rng, bias, margin)
+        return best_move(k, infer(k), candidates, samples, self.rng, bias, margin,
+                         0 if endgame else EXTEND_SAMPLES)
 
     def bury(self, view: PlayerView, trump: Trump) -> list[Card]:
         """The expert's burial against ones that void more or fewer suits, compared over
@@ -188,18 +193,20 @@ def clear_winner(scores: Sequence[Sequence[float]], home: int, bias: float = BIA
 
 def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]],
               samples: int, rng: random.Random, bias: float = BIAS,
-              margin: float = MARGIN) -> list[Card]:
+              margin: float = MARGIN, extend: int = 0) -> list[Card]:
     """The best of `candidates` over deals drawn from `belief`, every candidate played out in
     the same deals. The first candidate (the expert's choice) is replaced only by one that
     beats it clearly (`clear_winner`): few samples must not overturn a sound rule on noise.
 
     Sequential: a candidate clearly worse than the first is dropped after `PRUNE_AFTER`
-    deals, and when all that is left plays out alike in every deal, sampling stops."""
+    deals, and when all that is left plays out alike in every deal, sampling stops. With
+    `extend`, a challenger ahead by `EXTEND_GAIN` points a deal but not yet clearly better
+    is played against the first in up to `extend` more deals (big swings are noisy)."""
     declarer = k.seen.is_declarer
     scores: list[list[float]] = [[] for _ in candidates]
     active = list(range(len(candidates)))
-    drawn = 0
-    while drawn < samples and len(active) > 1:
+    limit, drawn = samples, 0
+    while drawn < limit and len(active) > 1:
         base = sample_world(belief, rng)
         for index in active:
             sim = base.copy()
@@ -210,6 +217,12 @@ def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]]
             active = [i for i in active if i == 0 or not _clearly_worse(scores[i], scores[0])]
             if all(scores[i] == scores[0] for i in active):
                 break
+        if drawn == samples and extend:
+            rows = [scores[i] for i in active]
+            pick = clear_winner(rows, 0, bias, margin)
+            lead = max(active[1:], key=lambda i: _paired(scores[i], scores[0])[0], default=0)
+            if pick == 0 and lead and _paired(scores[lead], scores[0])[0] > EXTEND_GAIN:
+                active, limit = [0, lead], samples + extend
     pick = clear_winner([scores[i] for i in active], 0, bias, margin)
     return list(candidates[active[pick]])
 
