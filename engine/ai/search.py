@@ -5,9 +5,12 @@ For every play it builds a belief about the unseen cards (`engine.ai.inference`)
 independent second opinion) for theirs, and compares them with a few other candidates by
 playing the rest of the hand out in deals sampled from the belief, every seat following the
 expert rules with full sight of its sampled deal. The same sampled deals serve every candidate.
-More deals are sampled where more points are at stake, within a fixed amount of work per
-decision (a count of simulated plays, never the clock: the player is deterministic given
-its seed). Burying compares a few burials the same way over whole hands.
+More deals are sampled where more points are at stake and for the declarers, within a fixed
+amount of work per decision (a count of simulated plays, never the clock: the player is
+deterministic given its seed). Sampling is sequential: candidates clearly worse than the
+expert's choice are dropped early, and mid-hand a challenger well ahead but not yet clearly
+better gets more deals against it (one deal's swing is large: few deals cannot tell).
+Burying compares a few burials the same way over whole hands.
 """
 
 from __future__ import annotations
@@ -30,11 +33,11 @@ from engine.trump import Trump
 from engine.units import group_by_suit
 from engine.views import PlayerView
 
-WORK = 3200
+WORK = 2800
 """Simulated plays per decision at normal stakes (about 100 ms of CPU)."""
 MIN_SAMPLES = 10
 MAX_SAMPLES = 60
-MAX_CANDIDATES = 7
+MAX_CANDIDATES = 9
 ENDGAME_PLAYS = 36
 """From about the last eight tricks on, every decision gets at least `ENDGAME_SAMPLES`."""
 ENDGAME_SAMPLES = 28
@@ -42,9 +45,6 @@ BIAS = 1.0
 """Points a deal another candidate must gain over the expert's choice (and `MARGIN`)."""
 MARGIN = 1.5
 """Standard errors of the paired differences another candidate must gain."""
-END_BIAS = 1.0
-END_MARGIN = 1.5
-"""`BIAS` and `MARGIN` in the endgame, where the samples see most of what matters."""
 PRUNE_AFTER = 8
 """Deals after which a candidate clearly worse than the expert's choice is dropped."""
 EXTEND_GAIN = 4.0
@@ -65,8 +65,9 @@ def utility(opp_points: int, declarer: bool) -> float:
 
 def lead_candidates(hand: Sequence[Card], trump: Trump, choice: list[Card],
                     second: list[Card]) -> list[list[Card]]:
-    """Leads worth comparing, most promising first: the expert's, the second opinion, every
-    tractor and pair (biggest first), the top card of each suit, the lowest of each suit."""
+    """Leads worth comparing, most promising first: the expert's, the second opinion, the
+    two biggest tractors or pairs, the top card of each suit, the next tractor or pair, the
+    lowest card of each suit."""
     structured = [o for o in simple_leads(hand, trump) if len(o) > 1]
     structured.sort(key=lambda o: (-len(o), -trump.strength(o[0])))
     tops: list[list[Card]] = []
@@ -76,7 +77,7 @@ def lead_candidates(hand: Sequence[Card], trump: Trump, choice: list[Card],
             ordered = sorted(group, key=lambda c: (trump.strength(c), c.points, c.code))
             tops.append([ordered[-1]])
             lows.append([ordered[0]])
-    return _distinct([choice, second, *structured[:3], *tops, *lows])
+    return _distinct([choice, second, *structured[:2], *tops, *structured[2:3], *lows])
 
 
 def follow_candidates(table: TrackedTable, choice: list[Card],
@@ -138,7 +139,8 @@ class AiPlayer:
         work = WORK * min(2.0, 0.6 + stakes(k, table) / 50)
         if k.seen.is_declarer:
             work *= DECLARER_WORK
-        wide = max(2, min(MAX_CANDIDATES, int(work / (MIN_SAMPLES * plays_left))))
+        # clearly worse candidates are dropped after `PRUNE_AFTER` deals: screen widely
+        wide = max(2, min(MAX_CANDIDATES, int(work / (PRUNE_AFTER * plays_left))))
         candidates = candidates[:wide]
         if len(candidates) == 1:
             return choice
@@ -147,9 +149,8 @@ class AiPlayer:
         if endgame:  # cheap to search: search it well
             samples = max(samples, ENDGAME_SAMPLES)
         samples = max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
-        bias, margin = (END_BIAS, END_MARGIN) if endgame else (BIAS, MARGIN)
-        return best_move(k, infer(k), candidates, samples, self.rng, bias, margin,
-                         0 if endgame else EXTEND_SAMPLES)
+        return best_move(k, infer(k), candidates, samples, self.rng,
+                         extend=0 if endgame else EXTEND_SAMPLES)
 
     def bury(self, view: PlayerView, trump: Trump) -> list[Card]:
         """The expert's burial against ones that void more or fewer suits, compared over
