@@ -11,6 +11,9 @@ keys `a`, `b`, `deals`, `hands_won_a`, `hands_won_a_ci`, `level_share_a`, `point
 The same arguments give the same result (timings aside). `--log FILE` writes every deal as
 it is played; `--summary FILE` summarises such a log later, also of a run that was stopped, and
 `--log FILE --resume` plays only the deals not yet in it (same arguments otherwise).
+`--replay INDEX` plays deal INDEX of the run again and prints both hands' tricks side by side
+and the first decision where they differ (`--actions`: each hand's actions, from which a
+test can rebuild any position of the deal).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field
+from itertools import zip_longest
 from multiprocessing import Pool
 from time import process_time  # noqa: TID251 - the arena measures decision CPU time
 from typing import Any, TextIO
@@ -71,8 +75,9 @@ def deal_setup(seed: int, index: int) -> tuple[int, Rank, int]:
 
 
 def play_hand(players: Sequence[Player], hand_seed: int, level: Rank, starter: int,
-              rules: RuleSet, a_team: int) -> HandRecord:
-    """Play one hand from a fixed deal; illegal actions are counted and replaced."""
+              rules: RuleSet, a_team: int, record: list[Action] | None = None) -> HandRecord:
+    """Play one hand from a fixed deal; illegal actions are counted and replaced. With
+    `record`, every action applied is appended to it."""
     match = Match(rules=rules, levels=(level, level), starter=starter)
     match, _ = match.apply(StartHand(hand_seed))
     times: dict[str, list[float]] = {"a": [], "b": []}
@@ -95,7 +100,10 @@ def play_hand(players: Sequence[Player], hand_seed: int, level: Rank, starter: i
             match, _ = match.apply(action)
         except TractorError:
             illegal += 1
-            match, _ = match.apply(_fallback(match, seat, public.phase))
+            action = _fallback(match, seat, public.phase)
+            match, _ = match.apply(action)
+        if record is not None:
+            record.append(action)
     hand = match.hand
     assert hand is not None and hand.result is not None and hand.starter is not None
     result = hand.result
@@ -107,6 +115,67 @@ def _fallback(match: Match, seat: int, phase: Phase) -> Action:
     if phase is Phase.DECLARING:
         return Pass(seat)
     return make_player("random", 0).decide(match.view_for(seat))
+
+
+def action_text(action: Action) -> str:
+    """An action as `replay` prints it: `P<seat>` (pass), `D<seat> cards` (declare),
+    `B<seat> cards` (bury), `L<seat> cards` (lead or follow)."""
+    seat = getattr(action, "seat", None)
+    cards = getattr(action, "cards", None)
+    if cards is None:
+        return f"P{seat}"
+    kind = {"declare": "D", "bury": "B", "play": "L"}[action.type]
+    return f"{kind}{seat} " + " ".join(str(c) for c in cards)
+
+
+def replay(a: str, b: str, seed: int, index: int, rules: RuleSet | None = None,
+           actions: bool = False) -> str:
+    """Deal `index` of a run played again, for reading: both hands' tricks side by side
+    (A on team 0 on the left, on team 1 on the right, each play marked with its player) and
+    the first decision where the two hands differ; with `actions`, each hand's actions in
+    the `action_text` form (a position can be rebuilt from them)."""
+    hand_seed, level, starter = deal_setup(seed, index)
+    lines = [f"deal {index} of seed {seed}: level {level}, starter {starter}"]
+    played: list[list[Action]] = []
+    for a_team in (0, 1):
+        names = [a if team_of(s) == a_team else b for s in range(4)]
+        players = [make_player(name, seed * 1_000_003 + index * 8 + s)
+                   for s, name in enumerate(names)]
+        record: list[Action] = []
+        hand = play_hand(players, hand_seed, level, starter, rules or RuleSet(), a_team,
+                         record)
+        played.append(record)
+        lines.append(f"{a} on team {a_team}: {hand.side} win with {hand.opponent_points} "
+                     f"opponents' points; {a} {'won' if hand.a_won else 'lost'}")
+    columns = [_tricks(record, a if t == 0 else b, b if t == 0 else a)
+               for t, record in enumerate(played)]
+    for left, right in zip_longest(*columns, fillvalue=""):
+        lines.append(f"{left:<64} || {right}")
+    for step, (x, y) in enumerate(zip(*played, strict=False)):
+        if x != y:
+            lines.append(f"first difference, action {step}: {action_text(x)} | "
+                         f"{action_text(y)}")
+            break
+    if actions:
+        lines += [json.dumps([action_text(x) for x in record]) for record in played]
+    return "\n".join(lines)
+
+
+def _tricks(record: Sequence[Action], even: str, odd: str) -> list[str]:
+    """The burial and each trick of a hand, one line each, plays marked `<seat><player>`."""
+    rows: list[str] = []
+    trick: list[str] = []
+    for action in record:
+        text = action_text(action)
+        if text[0] == "B":
+            rows.append("bury " + text[3:])
+        elif text[0] == "L":
+            seat = int(text[1])
+            trick.append(f"{seat}{(even if seat % 2 == 0 else odd)[:3]}:{text[3:]}")
+            if len(trick) == 4:
+                rows.append(" | ".join(trick))
+                trick = []
+    return rows
 
 
 def play_deal(args: tuple[str, str, int, int, RuleSet]) -> list[HandRecord]:
@@ -235,10 +304,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--log", help="append each deal's hands to this file (JSON lines)")
     parser.add_argument("--resume", action="store_true",
                         help="with --log: the deals already in the log count, play the rest")
+    parser.add_argument("--replay", type=int, metavar="INDEX",
+                        help="play nothing else: deal INDEX of the run again and print both "
+                             "hands side by side (with --actions, their actions too)")
+    parser.add_argument("--actions", action="store_true", help="with --replay: the actions")
     parser.add_argument("--summary", metavar="LOG",
                         help="play nothing: summarise the deals of a log written by --log "
                              "(a run that was stopped too), with --a and --b as its players")
     args = parser.parse_args(argv)
+    if args.replay is not None:
+        rules = RuleSet.from_dict(json.loads(args.rules))
+        sys.stdout.write(replay(args.a, args.b, args.seed, args.replay, rules, args.actions)
+                         + "\n")
+        return 0
     if args.summary:
         summary = summarize(args.a, args.b, read_log(args.summary))
     else:

@@ -5,9 +5,12 @@ For every play it builds a belief about the unseen cards (`engine.ai.inference`)
 independent second opinion) for theirs, and compares them with a few other candidates by
 playing the rest of the hand out in deals sampled from the belief, every seat following the
 expert rules with full sight of its sampled deal. The same sampled deals serve every candidate.
-More deals are sampled where more points are at stake, within a fixed amount of work per
-decision (a count of simulated plays, never the clock: the player is deterministic given
-its seed). Burying compares a few burials the same way over whole hands.
+More deals are sampled where more points are at stake and for the declarers, within a fixed
+amount of work per decision (a count of simulated plays, never the clock: the player is
+deterministic given its seed). Sampling is sequential: candidates clearly worse than the
+expert's choice are dropped early, and mid-hand a challenger well ahead but not yet clearly
+better gets more deals against it (one deal's swing is large: few deals cannot tell).
+Burying compares a few burials the same way over whole hands.
 """
 
 from __future__ import annotations
@@ -30,11 +33,11 @@ from engine.trump import Trump
 from engine.units import group_by_suit
 from engine.views import PlayerView
 
-WORK = 2600
+WORK = 2800
 """Simulated plays per decision at normal stakes (about 100 ms of CPU)."""
 MIN_SAMPLES = 10
-MAX_SAMPLES = 40
-MAX_CANDIDATES = 7
+MAX_SAMPLES = 60
+MAX_CANDIDATES = 9
 ENDGAME_PLAYS = 36
 """From about the last eight tricks on, every decision gets at least `ENDGAME_SAMPLES`."""
 ENDGAME_SAMPLES = 28
@@ -42,6 +45,14 @@ BIAS = 1.0
 """Points a deal another candidate must gain over the expert's choice (and `MARGIN`)."""
 MARGIN = 1.5
 """Standard errors of the paired differences another candidate must gain."""
+PRUNE_AFTER = 8
+"""Deals after which a candidate clearly worse than the expert's choice is dropped."""
+EXTEND_GAIN = 4.0
+"""Mid-hand, a challenger ahead of the expert's choice by this many points a deal, but not
+clearly, is played out in `EXTEND_SAMPLES` more deals against it."""
+EXTEND_SAMPLES = 20
+DECLARER_WORK = 1.6
+"""Work factor for the declarers' decisions (the hand is theirs to lose)."""
 BURY_SAMPLES = 8
 
 
@@ -54,8 +65,9 @@ def utility(opp_points: int, declarer: bool) -> float:
 
 def lead_candidates(hand: Sequence[Card], trump: Trump, choice: list[Card],
                     second: list[Card]) -> list[list[Card]]:
-    """Leads worth comparing, most promising first: the expert's, the second opinion, every
-    tractor and pair (biggest first), the top card of each suit, the lowest of each suit."""
+    """Leads worth comparing, most promising first: the expert's, the second opinion, the
+    two biggest tractors or pairs, the top card of each suit, the next tractor or pair, the
+    lowest card of each suit."""
     structured = [o for o in simple_leads(hand, trump) if len(o) > 1]
     structured.sort(key=lambda o: (-len(o), -trump.strength(o[0])))
     tops: list[list[Card]] = []
@@ -65,7 +77,7 @@ def lead_candidates(hand: Sequence[Card], trump: Trump, choice: list[Card],
             ordered = sorted(group, key=lambda c: (trump.strength(c), c.points, c.code))
             tops.append([ordered[-1]])
             lows.append([ordered[0]])
-    return _distinct([choice, second, *structured[:3], *tops, *lows])
+    return _distinct([choice, second, *structured[:2], *tops, *structured[2:3], *lows])
 
 
 def follow_candidates(table: TrackedTable, choice: list[Card],
@@ -125,15 +137,20 @@ class AiPlayer:
             candidates = lead_candidates(table.hand, trump, choice, second)
         plays_left = sum(k.left) + 4
         work = WORK * min(2.0, 0.6 + stakes(k, table) / 50)
-        wide = max(2, min(MAX_CANDIDATES, int(work / (MIN_SAMPLES * plays_left))))
+        if k.seen.is_declarer:
+            work *= DECLARER_WORK
+        # clearly worse candidates are dropped after `PRUNE_AFTER` deals: screen widely
+        wide = max(2, min(MAX_CANDIDATES, int(work / (PRUNE_AFTER * plays_left))))
         candidates = candidates[:wide]
         if len(candidates) == 1:
             return choice
         samples = int(work / (len(candidates) * plays_left))
-        if plays_left <= ENDGAME_PLAYS:  # cheap to search: search it well
+        endgame = plays_left <= ENDGAME_PLAYS
+        if endgame:  # cheap to search: search it well
             samples = max(samples, ENDGAME_SAMPLES)
         samples = max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
-        return best_move(k, infer(k), candidates, samples, self.rng)
+        return best_move(k, infer(k), candidates, samples, self.rng,
+                         extend=0 if endgame else EXTEND_SAMPLES)
 
     def bury(self, view: PlayerView, trump: Trump) -> list[Card]:
         """The expert's burial against ones that void more or fewer suits, compared over
@@ -159,35 +176,67 @@ class AiPlayer:
         return unique[clear_winner(scores, 0)]
 
 
-def clear_winner(scores: Sequence[Sequence[float]], home: int) -> int:
-    """The index of the row that beats row `home` clearly (by more than `BIAS` a sample and
-    `MARGIN` standard errors of the paired differences), the best such; else `home`."""
+def clear_winner(scores: Sequence[Sequence[float]], home: int, bias: float = BIAS,
+                 margin: float = MARGIN) -> int:
+    """The index of the row that beats row `home` clearly (by more than `bias` a sample and
+    `margin` standard errors of the paired differences), the best such; else `home`."""
     best, best_edge = home, 0.0
     for index, row in enumerate(scores):
         if index == home:
             continue
-        diffs = [a - b for a, b in zip(row, scores[home], strict=True)]
-        mean = sum(diffs) / len(diffs)
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
-        margin = MARGIN * (1 + 4 / len(diffs))  # few samples: wider (as Student's t)
-        edge = mean - BIAS - margin * math.sqrt(var / len(diffs))
+        mean, error = _paired(row, scores[home])
+        wide = margin * (1 + 4 / len(row))  # few samples: wider (as Student's t)
+        edge = mean - bias - wide * error
         if edge > best_edge:
             best, best_edge = index, edge
     return best
 
 
 def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]],
-              samples: int, rng: random.Random) -> list[Card]:
-    """The best of `candidates` over `samples` deals drawn from `belief`, every candidate
-    played out in the same deals. The first candidate (the expert's choice) is replaced only
-    by one that beats it clearly (`clear_winner`): few samples must not overturn a sound
-    rule on noise."""
+              samples: int, rng: random.Random, bias: float = BIAS,
+              margin: float = MARGIN, extend: int = 0) -> list[Card]:
+    """The best of `candidates` over deals drawn from `belief`, every candidate played out in
+    the same deals. The first candidate (the expert's choice) is replaced only by one that
+    beats it clearly (`clear_winner`): few samples must not overturn a sound rule on noise.
+
+    Sequential: a candidate clearly worse than the first is dropped after `PRUNE_AFTER`
+    deals, and when all that is left plays out alike in every deal, sampling stops. With
+    `extend`, a challenger ahead by `EXTEND_GAIN` points a deal but not yet clearly better
+    is played against the first in up to `extend` more deals (big swings are noisy)."""
     declarer = k.seen.is_declarer
     scores: list[list[float]] = [[] for _ in candidates]
-    for _ in range(samples):
+    active = list(range(len(candidates)))
+    limit, drawn = samples, 0
+    while drawn < limit and len(active) > 1:
         base = sample_world(belief, rng)
-        for index, move in enumerate(candidates):
+        for index in active:
             sim = base.copy()
-            sim.play(move)
+            sim.play(candidates[index])
             scores[index].append(utility(expert_rollout(sim), declarer))
-    return list(candidates[clear_winner(scores, 0)])
+        drawn += 1
+        if drawn >= PRUNE_AFTER:
+            active = [i for i in active if i == 0 or not _clearly_worse(scores[i], scores[0])]
+            if all(scores[i] == scores[0] for i in active):
+                break
+        if drawn == samples and extend:
+            rows = [scores[i] for i in active]
+            pick = clear_winner(rows, 0, bias, margin)
+            lead = max(active[1:], key=lambda i: _paired(scores[i], scores[0])[0], default=0)
+            if pick == 0 and lead and _paired(scores[lead], scores[0])[0] > EXTEND_GAIN:
+                active, limit = [0, lead], samples + extend
+    pick = clear_winner([scores[i] for i in active], 0, bias, margin)
+    return list(candidates[active[pick]])
+
+
+def _paired(row: Sequence[float], home: Sequence[float]) -> tuple[float, float]:
+    """The mean of the paired differences and its standard error."""
+    diffs = [a - b for a, b in zip(row, home, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _clearly_worse(row: Sequence[float], home: Sequence[float]) -> bool:
+    mean, error = _paired(row, home)
+    return mean + 2 * error < 0

@@ -13,6 +13,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
+from engine.actions import Bury, Declare, Pass, Play, StartHand
 from engine.cards import ALL_CARDS, Card, Rank, parse_cards
 from engine.events import TrumpHow
 from engine.game import Declaration, HandState, Match, Phase, Trick
@@ -162,3 +163,19 @@ def burying(cards33: str, trump: str, seat: int = 0) -> Match:
     )
     return Match(rules=RuleSet(), levels=(chosen.level, chosen.level), hand_no=1,
                  starter=seat, hand=hand)
+
+
+def replayed(hand_seed: int, level_rank: str, starter: int, actions: Sequence[str]) -> Match:
+    """A position from a real deal: the hand dealt from `hand_seed`, then `actions` applied,
+    each written `"P<seat>"` (pass), `"D<seat> cards"` (declare), `"B<seat> cards"` (bury)
+    or `"L<seat> cards"` (play), as an arena replay records them."""
+    lvl = Rank.parse(level_rank)
+    match = Match(rules=RuleSet(), levels=(lvl, lvl), starter=starter)
+    match, _ = match.apply(StartHand(hand_seed))
+    kinds = {"D": Declare, "B": Bury, "L": Play}
+    for text in actions:
+        head, _, cards = text.partition(" ")
+        seat = int(head[1:])
+        action = Pass(seat) if head[0] == "P" else kinds[head[0]](seat, C(cards))
+        match, _ = match.apply(action)
+    return match

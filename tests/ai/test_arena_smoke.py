@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from ai_puzzle_support import replayed
 
-from engine.arena import main, read_log, report, run, summarize, wilson
+from engine.arena import deal_setup, main, read_log, replay, report, run, summarize, wilson
+from engine.game import Phase
 
 
 @pytest.mark.parametrize(("a", "b", "deals"), [
@@ -75,3 +77,23 @@ def test_a_stopped_run_resumes_from_its_log(tmp_path: Path,
     assert len(read_log(str(path))) == 3
     for key in ("deals", "hands_won_a", "points_swing_a", "illegal_moves"):
         assert resumed[key] == whole[key]
+
+
+def test_replay_shows_both_hands_and_its_actions_rebuild_them() -> None:
+    text = replay("greedy", "random", seed=3, index=0, actions=True)
+    lines = text.splitlines()
+    assert lines[0] == "deal 0 of seed 3: level 2, starter 1"
+    assert lines[3].startswith("bury ") and " || bury " in lines[3]
+    rows = [line for line in lines if " || " in line]
+    assert len(rows) >= 13  # the burial and at least 12 tricks (25 cards a hand)
+    hand_seed, level, starter = deal_setup(3, 0)
+    for header, actions in zip(lines[1:3], lines[-2:], strict=True):
+        match = replayed(hand_seed, str(level), starter, json.loads(actions))
+        assert match.phase is Phase.BETWEEN_HANDS
+        assert match.hand is not None and match.hand.result is not None
+        assert f"with {match.hand.result.opponent_points} opponents' points" in header
+
+
+def test_cli_replay(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--a", "greedy", "--b", "random", "--seed", "3", "--replay", "0"]) == 0
+    assert capsys.readouterr().out.startswith("deal 0 of seed 3:")
