@@ -16,9 +16,9 @@ pytestmark = pytest.mark.slow
 DEALS = 300
 NOT_YET = pytest.mark.xfail(
     strict=False,
-    reason="issue 10 is open: measured at seed 2026 (/work/notes/arena-ai-vs-*.txt, 2026-12-01) "
-           "52.3% of hands vs ai1 [48.3, 56.3] over 300 deals, 58.7% vs expert [51.9, 65.1] "
-           "over 104 deals, 78.5% vs greedy [74.7, 81.9] over 249 deals")
+    reason="issue 10 is open: measured at seed 2026 (/work/notes/ai3-final-*.txt, 2026-12-01), "
+           "300 deals each: 54.2% of hands vs ai1 [50.2, 58.1], 62.0% vs expert [58.1, 65.8], "
+           "80.8% vs greedy [77.5, 83.8]")
 
 
 def _legal_and_fast(summary: dict[str, object]) -> None:
