@@ -196,8 +196,7 @@ class PlayFeature(Feature, name="Play"):
             selections.set(cid.table, seat, current)
             panel = await self._panel(doc, cid.table, seat, current, locale)
             await edit_clicked(interaction, content=fit(f"{panel.content}\n{note}"),
-                                                     attachments=panel.files(),
-                                                     view=panel.view)
+                               picture=panel.picture, view=panel.view)
             self._track_panel(interaction, cid.table, seat)
             return
         selected = message_selection(interaction.message) or selections.get(cid.table, seat)
@@ -262,8 +261,8 @@ class PlayFeature(Feature, name="Play"):
     async def _edit_panel(self, interaction: discord.Interaction[Any], doc: TableDoc,
                           table_id: int, seat: int, selected: list[str], locale: str) -> None:
         panel = await self._panel(doc, table_id, seat, selected, locale)
-        await edit_clicked(interaction, content=panel.content,
-                                                 attachments=panel.files(), view=panel.view)
+        await edit_clicked(interaction, content=panel.content, picture=panel.picture,
+                           view=panel.view)
 
     async def _stale(self, interaction: discord.Interaction[Any], doc: TableDoc,
                      table_id: int, seat: int, locale: str) -> None:

@@ -50,7 +50,7 @@ from bot.text import (
 from bot.ui.calling import call_lines, call_rows, usable_draft
 from bot.ui.components import Components, button, link_button, select
 from bot.ui.ids import ComponentId
-from bot.ui.replies import fit
+from bot.ui.replies import Picture, fit
 from engine.cards import Card, Suit
 from engine.deal import deal_shape
 from engine.entry import play_error
@@ -83,12 +83,13 @@ class Panel:
     filename: str
     view: ui.View | Components | None
 
-    def file(self) -> discord.File | None:
-        if self.image is None:
-            return None
-        import io
+    @property
+    def picture(self) -> Picture | None:
+        return None if self.image is None else Picture(self.image, self.filename)
 
-        return discord.File(io.BytesIO(self.image), filename=self.filename)
+    def file(self) -> discord.File | None:
+        picture = self.picture
+        return None if picture is None else picture.file()
 
     def files(self) -> list[discord.File]:
         file = self.file()

@@ -38,7 +38,7 @@ from bot.table import Seat, TableDoc
 from bot.text import mention
 from bot.ui.notify import TurnPings
 from bot.ui.panels import Panel, build_panel, build_table_message, ready_view, seat_labels
-from bot.ui.replies import edit_quietly, fit
+from bot.ui.replies import edit_quietly, fit, send_quietly
 from engine.game import Phase
 
 if TYPE_CHECKING:
@@ -240,18 +240,18 @@ class Publisher:
                           channel: discord.PartialMessageable) -> int | None:
         panel = await build_table_message(doc, table_id)
         try:
-            message = await channel.send(panel.content, files=panel.files(),
-                                         allowed_mentions=NONE, **panel.view_kwargs())
+            message_id = await send_quietly(channel, panel.content, picture=panel.picture,
+                                            allowed_mentions=NONE, **panel.view_kwargs())
         except discord.HTTPException as error:
             table_logger(table_id).warning("could not post the table message: %s",
                                            error.status)
             return None
         self._last_edit[table_id] = time.monotonic()
-        if doc.table_message is not None and doc.table_message != message.id:
+        if doc.table_message is not None and doc.table_message != message_id:
             old = channel.get_partial_message(doc.table_message)
             with contextlib.suppress(discord.HTTPException):
-                await old.edit(view=None)
-        return message.id
+                await edit_quietly(old, view=None)
+        return message_id
 
     async def _edit_table(self, table_id: int, doc: TableDoc,
                           channel: discord.PartialMessageable) -> bool:
@@ -259,7 +259,7 @@ class Publisher:
         panel = await build_table_message(doc, table_id)
         message = channel.get_partial_message(doc.table_message)
         try:
-            await edit_quietly(message, content=panel.content, attachments=panel.files(),
+            await edit_quietly(message, content=panel.content, picture=panel.picture,
                                view=panel.view, allowed_mentions=NONE)
         except discord.NotFound:
             return False
@@ -276,7 +276,7 @@ class Publisher:
             return
         message = channel.get_partial_message(doc.table_message)
         with contextlib.suppress(discord.HTTPException):
-            await message.edit(content=t("table.closed", doc.locale), attachments=[],
+            await edit_quietly(message, content=t("table.closed", doc.locale), picture=None,
                                view=None, allowed_mentions=NONE)
 
     # ---- DM panels ---------------------------------------------------------------------
@@ -356,9 +356,8 @@ class Publisher:
         if mode == "edit" and old_id is not None:
             message = channel.get_partial_message(old_id)
             try:
-                await edit_quietly(message, content=panel.content,
-                                   attachments=panel.files(), view=panel.view,
-                                   allowed_mentions=NONE)
+                await edit_quietly(message, content=panel.content, picture=panel.picture,
+                                   view=panel.view, allowed_mentions=NONE)
                 if entry.panel_hand != hand_no:  # else nothing to record: the same message
                     changes["panel_hand"] = hand_no
                 return
@@ -367,15 +366,15 @@ class Publisher:
         if old_id is not None:
             old = channel.get_partial_message(old_id)
             with contextlib.suppress(discord.HTTPException):
-                await old.edit(content=closed, attachments=[], view=None)
+                await edit_quietly(old, content=closed, picture=None, view=None)
         content = panel.content
         mentions = NONE
         if mode == "new":
             content = fit(f"<@{user_id}> {content}")
             mentions = discord.AllowedMentions(users=[discord.Object(user_id)])
-        message = await channel.send(content, files=panel.files(), allowed_mentions=mentions,
-                                     **panel.view_kwargs())
-        changes.update(panel_message=message.id, panel_step=step, panel_turn_step=step,
+        message_id = await send_quietly(channel, content, picture=panel.picture,
+                                        allowed_mentions=mentions, **panel.view_kwargs())
+        changes.update(panel_message=message_id, panel_step=step, panel_turn_step=step,
                        panel_hand=hand_no)
 
     # ---- ephemeral hand panels ---------------------------------------------------------
