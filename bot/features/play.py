@@ -29,6 +29,7 @@ from bot.text import (
     team_names,
     trick_line,
 )
+from bot.ui.edits import edit_original_quietly
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.panels import DECLARE_SUITS, Panel, build_panel, declaration_for
 from bot.ui.replies import edit_clicked, fail, fit, locale_of, quote, reader_locale, send
@@ -288,14 +289,11 @@ class PlayFeature(Feature, name="Play"):
             raise UserFacingError("error.no_match")
         panel = await self._panel(doc, table_id, seat,
                                   self.app.selections.get(table_id, seat), locale)
-        kwargs: dict[str, Any] = {"files": panel.files()}
-        if panel.view is not None:
-            kwargs["view"] = panel.view
-        await interaction.followup.send(panel.content, ephemeral=True,
-                                        allowed_mentions=discord.AllowedMentions.none(),
-                                        **kwargs)
-        # The first follow-up replaced the "thinking…" original: the panel is the original
-        # response, which the publisher edits as the game moves on.
+        # The panel replaces the "thinking…" original response, which the publisher then
+        # edits as the game moves on.
+        await edit_original_quietly(interaction, content=panel.content, picture=panel.picture,
+                                    view=panel.view,
+                                    allowed_mentions=discord.AllowedMentions.none())
         self._track_panel(interaction, table_id, seat)
 
     async def _last_trick(self, interaction: discord.Interaction[Any], cid: ComponentId,

@@ -49,8 +49,9 @@ from bot.text import (
 )
 from bot.ui.calling import call_lines, call_rows, usable_draft
 from bot.ui.components import Components, button, link_button, select
+from bot.ui.edits import Picture
 from bot.ui.ids import ComponentId
-from bot.ui.replies import Picture, fit
+from bot.ui.replies import fit
 from engine.cards import Card, Suit
 from engine.deal import deal_shape
 from engine.entry import play_error

@@ -36,9 +36,10 @@ from bot.repository import TableRepository
 from bot.selection import Selections
 from bot.table import Seat, TableDoc
 from bot.text import mention
+from bot.ui.edits import edit_original_quietly, edit_quietly, send_quietly
 from bot.ui.notify import TurnPings
 from bot.ui.panels import Panel, build_panel, build_table_message, ready_view, seat_labels
-from bot.ui.replies import edit_quietly, fit, send_quietly
+from bot.ui.replies import fit
 from engine.game import Phase
 
 if TYPE_CHECKING:
@@ -408,6 +409,8 @@ class Publisher:
         """Edit the seat's ephemeral panel with the latest table (soon, in a task of its
         own; requests made while one edit runs are merged into one more)."""
         key = (table_id, seat)
+        if key not in self._ephemeral:
+            return  # (most seats: no sweep of every table's panels for them)
         self._forget_expired()
         if key not in self._ephemeral:
             return
@@ -465,9 +468,9 @@ class Publisher:
             self._ephemeral_dirty.add(key)
             return
         try:
-            await tracked.interaction.edit_original_response(
-                content=panel.content, attachments=panel.files(), view=panel.view,
-                allowed_mentions=NONE)
+            await edit_original_quietly(tracked.interaction, content=panel.content,
+                                        picture=panel.picture, view=panel.view,
+                                        allowed_mentions=NONE)
         except discord.NotFound:  # the token expired (10015) or the panel was dismissed
             self._forget(key, tracked)
         except discord.HTTPException as error:
@@ -482,8 +485,9 @@ class Publisher:
         settings = await self.store.user_settings(tracked.user_id)
         locale = resolve_locale(settings.language or tracked.locale)
         with contextlib.suppress(discord.HTTPException):
-            await tracked.interaction.edit_original_response(
-                content=t("panel.superseded", locale), attachments=[], view=None)
+            await edit_original_quietly(tracked.interaction,
+                                        content=t("panel.superseded", locale), picture=None,
+                                        view=None)
 
     def _forget(self, key: PanelKey, tracked: _Ephemeral) -> None:
         if self._ephemeral.get(key) is tracked:

@@ -1,7 +1,8 @@
-"""Panel and table edits upload a picture only when it changed: an edit whose picture the
-message carries already keeps that attachment (Discord's ``attachments: [{id}]``); a
-changed picture is uploaded; a restarted bot (nothing remembered) uploads once more; an
-attachment Discord no longer knows is uploaded after all."""
+"""Panel edits upload a picture only when it changed: an edit whose picture the message
+carries already keeps that attachment (Discord's ``attachments: [{id}]``), a DM panel's as
+an ephemeral ``My hand`` panel's; a changed picture is uploaded; a restarted bot (nothing
+remembered) uploads once more; an attachment Discord no longer knows is uploaded after
+all."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from pathlib import Path
 
 from botkit import World, assert_ok, by_panel, components, find, seats_to_act, world
 from simcord.actors import MemberActor
+from test_ephemeral_panel import until_turn_of_other
 
-from bot.ui import replies
+from bot.ui import edits
 from engine.game import Phase
 
 
@@ -24,6 +26,19 @@ async def refresh(w: World, user: MemberActor) -> None:
     assert button is not None, panel.content
     assert_ok(await user.user.click(panel, custom_id=button.custom_id))
     await w.bot.publisher.idle()
+
+
+async def until_my_play(w: World, user: MemberActor) -> None:
+    """Decide for `user` with the DM panel until it is their turn to play a card."""
+    mine = (await w.doc()).seat_of(user.id)
+    assert mine is not None
+    for _ in range(80):
+        match = await w.match()
+        if match.phase is Phase.PLAYING and seats_to_act(match) == [mine]:
+            await w.bot.publisher.idle()
+            return
+        await by_panel(w, mine)
+    raise AssertionError(f"never {user.name}'s turn to play")
 
 
 async def test_an_unchanged_picture_is_kept_and_a_changed_one_uploaded(tmp_path: Path) -> None:
@@ -40,7 +55,7 @@ async def test_an_unchanged_picture_is_kept_and_a_changed_one_uploaded(tmp_path:
         assert w.dm_panel(alice).id == panel.id and picture_ids(w, alice) == first
 
         # A kept attachment Discord no longer knows: the edit uploads the picture instead.
-        held = replies._held(w.bot._connection)
+        held = edits._held(w.bot._connection)
         held[panel.id] = held[panel.id]._replace(attachment_id=first[0] + 1)
         await refresh(w, alice)
         again = picture_ids(w, alice)
@@ -58,15 +73,7 @@ async def test_an_unchanged_picture_is_kept_and_a_changed_one_uploaded(tmp_path:
         assert picture_ids(w, alice) == restarted
 
         # A card picked changes the picture (the card is raised): uploaded.
-        mine = (await w.doc()).seat_of(alice.id)
-        for _ in range(80):
-            match = await w.match()
-            if match.phase is Phase.PLAYING and seats_to_act(match) == [mine]:
-                break
-            await by_panel(w, mine)
-        else:
-            raise AssertionError("never Alice's turn to play")
-        await w.bot.publisher.idle()
+        await until_my_play(w, alice)
         before = picture_ids(w, alice)
         panel = w.dm_panel(alice)
         select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
@@ -74,4 +81,29 @@ async def test_an_unchanged_picture_is_kept_and_a_changed_one_uploaded(tmp_path:
                                           custom_id=select.custom_id))
         after = picture_ids(w, alice)
         assert len(after) == 1 and after != before
+        assert not w.env.errors, w.env.errors
+
+
+async def test_the_my_hand_panel_keeps_its_picture_when_the_turn_comes(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=2) as w:
+        alice, bob = w.users
+        await w.bot.store.set_user_settings(alice.id, panel="ephemeral")
+        await w.open_table(2)
+        await w.start()
+        doc = await w.doc()
+        mine, theirs = doc.seat_of(alice.id), doc.seat_of(bob.id)
+        assert mine is not None and theirs is not None
+        await until_turn_of_other(w, alice, mine)
+        panel = (await alice.click(w.table_message(), label="My hand")).response
+        assert panel is not None and panel.ephemeral and "Your turn" not in panel.content
+        first = [a.id for a in panel.message.attachments]
+        assert len(first) == 1
+        for _ in range(60):  # Bob and the computers play; Alice's cards stay the same
+            match = await w.match()
+            if match.public_view().turn == mine:
+                break
+            await by_panel(w, theirs)
+        await w.bot.publisher.idle()
+        assert "Your turn" in panel.content, panel.content  # edited: the turn came
+        assert [a.id for a in panel.message.attachments] == first  # not uploaded again
         assert not w.env.errors, w.env.errors

@@ -1,0 +1,38 @@
+"""A click that changes only the clicker's own panel, when the router leaves its answer to
+the handler, is answered with the updated panel itself (UPDATE_MESSAGE, one call) instead
+of a deferral and a separate edit."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, cast
+
+from botkit import assert_ok, components, world
+from test_publish_pictures import until_my_play
+
+
+async def test_a_card_pick_answered_with_the_panel_is_one_call(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        alice = w.users[0]
+        await w.open_table(1)
+        await w.start()
+        await until_my_play(w, alice)
+        router = w.bot.app.router
+        for verb in ("sel", "quick", "clear"):  # the handler answers (no deferral first)
+            router._verbs[verb] = replace(router._verbs[verb], ack=cast(Any, "answer"))
+        panel = w.dm_panel(alice)
+        select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
+        mark = len(w.env.http_requests)
+        assert_ok(await alice.user.select(panel, [select.options[0].value],
+                                          custom_id=select.custom_id))
+        calls = w.env.http_requests[mark:]
+        assert [(c.method, c.path.split("/")[1]) for c in calls] == [("POST", "interactions")]
+        assert calls[0].json["type"] == 7  # UPDATE_MESSAGE: the panel is the answer
+        panel = w.dm_panel(alice)
+        assert "Selected:" in panel.content, panel.content
+        chosen = [o.value for c in components(panel) if ":sel:" in (c.custom_id or "")
+                  for o in c.options if o.default]
+        assert chosen == [select.options[0].value]
+        assert len(panel.attachments) == 1
+        assert not w.env.errors, w.env.errors
