@@ -222,6 +222,9 @@ async def edit_original_quietly(interaction: discord.Interaction[Any], *,
         message_id = interaction.extras[ORIGINAL_KEY] = int(data["id"])
     if message_id is not None and (picture is not UNCHANGED or "attachments" in fields):
         _remember(state, message_id, picture, data)
+    view = fields.get("view")
+    if message_id is not None and view and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message_id)
 
 
 async def answer_update(interaction: discord.Interaction[Any], *,

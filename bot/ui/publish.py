@@ -5,7 +5,10 @@ one drain task per table (it exits when nothing is pending, so SimCord can settl
 drain reads the *latest* stored document, so bursts of moves are coalesced: the table
 message is edited at most once per ``Config.edit_interval`` seconds and always shows the
 newest state. Discord errors never reach the game: a failed DM (50007) marks the seat's
-DMs closed and tells the player once, in the channel.
+DMs closed and tells the player once, in the channel. Every send and edit goes through
+bot/ui/edits.py: Discord's reply is not parsed into a message, and a picture the message
+carries already is kept instead of uploaded again (a hand picture while only the table
+moved, a table picture that did not change).
 
 The ephemeral ``My hand`` panel follows the game too. Discord lets the bot edit an
 ephemeral message only through the interaction that made it (its token lives 15 minutes),
@@ -235,7 +238,7 @@ class Publisher:
             return
         message = channel.get_partial_message(doc.summary_message)
         with contextlib.suppress(discord.HTTPException):
-            await message.edit(view=None)
+            await edit_quietly(message, view=None)
 
     async def _post_table(self, table_id: int, doc: TableDoc,
                           channel: discord.PartialMessageable) -> int | None:
