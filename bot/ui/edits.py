@@ -6,7 +6,8 @@
 - `edit_original_quietly`: an interaction's original response (an ephemeral panel), without
   the `discord.InteractionMessage`;
 - `answer_update`: a click answered with the updated message (UPDATE_MESSAGE): one call
-  instead of a deferral and an edit.
+  instead of a deferral and an edit; `defer_late` defers a click whose handler has not
+  begun answering in time (Discord's limit is 3 seconds).
 
 Pictures: a message shows at most one `Picture`. Each client remembers, per message, which
 picture its attachment is; an edit that shows the same picture lists that attachment
@@ -18,6 +19,8 @@ picture uploaded instead, in the same call.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import weakref
 from collections import OrderedDict
@@ -36,6 +39,8 @@ __all__ = [
     "PictureArg",
     "answer_update",
     "attached",
+    "defer_late",
+    "deferral",
     "edit_original_quietly",
     "edit_quietly",
     "send_quietly",
@@ -243,3 +248,27 @@ async def answer_update(interaction: discord.Interaction[Any], *,
     await _with_picture(state, message.id, picture, fields, call)
     if kept is None and (picture is not UNCHANGED or "attachments" in fields):
         _held(state).pop(message.id, None)  # the answer does not tell the new attachment
+
+
+async def defer_late(interaction: discord.Interaction[Any], after: float) -> None:
+    """For a click whose handler answers it itself (`answer_update`): defer it (an update:
+    the handler then edits the message, see `deferral`) unless the answer began within
+    `after` seconds."""
+    await asyncio.sleep(after)
+    if interaction.response.is_done() or interaction.extras.get(ANSWERING_KEY):
+        return
+    deferring = asyncio.ensure_future(interaction.response.defer())
+    interaction.extras[ANSWERING_KEY] = deferring
+    with contextlib.suppress(discord.HTTPException):
+        await deferring
+
+
+async def deferral(interaction: discord.Interaction[Any]) -> bool:
+    """Whether `defer_late` deferred the click (waiting for its call to end): then the
+    answer is an edit, not `answer_update`."""
+    deferring = interaction.extras.get(ANSWERING_KEY)
+    if not isinstance(deferring, asyncio.Future):
+        return False
+    with contextlib.suppress(discord.HTTPException):
+        await asyncio.shield(deferring)
+    return True

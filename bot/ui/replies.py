@@ -29,6 +29,7 @@ from bot.ui.edits import (
     UNCHANGED,
     PictureArg,
     answer_update,
+    deferral,
     edit_original_quietly,
     edit_quietly,
 )
@@ -135,7 +136,8 @@ async def edit_clicked(interaction: discord.Interaction[Any], *,
     if "content" in fields and isinstance(fields["content"], str):
         fields["content"] = fit(fields["content"])
     message = interaction.message
-    if message is not None and not interaction.response.is_done():
+    if (message is not None and not await deferral(interaction)
+            and not interaction.response.is_done()):
         await answer_update(interaction, picture=picture, **fields)
     elif message is not None and not message.flags.ephemeral:
         await edit_quietly(message, picture=picture, **fields)

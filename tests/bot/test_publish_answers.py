@@ -1,6 +1,7 @@
 """A click that changes only the clicker's own panel, when the router leaves its answer to
 the handler, is answered with the updated panel itself (UPDATE_MESSAGE, one call) instead
-of a deferral and a separate edit."""
+of a deferral and a separate edit; one whose answer did not begin in time was deferred
+(`defer_late`) and the panel is edited after."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from typing import Any, cast
 
 from botkit import assert_ok, components, world
 from test_publish_pictures import until_my_play
+
+from bot.ui.edits import defer_late
 
 
 async def test_a_card_pick_answered_with_the_panel_is_one_call(tmp_path: Path) -> None:
@@ -35,4 +38,31 @@ async def test_a_card_pick_answered_with_the_panel_is_one_call(tmp_path: Path) -
                   for o in c.options if o.default]
         assert chosen == [select.options[0].value]
         assert len(panel.attachments) == 1
+        assert not w.env.errors, w.env.errors
+
+
+async def test_a_click_not_answered_in_time_is_deferred_then_edited(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        alice = w.users[0]
+        await w.open_table(1)
+        await w.start()
+        await until_my_play(w, alice)
+        router = w.bot.app.router
+        verb = router._verbs["sel"]
+
+        async def slow(interaction: Any, cid: Any, values: list[str]) -> None:
+            await defer_late(interaction, 0)  # the answer did not begin in time
+            await verb.handler(interaction, cid, values)
+
+        router._verbs["sel"] = replace(verb, ack=cast(Any, "answer"), handler=slow)
+        panel = w.dm_panel(alice)
+        select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
+        mark = len(w.env.http_requests)
+        assert_ok(await alice.user.select(panel, [select.options[0].value],
+                                          custom_id=select.custom_id))
+        calls = w.env.http_requests[mark:]
+        assert [(c.method, c.path.split("/")[1]) for c in calls] == [
+            ("POST", "interactions"), ("PATCH", "channels")]
+        assert calls[0].json["type"] == 6  # DEFERRED_UPDATE_MESSAGE, then the edit
+        assert "Selected:" in w.dm_panel(alice).content
         assert not w.env.errors, w.env.errors
