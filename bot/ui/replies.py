@@ -31,7 +31,6 @@ from bot.ui.edits import (
     answer_update,
     deferral,
     edit_original_quietly,
-    edit_quietly,
 )
 from engine.errors import InvalidNotation, TractorError
 
@@ -129,9 +128,10 @@ def pages(lines: list[str], limit: int = CONTENT_LIMIT, most: int = 3) -> list[s
 async def edit_clicked(interaction: discord.Interaction[Any], *,
                        picture: PictureArg = UNCHANGED, **fields: Any) -> None:
     """Edit the message a component was used on: as the click's answer when it is not
-    acknowledged yet (one call instead of a deferral and an edit), else a DM or channel
-    message directly, an ephemeral one through the interaction. `picture`: the one image
-    it shows after the edit (bot/ui/edits.py), instead of ``attachments``."""
+    acknowledged yet (one call instead of a deferral and an edit), else through the
+    interaction (its original response: interaction routes are not bound by the bot's
+    global rate limit, a channel message edit is). `picture`: the one image it shows after
+    the edit (bot/ui/edits.py), instead of ``attachments``."""
     fields.setdefault("allowed_mentions", discord.AllowedMentions.none())
     if "content" in fields and isinstance(fields["content"], str):
         fields["content"] = fit(fields["content"])
@@ -139,9 +139,7 @@ async def edit_clicked(interaction: discord.Interaction[Any], *,
     if (message is not None and not await deferral(interaction)
             and not interaction.response.is_done()):
         await answer_update(interaction, picture=picture, **fields)
-    elif message is not None and not message.flags.ephemeral:
-        await edit_quietly(message, picture=picture, **fields)
-    else:
+    else:  # the clicked message is the original response of a deferred update
         await edit_original_quietly(interaction, picture=picture, **fields)
 
 

@@ -94,8 +94,12 @@ async def test_my_hand_panel_follows_the_game_and_its_buttons_work(tmp_path: Pat
         assert "Your turn" not in panel.content or match.public_view().turn == mine
 
         # A token Discord no longer takes (50027) is dropped quietly: no error, no retry.
-        w.env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=401,
-                           code=50027, message="Invalid Webhook Token", times=None)
+        # (Only the panel's token: Bob's clicks edit his DM panel through their own.)
+        tracked = w.bot.publisher.tracked_ephemeral(w.table_id, mine)
+        assert tracked is not None
+        w.env.inject_error("PATCH", f"/webhooks/*/{tracked.token}/messages/@original",
+                           status=401, code=50027, message="Invalid Webhook Token",
+                           times=None)
         for _ in range(60):
             match = await w.match()
             if match.public_view().turn == mine or match.phase is not Phase.PLAYING:
@@ -115,11 +119,12 @@ async def test_an_expired_panel_token_is_not_used(tmp_path: Path) -> None:
         assert mine is not None
         await alice.click(w.table_message(), label="My hand")
         publisher = w.bot.publisher
-        assert publisher.tracked_ephemeral(w.table_id, mine) is not None
+        tracked = publisher.tracked_ephemeral(w.table_id, mine)
+        assert tracked is not None
 
-        def edits() -> int:
-            return sum(1 for r in w.env.http_requests
-                       if r.method == "PATCH" and r.path.endswith("/messages/@original"))
+        def edits() -> int:  # through the panel's token (a click edits through its own)
+            return sum(1 for r in w.env.http_requests if r.method == "PATCH"
+                       and r.path.endswith(f"/{tracked.token}/messages/@original"))
 
         waited = 0
         while (await w.match()).phase is Phase.DECLARING:  # the windows close on timers

@@ -1,7 +1,7 @@
 """A click that changes only the clicker's own panel, when the router leaves its answer to
 the handler, is answered with the updated panel itself (UPDATE_MESSAGE, one call) instead
 of a deferral and a separate edit; one whose answer did not begin in time was deferred
-(`defer_late`) and the panel is edited after."""
+(`defer_late`) and the panel is edited after, through the interaction."""
 
 from __future__ import annotations
 
@@ -62,7 +62,31 @@ async def test_a_click_not_answered_in_time_is_deferred_then_edited(tmp_path: Pa
                                           custom_id=select.custom_id))
         calls = w.env.http_requests[mark:]
         assert [(c.method, c.path.split("/")[1]) for c in calls] == [
-            ("POST", "interactions"), ("PATCH", "channels")]
+            ("POST", "interactions"), ("PATCH", "webhooks")]
         assert calls[0].json["type"] == 6  # DEFERRED_UPDATE_MESSAGE, then the edit
+        assert calls[1].path.endswith("/messages/@original")  # through the interaction
+        assert "Selected:" in w.dm_panel(alice).content
+        assert not w.env.errors, w.env.errors
+
+
+async def test_a_deferred_pick_edits_the_dm_panel_through_the_interaction(
+        tmp_path: Path) -> None:
+    """Today's router defers a pick first; the DM panel is then edited through the click's
+    interaction (its original response), not with a channel message edit, which counts
+    against the bot's global rate limit."""
+    async with world(tmp_path, humans=1) as w:
+        alice = w.users[0]
+        await w.open_table(1)
+        await w.start()
+        await until_my_play(w, alice)
+        panel = w.dm_panel(alice)
+        select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
+        mark = len(w.env.http_requests)
+        assert_ok(await alice.user.select(panel, [select.options[0].value],
+                                          custom_id=select.custom_id))
+        calls = w.env.http_requests[mark:]
+        assert [(c.method, c.path.split("/")[1]) for c in calls] == [
+            ("POST", "interactions"), ("PATCH", "webhooks")]
+        assert w.dm_panel(alice).id == panel.id
         assert "Selected:" in w.dm_panel(alice).content
         assert not w.env.errors, w.env.errors
