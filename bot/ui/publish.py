@@ -109,7 +109,6 @@ class Publisher:
         self.pings = TurnPings(self.store)
         self._side_tasks: set[asyncio.Task[None]] = set()
         self._clicked: dict[PanelKey, _Clicked] = {}
-        self._clicked_sweep = discord.utils.utcnow()
 
     def submit(self, table_id: int, publish: Publish, ended: bool = False) -> None:
         job = self._pending.setdefault(table_id, _Job())
@@ -401,11 +400,6 @@ class Publisher:
         message = interaction.message
         if message is None or message.guild is not None or message.flags.ephemeral:
             return
-        clock = discord.utils.utcnow()
-        if clock >= self._clicked_sweep:  # drop the expired ones (ended tables' too)
-            self._clicked_sweep = clock + timedelta(seconds=60)
-            for key in [k for k, c in self._clicked.items() if c.expires <= clock]:
-                del self._clicked[key]
         expires = interaction.created_at + timedelta(seconds=TOKEN_LIFETIME - TOKEN_MARGIN)
         self._clicked[(table_id, seat)] = _Clicked(interaction, message.id, expires)
 
