@@ -148,8 +148,6 @@ class PlayFeature(Feature, name="Play"):
         doc = await self.doc_for(interaction, cid.table)
         seat = doc.seat_of(interaction.user.id)
         assert seat is not None  # the owner check
-        # A DM panel's next edits (this move's too) go through this click while it can.
-        self.app.publisher.track_click(cid.table, seat, interaction)
         match = doc.get_match()
         if match is None:
             raise UserFacingError("error.no_match")

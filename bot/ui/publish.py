@@ -39,7 +39,7 @@ from bot.repository import TableRepository
 from bot.selection import Selections
 from bot.table import Seat, TableDoc
 from bot.text import mention
-from bot.ui.edits import TOKEN_GONE, edit_original_quietly, edit_quietly, send_quietly
+from bot.ui.edits import edit_original_quietly, edit_quietly, send_quietly
 from bot.ui.notify import TurnPings
 from bot.ui.panels import Panel, build_panel, build_table_message, ready_view, seat_labels
 from bot.ui.replies import fit
@@ -56,6 +56,7 @@ TOKEN_LIFETIME = 15 * 60.0
 """Seconds an interaction token can edit its ephemeral reply (Discord: 15 minutes)."""
 TOKEN_MARGIN = 20.0
 """Stop using a token this many seconds before it expires."""
+TOKEN_GONE = frozenset({10015, 50027})  # Unknown Webhook, Invalid Webhook Token
 
 PanelKey = tuple[int, int]
 
@@ -70,17 +71,6 @@ class _Ephemeral:
     locale: str
     expires: datetime
     """When the token is no longer used (its creation + 15 minutes, less a margin)."""
-
-
-@dataclass(slots=True)
-class _Clicked:
-    """The latest click on a seat's DM panel: its interaction's original response is that
-    panel message, which the publisher edits through it while the token lives (interaction
-    routes are not bound by the bot's global rate limit; channel message edits are)."""
-
-    interaction: discord.Interaction[Any]
-    message_id: int
-    expires: datetime
 
 
 @dataclass(slots=True)
@@ -108,7 +98,6 @@ class Publisher:
         self._ephemeral_last: dict[PanelKey, float] = {}
         self.pings = TurnPings(self.store)
         self._side_tasks: set[asyncio.Task[None]] = set()
-        self._clicked: dict[PanelKey, _Clicked] = {}
 
     def submit(self, table_id: int, publish: Publish, ended: bool = False) -> None:
         job = self._pending.setdefault(table_id, _Job())
@@ -326,13 +315,13 @@ class Publisher:
                   else t("panel.superseded", locale))
         try:
             try:
-                await self._deliver((table_id, seat), entry, panel, mode, closed, doc.step,
-                                    hand_no, changes, entry.dm_channel, entry.panel_message)
+                await self._deliver(entry, panel, mode, closed, doc.step, hand_no, changes,
+                                    entry.dm_channel, entry.panel_message)
             except discord.NotFound:
                 # The DM channel itself is gone: open it again and send once more.
                 changes.clear()
-                await self._deliver((table_id, seat), entry, panel, mode, closed, doc.step,
-                                    hand_no, changes, None, None)
+                await self._deliver(entry, panel, mode, closed, doc.step, hand_no, changes,
+                                    None, None)
         except discord.NotFound as error:
             changes.update(dm_channel=None, panel_message=None, panel_lost_hand=hand_no)
             table_logger(table_id, hand_no).warning(
@@ -354,9 +343,9 @@ class Publisher:
             table_logger(table_id).warning("DM panel for seat %s failed: %s", seat,
                                            error.status)
 
-    async def _deliver(self, key: PanelKey, entry: Seat, panel: Panel, mode: str,
-                       closed: str, step: int, hand_no: int, changes: dict[str, Any],
-                       dm_id: int | None, old_id: int | None) -> None:
+    async def _deliver(self, entry: Seat, panel: Panel, mode: str, closed: str, step: int,
+                       hand_no: int, changes: dict[str, Any], dm_id: int | None,
+                       old_id: int | None) -> None:
         """Edit the panel message in place (mode "edit"), or send a new one and close the
         old one with the `closed` line (no buttons, no countdown). Fills `changes`."""
         user_id = entry.user_id
@@ -369,20 +358,19 @@ class Publisher:
             changes["dm_channel"] = dm_id
         channel = self.bot.get_partial_messageable(dm_id, type=discord.ChannelType.private)
         if mode == "edit" and old_id is not None:
+            message = channel.get_partial_message(old_id)
             try:
-                await self._edit_dm(key, channel.get_partial_message(old_id),
-                                    content=panel.content, picture=panel.picture,
-                                    view=panel.view, allowed_mentions=NONE)
+                await edit_quietly(message, content=panel.content, picture=panel.picture,
+                                   view=panel.view, allowed_mentions=NONE)
                 if entry.panel_hand != hand_no:  # else nothing to record: the same message
                     changes["panel_hand"] = hand_no
                 return
             except discord.NotFound:
                 pass  # the message was deleted: send it again
         if old_id is not None:
+            old = channel.get_partial_message(old_id)
             with contextlib.suppress(discord.HTTPException):
-                await self._edit_dm(key, channel.get_partial_message(old_id), content=closed,
-                                    picture=None, view=None)
-            self._clicked.pop(key, None)  # its message is closed
+                await edit_quietly(old, content=closed, picture=None, view=None)
         content = panel.content
         mentions = NONE
         if mode == "new":
@@ -392,33 +380,6 @@ class Publisher:
                                         allowed_mentions=mentions, **panel.view_kwargs())
         changes.update(panel_message=message_id, panel_step=step, panel_turn_step=step,
                        panel_hand=hand_no)
-
-    def track_click(self, table_id: int, seat: int,
-                    interaction: discord.Interaction[Any]) -> None:
-        """Remember a click on the seat's DM panel: the panel's next edits go through its
-        interaction (whose original response is that message) while the token lives."""
-        message = interaction.message
-        if message is None or message.guild is not None or message.flags.ephemeral:
-            return
-        expires = interaction.created_at + timedelta(seconds=TOKEN_LIFETIME - TOKEN_MARGIN)
-        self._clicked[(table_id, seat)] = _Clicked(interaction, message.id, expires)
-
-    async def _edit_dm(self, key: PanelKey, message: discord.PartialMessage,
-                       **fields: Any) -> None:
-        """Edit a DM panel message: through the latest click on it while its token lives,
-        else (or when that is refused) as a channel message."""
-        clicked = self._clicked.get(key)
-        if clicked is not None and clicked.message_id == message.id:
-            if clicked.expires > discord.utils.utcnow():
-                try:
-                    await edit_original_quietly(clicked.interaction, **fields)
-                    return
-                except discord.HTTPException as error:
-                    table_logger(key[0]).debug("panel of seat %s not edited by its click: "
-                                               "%s", key[1], error.status)
-            if self._clicked.get(key) is clicked:
-                del self._clicked[key]
-        await edit_quietly(message, **fields)
 
     # ---- ephemeral hand panels ---------------------------------------------------------
 
