@@ -34,6 +34,7 @@ from discord.webhook.async_ import async_context
 
 __all__ = [
     "ANSWERING_KEY",
+    "TOKEN_GONE",
     "UNCHANGED",
     "Picture",
     "PictureArg",
@@ -51,6 +52,8 @@ ANSWERING_KEY = "tractor.answering"
 clicks left unanswered too long must not defer this one."""
 ORIGINAL_KEY = "tractor.original"
 """The id of an interaction's original response, once an edit's reply told it."""
+TOKEN_GONE = frozenset({10015, 50027})
+"""Unknown Webhook, Invalid Webhook Token: an interaction's token no longer works."""
 HELD_KEPT = 8192
 """Messages whose attachment is remembered, per client (the least recently sent dropped)."""
 

@@ -39,7 +39,7 @@ from bot.repository import TableRepository
 from bot.selection import Selections
 from bot.table import Seat, TableDoc
 from bot.text import mention
-from bot.ui.edits import edit_original_quietly, edit_quietly, send_quietly
+from bot.ui.edits import TOKEN_GONE, edit_original_quietly, edit_quietly, send_quietly
 from bot.ui.notify import TurnPings
 from bot.ui.panels import Panel, build_panel, build_table_message, ready_view, seat_labels
 from bot.ui.replies import fit
@@ -56,7 +56,6 @@ TOKEN_LIFETIME = 15 * 60.0
 """Seconds an interaction token can edit its ephemeral reply (Discord: 15 minutes)."""
 TOKEN_MARGIN = 20.0
 """Stop using a token this many seconds before it expires."""
-TOKEN_GONE = frozenset({10015, 50027})  # Unknown Webhook, Invalid Webhook Token
 
 PanelKey = tuple[int, int]
 

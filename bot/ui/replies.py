@@ -26,11 +26,13 @@ from bot.logging import table_logger
 from bot.storage import SeasonNotFound, StorageError, Store
 from bot.text import CONTENT_LIMIT, fit, ruling_text
 from bot.ui.edits import (
+    TOKEN_GONE,
     UNCHANGED,
     PictureArg,
     answer_update,
     deferral,
     edit_original_quietly,
+    edit_quietly,
 )
 from engine.errors import InvalidNotation, TractorError
 
@@ -139,8 +141,14 @@ async def edit_clicked(interaction: discord.Interaction[Any], *,
     if (message is not None and not await deferral(interaction)
             and not interaction.response.is_done()):
         await answer_update(interaction, picture=picture, **fields)
-    else:  # the clicked message is the original response of a deferred update
+        return
+    try:  # the clicked message is the original response of a deferred update
         await edit_original_quietly(interaction, picture=picture, **fields)
+    except discord.HTTPException as error:
+        if (message is None or message.flags.ephemeral
+                or (error.status != 401 and error.code not in TOKEN_GONE)):
+            raise
+        await edit_quietly(message, picture=picture, **fields)  # the token is refused
 
 
 def error_text(error: BaseException, locale: str) -> str | None:

@@ -90,3 +90,23 @@ async def test_a_deferred_pick_edits_the_dm_panel_through_the_interaction(
         assert w.dm_panel(alice).id == panel.id
         assert "Selected:" in w.dm_panel(alice).content
         assert not w.env.errors, w.env.errors
+
+
+async def test_a_pick_whose_token_is_refused_edits_the_dm_panel_as_a_message(
+        tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        alice = w.users[0]
+        await w.open_table(1)
+        await w.start()
+        await until_my_play(w, alice)
+        panel = w.dm_panel(alice)
+        select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
+        w.env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=401,
+                           code=50027, message="Invalid Webhook Token", times=1)
+        mark = len(w.env.http_requests)
+        assert_ok(await alice.user.select(panel, [select.options[0].value],
+                                          custom_id=select.custom_id))
+        calls = w.env.http_requests[mark:]
+        assert [(c.method, c.path.split("/")[1]) for c in calls] == [
+            ("POST", "interactions"), ("PATCH", "webhooks"), ("PATCH", "channels")]
+        assert "Selected:" in w.dm_panel(alice).content
