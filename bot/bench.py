@@ -11,16 +11,33 @@ Reported (wall-clock, so run it on a quiet machine or pinned: ``taskset -c 0``):
 * first reply p50/p99: any interaction sent → its acknowledgement (Discord's 3 s limit);
 * event-loop lag p50/p99: a thread posts a callback every 20 ms; how late it runs;
 * CPU per hand (process CPU over settled hands) and the same outside the computers'
-  thinking, image rendering and the simulated world itself (SimCord's routes and gateway,
-  the simulated people and the bench's sleeping threads; discord.py's parsing of the events
-  SimCord feeds the bot stays the bot's); the engine's own ``apply`` per move, and the
-  bot's own CPU per move as a multiple of it;
+  thinking, image rendering and the simulated world itself; the engine's own ``apply`` per
+  move, and the bot's own CPU per move ("own") as a multiple of it;
+* each thread's CPU (``threads_cpu_s``: the loop, the database's, the worker pool's);
 * counts per committed move: table loads (``reads``: from storage), match parses
   (``Match.from_dict``), saves, images rendered.
 
 Everything is measured by wrapping functions in this process (nothing in the bot knows).
-The simulated Discord's own cost is kept out of the way where it would dominate: SimCord's
-pending-callback records compare by identity while measuring (`_identity_records`).
+"Own" is the bot process's CPU less exactly these, each measured where it runs:
+
+* ``think`` and ``render``: the computers' thinking and the pictures when they run in this
+  process (``--workers 0``; with workers they are in other processes and not in it);
+* ``discord_sim``, the simulated Discord: SimCord's HTTP routes (``router.dispatch``) and
+  gateway (``FakeGateway.feed``), and its hooks on the event loop (`_Meter.loop_hooks`):
+  its virtual clock standing in for ``time.monotonic``, the bookkeeping it adds to every
+  ``call_soon``/``call_soon_threadsafe``/``call_later``/``call_at``/``create_task``/
+  ``run_in_executor`` of the bot (ownership records, context copies, the pending list)
+  and the wrapper it runs each such callback in. A real bot on a real loop pays none of
+  that, so it is not the bot's; what a real loop does pay stays the bot's: the loop's own
+  ``call_soon`` & co. inside each hook, one real ``time.monotonic`` per clock read, the
+  callbacks themselves, and discord.py's parsing of every event SimCord feeds the bot;
+* ``people_sim``, the bench itself: the simulated people's steps, its clock thread and its
+  lag probe's thread (the bench's threads count as a whole, `_bench_thread`).
+
+The wrappers' own overhead outside their timed windows stays in "own" (it errs against
+the bot). The simulated Discord's own cost is also kept out of the way where it would
+dominate: SimCord's pending-callback records compare by identity while measuring
+(`_identity_records`).
 Timers are avoided on the bench's side (SimCord virtualises the loop's timers): sleeps are
 threads that wake the loop with ``call_soon_threadsafe``.
 """
@@ -101,6 +118,16 @@ def _ms(values: list[float]) -> dict[str, float | int | None]:
             "max": r(max(values) if values else None)}
 
 
+_DEPTH = threading.local()
+"""Per thread: the wrappers of `_Meter` running (``sim``: the simulated world's key). The
+bench's own threads (its clock, the lag probe) set ``sim`` for their whole life
+(`_bench_thread`): their CPU is counted as a whole, so nothing in them is counted again."""
+
+
+def _bench_thread() -> None:
+    _DEPTH.sim = "bench"
+
+
 class _Meter:
     """The wrappers: CPU of the computers, renders, SimCord's routes and ``apply``;
     counts of parses; acknowledgements and edits of interactions, by token."""
@@ -116,7 +143,9 @@ class _Meter:
         """Select presses waiting for the edit of the (DM) message they were made on."""
         self.channel_events: dict[int, asyncio.Event] = {}
         self.restore: list[Callable[[], None]] = []
-        self._depth = threading.local()
+        self.hooks: list[str] = []
+        """SimCord's loop hooks measured as the simulator's (`loop_hooks`)."""
+        self._depth = _DEPTH
 
     def _patch(self, owner: Any, name: str, value: Any) -> None:
         original = vars(owner)[name]
@@ -219,6 +248,67 @@ class _Meter:
         saved = dict(parsers)
         parsers.update({event: self._ours(parse) for event, parse in saved.items()})
         self.restore.append(lambda: parsers.update(saved))
+        self.hooks = self.loop_hooks(asyncio.get_running_loop())
+
+    LOOP_HOOKS = (("call_soon", "orig_call_soon"),
+                  ("call_soon_threadsafe", "orig_call_soon_threadsafe"),
+                  ("call_later", "orig_call_later"), ("call_at", "orig_call_at"),
+                  ("create_task", "orig_create_task"),
+                  ("run_in_executor", "orig_run_in_executor"))
+    """SimCord's hooks on the loop (instance attributes it sets when the bot attaches), and
+    the name, in each hook's closure, of the loop's own method it wraps."""
+
+    def loop_hooks(self, loop: asyncio.AbstractEventLoop) -> list[str]:
+        """Count SimCord's hooks on the event loop as the simulated Discord's (``discord``):
+        its clock (``time.monotonic``, virtual time), its scheduling hooks (the bookkeeping
+        around every ``call_soon``, timer, task and executor job of the bot) and the wrapper
+        it runs each scheduled callback in. What a real loop pays stays the bot's: the
+        loop's own ``call_soon`` & co. and one real ``time.monotonic`` per clock read are
+        charged back (`_ours`), and so is every callback the wrapper runs unless it is
+        SimCord's own. Returns the hooks found (a SimCord without them: none)."""
+        from simcord import _dpy_internals
+
+        found: list[str] = []
+        clock = time.monotonic
+        if _from_simcord(clock):
+            real = _dpy_internals._REAL_MONOTONIC
+            simulated = self._simulated(clock, "discord")
+
+            def monotonic() -> float:
+                real()  # what the bot's clock costs on a real loop
+                return float(simulated())
+
+            self._patch(time, "monotonic", monotonic)
+            found.append("monotonic")
+        for name, inner in self.LOOP_HOOKS:
+            hook = vars(loop).get(name)
+            cell = None if hook is None else _cell(hook, inner)
+            if hook is None or cell is None or not _from_simcord(hook):
+                continue
+            original = cell.cell_contents
+            cell.cell_contents = self._ours(original)
+            self.restore.append(lambda cell=cell, original=original: setattr(
+                cell, "cell_contents", original))
+            self._patch(loop, name, self._hooked(hook))
+            found.append(name)
+        return found
+
+    def _hooked(self, hook: Callable[..., Any]) -> Callable[..., Any]:
+        """`hook` timed as the simulator's; the wrapper SimCord runs the callback in
+        (``invoke``) too, the bot's callback inside it charged back."""
+        timed = self._simulated(hook, "discord")
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            handle = timed(*args, **kwargs)
+            invoke = getattr(handle, "_callback", None)
+            callback = getattr(invoke, "__simcord_original_callback__", None)
+            if callback is not None:
+                cell = _cell(invoke, "callback")
+                if cell is not None and not _from_simcord(callback):
+                    cell.cell_contents = self._ours(callback)
+                handle._callback = self._simulated(invoke, "discord")
+            return handle
+        return wrapper
 
     def _observe(self, method: str, path: str) -> None:
         now = time.perf_counter()
@@ -245,6 +335,21 @@ class _Meter:
         for undo in reversed(self.restore):
             undo()
         self.restore.clear()
+
+
+def _from_simcord(fn: Any) -> bool:
+    """Whether `fn` (a function or bound method) is SimCord's code."""
+    module = getattr(getattr(fn, "__func__", fn), "__module__", None)
+    return isinstance(module, str) and module.split(".")[0] == "simcord"
+
+
+def _cell(fn: Any, name: str) -> Any | None:
+    """The closure cell of `fn` holding its free variable `name`, if any."""
+    code = getattr(fn, "__code__", None)
+    closure = getattr(fn, "__closure__", None)
+    if code is None or not closure or name not in code.co_freevars:
+        return None
+    return closure[code.co_freevars.index(name)]
 
 
 class _Steps(Coroutine[Any, Any, Any]):
@@ -303,7 +408,7 @@ class _WallClock:
         future: asyncio.Future[None] = loop.create_future()
         with self._wake:
             self._count += 1
-            heapq.heappush(self._heap, (time.monotonic() + max(0.0, seconds), self._count,
+            heapq.heappush(self._heap, (time.perf_counter() + max(0.0, seconds), self._count,
                                         loop, future))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, daemon=True,
@@ -313,13 +418,14 @@ class _WallClock:
         return future
 
     def _run(self) -> None:
+        _bench_thread()
         while True:
             due: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
             with self._wake:
-                while not self._heap or self._heap[0][0] > time.monotonic():
+                while not self._heap or self._heap[0][0] > time.perf_counter():
                     self._wake.wait(None if not self._heap
-                                    else self._heap[0][0] - time.monotonic())
-                now = time.monotonic()
+                                    else self._heap[0][0] - time.perf_counter())
+                now = time.perf_counter()
                 while self._heap and self._heap[0][0] <= now:
                     _, _, loop, future = heapq.heappop(self._heap)
                     due.append((loop, future))
@@ -386,8 +492,17 @@ class _LagProbe:
         self._loop_thread = threading.get_ident()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="bench-lag")
+        self.cpu = 0.0
+        """CPU of the probe's thread (the bench's, counted with the people)."""
 
     def _run(self) -> None:
+        _bench_thread()
+        try:
+            self._probe()
+        finally:
+            self.cpu = time.thread_time()
+
+    def _probe(self) -> None:
         while not self._stop.wait(self.every):
             posted = time.perf_counter()
             ran = threading.Event()
@@ -819,6 +934,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         for kept in (bench.commits, bench.acks, bench.failures, meter.cpu, meter.counts):
             kept.clear()
         drawn0 = _drawn()
+        threads0 = _threads_cpu()
         workers0 = _workers_cpu()
         sleeps0 = _clock.cpu
         wall0, cpu0 = time.perf_counter(), time.process_time()
@@ -831,10 +947,12 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+            threads = _threads_cpu()
             workers_cpu = _workers_cpu() - workers0
             if offload.workers():
                 meter.counts["render"] = _drawn() - drawn0
         lags, stacks = probe.lags, probe.stacks
+        meter.cpu["people"] += probe.cpu
     finally:
         for task in tasks:
             task.cancel()
@@ -884,6 +1002,9 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             "parses": meter.counts["parse"],
             "saves": stats["save"],
             "renders": meter.counts["render"]}.items()},
+        "simulator_loop_hooks": meter.hooks,
+        "threads_cpu_s": {name: round(value - threads0.get(name, 0.0), 3)
+                          for name, value in sorted(threads.items())},
         "failures": dict(bench.failures),
         "gc_pauses_ms": collector.report(),
         "phases": dict(Counter(
@@ -901,6 +1022,21 @@ def _pin_workers(cpus: tuple[int, ...] | None, nice: int) -> None:
             if cpus is not None:
                 os.sched_setaffinity(pid, cpus)
             os.setpriority(os.PRIO_PROCESS, pid, nice)
+
+
+def _threads_cpu() -> dict[str, float]:
+    """CPU seconds so far of this process's live threads, by name (digits dropped: a pool's
+    threads together), from Linux /proc (empty elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found: Counter[str] = Counter()
+    for thread in threading.enumerate():
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            stat = Path(f"/proc/self/task/{thread.native_id}/stat").read_text()
+            fields = stat.rsplit(")", 1)[1].split()
+            name = (type(thread).__name__ if thread.name.startswith("Thread-")
+                    else re.sub(r"[-_]?\d+", "", thread.name))
+            found[name] += (int(fields[11]) + int(fields[12])) / tick
+    return dict(found)
 
 
 def _drawn() -> int:
@@ -959,6 +1095,7 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
     yield (f"  own CPU per move {report['own_cpu_per_move_ms']} ms = "
            f"{report['own_over_apply']}× apply ({report['apply_per_move_ms']} ms)")
     yield f"  per move: {report['per_move']}  cpu: {report['cpu_s']}"
+    yield f"  threads' CPU (s): {report.get('threads_cpu_s')}"
     if report["failures"]:
         yield f"  failures: {report['failures']}"
     yield f"  tables at the end, by phase: {report['phases']}"
