@@ -110,6 +110,15 @@ def _open_connections(path: str, clock: Callable[[], float], readers: int,
     return opened[0], opened[1:]
 
 
+def _busy_ms(remaining: float) -> int:
+    """The writer's ``busy_timeout`` for a write with `remaining` seconds of its budget: in
+    steps of 100 ms rounded down (never past the budget; below 100 ms, to the ms), so that
+    writes that start without queueing all share one setting instead of preparing a new
+    ``PRAGMA`` statement each."""
+    ms = max(1, int(remaining * 1000))
+    return ms if ms < 100 else ms - ms % 100
+
+
 class Database:
     """Runs transactions on database threads. Open with `Database.open`."""
 
@@ -127,6 +136,8 @@ class Database:
         for conn in readers or [writer]:
             self._idle.put(conn)
         self._closed = False
+        self._busy = -1
+        """The writer's ``busy_timeout`` (ms) last set (on the writer thread only)."""
 
     @classmethod
     async def open(cls, path: str, *, clock: Callable[[], float],
@@ -202,8 +213,11 @@ class Database:
         remaining = deadline - time.perf_counter()
         if remaining <= 0:  # waited its whole budget behind our own writes
             raise StorageBusy(self.path, self.write_timeout)
-        with translated(self.path, self.write_timeout):
-            self._writer.execute(f"PRAGMA busy_timeout = {max(1, int(remaining * 1000))}")
+        busy = _busy_ms(remaining)
+        if busy != self._busy:  # a statement of its own: only when the budget changed
+            with translated(self.path, self.write_timeout):
+                self._writer.execute(f"PRAGMA busy_timeout = {busy}")
+            self._busy = busy
         return self._transaction(self._writer, "BEGIN IMMEDIATE", job)
 
     def _transaction(self, conn: sqlite3.Connection, begin: str, job: Job[T]) -> T:
