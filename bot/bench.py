@@ -31,8 +31,9 @@ Everything is measured by wrapping functions in this process (nothing in the bot
   that, so it is not the bot's; what a real loop does pay stays the bot's: the loop's own
   ``call_soon`` & co. inside each hook, one real ``time.monotonic`` per clock read, the
   callbacks themselves, and discord.py's parsing of every event SimCord feeds the bot;
-* ``people_sim``, the bench itself: the simulated people's steps, its clock thread and its
-  lag probe's thread (the bench's threads count as a whole, `_bench_thread`).
+* ``people_sim``, the bench itself: the simulated people's steps, its clock thread, its
+  lag probe's thread and the probe's callbacks on the loop (the bench's threads count as a
+  whole, `_bench_thread`).
 
 The wrappers' own overhead outside their timed windows stays in "own" (it errs against
 the bot). The simulated Discord's own cost is also kept out of the way where it would
@@ -492,15 +493,20 @@ class _LagProbe:
         self._loop_thread = threading.get_ident()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="bench-lag")
-        self.cpu = 0.0
-        """CPU of the probe's thread (the bench's, counted with the people)."""
+        self.thread_cpu = self.loop_cpu = 0.0
+        """CPU of the probe's thread, and of its callbacks on the loop."""
+
+    @property
+    def cpu(self) -> float:
+        """The probe's CPU (the bench's, counted with the people)."""
+        return self.thread_cpu + self.loop_cpu
 
     def _run(self) -> None:
         _bench_thread()
         try:
             self._probe()
         finally:
-            self.cpu = time.thread_time()
+            self.thread_cpu = time.thread_time()
 
     def _probe(self) -> None:
         while not self._stop.wait(self.every):
@@ -508,8 +514,10 @@ class _LagProbe:
             ran = threading.Event()
 
             def note(p: float = posted, ran: threading.Event = ran) -> None:
+                start = time.thread_time()
                 self.lags.append(time.perf_counter() - p)
                 ran.set()
+                self.loop_cpu += time.thread_time() - start  # on the loop: the probe's
             try:
                 self.loop.call_soon_threadsafe(note)
             except RuntimeError:
