@@ -247,7 +247,8 @@ class _Meter:
         self._patch(FakeGateway, "feed", self._simulated(vars(FakeGateway)["feed"], "discord"))
         parsers = state.parsers
         saved = dict(parsers)
-        parsers.update({event: self._ours(parse) for event, parse in saved.items()})
+        parsers.update({event: self._ours(self._wrap(parse, f"parse {event}"))
+                        for event, parse in saved.items()})
         self.restore.append(lambda: parsers.update(saved))
         self.hooks = self.loop_hooks(asyncio.get_running_loop())
 
@@ -1011,6 +1012,10 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             "saves": stats["save"],
             "renders": meter.counts["render"]}.items()},
         "simulator_loop_hooks": meter.hooks,
+        "discord_py_parse": {key.split(" ", 1)[1]: {
+            "n": meter.counts[key], "ms_each": round(cpu / meter.counts[key] * 1000, 3)}
+            for key, cpu in sorted(meter.cpu.items())
+            if key.startswith("parse ") and meter.counts[key]},
         "threads_cpu_s": {name: round(value - threads0.get(name, 0.0), 3)
                           for name, value in sorted(threads.items())},
         "failures": dict(bench.failures),
@@ -1104,6 +1109,7 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
            f"{report['own_over_apply']}× apply ({report['apply_per_move_ms']} ms)")
     yield f"  per move: {report['per_move']}  cpu: {report['cpu_s']}"
     yield f"  threads' CPU (s): {report.get('threads_cpu_s')}"
+    yield f"  discord.py's event parsers (the bot's): {report.get('discord_py_parse')}"
     if report["failures"]:
         yield f"  failures: {report['failures']}"
     yield f"  tables at the end, by phase: {report['phases']}"

@@ -17,7 +17,7 @@ import queue
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
@@ -119,6 +119,32 @@ def _busy_ms(remaining: float) -> int:
     return ms if ms < 100 else ms - ms % 100
 
 
+def _answer(job: Future[T]) -> asyncio.Future[T]:
+    """`job`'s outcome on the running loop: one callback from the database thread and
+    nothing else (``asyncio.wrap_future`` and ``shield`` add three callbacks more per
+    transaction). Cancelling the returned future leaves `job` alone (the caller decides)."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[T] = loop.create_future()
+
+    def deliver(job: Future[T]) -> None:  # on the database thread (or here, if done)
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(_settle, answer, job)
+
+    job.add_done_callback(deliver)
+    return answer
+
+
+def _settle(answer: asyncio.Future[T], job: Future[T]) -> None:
+    if answer.done():  # its caller was cancelled
+        return
+    if job.cancelled():
+        answer.cancel()
+    elif (error := job.exception()) is not None:
+        answer.set_exception(error)
+    else:
+        answer.set_result(job.result())
+
+
 class Database:
     """Runs transactions on database threads. Open with `Database.open`."""
 
@@ -192,14 +218,13 @@ class Database:
         if self._closed:
             raise StorageError(f"{self.path}: the store is closed")
         job = pool.submit(fn, *args)
-        done = asyncio.wrap_future(job)
         try:
-            return await asyncio.shield(done)
+            return await _answer(job)
         except asyncio.CancelledError:
             if not job.cancel():  # already running: a transaction cannot be interrupted
-                while not done.done():
+                while not job.done():
                     with contextlib.suppress(asyncio.CancelledError):
-                        await asyncio.wait([done])
+                        await _answer(job)
             raise
 
     def _read(self, job: Job[T]) -> T:
