@@ -32,6 +32,7 @@ priority) is not stuck.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import multiprocessing
@@ -252,8 +253,12 @@ class _Worker:
         return found
 
     def close(self, *, kill: bool) -> None:
-        if kill and self.process.is_alive():
-            self.process.kill()
+        """Close the pipes (`kill`: SIGKILL the process first). Never asks the process
+        whether it is alive: that polls with a zero timeout, which never ends on a clock
+        that stands still (see `_start`)."""
+        if kill:
+            with contextlib.suppress(OSError):
+                self.process.kill()
         for conn in (self.jobs, self.answers):
             conn.close()
 
@@ -320,9 +325,7 @@ class _Pool:
         self.wakeups += 1
         answers = worker.answers_ready()
         if answers is None:
-            self._break(BrokenProcessPool(
-                f"a worker died (pid {worker.process.pid}, exit code "
-                f"{worker.process.exitcode})"))
+            self._break(BrokenProcessPool(f"a worker died (pid {worker.process.pid})"))
             return
         for payload in answers:
             future = worker.queue.popleft()
