@@ -1115,7 +1115,8 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
            f"{report['own_over_apply']}× apply ({report['apply_per_move_ms']} ms)")
     yield f"  per move: {report['per_move']}  cpu: {report['cpu_s']}"
     yield f"  threads' CPU (s): {report.get('threads_cpu_s')}"
-    yield f"  discord.py's event parsers (the bot's): {report.get('discord_py_parse')}"
+    yield (f"  discord.py's event parsers (the bot's; SimCord's hooks inside included): "
+           f"{report.get('discord_py_parse')}")
     if report["failures"]:
         yield f"  failures: {report['failures']}"
     yield f"  tables at the end, by phase: {report['phases']}"
