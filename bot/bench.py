@@ -34,16 +34,16 @@ Everything is measured by wrapping functions in this process (nothing in the bot
   that, so it is not the bot's; what a real loop does pay stays the bot's: the loop's own
   ``call_soon`` & co. inside each hook, one real ``time.monotonic`` per clock read, the
   callbacks themselves, and discord.py's parsing of every event SimCord feeds the bot;
-* ``people_sim``, the bench itself: the simulated people's steps, its clock thread, its
-  lag probe's thread and the probe's callbacks on the loop (the bench's threads count as a
-  whole, `_bench_thread`).
+* ``people_sim``, the bench itself: the simulated people's steps, its lag probe's thread
+  and the probe's callbacks on the loop (the bench's threads count as a whole,
+  `_bench_thread`).
 
 The wrappers' own overhead outside their timed windows stays in "own" (it errs against
 the bot). The simulated Discord's own cost is also kept out of the way where it would
 dominate: SimCord's pending-callback records compare by identity while measuring
 (`_identity_records`).
-Timers are avoided on the bench's side (SimCord virtualises the loop's timers): sleeps are
-threads that wake the loop with ``call_soon_threadsafe``.
+The bench's sleeps (the people's thinking, the publisher's edit interval) are real timers
+of the loop (`wall_sleep`), past SimCord's hook, which virtualises the loop's timers.
 """
 
 from __future__ import annotations
@@ -52,7 +52,6 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import heapq
 import json
 import os
 import random
@@ -397,66 +396,30 @@ class _WallAsyncio:
         return result
 
 
-class _WallClock:
-    """Real-time sleeps for the loop from one thread (a heap of deadlines), since SimCord
-    virtualises the loop's timers. One thread for all: a thread per sleep would compete
-    with the loop for the interpreter lock and show up as loop lag."""
-
-    def __init__(self) -> None:
-        self._heap: list[tuple[float, int, asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
-        self._count = 0
-        self._wake = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self.cpu = 0.0
-        """CPU of the clock's thread so far (the bench's, counted with the people)."""
-
-    def sleep(self, seconds: float) -> asyncio.Future[None]:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        with self._wake:
-            self._count += 1
-            heapq.heappush(self._heap, (time.perf_counter() + max(0.0, seconds), self._count,
-                                        loop, future))
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, daemon=True,
-                                                name="bench-clock")
-                self._thread.start()
-            self._wake.notify()
-        return future
-
-    def _run(self) -> None:
-        _bench_thread()
-        while True:
-            due: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
-            with self._wake:
-                while not self._heap or self._heap[0][0] > time.perf_counter():
-                    self._wake.wait(None if not self._heap
-                                    else self._heap[0][0] - time.perf_counter())
-                now = time.perf_counter()
-                while self._heap and self._heap[0][0] <= now:
-                    _, _, loop, future = heapq.heappop(self._heap)
-                    due.append((loop, future))
-            by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
-            for loop, future in due:
-                by_loop.setdefault(loop, []).append(future)
-            for loop, futures in by_loop.items():
-                with contextlib.suppress(RuntimeError):  # that loop is closed
-                    loop.call_soon_threadsafe(_wake_all, futures)
-            self.cpu = time.thread_time()
-
-
-def _wake_all(futures: list[asyncio.Future[None]]) -> None:
-    for future in futures:
-        if not future.done():
-            future.set_result(None)
-
-
-_clock = _WallClock()
-
-
 def wall_sleep(seconds: float) -> asyncio.Future[None]:
-    """Sleep in real time without the loop's (virtualised) timers."""
-    return _clock.sleep(seconds)
+    """Sleep in real time: a timer of the loop itself (``BaseEventLoop.call_at``, on its
+    real clock), not through SimCord's hook, which makes every timer virtual. The bot's own
+    sleeps in production are such timers too; a thread waking the loop instead (as this
+    bench did) costs the loop a wakeup from another thread each (~0.1 ms on a small VM)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[None] = loop.create_future()
+    when = _real_monotonic() + max(0.0, seconds)
+    asyncio.BaseEventLoop.call_at(loop, when, _wake, future)
+    return future
+
+
+def _real_monotonic() -> float:
+    """The loop's real clock (``time.monotonic`` before SimCord replaced it)."""
+    try:
+        from simcord import _dpy_internals
+    except ImportError:  # pragma: no cover - SimCord is what the bench runs on
+        return time.monotonic()
+    return float(_dpy_internals._REAL_MONOTONIC())
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class _GcProbe:
@@ -950,7 +913,6 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         drawn0 = _drawn()
         threads0 = _threads_cpu()
         workers0 = _workers_cpu()
-        sleeps0 = _clock.cpu
         wall0, cpu0 = time.perf_counter(), time.process_time()
         with _LagProbe(loop, config.lag_every) as probe, _GcProbe() as collector:
             ending = wall_sleep(config.seconds)
@@ -974,7 +936,6 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     stats = Counter(repository.stats)
     stats.subtract(stats_before)
     moves, hands = bench.moves, bench.hands
-    meter.cpu["people"] += _clock.cpu - sleeps0
     own = (cpu - meter.cpu["think"] - meter.cpu["render"] - meter.cpu["discord"]
            - meter.cpu["people"])
     loop_cpu = cpu
