@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import heapq
 import itertools
 import multiprocessing
@@ -61,6 +62,9 @@ NORMAL = 0.5
 """May wait half a second behind urgent jobs asked for later."""
 TIMEOUT = 30.0
 """Seconds a worker may take for one job before it is taken to be stuck."""
+PIPE_SIZE = 1 << 20
+"""Bytes an answer pipe holds (Linux; the default 64 KiB would split a picture, and each
+part would wake the loop)."""
 
 _pool: _Pool | None = None
 _workers = 0
@@ -210,7 +214,11 @@ class _Worker:
         self.answers = answers
         self.fd = answers.fileno()
         os.set_blocking(self.fd, False)
+        with contextlib.suppress(OSError, AttributeError):  # Linux: room for a whole picture
+            fcntl.fcntl(self.fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
         self.buffer = bytearray()
+        self._chunk = memoryview(bytearray(PIPE_SIZE))
+        """Read into (no buffer of the pipe's size allocated per read)."""
         self.queue: deque[asyncio.Future[Any]] = deque()
         self.since = 0.0
         """When the job at the head of `queue` started (``time.perf_counter``)."""
@@ -230,15 +238,15 @@ class _Worker:
     def answers_ready(self) -> list[bytes] | None:
         """The answers that arrived complete (None: the pipe closed, the worker is gone)."""
         try:
-            chunk = os.read(self.fd, 1 << 20)
+            size = os.readv(self.fd, [self._chunk])
         except BlockingIOError:
             return []
         except OSError:
             return None
-        if not chunk:
+        if not size:
             return None
         buffer = self.buffer
-        buffer += chunk
+        buffer += self._chunk[:size]
         found: list[bytes] = []
         while len(buffer) >= _HEADER.size:
             (size,), header = _HEADER.unpack_from(buffer), _HEADER.size
@@ -274,6 +282,7 @@ class _Pool:
         self.broken = False
         self.wakeups = 0
         """Times the loop was woken by answers (several answers may share one)."""
+        self.answers = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._watchdog: asyncio.TimerHandle | None = None
 
@@ -327,6 +336,7 @@ class _Pool:
         if answers is None:
             self._break(BrokenProcessPool(f"a worker died (pid {worker.process.pid})"))
             return
+        self.answers += len(answers)
         for payload in answers:
             future = worker.queue.popleft()
             worker.since = time.perf_counter()

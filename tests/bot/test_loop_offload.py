@@ -107,3 +107,9 @@ async def test_a_worker_that_died_idle_is_noticed_and_replaced(pool: offload._Po
     assert offload._pool is pool  # replaced when next used
     pid = await offload.run(os.getpid)
     assert pid not in pids and offload._pool is not pool
+
+
+async def test_an_answer_larger_than_the_pipe_arrives_whole(pool: offload._Pool) -> None:
+    size = 3 * offload.PIPE_SIZE + 12345  # several reads, frames split anywhere
+    first, second = await asyncio.gather(offload.run(bytes, size), offload.run(_echo, "after"))
+    assert first == bytes(size) and second[0] == "after"
