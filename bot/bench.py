@@ -39,9 +39,12 @@ Everything is measured by wrapping functions in this process (nothing in the bot
   `_bench_thread`).
 
 The wrappers' own overhead outside their timed windows stays in "own" (it errs against
-the bot). The simulated Discord's own cost is also kept out of the way where it would
-dominate: SimCord's pending-callback records compare by identity while measuring
-(`_identity_records`).
+the bot), and so do two small simulator costs not worth a wrapper: SimCord's pass-through
+hook on ``ThreadPoolExecutor.submit`` (the database's jobs) and the loop's side of the lag
+probe's wakeups. ``discord_py_parse`` (diagnostic): CPU of discord.py's parser per event
+kind, SimCord's hooks inside included. The simulated Discord's own cost is also kept out
+of the way where it would dominate: SimCord's pending-callback records compare by identity
+while measuring (`_identity_records`).
 The bench's sleeps (the people's thinking, the publisher's edit interval) are real timers
 of the loop (`wall_sleep`), past SimCord's hook, which virtualises the loop's timers.
 """
