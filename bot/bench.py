@@ -9,20 +9,44 @@ Reported (wall-clock, so run it on a quiet machine or pinned: ``taskset -c 0``):
 
 * Play press → commit p50/p99: the Play button's interaction sent → the move committed;
 * first reply p50/p99: any interaction sent → its acknowledgement (Discord's 3 s limit);
-* event-loop lag p50/p99: a thread posts a callback every 20 ms; how late it runs;
+* event-loop lag p50/p99: a thread posts a callback every ``--lag-every`` seconds (0.1);
+  how late it runs. Each sample wakes the loop from another thread, and that wakeup stays
+  in "own" (about 0.1 ms of the loop's CPU each on a small VM: sampling every 20 ms, as
+  this bench did before, was 5 ms of "own" per second whatever the load);
 * CPU per hand (process CPU over settled hands) and the same outside the computers'
-  thinking, image rendering and the simulated world itself (SimCord's routes and gateway,
-  the simulated people and the bench's sleeping threads; discord.py's parsing of the events
-  SimCord feeds the bot stays the bot's); the engine's own ``apply`` per move, and the
-  bot's own CPU per move as a multiple of it;
+  thinking, image rendering and the simulated world itself; the engine's own ``apply`` per
+  move, and the bot's own CPU per move ("own") as a multiple of it;
+* each thread's CPU (``threads_cpu_s``: the loop, the database's, the worker pool's);
 * counts per committed move: table loads (``reads``: from storage), match parses
   (``Match.from_dict``), saves, images rendered.
 
 Everything is measured by wrapping functions in this process (nothing in the bot knows).
-The simulated Discord's own cost is kept out of the way where it would dominate: SimCord's
-pending-callback records compare by identity while measuring (`_identity_records`).
-Timers are avoided on the bench's side (SimCord virtualises the loop's timers): sleeps are
-threads that wake the loop with ``call_soon_threadsafe``.
+"Own" is the bot process's CPU less exactly these, each measured where it runs:
+
+* ``think`` and ``render``: the computers' thinking and the pictures when they run in this
+  process (``--workers 0``; with workers they are in other processes and not in it);
+* ``discord_sim``, the simulated Discord: SimCord's HTTP routes (``router.dispatch``) and
+  gateway (``FakeGateway.feed``), and its hooks on the event loop (`_Meter.loop_hooks`):
+  its virtual clock standing in for ``time.monotonic``, the bookkeeping it adds to every
+  ``call_soon``/``call_soon_threadsafe``/``call_later``/``call_at``/``create_task``/
+  ``run_in_executor`` of the bot (ownership records, context copies, the pending list)
+  and the wrapper it runs each such callback in. A real bot on a real loop pays none of
+  that, so it is not the bot's; what a real loop does pay stays the bot's: the loop's own
+  ``call_soon`` & co. inside each hook, one real ``time.monotonic`` per clock read, the
+  callbacks themselves, and discord.py's parsing of every event SimCord feeds the bot;
+* ``people_sim``, the bench itself: the simulated people's steps, its lag probe's thread
+  and the probe's callbacks on the loop (the bench's threads count as a whole,
+  `_bench_thread`).
+
+The wrappers' own overhead outside their timed windows stays in "own" (it errs against
+the bot), and so do two small simulator costs not worth a wrapper: SimCord's pass-through
+hook on ``ThreadPoolExecutor.submit`` (the database's jobs) and the loop's side of the lag
+probe's wakeups. ``discord_py_parse`` (diagnostic): CPU of discord.py's parser per event
+kind, SimCord's hooks inside included. The simulated Discord's own cost is also kept out
+of the way where it would dominate: SimCord's pending-callback records compare by identity
+while measuring (`_identity_records`).
+The bench's sleeps (the people's thinking, the publisher's edit interval) are real timers
+of the loop (`wall_sleep`), past SimCord's hook, which virtualises the loop's timers.
 """
 
 from __future__ import annotations
@@ -31,7 +55,6 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import heapq
 import json
 import os
 import random
@@ -74,6 +97,8 @@ class BenchConfig:
     worker_nice: int = 10
     """How much lower the workers' priority is (production: 10)."""
     stacks: int = 8
+    lag_every: float = 0.1
+    """Seconds between two event-loop lag samples (`_LagProbe`)."""
     """Report the loop's `stacks` most frequent stacks while it lagged (0: none)."""
 
 
@@ -101,6 +126,16 @@ def _ms(values: list[float]) -> dict[str, float | int | None]:
             "max": r(max(values) if values else None)}
 
 
+_DEPTH = threading.local()
+"""Per thread: the wrappers of `_Meter` running (``sim``: the simulated world's key). The
+bench's own threads (its clock, the lag probe) set ``sim`` for their whole life
+(`_bench_thread`): their CPU is counted as a whole, so nothing in them is counted again."""
+
+
+def _bench_thread() -> None:
+    _DEPTH.sim = "bench"
+
+
 class _Meter:
     """The wrappers: CPU of the computers, renders, SimCord's routes and ``apply``;
     counts of parses; acknowledgements and edits of interactions, by token."""
@@ -116,7 +151,9 @@ class _Meter:
         """Select presses waiting for the edit of the (DM) message they were made on."""
         self.channel_events: dict[int, asyncio.Event] = {}
         self.restore: list[Callable[[], None]] = []
-        self._depth = threading.local()
+        self.hooks: list[str] = []
+        """SimCord's loop hooks measured as the simulator's (`loop_hooks`)."""
+        self._depth = _DEPTH
 
     def _patch(self, owner: Any, name: str, value: Any) -> None:
         original = vars(owner)[name]
@@ -217,8 +254,70 @@ class _Meter:
         self._patch(FakeGateway, "feed", self._simulated(vars(FakeGateway)["feed"], "discord"))
         parsers = state.parsers
         saved = dict(parsers)
-        parsers.update({event: self._ours(parse) for event, parse in saved.items()})
+        parsers.update({event: self._ours(self._wrap(parse, f"parse {event}"))
+                        for event, parse in saved.items()})
         self.restore.append(lambda: parsers.update(saved))
+        self.hooks = self.loop_hooks(asyncio.get_running_loop())
+
+    LOOP_HOOKS = (("call_soon", "orig_call_soon"),
+                  ("call_soon_threadsafe", "orig_call_soon_threadsafe"),
+                  ("call_later", "orig_call_later"), ("call_at", "orig_call_at"),
+                  ("create_task", "orig_create_task"),
+                  ("run_in_executor", "orig_run_in_executor"))
+    """SimCord's hooks on the loop (instance attributes it sets when the bot attaches), and
+    the name, in each hook's closure, of the loop's own method it wraps."""
+
+    def loop_hooks(self, loop: asyncio.AbstractEventLoop) -> list[str]:
+        """Count SimCord's hooks on the event loop as the simulated Discord's (``discord``):
+        its clock (``time.monotonic``, virtual time), its scheduling hooks (the bookkeeping
+        around every ``call_soon``, timer, task and executor job of the bot) and the wrapper
+        it runs each scheduled callback in. What a real loop pays stays the bot's: the
+        loop's own ``call_soon`` & co. and one real ``time.monotonic`` per clock read are
+        charged back (`_ours`), and so is every callback the wrapper runs unless it is
+        SimCord's own. Returns the hooks found (a SimCord without them: none)."""
+        from simcord import _dpy_internals
+
+        found: list[str] = []
+        clock = time.monotonic
+        if _from_simcord(clock):
+            real = _dpy_internals._REAL_MONOTONIC
+            simulated = self._simulated(clock, "discord")
+
+            def monotonic() -> float:
+                real()  # what the bot's clock costs on a real loop
+                return float(simulated())
+
+            self._patch(time, "monotonic", monotonic)
+            found.append("monotonic")
+        for name, inner in self.LOOP_HOOKS:
+            hook = vars(loop).get(name)
+            cell = None if hook is None else _cell(hook, inner)
+            if hook is None or cell is None or not _from_simcord(hook):
+                continue
+            original = cell.cell_contents
+            cell.cell_contents = self._ours(original)
+            self.restore.append(lambda cell=cell, original=original: setattr(
+                cell, "cell_contents", original))
+            self._patch(loop, name, self._hooked(hook))
+            found.append(name)
+        return found
+
+    def _hooked(self, hook: Callable[..., Any]) -> Callable[..., Any]:
+        """`hook` timed as the simulator's; the wrapper SimCord runs the callback in
+        (``invoke``) too, the bot's callback inside it charged back."""
+        timed = self._simulated(hook, "discord")
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            handle = timed(*args, **kwargs)
+            invoke = getattr(handle, "_callback", None)
+            callback = getattr(invoke, "__simcord_original_callback__", None)
+            if callback is not None:
+                cell = _cell(invoke, "callback")
+                if cell is not None and not _from_simcord(callback):
+                    cell.cell_contents = self._ours(callback)
+                handle._callback = self._simulated(invoke, "discord")
+            return handle
+        return wrapper
 
     def _observe(self, method: str, path: str) -> None:
         now = time.perf_counter()
@@ -245,6 +344,21 @@ class _Meter:
         for undo in reversed(self.restore):
             undo()
         self.restore.clear()
+
+
+def _from_simcord(fn: Any) -> bool:
+    """Whether `fn` (a function or bound method) is SimCord's code."""
+    module = getattr(getattr(fn, "__func__", fn), "__module__", None)
+    return isinstance(module, str) and module.split(".")[0] == "simcord"
+
+
+def _cell(fn: Any, name: str) -> Any | None:
+    """The closure cell of `fn` holding its free variable `name`, if any."""
+    code = getattr(fn, "__code__", None)
+    closure = getattr(fn, "__closure__", None)
+    if code is None or not closure or name not in code.co_freevars:
+        return None
+    return closure[code.co_freevars.index(name)]
 
 
 class _Steps(Coroutine[Any, Any, Any]):
@@ -285,65 +399,30 @@ class _WallAsyncio:
         return result
 
 
-class _WallClock:
-    """Real-time sleeps for the loop from one thread (a heap of deadlines), since SimCord
-    virtualises the loop's timers. One thread for all: a thread per sleep would compete
-    with the loop for the interpreter lock and show up as loop lag."""
-
-    def __init__(self) -> None:
-        self._heap: list[tuple[float, int, asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
-        self._count = 0
-        self._wake = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self.cpu = 0.0
-        """CPU of the clock's thread so far (the bench's, counted with the people)."""
-
-    def sleep(self, seconds: float) -> asyncio.Future[None]:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        with self._wake:
-            self._count += 1
-            heapq.heappush(self._heap, (time.monotonic() + max(0.0, seconds), self._count,
-                                        loop, future))
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, daemon=True,
-                                                name="bench-clock")
-                self._thread.start()
-            self._wake.notify()
-        return future
-
-    def _run(self) -> None:
-        while True:
-            due: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
-            with self._wake:
-                while not self._heap or self._heap[0][0] > time.monotonic():
-                    self._wake.wait(None if not self._heap
-                                    else self._heap[0][0] - time.monotonic())
-                now = time.monotonic()
-                while self._heap and self._heap[0][0] <= now:
-                    _, _, loop, future = heapq.heappop(self._heap)
-                    due.append((loop, future))
-            by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
-            for loop, future in due:
-                by_loop.setdefault(loop, []).append(future)
-            for loop, futures in by_loop.items():
-                with contextlib.suppress(RuntimeError):  # that loop is closed
-                    loop.call_soon_threadsafe(_wake_all, futures)
-            self.cpu = time.thread_time()
-
-
-def _wake_all(futures: list[asyncio.Future[None]]) -> None:
-    for future in futures:
-        if not future.done():
-            future.set_result(None)
-
-
-_clock = _WallClock()
-
-
 def wall_sleep(seconds: float) -> asyncio.Future[None]:
-    """Sleep in real time without the loop's (virtualised) timers."""
-    return _clock.sleep(seconds)
+    """Sleep in real time: a timer of the loop itself (``BaseEventLoop.call_at``, on its
+    real clock), not through SimCord's hook, which makes every timer virtual. The bot's own
+    sleeps in production are such timers too; a thread waking the loop instead (as this
+    bench did) costs the loop a wakeup from another thread each (~0.1 ms on a small VM)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[None] = loop.create_future()
+    when = _real_monotonic() + max(0.0, seconds)
+    asyncio.BaseEventLoop.call_at(loop, when, _wake, future)
+    return future
+
+
+def _real_monotonic() -> float:
+    """The loop's real clock (``time.monotonic`` before SimCord replaced it)."""
+    try:
+        from simcord import _dpy_internals
+    except ImportError:  # pragma: no cover - SimCord is what the bench runs on
+        return time.monotonic()
+    return float(_dpy_internals._REAL_MONOTONIC())
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class _GcProbe:
@@ -377,7 +456,7 @@ class _LagProbe:
     every `sample` seconds: `stacks` counts what the loop was busy with (one sample ≈
     `sample` seconds of the loop held up)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, every: float = 0.02, *,
+    def __init__(self, loop: asyncio.AbstractEventLoop, every: float = 0.1, *,
                  threshold: float = 0.02, sample: float = 0.005) -> None:
         self.loop, self.every = loop, every
         self.threshold, self.sample = threshold, sample
@@ -386,15 +465,31 @@ class _LagProbe:
         self._loop_thread = threading.get_ident()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="bench-lag")
+        self.thread_cpu = self.loop_cpu = 0.0
+        """CPU of the probe's thread, and of its callbacks on the loop."""
+
+    @property
+    def cpu(self) -> float:
+        """The probe's CPU (the bench's, counted with the people)."""
+        return self.thread_cpu + self.loop_cpu
 
     def _run(self) -> None:
+        _bench_thread()
+        try:
+            self._probe()
+        finally:
+            self.thread_cpu = time.thread_time()
+
+    def _probe(self) -> None:
         while not self._stop.wait(self.every):
             posted = time.perf_counter()
             ran = threading.Event()
 
             def note(p: float = posted, ran: threading.Event = ran) -> None:
+                start = time.thread_time()
                 self.lags.append(time.perf_counter() - p)
                 ran.set()
+                self.loop_cpu += time.thread_time() - start  # on the loop: the probe's
             try:
                 self.loop.call_soon_threadsafe(note)
             except RuntimeError:
@@ -819,10 +914,10 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         for kept in (bench.commits, bench.acks, bench.failures, meter.cpu, meter.counts):
             kept.clear()
         drawn0 = _drawn()
+        threads0 = _threads_cpu()
         workers0 = _workers_cpu()
-        sleeps0 = _clock.cpu
         wall0, cpu0 = time.perf_counter(), time.process_time()
-        with _LagProbe(loop) as probe, _GcProbe() as collector:
+        with _LagProbe(loop, config.lag_every) as probe, _GcProbe() as collector:
             ending = wall_sleep(config.seconds)
             ending.add_done_callback(lambda _: bench.stop())
             stopper = asyncio.ensure_future(_wait_stop(bench))
@@ -831,10 +926,12 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+            threads = _threads_cpu()
             workers_cpu = _workers_cpu() - workers0
             if offload.workers():
                 meter.counts["render"] = _drawn() - drawn0
         lags, stacks = probe.lags, probe.stacks
+        meter.cpu["people"] += probe.cpu
     finally:
         for task in tasks:
             task.cancel()
@@ -842,7 +939,6 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     stats = Counter(repository.stats)
     stats.subtract(stats_before)
     moves, hands = bench.moves, bench.hands
-    meter.cpu["people"] += _clock.cpu - sleeps0
     own = (cpu - meter.cpu["think"] - meter.cpu["render"] - meter.cpu["discord"]
            - meter.cpu["people"])
     loop_cpu = cpu
@@ -857,6 +953,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         "tables": config.tables, "humans": config.humans, "workers": config.workers,
         "worker_nice": config.worker_nice, "computer": config.computer,
         "edit_interval": config.edit_interval, "think": config.think,
+        "lag_every": config.lag_every,
         "warmup": config.warmup,
         "seconds": round(wall, 2),
         "load_average": [round(x, 2) for x in os.getloadavg()],
@@ -884,6 +981,13 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             "parses": meter.counts["parse"],
             "saves": stats["save"],
             "renders": meter.counts["render"]}.items()},
+        "simulator_loop_hooks": meter.hooks,
+        "discord_py_parse": {key.split(" ", 1)[1]: {
+            "n": meter.counts[key], "ms_each": round(cpu / meter.counts[key] * 1000, 3)}
+            for key, cpu in sorted(meter.cpu.items())
+            if key.startswith("parse ") and meter.counts[key]},
+        "threads_cpu_s": {name: round(value - threads0.get(name, 0.0), 3)
+                          for name, value in sorted(threads.items())},
         "failures": dict(bench.failures),
         "gc_pauses_ms": collector.report(),
         "phases": dict(Counter(
@@ -901,6 +1005,21 @@ def _pin_workers(cpus: tuple[int, ...] | None, nice: int) -> None:
             if cpus is not None:
                 os.sched_setaffinity(pid, cpus)
             os.setpriority(os.PRIO_PROCESS, pid, nice)
+
+
+def _threads_cpu() -> dict[str, float]:
+    """CPU seconds so far of this process's live threads, by name (digits dropped: a pool's
+    threads together), from Linux /proc (empty elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found: Counter[str] = Counter()
+    for thread in threading.enumerate():
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            stat = Path(f"/proc/self/task/{thread.native_id}/stat").read_text()
+            fields = stat.rsplit(")", 1)[1].split()
+            name = (type(thread).__name__ if thread.name.startswith("Thread-")
+                    else re.sub(r"[-_]?\d+", "", thread.name))
+            found[name] += (int(fields[11]) + int(fields[12])) / tick
+    return dict(found)
 
 
 def _drawn() -> int:
@@ -959,6 +1078,9 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
     yield (f"  own CPU per move {report['own_cpu_per_move_ms']} ms = "
            f"{report['own_over_apply']}× apply ({report['apply_per_move_ms']} ms)")
     yield f"  per move: {report['per_move']}  cpu: {report['cpu_s']}"
+    yield f"  threads' CPU (s): {report.get('threads_cpu_s')}"
+    yield (f"  discord.py's event parsers (the bot's; SimCord's hooks inside included): "
+           f"{report.get('discord_py_parse')}")
     if report["failures"]:
         yield f"  failures: {report['failures']}"
     yield f"  tables at the end, by phase: {report['phases']}"
@@ -1030,6 +1152,9 @@ def main(argv: list[str] | None = None) -> int:
                              "(--loop-cpus 0 --worker-cpus 1)")
     parser.add_argument("--worker-nice", type=int, default=10,
                         help="niceness of the worker processes (production: 10)")
+    parser.add_argument("--lag-every", type=float, default=0.1,
+                        help="seconds between two event-loop lag samples (each wakes the "
+                             "loop from another thread, which the loop pays)")
     parser.add_argument("--stacks", type=int, default=8,
                         help="print the loop's N most frequent stacks while it lagged")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -1046,7 +1171,8 @@ def main(argv: list[str] | None = None) -> int:
                              seed=args.seed, workers=args.workers,
                              edit_interval=args.edit_interval, loop_cpus=loop_cpus,
                              worker_cpus=worker_cpus, stacks=args.stacks,
-                             worker_nice=args.worker_nice, warmup=args.warmup)
+                             worker_nice=args.worker_nice, warmup=args.warmup,
+                             lag_every=args.lag_every)
         report = asyncio.run(run_bench(config))
         reports.append(report)
         if args.json:

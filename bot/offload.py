@@ -15,25 +15,39 @@ picture: selecting cards answers with the redrawn hand), `NORMAL` for the rest (
 players, the table picture, which the publisher coalesces anyway). So a backlog of table
 pictures or computer turns never holds up a click, and nothing waits forever.
 
-A worker that dies (the pool breaks) or does not answer within `timeout` seconds (it is
-stuck) is survived: the pool is replaced (the stuck worker killed) and the job tried once
-more in the new pool; the jobs in flight in the old one are tried again the same way. The
-timeout starts once a pool has answered once: a worker starting up on a busy machine (its
-imports can take long at a low priority) is not stuck.
+No thread stands between the loop and the workers (`_Pool`): the loop writes a job to its
+worker's pipe and reads the answers from the worker's answer pipe itself
+(``loop.add_reader``), so an answer costs no thread hop (a ``ProcessPoolExecutor`` costs two
+threads and four switches per job), and the answers that arrived together are delivered in
+one wakeup, each to its own caller, in the order the worker finished them.
+
+A worker that dies (its pipe closes) or does not answer within `timeout` seconds (it is
+stuck: one watchdog timer for the pool, armed while jobs are out) is survived: the pool is
+replaced (every worker killed) and the job tried once more in the new pool; the jobs in
+flight in the old one are tried again the same way. The timeout starts once a pool has
+answered once: a worker starting up on a busy machine (its imports can take long at a low
+priority) is not stuck.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import heapq
 import itertools
 import multiprocessing
 import os
+import pickle
 import signal
+import struct
 import threading
+import time
+from collections import deque
 from collections.abc import Callable, Collection
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from bot.logging import log
@@ -48,10 +62,11 @@ NORMAL = 0.5
 """May wait half a second behind urgent jobs asked for later."""
 TIMEOUT = 30.0
 """Seconds a worker may take for one job before it is taken to be stuck."""
+PIPE_SIZE = 1 << 20
+"""Bytes an answer pipe holds (Linux; the default 64 KiB would split a picture, and each
+part would wake the loop)."""
 
-_pool: ProcessPoolExecutor | None = None
-_answered: ProcessPoolExecutor | None = None
-"""The pool once it has answered a job (its workers are up: the timeout applies)."""
+_pool: _Pool | None = None
 _workers = 0
 _timeout = TIMEOUT
 _settings: dict[str, Any] = {}
@@ -82,14 +97,18 @@ def _start() -> None:
     global _pool
     # forkserver: workers never inherit the bot's threads (SQLite, timers) mid-flight.
     context = multiprocessing.get_context("forkserver")
-    pool = ProcessPoolExecutor(_workers, mp_context=context, initializer=_warm,
-                               initargs=(_settings["cpus"], _settings["nice"]))
-    starter = threading.Thread(target=lambda: [pool.submit(os.getpid)
-                                               for _ in range(_workers)],
-                               name="offload-start")
+    started: list[_Worker] = []
+    starter = threading.Thread(
+        target=lambda: started.extend(_Worker.start(context, _settings)
+                                      for _ in range(_workers)),
+        name="offload-start")
     starter.start()
     starter.join()
-    _pool = pool
+    if len(started) != _workers:
+        for worker in started:
+            worker.close(kill=True)
+        raise RuntimeError("offload: the worker processes could not be started")
+    _pool = _Pool(started, _timeout)
 
 
 def workers() -> int:
@@ -100,18 +119,16 @@ def shutdown() -> None:
     global _pool, _workers
     pool, _pool, _workers = _pool, None, 0
     if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.close(BrokenProcessPool("the pool was shut down"))
     _release_waiting()
 
 
-def _restart(broken: ProcessPoolExecutor, why: str) -> None:
+def _restart(broken: _Pool, why: str) -> None:
     """Replace `broken` by a fresh pool (once, however many of its jobs failed)."""
     if _pool is not broken:
         return
     log.warning("offload: worker pool %s; starting a new one", why)
-    for process in list((getattr(broken, "_processes", None) or {}).values()):
-        process.kill()  # a stuck worker would otherwise keep its core
-    broken.shutdown(wait=False, cancel_futures=True)
+    broken.close(BrokenProcessPool(why))  # a stuck worker would otherwise keep its core
     _start()
 
 
@@ -127,10 +144,7 @@ async def run(fn: Callable[..., T], *args: Any, priority: float = NORMAL) -> T:
         try:
             if pool is None:  # shut down while waiting
                 return await asyncio.to_thread(fn, *args)
-            future = asyncio.wrap_future(pool.submit(fn, *args))
-            result = await (asyncio.wait_for(future, _timeout) if pool is _answered
-                            else future)
-            _note_answer(pool)
+            result: T = await pool.submit(fn, args)
             return result
         except BrokenProcessPool:
             if attempt == 2 or pool is None:
@@ -143,11 +157,6 @@ async def run(fn: Callable[..., T], *args: Any, priority: float = NORMAL) -> T:
         finally:
             _done()
     raise AssertionError("unreachable")
-
-
-def _note_answer(pool: ProcessPoolExecutor) -> None:
-    global _answered
-    _answered = pool
 
 
 async def _turn(priority: float) -> None:
@@ -186,6 +195,232 @@ def _release_waiting() -> None:
     for _, _, ticket in waiting:
         if not ticket.done() and not ticket.get_loop().is_closed():
             ticket.set_result(None)
+
+
+# ---- the pool: worker processes behind two pipes each ----------------------------------
+
+_HEADER = struct.Struct("!i")
+_LONG = struct.Struct("!Q")
+"""`Connection.send_bytes`'s framing: the size (``!i``), or -1 and the size (``!Q``)."""
+
+
+class _Worker:
+    """One worker process: jobs go down `jobs`, answers come back on `answers`; `queue`:
+    the futures of its jobs in flight, in the order it answers them."""
+
+    def __init__(self, process: BaseProcess, jobs: Connection, answers: Connection) -> None:
+        self.process = process
+        self.jobs = jobs
+        self.answers = answers
+        self.fd = answers.fileno()
+        os.set_blocking(self.fd, False)
+        with contextlib.suppress(OSError, AttributeError):  # Linux: room for a whole picture
+            fcntl.fcntl(self.fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+        self.buffer = bytearray()
+        self._chunk = memoryview(bytearray(PIPE_SIZE))
+        """Read into (no buffer of the pipe's size allocated per read)."""
+        self.queue: deque[asyncio.Future[Any]] = deque()
+        self.since = 0.0
+        """When the job at the head of `queue` started (``time.perf_counter``)."""
+
+    @classmethod
+    def start(cls, context: Any, settings: dict[str, Any]) -> _Worker:
+        jobs_r, jobs_w = context.Pipe(duplex=False)
+        answers_r, answers_w = context.Pipe(duplex=False)
+        process = context.Process(target=_serve, name="tractor-offload", daemon=True,
+                                  args=(jobs_r, answers_w, settings["cpus"],
+                                        settings["nice"]))
+        process.start()
+        jobs_r.close()  # the worker has its own copies: its death closes the answers pipe
+        answers_w.close()
+        return cls(process, jobs_w, answers_r)
+
+    def answers_ready(self) -> list[bytes] | None:
+        """The answers that arrived complete (None: the pipe closed, the worker is gone)."""
+        try:
+            size = os.readv(self.fd, [self._chunk])
+        except BlockingIOError:
+            return []
+        except OSError:
+            return None
+        if not size:
+            return None
+        buffer = self.buffer
+        buffer += self._chunk[:size]
+        found: list[bytes] = []
+        while len(buffer) >= _HEADER.size:
+            (size,), header = _HEADER.unpack_from(buffer), _HEADER.size
+            if size == -1:
+                if len(buffer) < header + _LONG.size:
+                    break
+                (size,), header = _LONG.unpack_from(buffer, header), header + _LONG.size
+            if len(buffer) < header + size:
+                break
+            found.append(bytes(buffer[header:header + size]))
+            del buffer[:header + size]
+        return found
+
+    def close(self, *, kill: bool) -> None:
+        """Close the pipes (`kill`: SIGKILL the process first). Never asks the process
+        whether it is alive: that polls with a zero timeout, which never ends on a clock
+        that stands still (see `_start`)."""
+        if kill:
+            with contextlib.suppress(OSError):
+                self.process.kill()
+        for conn in (self.jobs, self.answers):
+            conn.close()
+
+
+class _Pool:
+    """The worker processes, read by the event loop itself (``add_reader``)."""
+
+    def __init__(self, workers: list[_Worker], timeout: float) -> None:
+        self.workers = workers
+        self.timeout = timeout
+        self.answered = False
+        """A worker answered once (they are up: the timeout applies from now on)."""
+        self.broken = False
+        self.wakeups = 0
+        """Times the loop was woken by answers (several answers may share one)."""
+        self.answers = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._watchdog: asyncio.TimerHandle | None = None
+
+    @property
+    def _processes(self) -> dict[int | None, BaseProcess]:
+        """The worker processes by pid (as ``ProcessPoolExecutor._processes``)."""
+        return {worker.process.pid: worker.process for worker in self.workers}
+
+    def submit(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> asyncio.Future[Any]:
+        """Send ``fn(*args)`` to the worker with the fewest jobs; its answer's future."""
+        if self.broken:
+            raise BrokenProcessPool("the pool is broken")
+        loop = asyncio.get_running_loop()
+        self._bind(loop)
+        data = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
+        worker = min(self.workers, key=lambda w: len(w.queue))
+        future: asyncio.Future[Any] = loop.create_future()
+        try:
+            worker.jobs.send_bytes(data)
+        except OSError:
+            self._break(BrokenProcessPool("a worker died (its pipe is closed)"))
+            raise BrokenProcessPool("a worker died (its pipe is closed)") from None
+        if not worker.queue:
+            worker.since = time.perf_counter()
+        worker.queue.append(future)
+        self._arm()
+        return future
+
+    def _bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Read the workers' answers on `loop` (the first, or a new, running loop)."""
+        if self._loop is loop:
+            return
+        self._unbind()
+        self._loop = loop
+        for worker in self.workers:
+            loop.add_reader(worker.fd, self._readable, worker)
+
+    def _unbind(self) -> None:
+        loop, self._loop = self._loop, None
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
+        if loop is not None and not loop.is_closed():
+            for worker in self.workers:
+                loop.remove_reader(worker.fd)
+
+    def _readable(self, worker: _Worker) -> None:
+        """Deliver every answer that arrived, each to its job, in the worker's order."""
+        self.wakeups += 1
+        answers = worker.answers_ready()
+        if answers is None:
+            self._break(BrokenProcessPool(f"a worker died (pid {worker.process.pid})"))
+            return
+        self.answers += len(answers)
+        for payload in answers:
+            future = worker.queue.popleft()
+            worker.since = time.perf_counter()
+            self.answered = True
+            try:
+                ok, value = pickle.loads(payload)
+            except Exception as error:  # an answer that does not unpickle here
+                ok, value = False, error
+            if future.done():  # its caller gave up (cancelled)
+                continue
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+        if answers:
+            self._arm()
+
+    def _arm(self) -> None:
+        """One watchdog for the pool, while jobs are out on an answered pool."""
+        busy = [w.since for w in self.workers if w.queue]
+        if not busy:
+            if self._watchdog is not None:
+                self._watchdog.cancel()
+                self._watchdog = None
+            return
+        if self._watchdog is None and self.answered and self._loop is not None:
+            delay = max(0.0, min(busy) + self.timeout - time.perf_counter())
+            self._watchdog = self._loop.call_later(delay, self._check)
+
+    def _check(self) -> None:
+        self._watchdog = None
+        if self.broken:
+            return
+        now = time.perf_counter()
+        for worker in self.workers:
+            if worker.queue and now - worker.since >= self.timeout:
+                head = worker.queue.popleft()
+                if not head.done():
+                    head.set_exception(TimeoutError(f"no answer within {self.timeout:g} s"))
+                self._break(BrokenProcessPool("a worker is stuck"))
+                return
+        self._arm()
+
+    def _break(self, error: BrokenProcessPool) -> None:
+        """Fail every job in flight with `error` and kill the workers (replaced by
+        `_restart`, whose caller tries its job again)."""
+        if not self.broken:
+            self.close(error)
+
+    def close(self, error: BrokenProcessPool) -> None:
+        """Stop reading, kill the workers, fail the jobs still out with `error`."""
+        self.broken = True
+        self._unbind()
+        for worker in self.workers:
+            worker.close(kill=True)
+            while worker.queue:
+                future = worker.queue.popleft()
+                if not future.done() and not future.get_loop().is_closed():
+                    future.set_exception(error)
+
+
+def _serve(jobs: Connection, answers: Connection, cpus: list[int] | None = None,
+           nice: int = 10) -> None:
+    """A worker process: run each job it is sent and send back ``(ok, value)``, until the
+    bot closes its end of the pipe."""
+    _warm(cpus, nice)
+    while True:
+        try:
+            data = jobs.recv_bytes()
+        except (EOFError, OSError):
+            return
+        try:
+            fn, args = pickle.loads(data)
+            reply: tuple[bool, Any] = (True, fn(*args))
+        except Exception as error:
+            reply = (False, error)
+        try:
+            payload = pickle.dumps(reply, pickle.HIGHEST_PROTOCOL)
+        except Exception as error:  # an answer or error that does not pickle
+            payload = pickle.dumps((False, RuntimeError(f"{reply[1]!r}: {error}")))
+        try:
+            answers.send_bytes(payload)
+        except OSError:
+            return
 
 
 def _warm(cpus: list[int] | None = None, nice: int = 10) -> None:

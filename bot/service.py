@@ -660,18 +660,26 @@ class TableService:
             if key in self._pending_computer:
                 continue
             self._pending_computer.add(key)
-            task = asyncio.create_task(self._computer_turn(table_id, seat, doc.step),
+            task = asyncio.create_task(self._computer_turn(table_id, seat, doc.step, doc),
                                        name=f"tractor-computer-{table_id}-{seat}")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _computer_turn(self, table_id: int, seat: int, step: int) -> None:
+    async def _computer_turn(self, table_id: int, seat: int, step: int,
+                             committed: TableDoc | None = None) -> None:
+        """Decide for a computer seat at `step` (off the loop) and apply it. `committed`:
+        the table as the commit that reached `step` left it (read only), decided from at
+        once unless the turn waits first (``action_delay``) or is tried again."""
         key = (table_id, seat, step)
         try:
             if self.config.action_delay > 0:
+                committed = None
                 await asyncio.sleep(self.config.action_delay)
             for _attempt in range(2):
-                _, doc = await self.load(table_id)
+                if committed is not None:
+                    doc, committed = committed, None
+                else:
+                    _, doc = await self.load(table_id)
                 match = doc.get_match()
                 if (doc.step != step or match is None or seat not in seats_to_act(match)
                         or not doc.seat(seat).computer_acts):
@@ -711,6 +719,9 @@ class TableService:
         entry = None if seat is None else doc.seats[seat]
         if seat is None or entry is None or entry.user_id is None or entry.autopilot:
             return
+        known = self.store.known_user_settings(entry.user_id)
+        if known is not None and not known.auto_forced:
+            return  # they did not ask (their settings are in memory: no task for it)
         key = (table_id, seat, doc.step)
         if key in self._pending_forced:
             return

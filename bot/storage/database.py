@@ -1,7 +1,9 @@
 """The SQLite file behind `Store`: one writer thread, a few reader threads (WAL).
 
 Every transaction is one job run start to finish on a database thread, so the event loop
-never waits for SQLite and a transaction costs one thread hop. Reads run on their own
+never waits for SQLite and a transaction costs one thread hop; the answers come back through
+one mailbox per loop (`_Mailbox`), so transactions finishing while the loop is busy share
+one wakeup of it. Reads run on their own
 connections and, thanks to WAL, never wait behind a write (ours or another process's).
 Writes are serialised on the writer; each must get the database within ``write_timeout``
 seconds of being asked (queueing included) or raises `StorageBusy` with nothing written.
@@ -15,11 +17,12 @@ import asyncio
 import contextlib
 import queue
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .errors import DatabaseCorrupt, DatabaseNotWritable, StorageBusy, StorageError
 from .migrate import check_header, inspect, is_corruption, migrate
@@ -110,6 +113,62 @@ def _open_connections(path: str, clock: Callable[[], float], readers: int,
     return opened[0], opened[1:]
 
 
+def _busy_ms(remaining: float) -> int:
+    """The writer's ``busy_timeout`` for a write with `remaining` seconds of its budget: in
+    steps of 100 ms rounded down (never past the budget; below 100 ms, to the ms), so that
+    writes that start without queueing all share one setting instead of preparing a new
+    ``PRAGMA`` statement each."""
+    ms = max(1, int(remaining * 1000))
+    return ms if ms < 100 else ms - ms % 100
+
+
+def _settle(answer: asyncio.Future[T], job: Future[T]) -> None:
+    """Copy a finished `job`'s outcome to `answer` (unless its caller gave up)."""
+    if answer.done():
+        return
+    if job.cancelled():
+        answer.cancel()
+    elif (error := job.exception()) is not None:
+        answer.set_exception(error)
+    else:
+        answer.set_result(job.result())
+
+
+class _Mailbox:
+    """Answers from the database threads to one event loop: the answer that finds the box
+    empty wakes the loop (``call_soon_threadsafe``); those that arrive before the loop got
+    to it ride along, so a burst of transactions costs the loop one wakeup, not one each.
+    Delivered in the order they were posted (the order the transactions finished)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.wakeups = 0
+        self._lock = threading.Lock()
+        self._items: list[tuple[asyncio.Future[Any], Future[Any]]] = []
+
+    def answer(self, job: Future[T]) -> asyncio.Future[T]:
+        """`job`'s outcome on the loop. Cancelling it leaves `job` alone (the caller
+        decides)."""
+        answer: asyncio.Future[T] = self.loop.create_future()
+        job.add_done_callback(lambda job: self._post(answer, job))
+        return answer
+
+    def _post(self, answer: asyncio.Future[Any], job: Future[Any]) -> None:
+        with self._lock:  # on a database thread (or the loop's, for a job already done)
+            self._items.append((answer, job))
+            if len(self._items) > 1:
+                return  # a wakeup is on its way
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            self.loop.call_soon_threadsafe(self._deliver)
+
+    def _deliver(self) -> None:
+        self.wakeups += 1
+        with self._lock:
+            items, self._items = self._items, []
+        for answer, job in items:
+            _settle(answer, job)
+
+
 class Database:
     """Runs transactions on database threads. Open with `Database.open`."""
 
@@ -127,6 +186,10 @@ class Database:
         for conn in readers or [writer]:
             self._idle.put(conn)
         self._closed = False
+        self._mailbox: _Mailbox | None = None
+        """Where the transactions' answers come back (the loop using the database)."""
+        self._busy = -1
+        """The writer's ``busy_timeout`` (ms) last set (on the writer thread only)."""
 
     @classmethod
     async def open(cls, path: str, *, clock: Callable[[], float],
@@ -180,15 +243,17 @@ class Database:
         arrives the transaction has either happened or never will."""
         if self._closed:
             raise StorageError(f"{self.path}: the store is closed")
+        mailbox = self._mailbox
+        if mailbox is None or mailbox.loop is not asyncio.get_running_loop():
+            mailbox = self._mailbox = _Mailbox(asyncio.get_running_loop())
         job = pool.submit(fn, *args)
-        done = asyncio.wrap_future(job)
         try:
-            return await asyncio.shield(done)
+            return await mailbox.answer(job)
         except asyncio.CancelledError:
             if not job.cancel():  # already running: a transaction cannot be interrupted
-                while not done.done():
+                while not job.done():
                     with contextlib.suppress(asyncio.CancelledError):
-                        await asyncio.wait([done])
+                        await mailbox.answer(job)
             raise
 
     def _read(self, job: Job[T]) -> T:
@@ -202,8 +267,11 @@ class Database:
         remaining = deadline - time.perf_counter()
         if remaining <= 0:  # waited its whole budget behind our own writes
             raise StorageBusy(self.path, self.write_timeout)
-        with translated(self.path, self.write_timeout):
-            self._writer.execute(f"PRAGMA busy_timeout = {max(1, int(remaining * 1000))}")
+        busy = _busy_ms(remaining)
+        if busy != self._busy:  # a statement of its own: only when the budget changed
+            with translated(self.path, self.write_timeout):
+                self._writer.execute(f"PRAGMA busy_timeout = {busy}")
+            self._busy = busy
         return self._transaction(self._writer, "BEGIN IMMEDIATE", job)
 
     def _transaction(self, conn: sqlite3.Connection, begin: str, job: Job[T]) -> T:

@@ -339,6 +339,10 @@ class Store:
             return found
         return self._keep_user(found)
 
+    def known_user_settings(self, user_id: int) -> UserSettings | None:
+        """A user's settings if they are in memory (no database read), else None."""
+        return self._users.known.get(user_id)
+
     def _keep_user(self, found: UserSettings) -> UserSettings:
         known = self._users.known
         if len(known) >= USERS_KEPT:

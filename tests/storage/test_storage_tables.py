@@ -235,8 +235,10 @@ async def test_a_move_is_one_transaction_without_redundant_reads(store: Store) -
     finally:
         writer.set_trace_callback(None)
     kinds = [s.split()[0].upper() for s in statements]
-    assert kinds == ["PRAGMA", "BEGIN", "SELECT", "INSERT", "UPDATE", "COMMIT"], statements
-    assert "doc" not in statements[2]  # the version check does not read the document
+    if kinds[0] == "PRAGMA":  # the write budget, only when it changed (test_loop_database)
+        statements, kinds = statements[1:], kinds[1:]
+    assert kinds == ["BEGIN", "SELECT", "INSERT", "UPDATE", "COMMIT"], statements
+    assert "doc" not in statements[1]  # the version check does not read the document
 
 
 async def test_save_stores_the_arguments_as_they_were_when_called(store: Store) -> None:
