@@ -248,7 +248,7 @@ class _Meter:
             try:
                 return dispatch(backend, method, path, **kwargs)
             finally:
-                self._observe(method, path)
+                self._observe(method, path, kwargs.get("json"))
 
         self._patch(router, "dispatch", routed)
         self._patch(FakeGateway, "feed", self._simulated(vars(FakeGateway)["feed"], "discord"))
@@ -319,15 +319,20 @@ class _Meter:
             return handle
         return wrapper
 
-    def _observe(self, method: str, path: str) -> None:
+    def _observe(self, method: str, path: str, payload: Any = None) -> None:
+        """A call the bot made: a press is acknowledged by its callback, and done with it
+        or its first edit; a card pick (``select``) when its panel is redrawn: answered
+        with it (an UPDATE_MESSAGE callback, type 7) or edited after a deferral."""
         now = time.perf_counter()
         found = self.TOKEN.match(path)
         if found is not None:
             press = self.presses.get(found.group(1))
             if press is not None:
-                if press.acked is None and path.endswith("/callback"):
+                callback = path.endswith("/callback")
+                if press.acked is None and callback:
                     press.acked = now
-                if press.kind != "select" or not path.endswith("/callback"):
+                if (press.kind != "select" or not callback
+                        or (isinstance(payload, dict) and payload.get("type") == 7)):
                     press.done.set()
             return
         found = self.CHANNEL.match(path)
@@ -384,8 +389,9 @@ class _Steps(Coroutine[Any, Any, Any]):
 
 
 class _WallAsyncio:
-    """`asyncio` for the publisher while measuring: its sleeps (the edit interval) in real
-    time, since SimCord's timers only move when a test advances them."""
+    """`asyncio` for the publisher and the late deferrals (bot/ui/edits.py) while
+    measuring: their sleeps (the edit interval, a click's answer time) in real time, since
+    SimCord's timers only move when a test advances them."""
 
     def __getattr__(self, name: str) -> Any:
         return getattr(asyncio, name)
@@ -893,8 +899,10 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     repository = bot.service.repository
     from bot import offload
     meter.install(bot._connection, in_process=offload.workers() == 0)
+    import bot.ui.edits as edits
     import bot.ui.publish as publish
-    meter._patch(publish, "asyncio", _WallAsyncio())
+    for module in (publish, edits):  # the publisher's edit interval, late deferrals
+        meter._patch(module, "asyncio", _WallAsyncio())
     bot.publisher.config = bot.publisher.config.with_changes(
         edit_interval=config.edit_interval)
     loop = asyncio.get_running_loop()

@@ -110,11 +110,15 @@ class PlayFeature(Feature, name="Play"):
         super().__init__(app)
         add = app.router.add
         panel = self._panel_verb
-        for verb in ("clear", "refresh", "play", "bury", "pass", "hint", "suggest"):
+        # A card pick only redraws the clicked panel: the panel is the click's answer.
+        for verb in ("clear", "refresh"):
+            add(VerbSpec(verb, "panel", seat="required"), panel, ack="answer")
+        for verb in ("play", "bury", "pass", "hint", "suggest"):
             add(VerbSpec(verb, "panel", seat="required"), panel)
         add(VerbSpec("decl", "panel", seat="required", extra=_suit_ok), panel)
-        add(VerbSpec("sel", "panel", select=True, seat="required", extra=_group_ok), panel)
-        add(VerbSpec("quick", "panel", select=True, seat="required"), panel)
+        add(VerbSpec("sel", "panel", select=True, seat="required", extra=_group_ok), panel,
+            ack="answer")
+        add(VerbSpec("quick", "panel", select=True, seat="required"), panel, ack="answer")
         add(VerbSpec("type", "panel", seat="required"), self._type, ack="modal")
         add(VerbSpec("myhand", "table"), self._my_hand, ack="reply")
         add(VerbSpec("last", "table"), self._last_trick, ack="reply")

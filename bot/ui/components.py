@@ -14,7 +14,11 @@ find the item. A click then goes, before anything else happens:
    (`bot.ui.ids.Role`: the public table message, a hand panel, a private reply) is the
    verb's;
 3. the click is acknowledged (deferred) at once, before any database work, so Discord's
-   3-second limit holds whatever the database is doing;
+   3-second limit holds whatever the database is doing; a verb registered with
+   ``ack="answer"`` is not: its handler answers with the redrawn message itself
+   (`bot.ui.edits.answer_update`, one call instead of a deferral and an edit), and a late
+   deferral (`bot.ui.edits.defer_late`) acknowledges it should the answer not begin
+   within `ANSWER_WITHIN` seconds;
 4. the person: a seat's component only works for the player in that seat (`owner`);
 5. the feature's handler runs; any error takes the one error path (`bot.ui.replies.fail`).
 
@@ -24,6 +28,7 @@ malformed id is logged at debug level.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -35,6 +40,7 @@ from discord.ui.view import _ViewWeights
 
 from bot.i18n import t
 from bot.logging import table_logger
+from bot.ui.edits import ANSWERING_KEY, defer_late, deferral
 from bot.ui.ids import ComponentId, InvalidId, Role, VerbSpec, parse_id
 from bot.ui.replies import fail, locale_of, send
 
@@ -42,11 +48,17 @@ __all__ = ["TEMPLATE", "Ack", "ComponentRouter", "Components", "Handler", "Owner
            "select"]
 
 TEMPLATE = re.compile(r"(?:tr|rec):(?P<rest>.{0,120})", re.DOTALL)
-Ack = Literal["update", "reply", "modal"]
+Ack = Literal["update", "reply", "modal", "answer"]
 """How a click is acknowledged before its handler runs: ``update`` (the message it was
-used on is edited later), ``reply`` (an ephemeral "thinking…" that the answer replaces) or
+used on is edited later), ``reply`` (an ephemeral "thinking…" that the answer replaces),
 ``modal`` (the handler opens a modal: it must be the response, so no database work may
-come before it)."""
+come before it) or ``answer`` (not before: the handler answers with the redrawn message,
+`bot.ui.replies.edit_clicked`; deferred late if it has not begun to)."""
+ANSWER_WITHIN = 0.25
+"""Seconds an ``answer`` verb's handler has to begin answering before the router defers
+the click (Discord's limit is 3 s)."""
+LATE_KEY = "tractor.late"
+"""The interaction's pending late deferral (a task), for an ``answer`` verb."""
 Handler = Callable[[discord.Interaction[Any], ComponentId, list[str]], Awaitable[None]]
 Owner = Callable[[discord.Interaction[Any], ComponentId], Awaitable[None]]
 """Raises `UserFacingError` unless the user may use that seat's component."""
@@ -101,6 +113,33 @@ class TractorItem(ui.DynamicItem[ui.Item[Any]], template=PREFIX_ONLY):
         return cls(item)  # pragma: no cover - the template never matches a whole id
 
 
+async def settled(interaction: discord.Interaction[Any]) -> None:
+    """Before the router answers a click itself (a refusal, an error): an ``answer``
+    click its handler has not begun answering is deferred now (the late deferral, early:
+    the click is acknowledged before the refusal, as every other verb's), and a deferral
+    in flight is waited for."""
+    late = interaction.extras.pop(LATE_KEY, None)
+    answering = interaction.extras.get(ANSWERING_KEY)
+    if late is not None and not isinstance(answering, asyncio.Future):
+        late.cancel()
+        if answering is None and not interaction.response.is_done():
+            await defer_late(interaction, 0)
+    await deferral(interaction)
+
+
+def _drop_late(interaction: discord.Interaction[Any]) -> None:
+    """Cancel the click's late deferral when it has nothing left to do: the click is
+    answered (or its answer is on its way). A handler that did not answer leaves it to
+    fire."""
+    late = interaction.extras.get(LATE_KEY)
+    answering = interaction.extras.get(ANSWERING_KEY)
+    if late is None or isinstance(answering, asyncio.Future):
+        return
+    if answering or interaction.response.is_done():
+        late.cancel()
+        del interaction.extras[LATE_KEY]
+
+
 class ComponentRouter:
     """The verbs of every feature, and the checks every click passes first."""
 
@@ -122,6 +161,7 @@ class ComponentRouter:
     async def _refuse(self, interaction: discord.Interaction[Any], why: str) -> None:
         table_logger(None).debug("component %r refused: %s",
                                  (interaction.data or {}).get("custom_id"), why)
+        await settled(interaction)
         if not interaction.response.is_done():  # acknowledged before any database work
             await interaction.response.defer(ephemeral=True, thinking=True)
         await self._reader_locale(interaction)
@@ -152,11 +192,16 @@ class ComponentRouter:
                 await interaction.response.defer()
             elif verb.ack == "reply":
                 await interaction.response.defer(ephemeral=True, thinking=True)
+            elif verb.ack == "answer":
+                interaction.extras[LATE_KEY] = asyncio.ensure_future(
+                    defer_late(interaction, ANSWER_WITHIN))
             await self._reader_locale(interaction)
             if cid.seat is not None and verb.spec.seat != "none" and verb.ack != "modal":
                 await self._owner(interaction, cid)
         except Exception as error:
+            await settled(interaction)
             await fail(interaction, error, cid.table)
+            _drop_late(interaction)
             return None
         return cid
 
@@ -166,7 +211,10 @@ class ComponentRouter:
         try:
             await self._verbs[cid.verb].handler(interaction, cid, values)
         except Exception as error:
+            await settled(interaction)
             await fail(interaction, error, cid.table)
+        finally:
+            _drop_late(interaction)
 
     async def dispatch(self, interaction: discord.Interaction[Any]) -> None:
         """Every click on a ``tr:``/``rec:`` component: the checks, then the handler. An id

@@ -15,15 +15,18 @@ from test_publish_pictures import until_my_play
 from bot.ui.edits import defer_late
 
 
+def deferred_first(w: Any) -> None:
+    """Card picks deferred by the router before their handler runs (``update``)."""
+    router = w.bot.app.router
+    router._verbs["sel"] = replace(router._verbs["sel"], ack="update")
+
+
 async def test_a_card_pick_answered_with_the_panel_is_one_call(tmp_path: Path) -> None:
     async with world(tmp_path, humans=1) as w:
         alice = w.users[0]
         await w.open_table(1)
         await w.start()
         await until_my_play(w, alice)
-        router = w.bot.app.router
-        for verb in ("sel", "quick", "clear"):  # the handler answers (no deferral first)
-            router._verbs[verb] = replace(router._verbs[verb], ack=cast(Any, "answer"))
         panel = w.dm_panel(alice)
         select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
         mark = len(w.env.http_requests)
@@ -71,7 +74,7 @@ async def test_a_click_not_answered_in_time_is_deferred_then_edited(tmp_path: Pa
 
 async def test_a_deferred_pick_edits_the_dm_panel_through_the_interaction(
         tmp_path: Path) -> None:
-    """Today's router defers a pick first; the DM panel is then edited through the click's
+    """A pick the router deferred first: the DM panel is then edited through the click's
     interaction (its original response), not with a channel message edit, which counts
     against the bot's global rate limit."""
     async with world(tmp_path, humans=1) as w:
@@ -79,6 +82,7 @@ async def test_a_deferred_pick_edits_the_dm_panel_through_the_interaction(
         await w.open_table(1)
         await w.start()
         await until_my_play(w, alice)
+        deferred_first(w)
         panel = w.dm_panel(alice)
         select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
         mark = len(w.env.http_requests)
@@ -99,6 +103,7 @@ async def test_a_pick_whose_token_is_refused_edits_the_dm_panel_as_a_message(
         await w.open_table(1)
         await w.start()
         await until_my_play(w, alice)
+        deferred_first(w)
         panel = w.dm_panel(alice)
         select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
         w.env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=401,
