@@ -17,9 +17,11 @@ Publish-only bookkeeping that comes with every move (the message ids of the DM p
 publisher sends) need not be saved on its own: `defer_meta` applies it to the live copy at once
 and keeps it until the table's next save writes it along (`save` applies it to the document it
 writes; a copy read again from storage gets it too), so a move costs one save; `flush_meta`
-writes what is left at shutdown. A crash in between loses only those ids: the restart edits the
-panel message last stored (the newer one keeps its buttons). `update_meta` saves at once, after
-what was deferred (the later change wins).
+writes what is left when the bot closes (SIGINT/SIGTERM), and bookkeeping no save has taken
+along within `META_IDLE` seconds (a player thinking) is saved on its own then: at most one
+extra save per table and idle spell, none while moves keep coming. Only a crash within that
+time loses those ids: the restart edits the panel message last stored (the newer one keeps
+its buttons). `update_meta` saves at once, after what was deferred (the later change wins).
 
 ``stats`` counts database loads (``load``), documents parsed (``parse``), tables handed
 out from memory (``hit``) and saves (``save``), so a test can pin what one action costs.
@@ -40,6 +42,8 @@ from bot.table import Seat, TableDoc
 
 __all__ = ["TableRepository"]
 
+META_IDLE = 10.0
+"""Seconds deferred bookkeeping waits for the table's next save before it is saved alone."""
 CACHE_SIZE = 10_000
 """Live tables kept in memory (least recently used dropped first)."""
 
@@ -85,12 +89,16 @@ def _one(item: object) -> object:
 class TableRepository:
     """Loads and saves table documents through the `Store` facade."""
 
-    def __init__(self, store: Store, *, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(self, store: Store, *, cache_size: int = CACHE_SIZE,
+                 meta_idle: float = META_IDLE) -> None:
         self.store = store
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: OrderedDict[int, tuple[StoredTable, TableDoc]] = OrderedDict()
         self._cache_size = cache_size
         self._meta: dict[int, list[Callable[[TableDoc], None]]] = {}
+        self._meta_idle = meta_idle
+        self._meta_timers: dict[int, asyncio.TimerHandle] = {}
+        self._meta_saving: set[asyncio.Task[None]] = set()
         self.stats: Counter[str] = Counter()
         """``load``, ``parse``, ``hit``, ``save``: how many of each this process made."""
 
@@ -178,6 +186,8 @@ class TableRepository:
             self.forget(stored.id)
             raise
         later = self._meta.pop(saved.id, [])[written:]  # deferred while this save ran
+        if not later:
+            self._idle_done(saved.id)
         if saved.status == "ended":
             self.forget(saved.id)
         else:  # the caller keeps its own `doc`
@@ -197,14 +207,43 @@ class TableRepository:
         cached = self._live.get(table_id)
         if cached is not None:
             fn(cached[1])
+        if table_id not in self._meta_timers:
+            with contextlib.suppress(RuntimeError):  # no running loop: no idle save
+                self._meta_timers[table_id] = asyncio.get_running_loop().call_later(
+                    self._meta_idle, self._idle, table_id)
+
+    def _idle(self, table_id: int) -> None:
+        """`META_IDLE` seconds without a save took the table's bookkeeping: save it."""
+        self._meta_timers.pop(table_id, None)
+        if table_id in self._meta:
+            task = asyncio.ensure_future(self._save_meta(table_id))
+            self._meta_saving.add(task)
+            task.add_done_callback(self._meta_saving.discard)
+
+    def _idle_done(self, table_id: int) -> None:
+        timer = self._meta_timers.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()
+
+    async def _save_meta(self, table_id: int) -> None:
+        """The table's deferred bookkeeping saved on its own (best effort: a database that
+        cannot be written keeps it for the next save, tried again after `META_IDLE`)."""
+        with contextlib.suppress(StorageError):
+            await self.update_meta(table_id, lambda doc: None)
 
     async def flush_meta(self) -> None:
         """Save the bookkeeping still waiting for a next save (shutdown; best effort: a
         database that cannot be written just loses those ids)."""
+        for timer in self._meta_timers.values():
+            timer.cancel()
+        self._meta_timers.clear()
         for table_id in list(self._meta):
             with contextlib.suppress(StorageError):
                 await self.update_meta(table_id, lambda doc: None)
         self._meta.clear()
+        for timer in self._meta_timers.values():  # armed again by those saves
+            timer.cancel()
+        self._meta_timers.clear()
 
     async def update_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:
         """Record message ids and similar bookkeeping now, with its own save (no step change,
