@@ -8,7 +8,9 @@ Bury / Play. Humans think ``--think`` seconds on average (uniform, 0 to twice th
 Reported (wall-clock, so run it on a quiet machine or pinned: ``taskset -c 0``):
 
 * Play press → commit p50/p99: the Play button's interaction sent → the move committed;
-* first reply p50/p99: any interaction sent → its acknowledgement (Discord's 3 s limit);
+* first reply p50/p99: any interaction sent → its acknowledgement (Discord's 3 s limit); a
+  card pick's is the redrawn panel itself (UPDATE_MESSAGE), or the router's late deferral
+  when the redraw had not begun within 0.25 s (bot/ui/components.py ``ANSWER_WITHIN``);
 * event-loop lag p50/p99: a thread posts a callback every ``--lag-every`` seconds (0.1);
   how late it runs. Each sample wakes the loop from another thread, and that wakeup stays
   in "own" (about 0.1 ms of the loop's CPU each on a small VM: sampling every 20 ms, as

@@ -201,7 +201,6 @@ class ComponentRouter:
         except Exception as error:
             await settled(interaction)
             await fail(interaction, error, cid.table)
-            _drop_late(interaction)
             return None
         return cid
 
