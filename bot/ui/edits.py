@@ -244,13 +244,16 @@ async def answer_update(interaction: discord.Interaction[Any], *,
     state = interaction._state
 
     async def call(fields: dict[str, Any]) -> Any:
-        return await interaction.response.edit_message(**fields)
+        response = await interaction.response.edit_message(**fields)
+        answered = getattr(response, "resource", None)  # the message, as Discord tells it
+        if answered is None:
+            return None
+        return {"attachments": [{"id": a.id} for a in getattr(answered, "attachments", ())]}
 
-    kept = None if not isinstance(picture, Picture) else attached(state, message.id, picture)
     interaction.extras[ANSWERING_KEY] = True
-    await _with_picture(state, message.id, picture, fields, call)
-    if kept is None and (picture is not UNCHANGED or "attachments" in fields):
-        _held(state).pop(message.id, None)  # the answer does not tell the new attachment
+    data = await _with_picture(state, message.id, picture, fields, call)
+    if picture is not UNCHANGED or "attachments" in fields:
+        _remember(state, message.id, picture, data)  # its attachment, as for an edit
 
 
 async def defer_late(interaction: discord.Interaction[Any], after: float) -> None:
