@@ -10,8 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from botkit import components, reply_texts, world
-from test_publish_pictures import until_my_play
+from botkit import reply_texts
+from test_publish_pictures import alice_to_play, panel_item
 
 from bot.errors import UserFacingError
 from bot.i18n import t
@@ -23,19 +23,14 @@ def kinds(calls: list[Any]) -> list[tuple[str, str]]:
 
 
 async def test_every_card_pick_is_one_call(tmp_path: Path) -> None:
-    async with world(tmp_path, humans=1) as w:
-        alice = w.users[0]
-        await w.open_table(1)
-        await w.start()
-        await until_my_play(w, alice)
+    async with alice_to_play(tmp_path) as (w, alice):
         verbs = w.bot.app.router._verbs
         assert {v: verbs[v].ack for v in ("sel", "quick", "clear", "refresh")} == dict.fromkeys(
             ("sel", "quick", "clear", "refresh"), "answer")
         tried = []
         for verb in ("sel", "quick", "clear", "refresh"):
             panel = w.dm_panel(alice)
-            item = next((c for c in components(panel) if f":{verb}:" in (c.custom_id or "")),
-                        None)
+            item = panel_item(w, alice, verb)
             if item is None:  # not on this panel (a lead has no quick picks)
                 continue
             tried.append(verb)
@@ -52,11 +47,7 @@ async def test_every_card_pick_is_one_call(tmp_path: Path) -> None:
 
 
 async def test_a_slow_pick_is_deferred_in_time_then_edited(tmp_path: Path) -> None:
-    async with world(tmp_path, humans=1) as w:
-        alice = w.users[0]
-        await w.open_table(1)
-        await w.start()
-        await until_my_play(w, alice)
+    async with alice_to_play(tmp_path) as (w, alice):
         router = w.bot.app.router
         verb = router._verbs["sel"]
 
@@ -66,7 +57,7 @@ async def test_a_slow_pick_is_deferred_in_time_then_edited(tmp_path: Path) -> No
 
         router._verbs["sel"] = replace(verb, handler=slow)
         panel = w.dm_panel(alice)
-        select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
+        select = panel_item(w, alice, "sel")
         mark = len(w.env.http_requests)
         await alice.user.select(panel, [select.options[0].value], custom_id=select.custom_id)
         assert w.env.http_requests[mark:] == []  # not answered yet, nor deferred
@@ -83,11 +74,7 @@ async def test_a_slow_pick_is_deferred_in_time_then_edited(tmp_path: Path) -> No
 
 
 async def test_a_refusal_after_the_late_deferral_follows_it_up_once(tmp_path: Path) -> None:
-    async with world(tmp_path, humans=1) as w:
-        alice = w.users[0]
-        await w.open_table(1)
-        await w.start()
-        await until_my_play(w, alice)
+    async with alice_to_play(tmp_path) as (w, alice):
         router = w.bot.app.router
         verb = router._verbs["clear"]
 
@@ -97,7 +84,7 @@ async def test_a_refusal_after_the_late_deferral_follows_it_up_once(tmp_path: Pa
 
         router._verbs["clear"] = replace(verb, handler=refused)
         panel = w.dm_panel(alice)
-        item = next(c for c in components(panel) if ":clear:" in (c.custom_id or ""))
+        item = panel_item(w, alice, "clear")
         mark = len(w.env.http_requests)
         result = await alice.user.click(panel, custom_id=item.custom_id)
         await w.env.advance_time(ANSWER_WITHIN + 1)
@@ -114,11 +101,7 @@ async def test_a_refusal_after_the_late_deferral_follows_it_up_once(tmp_path: Pa
 async def test_a_quick_refusal_is_acknowledged_first(tmp_path: Path) -> None:
     """A refusal before the handler began answering: deferred (as every verb is) and
     followed up, with nothing left to fire later."""
-    async with world(tmp_path, humans=1) as w:
-        alice = w.users[0]
-        await w.open_table(1)
-        await w.start()
-        await until_my_play(w, alice)
+    async with alice_to_play(tmp_path) as (w, alice):
         router = w.bot.app.router
 
         async def refused(interaction: Any, cid: Any, values: list[str]) -> None:
@@ -126,7 +109,7 @@ async def test_a_quick_refusal_is_acknowledged_first(tmp_path: Path) -> None:
 
         router._verbs["clear"] = replace(router._verbs["clear"], handler=refused)
         panel = w.dm_panel(alice)
-        item = next(c for c in components(panel) if ":clear:" in (c.custom_id or ""))
+        item = panel_item(w, alice, "clear")
         mark = len(w.env.http_requests)
         result = await alice.user.click(panel, custom_id=item.custom_id)
         await w.env.advance_time(ANSWER_WITHIN * 4)

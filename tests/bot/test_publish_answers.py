@@ -9,8 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from botkit import assert_ok, components, world
-from test_publish_pictures import until_my_play
+from botkit import assert_ok, components
+from test_publish_pictures import alice_to_play, panel_item
 
 from bot.ui.edits import defer_late
 
@@ -22,13 +22,9 @@ def deferred_first(w: Any) -> None:
 
 
 async def test_a_card_pick_answered_with_the_panel_is_one_call(tmp_path: Path) -> None:
-    async with world(tmp_path, humans=1) as w:
-        alice = w.users[0]
-        await w.open_table(1)
-        await w.start()
-        await until_my_play(w, alice)
+    async with alice_to_play(tmp_path) as (w, alice):
         panel = w.dm_panel(alice)
-        select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
+        select = panel_item(w, alice, "sel")
         mark = len(w.env.http_requests)
         assert_ok(await alice.user.select(panel, [select.options[0].value],
                                           custom_id=select.custom_id))
@@ -45,11 +41,7 @@ async def test_a_card_pick_answered_with_the_panel_is_one_call(tmp_path: Path) -
 
 
 async def test_a_click_not_answered_in_time_is_deferred_then_edited(tmp_path: Path) -> None:
-    async with world(tmp_path, humans=1) as w:
-        alice = w.users[0]
-        await w.open_table(1)
-        await w.start()
-        await until_my_play(w, alice)
+    async with alice_to_play(tmp_path) as (w, alice):
         router = w.bot.app.router
         verb = router._verbs["sel"]
 
@@ -59,7 +51,7 @@ async def test_a_click_not_answered_in_time_is_deferred_then_edited(tmp_path: Pa
 
         router._verbs["sel"] = replace(verb, ack=cast(Any, "answer"), handler=slow)
         panel = w.dm_panel(alice)
-        select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
+        select = panel_item(w, alice, "sel")
         mark = len(w.env.http_requests)
         assert_ok(await alice.user.select(panel, [select.options[0].value],
                                           custom_id=select.custom_id))
@@ -77,14 +69,10 @@ async def test_a_deferred_pick_edits_the_dm_panel_through_the_interaction(
     """A pick the router deferred first: the DM panel is then edited through the click's
     interaction (its original response), not with a channel message edit, which counts
     against the bot's global rate limit."""
-    async with world(tmp_path, humans=1) as w:
-        alice = w.users[0]
-        await w.open_table(1)
-        await w.start()
-        await until_my_play(w, alice)
+    async with alice_to_play(tmp_path) as (w, alice):
         deferred_first(w)
         panel = w.dm_panel(alice)
-        select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
+        select = panel_item(w, alice, "sel")
         mark = len(w.env.http_requests)
         assert_ok(await alice.user.select(panel, [select.options[0].value],
                                           custom_id=select.custom_id))
@@ -98,14 +86,10 @@ async def test_a_deferred_pick_edits_the_dm_panel_through_the_interaction(
 
 async def test_a_pick_whose_token_is_refused_edits_the_dm_panel_as_a_message(
         tmp_path: Path) -> None:
-    async with world(tmp_path, humans=1) as w:
-        alice = w.users[0]
-        await w.open_table(1)
-        await w.start()
-        await until_my_play(w, alice)
+    async with alice_to_play(tmp_path) as (w, alice):
         deferred_first(w)
         panel = w.dm_panel(alice)
-        select = next(c for c in components(panel) if ":sel:" in (c.custom_id or ""))
+        select = panel_item(w, alice, "sel")
         w.env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=401,
                            code=50027, message="Invalid Webhook Token", times=1)
         mark = len(w.env.http_requests)

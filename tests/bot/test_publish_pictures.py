@@ -6,7 +6,10 @@ all."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from botkit import World, assert_ok, by_panel, components, find, seats_to_act, world
 from simcord.actors import MemberActor
@@ -39,6 +42,23 @@ async def until_my_play(w: World, user: MemberActor) -> None:
             return
         await by_panel(w, mine)
     raise AssertionError(f"never {user.name}'s turn to play")
+
+
+@contextlib.asynccontextmanager
+async def alice_to_play(tmp_path: Path) -> AsyncIterator[tuple[World, MemberActor]]:
+    """A table of one person (Alice) and three computers, on Alice's turn to play a card."""
+    async with world(tmp_path, humans=1) as w:
+        alice = w.users[0]
+        await w.open_table(1)
+        await w.start()
+        await until_my_play(w, alice)
+        yield w, alice
+
+
+def panel_item(w: World, user: MemberActor, verb: str) -> Any:
+    """The first component of `verb` on `user`'s DM panel (None if it has none)."""
+    return next((c for c in components(w.dm_panel(user)) if f":{verb}:" in (c.custom_id or "")),
+                None)
 
 
 async def test_an_unchanged_picture_is_kept_and_a_changed_one_uploaded(tmp_path: Path) -> None:
