@@ -9,8 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from botkit import assert_ok, components
-from test_publish_pictures import alice_to_play, panel_item
+from botkit import components
+from test_publish_pictures import alice_to_play, panel_item, pick_first
 
 from bot.ui.edits import defer_late
 
@@ -23,19 +23,15 @@ def deferred_first(w: Any) -> None:
 
 async def test_a_card_pick_answered_with_the_panel_is_one_call(tmp_path: Path) -> None:
     async with alice_to_play(tmp_path) as (w, alice):
-        panel = w.dm_panel(alice)
-        select = panel_item(w, alice, "sel")
-        mark = len(w.env.http_requests)
-        assert_ok(await alice.user.select(panel, [select.options[0].value],
-                                          custom_id=select.custom_id))
-        calls = w.env.http_requests[mark:]
+        first = panel_item(w, alice, "sel").options[0].value
+        calls = await pick_first(w, alice)
         assert [(c.method, c.path.split("/")[1]) for c in calls] == [("POST", "interactions")]
         assert calls[0].json["type"] == 7  # UPDATE_MESSAGE: the panel is the answer
         panel = w.dm_panel(alice)
         assert "Selected:" in panel.content, panel.content
         chosen = [o.value for c in components(panel) if ":sel:" in (c.custom_id or "")
                   for o in c.options if o.default]
-        assert chosen == [select.options[0].value]
+        assert chosen == [first]
         assert len(panel.attachments) == 1
         assert not w.env.errors, w.env.errors
 
@@ -50,12 +46,7 @@ async def test_a_click_not_answered_in_time_is_deferred_then_edited(tmp_path: Pa
             await verb.handler(interaction, cid, values)
 
         router._verbs["sel"] = replace(verb, ack=cast(Any, "answer"), handler=slow)
-        panel = w.dm_panel(alice)
-        select = panel_item(w, alice, "sel")
-        mark = len(w.env.http_requests)
-        assert_ok(await alice.user.select(panel, [select.options[0].value],
-                                          custom_id=select.custom_id))
-        calls = w.env.http_requests[mark:]
+        calls = await pick_first(w, alice)
         assert [(c.method, c.path.split("/")[1]) for c in calls] == [
             ("POST", "interactions"), ("PATCH", "webhooks")]
         assert calls[0].json["type"] == 6  # DEFERRED_UPDATE_MESSAGE, then the edit
@@ -72,11 +63,7 @@ async def test_a_deferred_pick_edits_the_dm_panel_through_the_interaction(
     async with alice_to_play(tmp_path) as (w, alice):
         deferred_first(w)
         panel = w.dm_panel(alice)
-        select = panel_item(w, alice, "sel")
-        mark = len(w.env.http_requests)
-        assert_ok(await alice.user.select(panel, [select.options[0].value],
-                                          custom_id=select.custom_id))
-        calls = w.env.http_requests[mark:]
+        calls = await pick_first(w, alice)
         assert [(c.method, c.path.split("/")[1]) for c in calls] == [
             ("POST", "interactions"), ("PATCH", "webhooks")]
         assert w.dm_panel(alice).id == panel.id
@@ -88,14 +75,9 @@ async def test_a_pick_whose_token_is_refused_edits_the_dm_panel_as_a_message(
         tmp_path: Path) -> None:
     async with alice_to_play(tmp_path) as (w, alice):
         deferred_first(w)
-        panel = w.dm_panel(alice)
-        select = panel_item(w, alice, "sel")
         w.env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=401,
                            code=50027, message="Invalid Webhook Token", times=1)
-        mark = len(w.env.http_requests)
-        assert_ok(await alice.user.select(panel, [select.options[0].value],
-                                          custom_id=select.custom_id))
-        calls = w.env.http_requests[mark:]
+        calls = await pick_first(w, alice)
         assert [(c.method, c.path.split("/")[1]) for c in calls] == [
             ("POST", "interactions"), ("PATCH", "webhooks"), ("PATCH", "channels")]
         assert "Selected:" in w.dm_panel(alice).content

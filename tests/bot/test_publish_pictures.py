@@ -61,6 +61,15 @@ def panel_item(w: World, user: MemberActor, verb: str) -> Any:
                 None)
 
 
+async def pick_first(w: World, user: MemberActor) -> list[Any]:
+    """`user` picks the first card of their DM panel's first select: the calls it made."""
+    panel, select = w.dm_panel(user), panel_item(w, user, "sel")
+    mark = len(w.env.http_requests)
+    assert_ok(await user.user.select(panel, [select.options[0].value],
+                                     custom_id=select.custom_id))
+    return list(w.env.http_requests[mark:])
+
+
 async def test_an_unchanged_picture_is_kept_and_a_changed_one_uploaded(tmp_path: Path) -> None:
     async with world(tmp_path, humans=1) as w:
         alice = w.users[0]
