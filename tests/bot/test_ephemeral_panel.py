@@ -4,6 +4,8 @@ through the interaction that made it; a dead token is forgotten quietly."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from botkit import World, assert_ok, by_panel, find, seats_to_act, world
@@ -49,10 +51,12 @@ async def until_turn_of_other(w: World, user: MemberActor, seat: int) -> None:
     raise AssertionError("never reached another human's turn")
 
 
-async def test_my_hand_panel_follows_the_game_and_its_buttons_work(tmp_path: Path) -> None:
+@contextlib.asynccontextmanager
+async def alice_ephemeral(tmp_path: Path) -> AsyncIterator[tuple[World, MemberActor, int, int]]:
+    """Alice (My hand panel only, as with DMs closed or in local play), Bob and two
+    computers, on another human's turn: yields the world, Alice, her seat and Bob's."""
     async with world(tmp_path, humans=2) as w:
         alice, bob = w.users
-        # Alice plays with the My hand panel only (as with DMs closed, or in local play).
         await w.bot.store.set_user_settings(alice.id, panel="ephemeral")
         await w.open_table(2)
         await w.start()
@@ -60,6 +64,11 @@ async def test_my_hand_panel_follows_the_game_and_its_buttons_work(tmp_path: Pat
         mine, theirs = doc.seat_of(alice.id), doc.seat_of(bob.id)
         assert mine is not None and theirs is not None
         await until_turn_of_other(w, alice, mine)
+        yield w, alice, mine, theirs
+
+
+async def test_my_hand_panel_follows_the_game_and_its_buttons_work(tmp_path: Path) -> None:
+    async with alice_ephemeral(tmp_path) as (w, alice, mine, theirs):
 
         result = await alice.click(w.table_message(), label="My hand")
         panel = result.response

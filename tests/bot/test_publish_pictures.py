@@ -13,7 +13,7 @@ from typing import Any
 
 from botkit import World, assert_ok, by_panel, components, find, seats_to_act, world
 from simcord.actors import MemberActor
-from test_ephemeral_panel import until_turn_of_other
+from test_ephemeral_panel import alice_ephemeral
 
 from bot.ui import edits
 from engine.game import Phase
@@ -114,15 +114,7 @@ async def test_an_unchanged_picture_is_kept_and_a_changed_one_uploaded(tmp_path:
 
 
 async def test_the_my_hand_panel_keeps_its_picture_when_the_turn_comes(tmp_path: Path) -> None:
-    async with world(tmp_path, humans=2) as w:
-        alice, bob = w.users
-        await w.bot.store.set_user_settings(alice.id, panel="ephemeral")
-        await w.open_table(2)
-        await w.start()
-        doc = await w.doc()
-        mine, theirs = doc.seat_of(alice.id), doc.seat_of(bob.id)
-        assert mine is not None and theirs is not None
-        await until_turn_of_other(w, alice, mine)
+    async with alice_ephemeral(tmp_path) as (w, alice, mine, theirs):
         panel = (await alice.click(w.table_message(), label="My hand")).response
         assert panel is not None and panel.ephemeral and "Your turn" not in panel.content
         first = [a.id for a in panel.message.attachments]
