@@ -105,12 +105,11 @@ class World:
         return bot
 
     async def restart(self, **changes: Any) -> None:
-        """A fresh bot object on the same database (the virtual world persists)."""
-        old = self.bot
-        try:
-            await self.env.restart_bot(make_bot(self.database, **{**self.changes, **changes}))
-        finally:
-            await old.close_store()
+        """A fresh bot object on the same database (the virtual world persists), in a real
+        restart's order: the old bot finishes its work and closes its store first."""
+        await self.env.settle()
+        await self.bot.close_store()
+        await self.env.restart_bot(make_bot(self.database, **{**self.changes, **changes}))
 
     # ---- oracle -------------------------------------------------------------------------
 

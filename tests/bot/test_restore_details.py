@@ -45,8 +45,8 @@ async def test_restart_regrace_timers_refresh_table_and_edit_dm_panels(tmp_path:
         doc = await w.doc()
         deadline, step = doc.deadline, doc.step
         assert doc.timer == "turn" and deadline is not None
-        panel_id = doc.seat(0).panel_message
-        assert panel_id is not None
+        # the newest DM panel (its id may not be saved yet: the closing bot saves it)
+        panel_id = max(m.id for m in w.dms(alice))
         dm_count = len(w.dms(alice))
         table_id_before = doc.table_message
 
@@ -57,6 +57,7 @@ async def test_restart_regrace_timers_refresh_table_and_edit_dm_panels(tmp_path:
         table = w.table_message()
         assert table.id == table_id_before
         assert RESTORED in table.content and f"<t:{int(deadline)}:R>" in table.content
+        assert (await w.doc()).seat(0).panel_message == panel_id
         panel = message(alice.user.dm_channel, panel_id)
         assert RESTORED in panel.content  # the DM panel was edited in place …
         assert len(w.dms(alice)) == dm_count  # … not sent again
