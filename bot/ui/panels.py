@@ -56,7 +56,7 @@ from engine.cards import Card, Suit
 from engine.deal import deal_shape
 from engine.entry import play_error
 from engine.game import Phase
-from engine.views import PlayerView
+from engine.views import PlayerView, PublicView
 
 __all__ = [
     "DECLARE_SUITS",
@@ -442,18 +442,31 @@ async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
     match = doc.get_match()
     assert match is not None
     view = match.view_for(seat)
+    cards = selected_cards(view, selected)
+    image = await pictures.hand_picture(view, locale, tuple(cards), four_colour)
+    plays = await panel_plays(view)
+    content, components = compose_panel(doc, table_id, view, selected, locale, plays)
+    return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
+
+
+def selected_cards(view: PlayerView, selected: list[str]) -> list[Card]:
+    """The cards of the selected instances the seat holds (each instance once)."""
+    by_value = dict(pool_values(view))
+    return [by_value[v] for v in dict.fromkeys(selected) if v in by_value]
+
+
+def compose_panel(doc: TableDoc, table_id: int, view: PlayerView, selected: list[str],
+                  locale: str, plays: list[QuickPlay]
+                  ) -> tuple[str, ui.View | Components | None]:
+    """The text and components of a seat's hand panel (`plays`: its Quick plays)."""
     draft = usable_draft(view, CallDraft.of(selected)) if view.public.phase == CALLING \
         else None
     by_value = dict(pool_values(view))
     selected = [v for v in selected if v in by_value]
     cards = [by_value[v] for v in dict.fromkeys(selected)]
-
-    image = await pictures.hand_picture(view, locale, tuple(cards), four_colour)
-    plays = await panel_plays(view)
     url = table_url(doc)
     content = panel_content(doc, table_id, view, cards, locale, url, draft)
-    components = panel_view(doc, table_id, view, selected, locale, url, plays, draft)
-    return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
+    return content, panel_view(doc, table_id, view, selected, locale, url, plays, draft)
 
 
 _PLAYS: OrderedDict[PlayerView, list[QuickPlay]] = OrderedDict()
@@ -554,10 +567,17 @@ async def build_table_message(doc: TableDoc, table_id: int) -> Panel:
         return Panel(lobby_content(doc, locale), None, "table.png",
                      table_view(doc, table_id, locale))
     public = match.public_view()
-    labels = seat_labels(doc, locale)
-    image = await pictures.table_picture(public, labels, locale)
-    content = table_content(doc, public, locale)
-    if match.phase is Phase.MATCH_OVER:
-        content = fit(f"{content}\n{lobby_prompt(doc, locale)}")
-    return Panel(content, image, f"table-{table_id}-{public.hand_no}.png",
+    image = await pictures.table_picture(public, seat_labels(doc, locale), locale)
+    return Panel(table_text(doc, public), image, f"table-{table_id}-{public.hand_no}.png",
                  table_view(doc, table_id, locale))
+
+
+def table_text(doc: TableDoc, public: PublicView | None) -> str:
+    """The table message's text (`public`: the running match's public view)."""
+    locale = doc.locale
+    if public is None:
+        return lobby_content(doc, locale)
+    content = table_content(doc, public, locale)
+    if public.phase is Phase.MATCH_OVER:
+        content = fit(f"{content}\n{lobby_prompt(doc, locale)}")
+    return content
