@@ -34,6 +34,7 @@ from bot.selection import groups as card_groups
 from bot.selection import pool, pool_values
 from bot.table import TableDoc
 from bot.text import (
+    PRETTY,
     cards_text,
     deadline_text,
     header,
@@ -177,21 +178,27 @@ def forced_cards(view: PlayerView) -> tuple[frozenset[Card], frozenset[Card]]:
     return must, frozenset(led)
 
 
-def _hand_text(view: PlayerView, locale: str) -> str:
+def _hand_text(view: PlayerView) -> str:
+    """The seat's cards by group (``A♠ K♠ | …``); as many copies of each kitty card marked
+    ``*`` as the kitty holds while the starter buries."""
     groups = card_groups(view)
-    kitty = Counter(view.kitty or ()) if view.public.phase is Phase.BURYING and view.to_move \
-        else Counter()
+    if not groups:
+        return "—"
+    if view.public.phase is not Phase.BURYING or not view.to_move:
+        return " | ".join([" ".join([PRETTY[card.code] for card in group])
+                           for group in groups])
+    kitty = Counter(view.kitty or ())
     parts = []
     for group in groups:
         marked = []
         for card in group:
             if kitty[card]:
                 kitty[card] -= 1
-                marked.append(f"{card.pretty}*")
+                marked.append(f"{PRETTY[card.code]}*")
             else:
-                marked.append(card.pretty)
+                marked.append(PRETTY[card.code])
         parts.append(" ".join(marked))
-    return " | ".join(parts) if parts else "—"
+    return " | ".join(parts)
 
 
 def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list[Card],
@@ -200,7 +207,7 @@ def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list
     seat = view.seat
     lines = [header(doc, public, locale)]
     count = len(pool(view))  # the cards listed: 33 while the starter buries
-    lines.append(t("panel.your_hand", locale, count=count, cards=_hand_text(view, locale)))
+    lines.append(t("panel.your_hand", locale, count=count, cards=_hand_text(view)))
     when = deadline_text(doc.deadline)
     phase = public.phase
     if phase is Phase.DECLARING:
@@ -335,10 +342,10 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
             value, card = values[i]
             mark = marks.get(value)
             if card in must:
-                options.append(rows.option(f"★ {card.pretty}", value, value in chosen,
+                options.append(rows.option(f"★ {PRETTY[card.code]}", value, value in chosen,
                                            mark or marks[MUST]))
             else:
-                options.append(rows.option(card.pretty, value, value in chosen,
+                options.append(rows.option(PRETTY[card.code], value, value in chosen,
                                            mark or (marks[LED] if card in led else None)))
         name = _group_name([values[i][1] for i in chunk], view, locale)
         layout.append([rows.select(cid("sel", str(index)), options,
