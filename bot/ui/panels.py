@@ -85,7 +85,7 @@ class Panel:
     content: str
     image: bytes | None
     filename: str
-    view: ui.View | Components | None
+    view: ui.View | Components | Rows | None
 
     @property
     def picture(self) -> Picture | None:
@@ -286,10 +286,9 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
     seat = view.seat
     hand_no = public.hand_no
     step = doc.step
-    head = f"{table_id}:{hand_no}:{step}"
 
     def cid(verb: str, extra: str = "") -> str:
-        return f"tr:{head}:{verb}:{seat}.{extra}" if extra else f"tr:{head}:{verb}:{seat}"
+        return make_id(table_id, hand_no, step, verb, f"{seat}.{extra}" if extra else str(seat))
 
     phase = public.phase
     link = [rows.link(t("button.table", locale), table_url)] if table_url else []
@@ -330,7 +329,8 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
     values = pool_values(view)
     by_value = dict(values)
     chosen = set(selected)
-    marks = _option_marks(view, values, locale)
+    kitty = _kitty_marks(view, values, locale)
+    must_word, led_word = t("panel.must_play", locale), t("panel.led_suit", locale)
     must, led = forced_cards(view)
     chunks = pack_groups(card_groups(view), rows=4 - len(layout))
     # The led suit's select first: that is where a follow starts.
@@ -340,13 +340,13 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
         options = []
         for i in chunk:
             value, card = values[i]
-            mark = marks.get(value)
+            mark = kitty.get(value)
             if card in must:
                 options.append(rows.option(f"★ {PRETTY[card.code]}", value, value in chosen,
-                                           mark or marks[MUST]))
+                                           mark or must_word))
             else:
                 options.append(rows.option(PRETTY[card.code], value, value in chosen,
-                                           mark or (marks[LED] if card in led else None)))
+                                           mark or (led_word if card in led else None)))
         name = _group_name([values[i][1] for i in chunk], view, locale)
         layout.append([rows.select(cid("sel", str(index)), options,
                                    placeholder=t("panel.select_group", locale, group=name),
@@ -379,23 +379,19 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
     return Rows(layout)
 
 
-MUST = "\x00must"
-LED = "\x00led"
-
-
-def _option_marks(view: PlayerView, values: Sequence[tuple[str, Card]], locale: str
-                  ) -> dict[str, str]:
-    """The card options' descriptions: each kitty card's (by instance: the kitty cards are
-    the last copies of each card in display order, while the starter buries), and the
-    must-play and led-suit words (under `MUST` and `LED`)."""
-    marks = {MUST: t("panel.must_play", locale), LED: t("panel.led_suit", locale)}
-    if view.public.phase is Phase.BURYING:
-        remaining = Counter(view.kitty or ())
-        kitty = t("panel.kitty_card", locale)
-        for value, card in reversed(values):
-            if remaining[card]:
-                remaining[card] -= 1
-                marks[value] = kitty
+def _kitty_marks(view: PlayerView, values: Sequence[tuple[str, Card]], locale: str
+                 ) -> dict[str, str]:
+    """While the starter buries, the kitty cards' options' description, by instance (the
+    kitty cards are the last copies of each card in display order)."""
+    if view.public.phase is not Phase.BURYING:
+        return {}
+    remaining = Counter(view.kitty or ())
+    word = t("panel.kitty_card", locale)
+    marks = {}
+    for value, card in reversed(values):
+        if remaining[card]:
+            remaining[card] -= 1
+            marks[value] = word
     return marks
 
 
@@ -454,16 +450,13 @@ def selected_cards(view: PlayerView, selected: list[str]) -> list[Card]:
 
 
 def compose_panel(doc: TableDoc, table_id: int, view: PlayerView, selected: list[str],
-                  locale: str, plays: list[QuickPlay]
-                  ) -> tuple[str, ui.View | Components | None]:
+                  locale: str, plays: list[QuickPlay]) -> tuple[str, Rows | Components | None]:
     """The text and components of a seat's hand panel (`plays`: its Quick plays)."""
     draft = usable_draft(view, CallDraft.of(selected)) if view.public.phase == CALLING \
         else None
-    by_value = dict(pool_values(view))
-    selected = [v for v in selected if v in by_value]
-    cards = [by_value[v] for v in dict.fromkeys(selected)]
     url = table_url(doc)
-    content = panel_content(doc, table_id, view, cards, locale, url, draft)
+    content = panel_content(doc, table_id, view, selected_cards(view, selected), locale, url,
+                            draft)
     return content, panel_view(doc, table_id, view, selected, locale, url, plays, draft)
 
 
@@ -508,26 +501,30 @@ def seat_labels(doc: TableDoc, locale: str) -> list[SeatLabel]:
 def table_view(doc: TableDoc, table_id: int, locale: str) -> Rows:
     match = doc.get_match()
     hand_no = 0 if match is None else match.hand_no
-    head = f"tr:{table_id}:{hand_no}:{doc.step}"
+    step = doc.step
+
+    def cid(verb: str, arg: str = "") -> str:
+        return make_id(table_id, hand_no, step, verb, arg)
+
     if match is None or match.phase is Phase.MATCH_OVER:  # the lobby
         return Rows([[
-            rows.button(f"{head}:join", t("button.join", locale), style=rows.PRIMARY),
-            rows.button(f"{head}:leave", t("button.leave", locale)),
-            rows.button(f"{head}:addbot", t("button.add_bot", locale)),
-            rows.button(f"{head}:start", t("button.start", locale), style=rows.SUCCESS,
+            rows.button(cid("join"), t("button.join", locale), style=rows.PRIMARY),
+            rows.button(cid("leave"), t("button.leave", locale)),
+            rows.button(cid("addbot"), t("button.add_bot", locale)),
+            rows.button(cid("start"), t("button.start", locale), style=rows.SUCCESS,
                         disabled=not doc.full),
-            rows.button(f"{head}:rules", t("button.rules", locale)),
-        ], [] if match is None else [rows.button(f"{head}:score",
+            rows.button(cid("rules"), t("button.rules", locale)),
+        ], [] if match is None else [rows.button(cid("score"),
                                                  t("button.score_sheet", locale))]])
     first = [ready_button(table_id, hand_no, doc.step, locale)] \
         if match.phase is Phase.BETWEEN_HANDS and doc.unready else []
     first += [
-        rows.button(f"{head}:myhand", t("button.my_hand", locale), style=rows.PRIMARY),
-        rows.button(f"{head}:last", t("button.last_trick", locale)),
-        rows.button(f"{head}:tricks", t("button.tricks", locale)),
-        rows.button(f"{head}:score", t("button.score_sheet", locale)),
+        rows.button(cid("myhand"), t("button.my_hand", locale), style=rows.PRIMARY),
+        rows.button(cid("last"), t("button.last_trick", locale)),
+        rows.button(cid("tricks"), t("button.tricks", locale)),
+        rows.button(cid("score"), t("button.score_sheet", locale)),
     ]
-    back = [rows.button(f"{head}:back:{seat}",
+    back = [rows.button(cid("back", str(seat)),
                         t("button.im_back_seat", locale,
                           name=seat_name(doc, seat, locale)[:60]), style=rows.DANGER)
             for seat, entry in enumerate(doc.seats)
