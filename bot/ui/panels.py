@@ -13,6 +13,9 @@ Hand panel rows (classic components: at most 5 rows):
 
 Card select values are *instances* (bot/selection.py); the selection is reflected in the
 selects' default values, so a restarted bot reads it back from the message.
+
+The components are built as the JSON Discord gets (bot/ui/rows.py), not as `discord.ui`
+items (issue 16); only the friend call's rows still come from bot/ui/calling.py as items.
 """
 
 from __future__ import annotations
