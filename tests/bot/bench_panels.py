@@ -1,8 +1,9 @@
 """What building the panels costs, on the seeded positions of tests/bot/panel_positions.py
-(issue 16): microseconds per hand panel (text and components; the Quick plays computed
-beforehand, the picture not drawn) by phase, and per table message. Not a test (no timing
-assertion): run it by hand from a checkout's root, ``PYTHONPATH=. python
-tests/bot/bench_panels.py [passes]``; the best pass is reported."""
+(issue 16): microseconds of thread CPU per hand panel (text and components JSON; the Quick
+plays computed beforehand, the picture not drawn) by phase, and per table message. Not a
+test (no timing assertion): run it by hand from a checkout's root, ``PYTHONPATH=. python
+tests/bot/bench_panels.py [passes]``; the best pass is reported (thread CPU, so another
+process's load counts little: compare runs made one after the other)."""
 
 from __future__ import annotations
 
