@@ -7,6 +7,7 @@ formatted only for that seat's panel. Cards are written as ``A♠`` (parseable b
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Literal
 
@@ -18,7 +19,7 @@ from bot.levels import LEVELS
 from bot.options import options_text
 from bot.render.sides import play_seats, trick_winning_seat
 from bot.table import TableDoc
-from engine.cards import Card, Rank
+from engine.cards import ALL_CARDS, Card, Rank
 from engine.deal import deal_shape, take_over_points
 from engine.errors import TractorError
 from engine.events import (
@@ -42,9 +43,19 @@ from engine.views import PublicView
 SUIT_SYMBOLS = "♠♥♦♣"
 
 
+PRETTY: tuple[str, ...] = tuple(c.pretty for c in sorted(ALL_CARDS, key=lambda c: c.code))
+"""`Card.pretty` by `Card.code` (0–53), worked out once."""
+assert [c.code for c in ALL_CARDS] == list(range(len(PRETTY)))
+
+
+def pretty(card: Card) -> str:
+    """``A♠``: `Card.pretty`."""
+    return PRETTY[card.code]
+
+
 def cards_text(cards: Sequence[Card]) -> str:
     """``A♠ A♠ 10♥ RJ``."""
-    return " ".join(card.pretty for card in cards)
+    return " ".join([PRETTY[card.code] for card in cards])
 
 
 def ruling_text(reason: str | TractorError, locale: str) -> str:
@@ -91,7 +102,13 @@ def seat_name(doc: TableDoc, seat: int, locale: str) -> str:
         return t("lobby.seat_empty", locale)
     if entry.user_id is None and not entry.name:
         return t("seat.computer_name", locale, number=seat + 1)
-    return discord.utils.escape_markdown(entry.name)
+    return escaped(entry.name)
+
+
+@functools.lru_cache(maxsize=4096)
+def escaped(name: str) -> str:
+    """`discord.utils.escape_markdown` (a few regular expressions), once per name."""
+    return discord.utils.escape_markdown(name)
 
 
 def seat_title(doc: TableDoc, seat: int, locale: str) -> str:

@@ -177,20 +177,44 @@ def _lookup(key: str, locale: str) -> str:
     return text
 
 
+_TEMPLATES: dict[tuple[str, str | discord.Locale | None], str] = {}
+"""``(key, locale as given) → template``: a panel looks up a few dozen texts per move."""
+_PLAIN: dict[tuple[str, str | discord.Locale | None], str] = {}
+"""The same for texts without placeholders, formatted (``{{`` unescaped)."""
+TEMPLATES_KEPT = 20_000
+
+
+def _template(key: str, locale: str | discord.Locale | None) -> str:
+    found = _TEMPLATES.get((key, locale))
+    if found is None:
+        found = _lookup(key, resolve_locale(locale))  # raises KeyError: nothing kept
+        if len(_TEMPLATES) >= TEMPLATES_KEPT:
+            _TEMPLATES.clear()
+        _TEMPLATES[(key, locale)] = found
+    return found
+
+
 def t(key: str, locale: str | discord.Locale | None, /, **kw: Any) -> str:
     """The message ``key`` in ``locale`` (English if unknown), formatted with ``kw``.
 
     Raises ``KeyError`` for a key that is in no catalog or a placeholder not given.
     """
-    return _lookup(key, resolve_locale(locale)).format(**kw)
+    if kw:
+        return _template(key, locale).format(**kw)
+    found = _PLAIN.get((key, locale))
+    if found is None:
+        found = _template(key, locale).format()  # raises KeyError: nothing kept
+        if len(_PLAIN) >= TEMPLATES_KEPT:
+            _PLAIN.clear()
+        _PLAIN[(key, locale)] = found
+    return found
 
 
 def tn(key: str, count: int, locale: str | discord.Locale | None, /, **kw: Any) -> str:
     """Like ``t`` with ``count=count``, using ``<key>.one`` when ``count == 1`` and it exists."""
-    lang = resolve_locale(locale)
     one = f"{key}.one"
     chosen = one if count == 1 and one in messages(DEFAULT) else key
-    return _lookup(chosen, lang).format(count=count, **kw)
+    return _template(chosen, locale).format(count=count, **kw)
 
 
 def lstr(key: str, /, **extras: Any) -> app_commands.locale_str:

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import discord
 from discord.http import handle_message_parameters
-from discord.webhook.async_ import async_context
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 __all__ = [
     "ANSWERING_KEY",
@@ -238,22 +238,38 @@ async def edit_original_quietly(interaction: discord.Interaction[Any], *,
 async def answer_update(interaction: discord.Interaction[Any], *,
                         picture: PictureArg = UNCHANGED, **fields: Any) -> None:
     """Answer a click (not acknowledged yet) by editing the message it was used on
-    (UPDATE_MESSAGE; `picture`: as `edit_quietly`)."""
+    (UPDATE_MESSAGE; `picture`: as `edit_quietly`): ``interaction.response.edit_message``
+    minus the `discord.InteractionCallbackResponse` (and its message) built from Discord's
+    answer, of which only the attachment is read."""
     message = interaction.message
     assert message is not None
     state = interaction._state
+    response = interaction.response
+    kinds = discord.InteractionResponseType
 
     async def call(fields: dict[str, Any]) -> Any:
-        response = await interaction.response.edit_message(**fields)
-        answered = getattr(response, "resource", None)  # the message, as Discord tells it
-        if answered is None:
-            return None
-        return {"attachments": [{"id": a.id} for a in getattr(answered, "attachments", ())]}
+        if response.is_done():
+            raise discord.InteractionResponded(interaction)
+        if "view" in fields:
+            state.prevent_view_updates_for(message.id)
+        params = interaction_message_response_params(
+            type=kinds.message_update.value, previous_allowed_mentions=state.allowed_mentions,
+            **fields)
+        http = state.http
+        data = await async_context.get().create_interaction_response(
+            interaction.id, interaction.token, session=interaction._session, proxy=http.proxy,
+            proxy_auth=http.proxy_auth, params=params)
+        response._response_type = kinds.message_update  # as edit_message marks it answered
+        resource = data.get("resource") if isinstance(data, dict) else None
+        return resource.get("message") if isinstance(resource, dict) else None
 
     interaction.extras[ANSWERING_KEY] = True
     data = await _with_picture(state, message.id, picture, fields, call)
     if picture is not UNCHANGED or "attachments" in fields:
         _remember(state, message.id, picture, data)  # its attachment, as for an edit
+    view = fields.get("view")
+    if view and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message.id)
 
 
 async def defer_late(interaction: discord.Interaction[Any], after: float) -> None:

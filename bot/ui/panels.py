@@ -13,6 +13,9 @@ Hand panel rows (classic components: at most 5 rows):
 
 Card select values are *instances* (bot/selection.py); the selection is reflected in the
 selects' default values, so a restarted bot reads it back from the message.
+
+The components are built as the JSON Discord gets (bot/ui/rows.py), not as `discord.ui`
+items (issue 16); only the friend call's rows still come from bot/ui/calling.py as items.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from bot.selection import groups as card_groups
 from bot.selection import pool, pool_values
 from bot.table import TableDoc
 from bot.text import (
+    PRETTY,
     cards_text,
     deadline_text,
     header,
@@ -47,16 +51,18 @@ from bot.text import (
     table_content,
     trick_line,
 )
+from bot.ui import rows
 from bot.ui.calling import call_lines, call_rows, usable_draft
-from bot.ui.components import Components, button, link_button, select
+from bot.ui.components import Components, button, link_button
 from bot.ui.edits import Picture
-from bot.ui.ids import ComponentId
+from bot.ui.ids import ComponentId, make_id
 from bot.ui.replies import fit
+from bot.ui.rows import Component, Rows
 from engine.cards import Card, Suit
 from engine.deal import deal_shape
 from engine.entry import play_error
 from engine.game import Phase
-from engine.views import PlayerView
+from engine.views import PlayerView, PublicView
 
 __all__ = [
     "DECLARE_SUITS",
@@ -82,7 +88,7 @@ class Panel:
     content: str
     image: bytes | None
     filename: str
-    view: ui.View | Components | None
+    view: ui.View | Components | Rows | None
 
     @property
     def picture(self) -> Picture | None:
@@ -175,21 +181,27 @@ def forced_cards(view: PlayerView) -> tuple[frozenset[Card], frozenset[Card]]:
     return must, frozenset(led)
 
 
-def _hand_text(view: PlayerView, locale: str) -> str:
+def _hand_text(view: PlayerView) -> str:
+    """The seat's cards by group (``A♠ K♠ | …``); as many copies of each kitty card marked
+    ``*`` as the kitty holds while the starter buries."""
     groups = card_groups(view)
-    kitty = Counter(view.kitty or ()) if view.public.phase is Phase.BURYING and view.to_move \
-        else Counter()
+    if not groups:
+        return "—"
+    if view.public.phase is not Phase.BURYING or not view.to_move:
+        return " | ".join([" ".join([PRETTY[card.code] for card in group])
+                           for group in groups])
+    kitty = Counter(view.kitty or ())
     parts = []
     for group in groups:
         marked = []
         for card in group:
             if kitty[card]:
                 kitty[card] -= 1
-                marked.append(f"{card.pretty}*")
+                marked.append(f"{PRETTY[card.code]}*")
             else:
-                marked.append(card.pretty)
+                marked.append(PRETTY[card.code])
         parts.append(" ".join(marked))
-    return " | ".join(parts) if parts else "—"
+    return " | ".join(parts)
 
 
 def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list[Card],
@@ -198,7 +210,7 @@ def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list
     seat = view.seat
     lines = [header(doc, public, locale)]
     count = len(pool(view))  # the cards listed: 33 while the starter buries
-    lines.append(t("panel.your_hand", locale, count=count, cards=_hand_text(view, locale)))
+    lines.append(t("panel.your_hand", locale, count=count, cards=_hand_text(view)))
     when = deadline_text(doc.deadline)
     phase = public.phase
     if phase is Phase.DECLARING:
@@ -249,156 +261,141 @@ def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list
     return fit("\n".join(lines))
 
 
-def _quick_options(plays: list[QuickPlay], view: PlayerView, locale: str
-                   ) -> list[discord.SelectOption]:
+def _quick_options(plays: list[QuickPlay], view: PlayerView, locale: str) -> list[Component]:
     options = []
     seen: set[str] = set()
     trump = view.public.trump
+    leading = view.lead is None
     for play in plays:
         value = " ".join(str(c) for c in play.cards)
         if len(value) > 100 or value in seen:
             continue
         seen.add(value)
         label = f"{'★ ' if play.recommended else ''}{cards_text(play.cards)}"
-        description = shape_word(shape_of(play.cards, trump, leading=view.lead is None),
-                                 locale)
+        description = shape_word(shape_of(play.cards, trump, leading=leading), locale)
         if play.recommended:
             description = t("panel.recommended", locale, shape=description)
-        options.append(discord.SelectOption(label=label[:100], value=value,
-                                            description=description[:100]))
-    return options[:MAX_OPTIONS]
+        options.append(rows.option(label[:100], value, description=description[:100]))
+        if len(options) == MAX_OPTIONS:
+            break
+    return options
 
 
 def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[str],
                locale: str, table_url: str | None, plays: list[QuickPlay],
-               draft: CallDraft | None = None) -> Components | None:
+               draft: CallDraft | None = None) -> Rows | Components | None:
     """The components of a seat's panel (None when there is nothing to do)."""
     public = view.public
     seat = view.seat
     hand_no = public.hand_no
     step = doc.step
 
-    def cid(verb: str, extra: str = "") -> ComponentId:
-        return ComponentId(table_id, hand_no, step, verb, f"{seat}.{extra}" if extra else str(seat))
+    def cid(verb: str, extra: str = "") -> str:
+        return make_id(table_id, hand_no, step, verb, f"{seat}.{extra}" if extra else str(seat))
 
-    items: list[ui.Item[Any]] = []
-    row_buttons: list[ui.Item[Any]] = []
     phase = public.phase
-    link = [link_button(t("button.table", locale), table_url)] if table_url else []
+    link = [rows.link(t("button.table", locale), table_url)] if table_url else []
     if phase is Phase.DECLARING:
         legal = view.legal_declarations
+        declare = []
         for code, suit in DECLARE_SUITS:
             choice = _declaration_for(legal, suit)
-            label = _declare_label(choice, public, seat, locale, code)
-            items.append(button(cid("decl", code), label=label,
-                                       style=discord.ButtonStyle.primary if choice
-                                       else discord.ButtonStyle.secondary,
-                                       disabled=choice is None, row=0))
-        awaiting = seat in public.awaiting
-        row_buttons = [
-            button(cid("pass"), label=t("button.pass_declare", locale),
-                          disabled=not awaiting, row=1),
-            button(cid("type"), label=t("button.type", locale), disabled=not legal,
-                          row=1),
-            button(cid("refresh"), label=t("button.refresh", locale), row=1),
-        ]
-        for link_item in link:
-            link_item.row = 1
-        return _view([*items, *row_buttons, *link])
+            declare.append(rows.button(
+                cid("decl", code), _declare_label(choice, public, seat, locale, code),
+                style=rows.PRIMARY if choice else rows.SECONDARY, disabled=choice is None))
+        return Rows([declare, [
+            rows.button(cid("pass"), t("button.pass_declare", locale),
+                        disabled=seat not in public.awaiting),
+            rows.button(cid("type"), t("button.type", locale), disabled=not legal),
+            rows.button(cid("refresh"), t("button.refresh", locale)),
+            *link]])
     if phase == CALLING:
         if not view.to_move:
             return None
-        for link_item in link:
-            link_item.row = 4
-        return _view([*call_rows(table_id, view, draft or CallDraft(), step, locale),
-                      button(cid("refresh"), label=t("button.refresh", locale), row=4),
-                      *link])
+        links = [link_button(t("button.table", locale), table_url, row=4)] if table_url \
+            else []
+        return Components([*call_rows(table_id, view, draft or CallDraft(), step, locale),
+                           button(ComponentId(table_id, hand_no, step, "refresh", str(seat)),
+                                  label=t("button.refresh", locale), row=4),
+                           *links])
     if phase not in (Phase.BURYING, Phase.PLAYING):
         return None
     burying = phase is Phase.BURYING
     if burying and not view.to_move:
         return None
-    values = pool_values(view)
-    by_value = dict(values)
-    chosen = set(selected)
-    row = 0
+    layout: list[list[Component]] = []
     if phase is Phase.PLAYING and view.to_move and plays:
         options = _quick_options(plays, view, locale)
         if options:
-            items.append(select(cid("quick"), options=options,
-                                       placeholder=t("panel.quick_plays", locale), row=row))
-            row += 1
-    kitty_left = Counter(view.kitty or ()) if burying else Counter()
-    # Kitty cards are the last copies of each card in display order: mark per instance.
-    kitty_marks: set[str] = set()
-    if burying:
-        remaining = Counter(kitty_left)
-        for value, card in reversed(values):
-            if remaining[card]:
-                remaining[card] -= 1
-                kitty_marks.add(value)
-    groups = card_groups(view)
+            layout.append([rows.select(cid("quick"), options,
+                                       placeholder=t("panel.quick_plays", locale))])
+    values = pool_values(view)
+    by_value = dict(values)
+    chosen = set(selected)
+    kitty = _kitty_marks(view, values, locale)
+    must_word, led_word = t("panel.must_play", locale), t("panel.led_suit", locale)
     must, led = forced_cards(view)
-    chunks = pack_groups(groups, rows=4 - row)
+    chunks = pack_groups(card_groups(view), rows=4 - len(layout))
     # The led suit's select first: that is where a follow starts.
-    chunks.sort(key=lambda chunk: not any(values[i][1] in led for i in chunk))
+    if led:
+        chunks.sort(key=lambda chunk: not any(values[i][1] in led for i in chunk))
     for index, chunk in enumerate(chunks):
         options = []
         for i in chunk:
             value, card = values[i]
-            description = None
-            if value in kitty_marks:
-                description = t("panel.kitty_card", locale)
-            elif card in must:
-                description = t("panel.must_play", locale)
-            elif card in led:
-                description = t("panel.led_suit", locale)
-            options.append(discord.SelectOption(
-                label=f"★ {card.pretty}" if card in must else card.pretty, value=value,
-                default=value in chosen, description=description))
+            mark = kitty.get(value)
+            if card in must:
+                options.append(rows.option(f"★ {PRETTY[card.code]}", value, value in chosen,
+                                           mark or must_word))
+            else:
+                options.append(rows.option(PRETTY[card.code], value, value in chosen,
+                                           mark or (led_word if card in led else None)))
         name = _group_name([values[i][1] for i in chunk], view, locale)
-        items.append(select(cid("sel", str(index)), options=options,
+        layout.append([rows.select(cid("sel", str(index)), options,
                                    placeholder=t("panel.select_group", locale, group=name),
-                                   min_values=0, max_values=len(options), row=row))
-        row += 1
+                                   min_values=0, max_values=len(options))])
     count = len([v for v in selected if v in by_value])
-    kitty_size = deal_shape(public.rules).kitty_size
     if burying:
-        row_buttons = [
-            button(cid("suggest"), label=t("button.suggest", locale), row=4),
-            button(cid("bury"), label=t("button.bury", locale, count=count,
-                                               total=kitty_size),
-                          style=discord.ButtonStyle.success, disabled=count != kitty_size,
-                          row=4),
-            button(cid("clear"), label=t("button.clear", locale), row=4),
-            button(cid("type"), label=t("button.type", locale), row=4),
-        ]
-    else:
-        my_turn = view.to_move
-        picked = [by_value[v] for v in dict.fromkeys(selected) if v in by_value]
-        illegal = play_error(view, picked) is not None
-        row_buttons = [
-            button(cid("play"), label=t("button.play_illegal" if illegal else "button.play",
-                                        locale, count=count),
-                   style=discord.ButtonStyle.secondary if illegal
-                   else discord.ButtonStyle.success,
-                   disabled=not my_turn or count == 0 or illegal, row=4),
-            button(cid("clear"), label=t("button.clear", locale), row=4),
-            button(cid("takeback"), label=t("button.take_back", locale),
-                   style=discord.ButtonStyle.danger, row=4)
-            if public.take_back_seat == seat else
-            button(cid("hint"), label=t("button.hint", locale), disabled=not my_turn,
-                          row=4),
-            button(cid("type"), label=t("button.type", locale), disabled=not my_turn,
-                          row=4),
-        ]
-    for link_item in link:
-        link_item.row = 4
-    return _view([*items, *row_buttons, *link])
+        kitty_size = deal_shape(public.rules).kitty_size
+        layout.append([
+            rows.button(cid("suggest"), t("button.suggest", locale)),
+            rows.button(cid("bury"), t("button.bury", locale, count=count, total=kitty_size),
+                        style=rows.SUCCESS, disabled=count != kitty_size),
+            rows.button(cid("clear"), t("button.clear", locale)),
+            rows.button(cid("type"), t("button.type", locale)),
+            *link])
+        return Rows(layout)
+    my_turn = view.to_move
+    picked = [by_value[v] for v in dict.fromkeys(selected) if v in by_value]
+    illegal = play_error(view, picked) is not None
+    layout.append([
+        rows.button(cid("play"), t("button.play_illegal" if illegal else "button.play",
+                                   locale, count=count),
+                    style=rows.SECONDARY if illegal else rows.SUCCESS,
+                    disabled=not my_turn or count == 0 or illegal),
+        rows.button(cid("clear"), t("button.clear", locale)),
+        rows.button(cid("takeback"), t("button.take_back", locale), style=rows.DANGER)
+        if public.take_back_seat == seat else
+        rows.button(cid("hint"), t("button.hint", locale), disabled=not my_turn),
+        rows.button(cid("type"), t("button.type", locale), disabled=not my_turn),
+        *link])
+    return Rows(layout)
 
 
-def _view(items: list[ui.Item[Any]]) -> Components:
-    return Components(items)
+def _kitty_marks(view: PlayerView, values: Sequence[tuple[str, Card]], locale: str
+                 ) -> dict[str, str]:
+    """While the starter buries, the kitty cards' options' description, by instance (the
+    kitty cards are the last copies of each card in display order)."""
+    if view.public.phase is not Phase.BURYING:
+        return {}
+    remaining = Counter(view.kitty or ())
+    word = t("panel.kitty_card", locale)
+    marks = {}
+    for value, card in reversed(values):
+        if remaining[card]:
+            remaining[card] -= 1
+            marks[value] = word
+    return marks
 
 
 def _declaration_for(options: Sequence[Sequence[Card]], suit: Suit | None
@@ -442,18 +439,28 @@ async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
     match = doc.get_match()
     assert match is not None
     view = match.view_for(seat)
-    draft = usable_draft(view, CallDraft.of(selected)) if view.public.phase == CALLING \
-        else None
-    by_value = dict(pool_values(view))
-    selected = [v for v in selected if v in by_value]
-    cards = [by_value[v] for v in dict.fromkeys(selected)]
-
+    cards = selected_cards(view, selected)
     image = await pictures.hand_picture(view, locale, tuple(cards), four_colour)
     plays = await panel_plays(view)
-    url = table_url(doc)
-    content = panel_content(doc, table_id, view, cards, locale, url, draft)
-    components = panel_view(doc, table_id, view, selected, locale, url, plays, draft)
+    content, components = compose_panel(doc, table_id, view, selected, locale, plays)
     return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
+
+
+def selected_cards(view: PlayerView, selected: list[str]) -> list[Card]:
+    """The cards of the selected instances the seat holds (each instance once)."""
+    by_value = dict(pool_values(view))
+    return [by_value[v] for v in dict.fromkeys(selected) if v in by_value]
+
+
+def compose_panel(doc: TableDoc, table_id: int, view: PlayerView, selected: list[str],
+                  locale: str, plays: list[QuickPlay]) -> tuple[str, Rows | Components | None]:
+    """The text and components of a seat's hand panel (`plays`: its Quick plays)."""
+    draft = usable_draft(view, CallDraft.of(selected)) if view.public.phase == CALLING \
+        else None
+    url = table_url(doc)
+    content = panel_content(doc, table_id, view, selected_cards(view, selected), locale, url,
+                            draft)
+    return content, panel_view(doc, table_id, view, selected, locale, url, plays, draft)
 
 
 _PLAYS: OrderedDict[PlayerView, list[QuickPlay]] = OrderedDict()
@@ -494,56 +501,48 @@ def seat_labels(doc: TableDoc, locale: str) -> list[SeatLabel]:
     return labels
 
 
-def table_view(doc: TableDoc, table_id: int, locale: str) -> Components:
+def table_view(doc: TableDoc, table_id: int, locale: str) -> Rows:
     match = doc.get_match()
     hand_no = 0 if match is None else match.hand_no
     step = doc.step
 
-    def cid(verb: str, arg: str = "") -> ComponentId:
-        return ComponentId(table_id, hand_no, step, verb, arg)
+    def cid(verb: str, arg: str = "") -> str:
+        return make_id(table_id, hand_no, step, verb, arg)
 
-    items: list[ui.Item[Any]] = []
-    in_lobby = match is None or match.phase is Phase.MATCH_OVER
-    if in_lobby:
-        items += [
-            button(cid("join"), label=t("button.join", locale),
-                          style=discord.ButtonStyle.primary, row=0),
-            button(cid("leave"), label=t("button.leave", locale), row=0),
-            button(cid("addbot"), label=t("button.add_bot", locale), row=0),
-            button(cid("start"), label=t("button.start", locale),
-                          style=discord.ButtonStyle.success, disabled=not doc.full, row=0),
-            button(cid("rules"), label=t("button.rules", locale), row=0),
-        ]
-        if match is not None:
-            items.append(button(cid("score"), label=t("button.score_sheet", locale),
-                                       row=1))
-        return _view(items)
-    if match.phase is Phase.BETWEEN_HANDS and doc.unready:
-        items.append(ready_button(table_id, hand_no, step, locale))
-    items += [
-        button(cid("myhand"), label=t("button.my_hand", locale),
-                      style=discord.ButtonStyle.primary, row=0),
-        button(cid("last"), label=t("button.last_trick", locale), row=0),
-        button(cid("tricks"), label=t("button.tricks", locale), row=0),
-        button(cid("score"), label=t("button.score_sheet", locale), row=0),
+    if match is None or match.phase is Phase.MATCH_OVER:  # the lobby
+        return Rows([[
+            rows.button(cid("join"), t("button.join", locale), style=rows.PRIMARY),
+            rows.button(cid("leave"), t("button.leave", locale)),
+            rows.button(cid("addbot"), t("button.add_bot", locale)),
+            rows.button(cid("start"), t("button.start", locale), style=rows.SUCCESS,
+                        disabled=not doc.full),
+            rows.button(cid("rules"), t("button.rules", locale)),
+        ], [] if match is None else [rows.button(cid("score"),
+                                                 t("button.score_sheet", locale))]])
+    first = [ready_button(table_id, hand_no, doc.step, locale)] \
+        if match.phase is Phase.BETWEEN_HANDS and doc.unready else []
+    first += [
+        rows.button(cid("myhand"), t("button.my_hand", locale), style=rows.PRIMARY),
+        rows.button(cid("last"), t("button.last_trick", locale)),
+        rows.button(cid("tricks"), t("button.tricks", locale)),
+        rows.button(cid("score"), t("button.score_sheet", locale)),
     ]
-    for seat, entry in enumerate(doc.seats):
-        if entry is not None and entry.autopilot and entry.user_id is not None:
-            items.append(button(cid("back", str(seat)),
-                                       label=t("button.im_back_seat", locale,
-                                               name=seat_name(doc, seat, locale)[:60]),
-                                       style=discord.ButtonStyle.danger, row=1))
-    return _view(items[:10])
+    back = [rows.button(cid("back", str(seat)),
+                        t("button.im_back_seat", locale,
+                          name=seat_name(doc, seat, locale)[:60]), style=rows.DANGER)
+            for seat, entry in enumerate(doc.seats)
+            if entry is not None and entry.autopilot and entry.user_id is not None]
+    return Rows([first, back[:min(10 - len(first), rows.MAX_PER_ROW)]])
 
 
-def ready_button(table_id: int, hand_no: int, step: int, locale: str) -> ui.Item[Any]:
+def ready_button(table_id: int, hand_no: int, step: int, locale: str) -> Component:
     """The Ready button (the summary's and the table message's between hands)."""
-    return button(ComponentId(table_id, hand_no, step, "ready"), label=t("button.ready", locale),
-                  style=discord.ButtonStyle.success, row=0)
+    return rows.button(make_id(table_id, hand_no, step, "ready"), t("button.ready", locale),
+                       style=rows.SUCCESS)
 
 
-def ready_view(table_id: int, hand_no: int, step: int, locale: str) -> Components:
-    return _view([ready_button(table_id, hand_no, step, locale)])
+def ready_view(table_id: int, hand_no: int, step: int, locale: str) -> Rows:
+    return Rows([[ready_button(table_id, hand_no, step, locale)]])
 
 
 async def build_table_message(doc: TableDoc, table_id: int) -> Panel:
@@ -554,10 +553,17 @@ async def build_table_message(doc: TableDoc, table_id: int) -> Panel:
         return Panel(lobby_content(doc, locale), None, "table.png",
                      table_view(doc, table_id, locale))
     public = match.public_view()
-    labels = seat_labels(doc, locale)
-    image = await pictures.table_picture(public, labels, locale)
-    content = table_content(doc, public, locale)
-    if match.phase is Phase.MATCH_OVER:
-        content = fit(f"{content}\n{lobby_prompt(doc, locale)}")
-    return Panel(content, image, f"table-{table_id}-{public.hand_no}.png",
+    image = await pictures.table_picture(public, seat_labels(doc, locale), locale)
+    return Panel(table_text(doc, public), image, f"table-{table_id}-{public.hand_no}.png",
                  table_view(doc, table_id, locale))
+
+
+def table_text(doc: TableDoc, public: PublicView | None) -> str:
+    """The table message's text (`public`: the running match's public view)."""
+    locale = doc.locale
+    if public is None:
+        return lobby_content(doc, locale)
+    content = table_content(doc, public, locale)
+    if public.phase is Phase.MATCH_OVER:
+        content = fit(f"{content}\n{lobby_prompt(doc, locale)}")
+    return content

@@ -119,3 +119,28 @@ async def test_a_quick_refusal_is_acknowledged_first(tmp_path: Path) -> None:
         refusal = t("error.no_match", "en")
         assert [x for x in reply_texts(result) if refusal in x] == [refusal]
         assert not w.env.errors, w.env.errors
+
+
+async def test_a_card_pick_builds_nothing_from_discords_answer(tmp_path: Path,
+                                                               monkeypatch: Any) -> None:
+    """The answer's reply is read for its attachment only: no callback response and no
+    message are built from it (a panel with four selects costs a few hundred µs to parse)."""
+    import discord.interactions
+
+    built: list[Any] = []
+    original = discord.interactions.InteractionCallbackResponse._update
+
+    def counting(self: Any, data: Any) -> None:
+        built.append(data)
+        original(self, data)
+
+    monkeypatch.setattr(discord.interactions.InteractionCallbackResponse, "_update", counting)
+    async with alice_to_play(tmp_path) as (w, alice):
+        panel = w.dm_panel(alice)
+        item = panel_item(w, alice, "sel")
+        assert item is not None
+        built.clear()  # the setup's commands
+        await alice.user.select(panel, [item.options[0].value], custom_id=item.custom_id)
+        assert w.dm_panel(alice).components != panel.components  # the pick is shown
+        assert not built
+        assert not w.env.errors, w.env.errors
