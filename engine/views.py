@@ -11,14 +11,12 @@ names a friend (`call_seats`) only once the called copy has been played.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields
-from functools import cache, lru_cache
-from itertools import accumulate, chain, pairwise
-from operator import attrgetter
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import ALL_CARDS, Card, Rank, Suit, format_cards
+from engine import wire
+from engine.cards import ALL_CARDS, Card, Rank, format_cards
 from engine.deal import deal_shape
 from engine.declaring import legal_declarations as declarations_for
 from engine.events import TrumpHow
@@ -33,7 +31,8 @@ from engine.game import (
     result_to_dict,
     trick_to_dict,
 )
-from engine.rules import Mode, RuleSet, ThrowRuff
+from engine.memo import ByIdentity
+from engine.rules import Mode, RuleSet
 from engine.trump import Trump
 
 if TYPE_CHECKING:
@@ -174,8 +173,8 @@ class PublicView:
                 "seat_levels": [str(r) for r in self.seat_levels]}
 
     def __reduce__(self) -> tuple[Callable[..., PublicView], tuple[Any, ...]]:
-        """Pickled as a flat tuple (see `_public_out`)."""
-        return _public_in, _public_out(self)
+        """Pickled as plain data (`engine.wire`)."""
+        return wire.public_reduce(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,15 +220,31 @@ class PlayerView:
         }
 
     def __reduce__(self) -> tuple[Callable[..., PlayerView], tuple[Any, ...]]:
-        """Pickled as a flat tuple (see `_public_out`)."""
-        return _player_in, _player_out(self)
+        """Pickled as plain data (`engine.wire`)."""
+        return wire.player_reduce(self)
 
 
 _NO_CARDS: Cards = ()
 
+VIEWS_KEPT = 256
+"""Matches whose views are kept: the bot asks for the views of the match a move left
+many times (each seat's panel, whose turn it is, the computers, the table picture)."""
+_views: ByIdentity[Match, tuple[PublicView, list[PlayerView | None]]] = \
+    ByIdentity(VIEWS_KEPT)
+
+
+def _seen(match: Match) -> tuple[PublicView, list[PlayerView | None]]:
+    """The public view of `match` and its player views made so far (made once per match:
+    a match never changes)."""
+    return _views.get(match, lambda match: (_public_view(match), [None] * match.seats))
+
 
 def public_view(match: Match) -> PublicView:
     """The public view of `match`."""
+    return _seen(match)[0]
+
+
+def _public_view(match: Match) -> PublicView:
     hand = match.hand
     if hand is None:
         return PublicView(match.phase, match.rules, match.hand_no, match.levels, None,
@@ -255,7 +270,14 @@ def player_view(match: Match, seat: int) -> PlayerView:
     """What `seat` may see of `match`."""
     if not 0 <= seat < match.seats:
         raise ValueError(f"a seat is 0–{match.seats - 1}, not {seat!r}")
-    public = public_view(match)
+    public, players = _seen(match)
+    view = players[seat]
+    if view is None:
+        view = players[seat] = _player_view(match, seat, public)
+    return view
+
+
+def _player_view(match: Match, seat: int, public: PublicView) -> PlayerView:
     hand = match.hand
     if hand is None:
         return PlayerView(seat, public, _NO_CARDS, None)
@@ -282,143 +304,3 @@ def unseen_cards(view: PlayerView) -> list[Card]:
     return [card for card, count in left.items() for _ in range(max(count, 0))]
 
 
-
-# ---- Pickling: views travel to worker processes (computer players, pictures) ----------
-# A slots dataclass pickles field by field through `dataclasses.fields` (a Python call per
-# object), a card included, and a view holds dozens of them. So a view pickles as one tuple
-# of plain values: cards as bytes of their codes, ranks as ints, the rules as the tuple of
-# their values. Everything in it pickles without calling back into Python, and the other
-# side rebuilds an equal view (its cards the shared ones of `ALL_CARDS`).
-
-_CODE = attrgetter("code")
-_CARD = ALL_CARDS.__getitem__
-_RANK = {int(rank): rank for rank in Rank}.__getitem__
-
-
-def _codes(cards: Iterable[Card]) -> bytes:
-    return bytes(map(_CODE, cards))
-
-
-def _cards(codes: bytes) -> Cards:
-    return tuple(map(_CARD, codes))
-
-
-def _plays_out(plays: Sequence[Cards]) -> tuple[bytes, bytes]:
-    """Several plays: their lengths and all their cards."""
-    return bytes(map(len, plays)), _codes(chain.from_iterable(plays))
-
-
-def _plays_in(lengths: bytes, codes: bytes) -> list[Cards]:
-    cards = _cards(codes)
-    return [cards[start:end] for start, end in pairwise(accumulate(lengths, initial=0))]
-
-
-def _values(cls: type) -> Callable[[Any], tuple[Any, ...]]:
-    """The values of a dataclass's fields, in order (`cls(*values)` rebuilds it)."""
-    if not all(f.init for f in fields(cls)):
-        raise TypeError(f"{cls.__name__} has fields its constructor does not take")
-    return attrgetter(*[f.name for f in fields(cls)])
-
-
-_FAILED_THROW = _values(FailedThrow)
-_RESULT = _values(HandResult)
-_CALL = _values(FriendCall)
-"""Rare in a view (their cards pickle one by one, as `Card.__reduce__`)."""
-
-
-def _trick_out(trick: Trick | None) -> tuple[Any, ...] | None:
-    if trick is None:
-        return None
-    return (trick.number, trick.leader, _plays_out(trick.plays), trick.winner,
-            trick.failed_throw, str(trick.throw_ruff), trick.seat_count)
-
-
-def _trick_in(wire: tuple[Any, ...] | None) -> Trick | None:
-    if wire is None:
-        return None
-    number, leader, plays, winner, failed_throw, throw_ruff, seat_count = wire
-    return Trick(number, leader, tuple(_plays_in(*plays)), winner, failed_throw,
-                 ThrowRuff(throw_ruff), seat_count)
-
-
-_RULES_OUT: dict[int, tuple[RuleSet, tuple[Any, ...]]] = {}
-"""A table's rules are one object for many views: their values by the object's id (the
-object kept alongside, so that its id is not reused while cached)."""
-
-
-def _rules_out(rules: RuleSet) -> tuple[Any, ...]:
-    known = _RULES_OUT.get(id(rules))
-    if known is not None and known[0] is rules:
-        return known[1]
-    if len(_RULES_OUT) >= 1024:
-        _RULES_OUT.clear()
-    values = tuple(rules.to_dict().values())  # enums as their values: plain strings
-    _RULES_OUT[id(rules)] = rules, values
-    return values
-
-
-@lru_cache(maxsize=64)
-def _rules_in(values: tuple[Any, ...]) -> RuleSet:
-    return RuleSet(*values)
-
-
-@cache
-def _trump_in(level: int, suit: str | None) -> Trump:
-    return Trump(_RANK(level), None if suit is None else Suit(suit))
-
-
-def _public_out(view: PublicView) -> tuple[Any, ...]:
-    """`view`'s fields in order, as plain values (`_public_in` rebuilds it)."""
-    trump, level, result = view.trump, view.level, view.result
-    seats, plays = zip(*view.played, strict=True) if view.played else ((), ())
-    return (
-        str(view.phase), _rules_out(view.rules), view.hand_no, bytes(view.levels),
-        None if level is None else int(level), view.starter,
-        None if trump is None else (int(trump.level), trump.suit and str(trump.suit)),
-        view.trump_how and str(view.trump_how),
-        tuple([(d.seat, _codes(d.cards)) for d in view.declarations]),
-        _codes(view.revealed), view.deal_no, view.batch, view.awaiting, view.turn,
-        view.cards_left, _trick_out(view.trick), _trick_out(view.last_trick),
-        view.tricks_played, (bytes(seats), *_plays_out(plays)), view.opponent_points,
-        tuple(map(_FAILED_THROW, view.failed_throws)),
-        None if result is None else _RESULT(result), view.match_winner, view.take_back_seat,
-        tuple(map(_CALL, view.friend_calls)), view.call_seats, view.points_by_seat)
-
-
-def _public_in(phase: str, rules: tuple[Any, ...], hand_no: int, levels: bytes,
-               level: int | None, starter: int | None, trump: tuple[int, str | None] | None,
-               trump_how: str | None, declarations: tuple[tuple[int, bytes], ...],
-               revealed: bytes, deal_no: int, batch: int, awaiting: tuple[int, ...],
-               turn: int | None, cards_left: tuple[int, ...],
-               trick: tuple[Any, ...] | None, last_trick: tuple[Any, ...] | None,
-               tricks_played: int, played: tuple[bytes, bytes, bytes],
-               opponent_points: int, failed_throws: tuple[tuple[Any, ...], ...],
-               result: tuple[Any, ...] | None, match_winner: int | None,
-               take_back_seat: int | None, friend_calls: tuple[tuple[Any, ...], ...],
-               call_seats: tuple[int | None, ...], points_by_seat: tuple[int, ...]
-               ) -> PublicView:
-    """The view `_public_out` flattened."""
-    return PublicView(
-        Phase(phase), _rules_in(rules), hand_no, tuple(map(_RANK, levels)),
-        None if level is None else _RANK(level), starter,
-        None if trump is None else _trump_in(*trump),
-        None if trump_how is None else TrumpHow(trump_how),
-        tuple([Declaration(seat, _cards(codes)) for seat, codes in declarations]),
-        _cards(revealed), deal_no, batch, awaiting, turn, cards_left, _trick_in(trick),
-        _trick_in(last_trick), tricks_played,
-        tuple(zip(played[0], _plays_in(*played[1:]), strict=True)), opponent_points,
-        tuple([FailedThrow(*f) for f in failed_throws]),
-        None if result is None else HandResult(*result), match_winner, take_back_seat,
-        tuple([FriendCall(*c) for c in friend_calls]), call_seats, points_by_seat)
-
-
-def _player_out(view: PlayerView) -> tuple[Any, ...]:
-    kitty = view.kitty
-    return (view.seat, _public_out(view.public), _codes(view.hand),
-            None if kitty is None else _codes(kitty))
-
-
-def _player_in(seat: int, public: tuple[Any, ...], hand: bytes,
-               kitty: bytes | None) -> PlayerView:
-    return PlayerView(seat, _public_in(*public), _cards(hand),
-                      None if kitty is None else _cards(kitty))

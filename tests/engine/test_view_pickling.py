@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 
+from engine import wire
 from engine.cards import ALL_CARDS, Card
 from engine.game import Match, Phase, Trick
 from engine.rules import FixedTrump, Mode, RuleSet
 from engine.selfplay import RandomAgent, play_hand
-from engine.views import PlayerView, PublicView, _public_out, _trick_out, player_view
+from engine.views import PlayerView, PublicView, player_view
+from engine.wire import _public_out, _trick_out
 
 
 def assert_same(a: Any, b: Any, where: str = "view") -> None:
@@ -139,13 +141,27 @@ def globals_named(data: bytes) -> set[str]:
 
 def test_a_view_pickles_as_plain_data() -> None:
     """No dataclass is pickled field by field: the only callable named is the view's
-    rebuilder (failed throws and the result, rare, name theirs)."""
+    rebuilder, and its public part is plain data (failed throws and the result, rare,
+    name their own)."""
     for view in views("teams"):
         public = view.public
+        assert globals_named(pickle.dumps(view, pickle.HIGHEST_PROTOCOL)) == {
+            "engine.wire _player_from"}
         if public.failed_throws or public.result or (public.trick and public.trick.failed_throw):
             continue
-        assert globals_named(pickle.dumps(view, pickle.HIGHEST_PROTOCOL)) == {
-            "engine.views _player_in"}
+        assert globals_named(wire.public_reduce(public)[1][0]) == set()
+
+
+def test_a_view_is_made_into_data_once_and_rebuilt_once() -> None:
+    """The public part of a view sent with several jobs is encoded once, and a worker
+    rebuilds it once (the same object for equal bytes)."""
+    match = list(games(RuleSet(), 1, 3))[40]
+    first, again = wire.public_reduce(match.public_view()), wire.public_reduce(
+        match.public_view())
+    assert first[1][0] is again[1][0]
+    seat0 = pickle.loads(pickle.dumps(match.view_for(0)))
+    seat1 = pickle.loads(pickle.dumps(match.view_for(1)))
+    assert seat0.public is seat1.public and seat0.hand != seat1.hand
 
 
 def test_cards_pickle_as_their_codes() -> None:
