@@ -355,14 +355,13 @@ class _Pool:
             self._arm()
 
     def _arm(self) -> None:
-        """One watchdog for the pool, while jobs are out on an answered pool."""
-        busy = [w.since for w in self.workers if w.queue]
-        if not busy:
-            if self._watchdog is not None:
-                self._watchdog.cancel()
-                self._watchdog = None
+        """One watchdog for the pool, set while jobs are out on an answered pool. It is
+        not cancelled when they are all answered (one timer set and cancelled per job
+        would cost more than its rare expiry on an idle pool, which looks and stops)."""
+        if self._watchdog is not None or not self.answered or self._loop is None:
             return
-        if self._watchdog is None and self.answered and self._loop is not None:
+        busy = [w.since for w in self.workers if w.queue]
+        if busy:
             delay = max(0.0, min(busy) + self.timeout - time.perf_counter())
             self._watchdog = self._loop.call_later(delay, self._check)
 
@@ -418,9 +417,21 @@ def _serve(jobs: Connection, answers: Connection, cpus: list[int] | None = None,
         except Exception as error:  # an answer or error that does not pickle
             payload = pickle.dumps((False, RuntimeError(f"{reply[1]!r}: {error}")))
         try:
-            answers.send_bytes(payload)
+            _send(answers, payload)
         except OSError:
             return
+
+
+def _send(answers: Connection, payload: bytes) -> None:
+    """`payload` framed as ``Connection.send_bytes`` frames it, in one write: that writes
+    a large payload's size on its own first, which could wake the loop for nothing."""
+    size = len(payload)
+    header = _HEADER.pack(size) if size <= 0x7FFFFFFF else \
+        _HEADER.pack(-1) + _LONG.pack(size)
+    data = memoryview(header + payload)
+    fd = answers.fileno()
+    while data:
+        data = data[os.write(fd, data):]
 
 
 def _warm(cpus: list[int] | None = None, nice: int = 10) -> None:

@@ -1,0 +1,52 @@
+"""What a worker job costs the event loop (issue 16): an answer is one write of the worker
+(one wakeup of the loop, never one for its size and one for the rest), and the pool's
+watchdog is not set and cancelled again for every job."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from multiprocessing import Pipe
+from typing import Any
+
+import pytest
+
+from bot import offload
+
+
+@pytest.mark.parametrize("size", [10, 40_000])
+def test_an_answer_is_framed_as_send_bytes_frames_it_in_one_write(
+        size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    reader, writer = Pipe(duplex=False)
+    writes: list[int] = []
+    write: Callable[[int, Any], int] = os.write
+
+    def counted(fd: int, data: Any) -> int:
+        writes.append(len(data))
+        return write(fd, data)
+
+    monkeypatch.setattr(offload.os, "write", counted)
+    payload = os.urandom(size)
+    try:
+        offload._send(writer, payload)
+        assert reader.recv_bytes() == payload
+        assert writes == [4 + size]
+    finally:
+        reader.close()
+        writer.close()
+
+
+async def test_the_watchdog_is_set_once_for_many_jobs() -> None:
+    offload.configure(1)
+    try:
+        pool = offload._pool
+        assert pool is not None
+        await offload.run(os.getpid)  # answered: the watchdog applies from now on
+        await offload.run(os.getpid)
+        watchdog = pool._watchdog
+        assert watchdog is not None
+        for _ in range(5):
+            await offload.run(os.getpid)
+        assert pool._watchdog is watchdog and not watchdog.cancelled()
+    finally:
+        offload.shutdown()
