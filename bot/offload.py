@@ -5,8 +5,9 @@
 interpreter lock while a picture is drawn, and the workers run at a lower priority so the
 loop's process comes first on a busy core) or, by default, in a thread
 (``asyncio.to_thread``). The functions and their arguments must pickle (views, labels,
-card tuples do). The composition root configures it from `Config.workers` and shuts the
-pool down when the bot closes; `python -m bot.bench --workers N` compares both.
+card tuples do; a view as plain data, `engine.wire`). The composition root configures it
+from `Config.workers` and shuts the pool down when the bot closes; `python -m bot.bench
+--workers N` compares both.
 
 With a pool, jobs wait in the bot's process and are handed to the workers a few at a time
 (`workers` + 1 in flight), earliest *deadline* first: a job's deadline is when it was asked

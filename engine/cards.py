@@ -156,7 +156,6 @@ ALL_CARDS: tuple[Card, ...] = tuple(
 """The 54 distinct cards, indexed by `Card.code`."""
 
 
-
 def card_of_code(code: int) -> Card:
     """The card whose `Card.code` is `code` (0–53)."""
     return ALL_CARDS[code]

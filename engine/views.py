@@ -236,7 +236,11 @@ _views: ByIdentity[Match, tuple[PublicView, list[PlayerView | None]]] = \
 def _seen(match: Match) -> tuple[PublicView, list[PlayerView | None]]:
     """The public view of `match` and its player views made so far (made once per match:
     a match never changes)."""
-    return _views.get(match, lambda match: (_public_view(match), [None] * match.seats))
+    return _views.get(match, _first_seen)
+
+
+def _first_seen(match: Match) -> tuple[PublicView, list[PlayerView | None]]:
+    return _public_view(match), [None] * match.seats
 
 
 def public_view(match: Match) -> PublicView:
@@ -302,5 +306,3 @@ def unseen_cards(view: PlayerView) -> list[Card]:
     for _, cards in view.public.played:
         left.subtract(cards)
     return [card for card, count in left.items() for _ in range(max(count, 0))]
-
-
