@@ -356,13 +356,14 @@ class _Pool:
             self._arm()
 
     def _arm(self) -> None:
-        """One watchdog for the pool, set while jobs are out on an answered pool. It is
-        not cancelled when they are all answered (one timer set and cancelled per job
-        would cost more than its rare expiry on an idle pool, which looks and stops)."""
-        if self._watchdog is not None or not self.answered or self._loop is None:
-            return
+        """One watchdog for the pool, while jobs are out on an answered pool."""
         busy = [w.since for w in self.workers if w.queue]
-        if busy:
+        if not busy:
+            if self._watchdog is not None:
+                self._watchdog.cancel()
+                self._watchdog = None
+            return
+        if self._watchdog is None and self.answered and self._loop is not None:
             delay = max(0.0, min(busy) + self.timeout - time.perf_counter())
             self._watchdog = self._loop.call_later(delay, self._check)
 

@@ -1,6 +1,5 @@
 """What a worker job costs the event loop (issue 16): an answer is one write of the worker
-(one wakeup of the loop, never one for its size and one for the rest), and the pool's
-watchdog is not set and cancelled again for every job."""
+(one wakeup of the loop, never one for its size and one for the rest)."""
 
 from __future__ import annotations
 
@@ -34,19 +33,3 @@ def test_an_answer_is_framed_as_send_bytes_frames_it_in_one_write(
     finally:
         reader.close()
         writer.close()
-
-
-async def test_the_watchdog_is_set_once_for_many_jobs() -> None:
-    offload.configure(1)
-    try:
-        pool = offload._pool
-        assert pool is not None
-        await offload.run(os.getpid)  # answered: the watchdog applies from now on
-        await offload.run(os.getpid)
-        watchdog = pool._watchdog
-        assert watchdog is not None
-        for _ in range(5):
-            await offload.run(os.getpid)
-        assert pool._watchdog is watchdog and not watchdog.cancelled()
-    finally:
-        offload.shutdown()
