@@ -5,8 +5,9 @@
 interpreter lock while a picture is drawn, and the workers run at a lower priority so the
 loop's process comes first on a busy core) or, by default, in a thread
 (``asyncio.to_thread``). The functions and their arguments must pickle (views, labels,
-card tuples do). The composition root configures it from `Config.workers` and shuts the
-pool down when the bot closes; `python -m bot.bench --workers N` compares both.
+card tuples do; a view as plain data, `engine.wire`). The composition root configures it
+from `Config.workers` and shuts the pool down when the bot closes; `python -m bot.bench
+--workers N` compares both.
 
 With a pool, jobs wait in the bot's process and are handed to the workers a few at a time
 (`workers` + 1 in flight), earliest *deadline* first: a job's deadline is when it was asked
@@ -418,9 +419,21 @@ def _serve(jobs: Connection, answers: Connection, cpus: list[int] | None = None,
         except Exception as error:  # an answer or error that does not pickle
             payload = pickle.dumps((False, RuntimeError(f"{reply[1]!r}: {error}")))
         try:
-            answers.send_bytes(payload)
+            _send(answers, payload)
         except OSError:
             return
+
+
+def _send(answers: Connection, payload: bytes) -> None:
+    """`payload` framed as ``Connection.send_bytes`` frames it, in one write: that writes
+    a large payload's size on its own first, which could wake the loop for nothing."""
+    size = len(payload)
+    header = _HEADER.pack(size) if size <= 0x7FFFFFFF else \
+        _HEADER.pack(-1) + _LONG.pack(size)
+    data = memoryview(header + payload)
+    fd = answers.fileno()
+    while data:
+        data = data[os.write(fd, data):]
 
 
 def _warm(cpus: list[int] | None = None, nice: int = 10) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
@@ -126,6 +126,11 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
+        """Pickled as its code (a view sent to a worker process holds dozens of cards),
+        unpickled as the shared card of `ALL_CARDS`."""
+        return card_of_code, (self.code,)
+
     @property
     def points(self) -> int:
         """5 for a five, 10 for a ten or king, else 0 (R1)."""
@@ -149,6 +154,12 @@ ALL_CARDS: tuple[Card, ...] = tuple(
     + [Card(Rank.BLACK_JOKER, None), Card(Rank.RED_JOKER, None)]
 )
 """The 54 distinct cards, indexed by `Card.code`."""
+
+
+def card_of_code(code: int) -> Card:
+    """The card whose `Card.code` is `code` (0–53)."""
+    return ALL_CARDS[code]
+
 
 _POINTS_BY_CODE = tuple(card.points for card in ALL_CARDS)
 

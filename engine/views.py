@@ -11,9 +11,11 @@ names a friend (`call_seats`) only once the called copy has been played.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine import wire
 from engine.cards import ALL_CARDS, Card, Rank, format_cards
 from engine.deal import deal_shape
 from engine.declaring import legal_declarations as declarations_for
@@ -29,6 +31,7 @@ from engine.game import (
     result_to_dict,
     trick_to_dict,
 )
+from engine.memo import ByIdentity
 from engine.rules import Mode, RuleSet
 from engine.trump import Trump
 
@@ -169,6 +172,10 @@ class PublicView:
                 "declarer_seats": list(self.declarer_seats),
                 "seat_levels": [str(r) for r in self.seat_levels]}
 
+    def __reduce__(self) -> tuple[Callable[..., PublicView], tuple[Any, ...]]:
+        """Pickled as plain data (`engine.wire`)."""
+        return wire.public_reduce(self)
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
@@ -212,12 +219,36 @@ class PlayerView:
             "legal_declarations": [format_cards(d) for d in self.legal_declarations],
         }
 
+    def __reduce__(self) -> tuple[Callable[..., PlayerView], tuple[Any, ...]]:
+        """Pickled as plain data (`engine.wire`)."""
+        return wire.player_reduce(self)
+
 
 _NO_CARDS: Cards = ()
+
+VIEWS_KEPT = 256
+"""Matches whose views are kept: the bot asks for the views of the match a move left
+many times (each seat's panel, whose turn it is, the computers, the table picture)."""
+_views: ByIdentity[Match, tuple[PublicView, list[PlayerView | None]]] = \
+    ByIdentity(VIEWS_KEPT)
+
+
+def _seen(match: Match) -> tuple[PublicView, list[PlayerView | None]]:
+    """The public view of `match` and its player views made so far (made once per match:
+    a match never changes)."""
+    return _views.get(match, _first_seen)
+
+
+def _first_seen(match: Match) -> tuple[PublicView, list[PlayerView | None]]:
+    return _public_view(match), [None] * match.seats
 
 
 def public_view(match: Match) -> PublicView:
     """The public view of `match`."""
+    return _seen(match)[0]
+
+
+def _public_view(match: Match) -> PublicView:
     hand = match.hand
     if hand is None:
         return PublicView(match.phase, match.rules, match.hand_no, match.levels, None,
@@ -243,7 +274,14 @@ def player_view(match: Match, seat: int) -> PlayerView:
     """What `seat` may see of `match`."""
     if not 0 <= seat < match.seats:
         raise ValueError(f"a seat is 0–{match.seats - 1}, not {seat!r}")
-    public = public_view(match)
+    public, players = _seen(match)
+    view = players[seat]
+    if view is None:
+        view = players[seat] = _player_view(match, seat, public)
+    return view
+
+
+def _player_view(match: Match, seat: int, public: PublicView) -> PlayerView:
     hand = match.hand
     if hand is None:
         return PlayerView(seat, public, _NO_CARDS, None)

@@ -25,6 +25,11 @@ class SeatLabel:
     computer: bool = False
     autopilot: bool = False
 
+    def __reduce__(self) -> tuple[type[SeatLabel], tuple[str, bool, bool]]:
+        """Pickled as its values (a table picture's job carries one per seat): not field
+        by field through `dataclasses.fields`."""
+        return SeatLabel, (self.name, self.computer, self.autopilot)
+
 
 def plays_shown(view: PublicView, seats: int
                 ) -> tuple[Trick | None, dict[int, tuple[Card, ...]], int | None]:
