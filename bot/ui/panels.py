@@ -20,6 +20,7 @@ items (issue 16); only the friend call's rows still come from bot/ui/calling.py 
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -435,13 +436,13 @@ def _declare_label(choice: tuple[Card, ...] | None, public: Any, seat: int, loca
 
 async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
                       selected: list[str], *, four_colour: bool = True) -> Panel:
-    """The hand panel of `seat` (rendering and suggestions run in a thread)."""
+    """The hand panel of `seat` (its picture and Quick plays are made off the loop, at once)."""
     match = doc.get_match()
     assert match is not None
     view = match.view_for(seat)
     cards = selected_cards(view, selected)
-    image = await pictures.hand_picture(view, locale, tuple(cards), four_colour)
-    plays = await panel_plays(view)
+    image, plays = await asyncio.gather(  # both off the loop, asked for together
+        pictures.hand_picture(view, locale, tuple(cards), four_colour), panel_plays(view))
     content, components = compose_panel(doc, table_id, view, selected, locale, plays)
     return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
 
