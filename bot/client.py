@@ -67,6 +67,10 @@ class TractorBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=TractorTree,
+            # No message cache: the bot reads only the message a click came with (in the
+            # interaction) and never looks one up, and without message intents nothing
+            # would fill it but lookups would still walk it.
+            max_messages=None,
         )
         self.config = config
         self.tractor_group: app_commands.Group = make_tractor_group()

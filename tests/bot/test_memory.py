@@ -21,3 +21,9 @@ async def test_the_collector_is_set_up_with_the_bot(tmp_path: Path) -> None:
         assert gc.get_freeze_count() > 0  # the start-up heap (once per process)
         await w.bot.close_store()
         assert w.bot.pause_guard is None and guard._collected not in gc.callbacks
+
+
+async def test_the_bot_keeps_no_message_cache(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1)
+        assert w.bot._connection.max_messages is None and not w.bot.cached_messages
