@@ -46,6 +46,12 @@ Everything is measured by wrapping functions in this process (nothing in the bot
   opened (about 110 windows per move). The bookkeeping around SimCord's loop hooks is timed
   with them.
 
+Garbage collections are the bot process's own wherever they come due: their CPU is taken
+out of every window they run in (`_Meter.time_collections`; ``cpu_s["gc"]`` reports it).
+A collection walks the whole heap, and counting it in the window that happened to allocate
+made a computer's ``apply`` (the yardstick) or the simulator's routes pay for it now and
+then, the ratio swinging with it.
+
 The simulator's garbage is kept from the bot's collector: SimCord's record of each callback
 it tracks and the callback's handle refer to each other, a cycle per callback (25 a move)
 that only a collection frees, and a collection's pause is charged to whatever allocates
@@ -185,11 +191,13 @@ class _Meter:
             self.counts[key] += 1
             windows["wrap"] += 1
             setattr(depth, key, 1)
+            collected = getattr(depth, "gc", 0.0)
             start = time.thread_time()
             try:
                 return function(*args, **kwargs)
             finally:
-                self.cpu[key] += time.thread_time() - start
+                self.cpu[key] += (time.thread_time() - start
+                                  - (getattr(depth, "gc", 0.0) - collected))
                 setattr(depth, key, 0)
         return wrapper
 
@@ -204,11 +212,13 @@ class _Meter:
                 return function(*args, **kwargs)
             windows["sim"] += 1
             depth.sim = key
+            collected = getattr(depth, "gc", 0.0)
             start = time.thread_time()
             try:
                 return function(*args, **kwargs)
             finally:
-                self.cpu[key] += time.thread_time() - start
+                self.cpu[key] += (time.thread_time() - start
+                                  - (getattr(depth, "gc", 0.0) - collected))
                 depth.sim = None
         return wrapper
 
@@ -221,11 +231,13 @@ class _Meter:
                 return function(*args, **kwargs)
             windows["ours"] += 1
             depth.sim = None
+            collected = getattr(depth, "gc", 0.0)
             start = time.thread_time()
             try:
                 return function(*args, **kwargs)
             finally:
-                self.cpu[key] -= time.thread_time() - start
+                self.cpu[key] -= (time.thread_time() - start
+                                  - (getattr(depth, "gc", 0.0) - collected))
                 depth.sim = key
         return wrapper
 
@@ -260,6 +272,7 @@ class _Meter:
         from_dict = vars(Match)["from_dict"].__func__
         self._patch(Match, "from_dict", classmethod(self._wrap(from_dict, "parse", "think")))
         self._patch(Match, "apply", self._wrap(vars(Match)["apply"], "apply", "think"))
+        self.time_collections()
         dispatch = self._simulated(router.dispatch, "discord")
 
         def routed(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
@@ -339,6 +352,28 @@ class _Meter:
                                              callback)
             return handle
         return self._simulated(hooked, "discord")
+
+    def time_collections(self) -> None:
+        """Keep the garbage collector's CPU out of every window: a collection runs in
+        whatever allocates when it comes due (SimCord's routes, a computer's ``apply``),
+        but what it walks is the whole process's heap, so it is never the simulator's nor
+        the engine's; it stays in "own" (``cpu["gc"]``, a part of it, for the report).
+        Each thread's collections add up in its `_DEPTH` (``gc``), which the windows take
+        out of what they count."""
+        depth = self._depth
+
+        def clock(phase: str, info: dict[str, Any]) -> None:
+            now = time.thread_time()
+            if phase == "start":
+                depth.gc_start = now
+            elif getattr(depth, "gc_start", None) is not None:
+                spent = now - depth.gc_start
+                depth.gc_start = None
+                depth.gc = getattr(depth, "gc", 0.0) + spent
+                self.cpu["gc"] += spent
+
+        gc.callbacks.append(clock)
+        self.restore.append(lambda: gc.callbacks.remove(clock))
 
     def calibrate(self, rounds: int = 20_000) -> dict[str, float]:
         """Measure `leaks`: what one timed window of each kind costs this process outside
@@ -1047,7 +1082,8 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
                   "discord_sim": round(meter.cpu["discord"], 3),
                   "people_sim": round(meter.cpu["people"], 3),
                   "apply": round(meter.cpu["apply"], 3),
-                  "instrumentation": round(instruments, 3)},
+                  "instrumentation": round(instruments, 3),
+                  "gc": round(meter.cpu["gc"], 3)},
         "cpu_per_hand_s": None if not hands else round(cpu / hands, 3),
         "own_cpu_per_hand_s": None if not hands else round(own / hands, 3),
         "own_cpu_per_move_ms": None if own_each is None else round(own_each * 1000, 3),

@@ -90,3 +90,23 @@ def test_the_benchs_own_instruments_are_not_counted_as_the_bots() -> None:
     assert meter.windows == {"sim": 5, "ours": 5, "wrap": 5}
     meter.leaks = {"sim": 1e-6, "ours": 2e-6, "wrap": 3e-6}
     assert meter.instrumentation() == pytest.approx(5 * 6e-6)
+
+
+def test_a_collection_is_never_counted_in_the_window_it_came_in(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A collection due while a computer's ``apply`` (or the simulator) runs is the whole
+    process's, not the engine's: every window leaves it out; it stays in "own"."""
+    meter = _Meter()
+    ticks = iter(range(1, 1000))
+    monkeypatch.setattr(time, "thread_time", lambda: float(next(ticks)))
+    meter.time_collections()
+    try:
+        apply = meter._wrap(gc.collect, "apply")  # clock: 1 in, 2-3 collecting, 4 out
+        apply()
+        feed = meter._simulated(meter._ours(gc.collect), "discord")  # 5, 6, 7-8, 9, 10
+        feed()
+    finally:
+        meter.uninstall()
+    assert meter.cpu["apply"] == 2.0 and meter.cpu["gc"] == 2.0
+    # the simulator's window: 10 - 5, less the collection (1) and the bot's part (9 - 6 - 1)
+    assert meter.cpu["discord"] == 5.0 - 1.0 - 2.0
