@@ -38,15 +38,30 @@ Everything is measured by wrapping functions in this process (nothing in the bot
   callbacks themselves, and discord.py's parsing of every event SimCord feeds the bot;
 * ``people_sim``, the bench itself: the simulated people's steps, its lag probe's thread
   and the probe's callbacks on the loop (the bench's threads count as a whole,
-  `_bench_thread`).
+  `_bench_thread`);
+* ``instrumentation``, the bench's own wrappers: each timed window reads a thread's CPU
+  clock twice (a system call, about 1.7 µs on a small VM, half of each outside the window)
+  and runs a little Python of its own; what one window of each kind leaves outside what it
+  counts is measured before the run (`_Meter.calibrate`) and taken out once per window
+  opened (about 110 windows per move). The bookkeeping around SimCord's loop hooks is timed
+  with them.
 
-The wrappers' own overhead outside their timed windows stays in "own" (it errs against
-the bot), and so do two small simulator costs not worth a wrapper: SimCord's pass-through
-hook on ``ThreadPoolExecutor.submit`` (the database's jobs) and the loop's side of the lag
-probe's wakeups. ``discord_py_parse`` (diagnostic): CPU of discord.py's parser per event
-kind, SimCord's hooks inside included. The simulated Discord's own cost is also kept out
-of the way where it would dominate: SimCord's pending-callback records compare by identity
-while measuring (`_identity_records`).
+Garbage collections are the bot process's own wherever they come due: their CPU is taken
+out of every window they run in (`_Meter.time_collections`; ``cpu_s["gc"]`` reports it).
+A collection walks the whole heap, and counting it in the window that happened to allocate
+made a computer's ``apply`` (the yardstick) or the simulator's routes pay for it now and
+then, the ratio swinging with it.
+
+The simulator's garbage is kept from the bot's collector: SimCord's record of each callback
+it tracks and the callback's handle refer to each other, a cycle per callback (25 a move)
+that only a collection frees, and a collection's pause is charged to whatever allocates
+when it comes, mostly the bot; the bench unlinks them as they run (`_Unlinked`). Two small
+simulator costs not worth a wrapper stay in "own" (it errs against the bot): SimCord's
+pass-through hook on ``ThreadPoolExecutor.submit`` (the database's jobs) and the loop's
+side of the lag probe's wakeups. ``discord_py_parse`` (diagnostic): CPU of discord.py's
+parser per event kind, SimCord's hooks inside included. The simulated Discord's own cost
+is also kept out of the way where it would dominate: SimCord's pending-callback records
+compare by identity while measuring (`_identity_records`).
 The bench's sleeps (the people's thinking, the publisher's edit interval) are real timers
 of the loop (`wall_sleep`), past SimCord's hook, which virtualises the loop's timers.
 """
@@ -155,6 +170,10 @@ class _Meter:
         self.restore: list[Callable[[], None]] = []
         self.hooks: list[str] = []
         """SimCord's loop hooks measured as the simulator's (`loop_hooks`)."""
+        self.windows: Counter[str] = Counter()
+        """Timed windows opened, by kind (``sim``, ``ours``, ``wrap``): see `leaks`."""
+        self.leaks: dict[str, float] = {}
+        """CPU seconds each kind of window costs outside what it counts (`calibrate`)."""
         self._depth = _DEPTH
 
     def _patch(self, owner: Any, name: str, value: Any) -> None:
@@ -164,18 +183,21 @@ class _Meter:
 
     def _wrap(self, function: Callable[..., Any], key: str, unless: str = "") -> Any:
         """Thread CPU spent in `function` (outermost calls only, none inside `unless`)."""
-        depth = self._depth
+        depth, windows = self._depth, self.windows
 
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             if getattr(depth, key, 0) or (unless and getattr(depth, unless, 0)):
                 return function(*args, **kwargs)
             self.counts[key] += 1
+            windows["wrap"] += 1
             setattr(depth, key, 1)
+            collected = getattr(depth, "gc", 0.0)
             start = time.thread_time()
             try:
                 return function(*args, **kwargs)
             finally:
-                self.cpu[key] += time.thread_time() - start
+                self.cpu[key] += (time.thread_time() - start
+                                  - (getattr(depth, "gc", 0.0) - collected))
                 setattr(depth, key, 0)
         return wrapper
 
@@ -183,33 +205,39 @@ class _Meter:
         """Thread CPU of the simulated world (SimCord's routes and gateway, the simulated
         people) into `key`, outermost calls only; discord.py's handling of what it feeds the
         bot (`_ours`) is taken back out: that is the bot's cost."""
-        depth = self._depth
+        depth, windows = self._depth, self.windows
 
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             if getattr(depth, "sim", None):
                 return function(*args, **kwargs)
+            windows["sim"] += 1
             depth.sim = key
+            collected = getattr(depth, "gc", 0.0)
             start = time.thread_time()
             try:
                 return function(*args, **kwargs)
             finally:
-                self.cpu[key] += time.thread_time() - start
+                self.cpu[key] += (time.thread_time() - start
+                                  - (getattr(depth, "gc", 0.0) - collected))
                 depth.sim = None
         return wrapper
 
     def _ours(self, function: Callable[..., Any]) -> Any:
-        depth = self._depth
+        depth, windows = self._depth, self.windows
 
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             key = getattr(depth, "sim", None)
             if not key:
                 return function(*args, **kwargs)
+            windows["ours"] += 1
             depth.sim = None
+            collected = getattr(depth, "gc", 0.0)
             start = time.thread_time()
             try:
                 return function(*args, **kwargs)
             finally:
-                self.cpu[key] -= time.thread_time() - start
+                self.cpu[key] -= (time.thread_time() - start
+                                  - (getattr(depth, "gc", 0.0) - collected))
                 depth.sim = key
         return wrapper
 
@@ -244,6 +272,7 @@ class _Meter:
         from_dict = vars(Match)["from_dict"].__func__
         self._patch(Match, "from_dict", classmethod(self._wrap(from_dict, "parse", "think")))
         self._patch(Match, "apply", self._wrap(vars(Match)["apply"], "apply", "think"))
+        self.time_collections()
         dispatch = self._simulated(router.dispatch, "discord")
 
         def routed(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
@@ -305,21 +334,74 @@ class _Meter:
         return found
 
     def _hooked(self, hook: Callable[..., Any]) -> Callable[..., Any]:
-        """`hook` timed as the simulator's; the wrapper SimCord runs the callback in
-        (``invoke``) too, the bot's callback inside it charged back."""
-        timed = self._simulated(hook, "discord")
-
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            handle = timed(*args, **kwargs)
+        """`hook` timed as the simulator's, with the bench's own bookkeeping around it; the
+        wrapper SimCord runs the callback in (``invoke``) too, the bot's callback inside it
+        charged back. SimCord's record of the callback and its handle refer to each other
+        (the handle runs ``invoke``, whose closure holds the record, which holds the
+        handle): `_Unlinked` breaks that cycle as the callback runs, so the simulator leaves
+        no garbage for the bot's collector to find (a real loop makes none)."""
+        def hooked(*args: Any, **kwargs: Any) -> Any:
+            handle = hook(*args, **kwargs)
             invoke = getattr(handle, "_callback", None)
             callback = getattr(invoke, "__simcord_original_callback__", None)
             if callback is not None:
                 cell = _cell(invoke, "callback")
                 if cell is not None and not _from_simcord(callback):
                     cell.cell_contents = self._ours(callback)
-                handle._callback = self._simulated(invoke, "discord")
+                handle._callback = _Unlinked(handle, self._simulated(invoke, "discord"),
+                                             callback)
             return handle
-        return wrapper
+        return self._simulated(hooked, "discord")
+
+    def time_collections(self) -> None:
+        """Keep the garbage collector's CPU out of every window: a collection runs in
+        whatever allocates when it comes due (SimCord's routes, a computer's ``apply``),
+        but what it walks is the whole process's heap, so it is never the simulator's nor
+        the engine's; it stays in "own" (``cpu["gc"]``, a part of it, for the report).
+        Each thread's collections add up in its `_DEPTH` (``gc``), which the windows take
+        out of what they count."""
+        depth = self._depth
+
+        def clock(phase: str, info: dict[str, Any]) -> None:
+            now = time.thread_time()
+            if phase == "start":
+                depth.gc_start = now
+            elif getattr(depth, "gc_start", None) is not None:
+                spent = now - depth.gc_start
+                depth.gc_start = None
+                depth.gc = getattr(depth, "gc", 0.0) + spent
+                self.cpu["gc"] += spent
+
+        gc.callbacks.append(clock)
+        self.restore.append(lambda: gc.callbacks.remove(clock))
+
+    def calibrate(self, rounds: int = 20_000) -> dict[str, float]:
+        """Measure `leaks`: what one timed window of each kind costs this process outside
+        the CPU it counts (its clock reads are system calls, about half of each outside the
+        window, and the wrapper's own Python). The bench's instruments are not the bot:
+        ``own`` leaves out ``windows[kind] * leaks[kind]`` (`instrumentation`)."""
+        probe = _Meter()
+
+        def noop() -> None:
+            return None
+
+        def spent(function: Callable[[], None]) -> float:
+            probe.cpu.clear()
+            start = time.process_time()
+            for _ in range(rounds):
+                function()
+            return (time.process_time() - start - sum(probe.cpu.values())) / rounds
+
+        bare = spent(noop)
+        sim = spent(probe._simulated(noop, "calibrate")) - bare
+        ours = spent(probe._simulated(probe._ours(noop), "calibrate")) - bare - sim
+        wrap = spent(probe._wrap(noop, "calibrate")) - bare
+        self.leaks = {"sim": max(sim, 0.0), "ours": max(ours, 0.0), "wrap": max(wrap, 0.0)}
+        return self.leaks
+
+    def instrumentation(self) -> float:
+        """CPU seconds the windows opened so far cost outside what they counted."""
+        return sum(n * self.leaks.get(kind, 0.0) for kind, n in self.windows.items())
 
     def _observe(self, method: str, path: str, payload: Any = None) -> None:
         """A call the bot made: a press is acknowledged by its callback, and done with it
@@ -357,6 +439,23 @@ def _from_simcord(fn: Any) -> bool:
     """Whether `fn` (a function or bound method) is SimCord's code."""
     module = getattr(getattr(fn, "__func__", fn), "__module__", None)
     return isinstance(module, str) and module.split(".")[0] == "simcord"
+
+
+class _Unlinked:
+    """A handle's callback that, as it runs, puts the bot's own callback back on the
+    handle, so the handle no longer refers to SimCord's wrapper (nor, through it, to its
+    record of the handle): a cycle less per callback (a cancelled handle drops it too)."""
+
+    __slots__ = ("callback", "handle", "run")
+
+    def __init__(self, handle: Any, run: Callable[..., Any], callback: Any) -> None:
+        self.handle, self.run, self.callback = handle, run, callback
+
+    def __call__(self, *args: Any) -> Any:
+        handle, self.handle = self.handle, None
+        if handle is not None:
+            handle._callback = self.callback
+        return self.run(*args)
 
 
 def _cell(fn: Any, name: str) -> Any | None:
@@ -900,6 +999,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     meter = bench.meter
     repository = bot.service.repository
     from bot import offload
+    meter.calibrate()
     meter.install(bot._connection, in_process=offload.workers() == 0)
     import bot.ui.edits as edits
     import bot.ui.publish as publish
@@ -921,7 +1021,8 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             await wall_sleep(config.warmup)
         stats_before = Counter(repository.stats)
         bench.moves = bench.hands = 0
-        for kept in (bench.commits, bench.acks, bench.failures, meter.cpu, meter.counts):
+        for kept in (bench.commits, bench.acks, bench.failures, meter.cpu, meter.counts,
+                     meter.windows):
             kept.clear()
         drawn0 = _drawn()
         threads0 = _threads_cpu()
@@ -936,6 +1037,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+            instruments = meter.instrumentation()
             threads = _threads_cpu()
             workers_cpu = _workers_cpu() - workers0
             if offload.workers():
@@ -950,7 +1052,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     stats.subtract(stats_before)
     moves, hands = bench.moves, bench.hands
     own = (cpu - meter.cpu["think"] - meter.cpu["render"] - meter.cpu["discord"]
-           - meter.cpu["people"])
+           - meter.cpu["people"] - instruments)
     loop_cpu = cpu
     cpu += workers_cpu
 
@@ -979,7 +1081,9 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
                   "workers": round(workers_cpu, 3),
                   "discord_sim": round(meter.cpu["discord"], 3),
                   "people_sim": round(meter.cpu["people"], 3),
-                  "apply": round(meter.cpu["apply"], 3)},
+                  "apply": round(meter.cpu["apply"], 3),
+                  "instrumentation": round(instruments, 3),
+                  "gc": round(meter.cpu["gc"], 3)},
         "cpu_per_hand_s": None if not hands else round(cpu / hands, 3),
         "own_cpu_per_hand_s": None if not hands else round(own / hands, 3),
         "own_cpu_per_move_ms": None if own_each is None else round(own_each * 1000, 3),

@@ -6,8 +6,8 @@ publisher, service, router, features — no wiring after the fact), installs the
 adds the ``/tractor`` group with the features' commands, registers the one dynamic item,
 restores the open tables (timers re-armed, computer seats resumed, table messages
 refreshed with a "restored after restart" line), syncs the commands (to
-``DEV_GUILD_ID`` when set, else globally) and keeps garbage-collector pauses short
-(`bot.collector`).
+``DEV_GUILD_ID`` when set, else globally) and sets the garbage collector up for a long-lived
+bot (`bot.memory.configure`, the one place that does).
 """
 
 from __future__ import annotations
@@ -20,12 +20,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import offload
+from bot import memory, offload
 from bot.collector import PauseGuard
 from bot.config import Config
 from bot.features import App, load_features, make_tractor_group
 from bot.logging import log
-from bot.memory import settle_heap
 from bot.repository import TableRepository
 from bot.selection import Selections
 from bot.service import TableService
@@ -68,6 +67,10 @@ class TractorBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=TractorTree,
+            # No message cache: the bot reads only the message a click came with (in the
+            # interaction) and never looks one up, and without message intents nothing
+            # would fill it but lookups would still walk it.
+            max_messages=None,
         )
         self.config = config
         self.tractor_group: app_commands.Group = make_tractor_group()
@@ -103,13 +106,10 @@ class TractorBot(commands.Bot):
             restored = await self.service.restore()
             if self.config.sync_commands:
                 await self._sync()
-            settle_heap()
         except BaseException:
             await self.close_store()
             raise
-        # Full collections would scan every live table again and again: freeze survivors.
-        self.pause_guard = PauseGuard(asyncio.get_running_loop())
-        self.pause_guard.install()
+        self.pause_guard = memory.configure(asyncio.get_running_loop())
         log.info("setup done: features %s; %d open table(s) restored",
                  ", ".join(self.features), len(restored))
 

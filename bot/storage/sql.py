@@ -9,11 +9,14 @@ from typing import Any
 
 from .records import MODES, Mode, Players
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+"""One encoder for every column (``json.dumps`` with options builds a new one per call)."""
+
 
 def dumps(value: Any) -> str:
     """Compact JSON text for a JSON column; ValueError if ``value`` is not JSON."""
     try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return _ENCODER.encode(value)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"not JSON-serialisable: {exc}") from exc
 

@@ -191,7 +191,9 @@ class Store:
         ``actions`` (their hands must exist by then). A new match counts in the guild's
         current season.
         Invalid records raise ValueError and roll everything back. The arguments are
-        serialised before this returns to the event loop, so the caller may change them.
+        serialised before this returns to the event loop, so the caller may change them;
+        the returned table's ``doc`` is ``doc`` as given (its keys as they were then, its
+        values not copied), not read back from the database.
         """
         change = tables.Change.of(doc, status=status, deadline=deadline, actions=actions,
                                   hand=hand, match=match)

@@ -25,8 +25,12 @@ STATUSES = ("lobby", "playing", "ended")
 @dataclass(frozen=True, slots=True)
 class Change:
     """What one save writes, with every JSON value already serialised (so the caller may
-    change its dicts while the transaction runs on another thread)."""
+    change its dicts while the transaction runs on another thread). ``doc`` is the
+    document as given (a shallow copy taken with the JSON), for the saved record: parsing
+    the JSON just written back again cost the database thread more than the write's own
+    Python."""
 
+    doc: dict[str, Any]
     doc_json: str
     status: TableStatus | None
     deadline: float | EllipsisType | None
@@ -41,7 +45,7 @@ class Change:
         """Validate the status and serialise the document, hand and actions."""
         if status is not None and status not in STATUSES:
             raise ValueError(f"bad status {status!r}")
-        return cls(dumps(doc), status, deadline, match,
+        return cls(dict(doc), dumps(doc), status, deadline, match,
                    None if hand is None else history.HandWrite.of(hand),
                    tuple(history.ActionWrite.of(a) for a in actions))
 
@@ -140,7 +144,7 @@ def save(db: sqlite3.Connection, now: float, table_id: int, expected_version: in
     )
     return StoredTable(
         table_id, int(row["guild_id"]), int(row["channel_id"]), int(row["creator_id"]),
-        cast(TableStatus, status), expected_version + 1, json.loads(change.doc_json),
+        cast(TableStatus, status), expected_version + 1, change.doc,
         deadline, float(row["created_at"]), now,
     )
 

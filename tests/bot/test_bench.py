@@ -23,7 +23,8 @@ async def test_bench_reports_every_figure(tmp_path: Path) -> None:
     assert report["moves"] > 0
     assert set(report["per_move"]) == {"loads", "reads", "parses", "saves", "renders"}
     assert set(report["cpu_s"]) == {"total", "loop_process", "think", "render", "workers",
-                                    "discord_sim", "people_sim", "apply"}
+                                    "discord_sim", "people_sim", "apply",
+                                    "instrumentation", "gc"}
     for key in ("cpu_per_hand_s", "own_cpu_per_hand_s", "own_cpu_per_move_ms",
                 "apply_per_move_ms", "own_over_apply", "load_average", "failures",
                 "gc_pauses_ms", "phases", "lag_stacks", "worker_cpus"):

@@ -97,6 +97,24 @@ def test_fresh_copy_shares_only_the_immutable_match() -> None:
     assert copy.match is doc.match
 
 
+def test_fresh_copy_is_equal_and_every_container_its_own() -> None:
+    doc = TableDoc(guild_id=1, channel_id=2, creator_id=3, notes=["a"], ready=[1],
+                   start_levels=["2", "3"], results=[{"hand_no": 1}], deadline=5.0)
+    doc.seats = [Seat(3, "alice"), None, Seat(None, "bot", level="hard"), None]
+    doc.waiting[1] = Seat(4, "bob")
+    doc.holders = [[3], [None, 4]]
+    copy = fresh_copy(doc)
+    assert copy == doc and type(copy) is TableDoc
+    for name in ("options", "seats", "notes", "ready", "start_levels", "results", "holders",
+                 "waiting", "decision"):
+        assert getattr(copy, name) is not getattr(doc, name), name
+    assert copy.seats[0] is not doc.seats[0] and copy.waiting[1] is not doc.waiting[1]
+    assert copy.holders[1] is not doc.holders[1] and copy.results[0] is not doc.results[0]
+    copy.holders[1].append(5)
+    copy.results[0]["hand_no"] = 2
+    assert doc.holders == [[3], [None, 4]] and doc.results == [{"hand_no": 1}]
+
+
 async def test_a_shared_document_is_never_changed_by_a_later_move(tmp_path: Path) -> None:
     """Readers get the live document itself (no copy); a transaction works on a copy and
     hands it over once written, so what a reader holds stays as it was read."""

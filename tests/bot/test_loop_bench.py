@@ -5,9 +5,11 @@ the bot's."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from pathlib import Path
 
+import pytest
 from botkit import world
 from simcord import _dpy_internals
 
@@ -48,3 +50,63 @@ async def test_simcord_loop_hooks_are_the_simulators_and_callbacks_the_bots(
         assert 0 < meter.cpu["discord"] < 0.1  # the hooks counted, not the callback
         assert {name: vars(loop)[name] for name in hooks} == hooks  # SimCord's again
         assert time.monotonic is _dpy_internals._clock_monotonic
+
+
+async def test_simcord_callbacks_leave_no_garbage_for_the_bots_collector(
+        tmp_path: Path) -> None:
+    """SimCord's record of a callback and the callback's handle refer to each other: the
+    bench unlinks them as the callback runs, so a collection finds nothing of them."""
+    async with world(tmp_path, humans=1) as w:
+        loop = asyncio.get_running_loop()
+        meter = _Meter()
+        meter.loop_hooks(loop)
+        gc.collect()
+        for _ in range(3):  # the bot's `PauseGuard` freezes what that collection left
+            await asyncio.sleep(0)
+        gc.disable()
+        try:
+            ran: list[int] = []
+            with w.env._bot_scope():
+                for n in range(500):
+                    loop.call_soon(ran.append, n)
+            while len(ran) < 500:
+                await asyncio.sleep(0)
+            collected = gc.collect()
+        finally:
+            gc.enable()
+            meter.uninstall()
+        assert collected < 100  # SimCord alone: a dozen objects a callback
+
+
+def test_the_benchs_own_instruments_are_not_counted_as_the_bots() -> None:
+    meter = _Meter()
+    leaks = meter.calibrate(rounds=2000)
+    assert set(leaks) == {"sim", "ours", "wrap"} and min(leaks.values()) >= 0
+    feed = meter._simulated(meter._ours(lambda: None), "discord")
+    apply = meter._wrap(lambda: None, "apply")
+    for _ in range(5):
+        feed()
+        apply()
+    assert meter.windows == {"sim": 5, "ours": 5, "wrap": 5}
+    meter.leaks = {"sim": 1e-6, "ours": 2e-6, "wrap": 3e-6}
+    assert meter.instrumentation() == pytest.approx(5 * 6e-6)
+
+
+def test_a_collection_is_never_counted_in_the_window_it_came_in(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A collection due while a computer's ``apply`` (or the simulator) runs is the whole
+    process's, not the engine's: every window leaves it out; it stays in "own"."""
+    meter = _Meter()
+    ticks = iter(range(1, 1000))
+    monkeypatch.setattr(time, "thread_time", lambda: float(next(ticks)))
+    meter.time_collections()
+    try:
+        apply = meter._wrap(gc.collect, "apply")  # clock: 1 in, 2-3 collecting, 4 out
+        apply()
+        feed = meter._simulated(meter._ours(gc.collect), "discord")  # 5, 6, 7-8, 9, 10
+        feed()
+    finally:
+        meter.uninstall()
+    assert meter.cpu["apply"] == 2.0 and meter.cpu["gc"] == 2.0
+    # the simulator's window: 10 - 5, less the collection (1) and the bot's part (9 - 6 - 1)
+    assert meter.cpu["discord"] == 5.0 - 1.0 - 2.0

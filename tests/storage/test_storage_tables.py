@@ -267,3 +267,23 @@ async def test_ids_beyond_sqlite_integers_are_simply_not_found(store: Store) -> 
         await store.save_table(huge, 1, {})
     with pytest.raises(TableNotFound):
         await store.end_table(-(2**63) - 1, 1)
+
+
+async def test_a_save_does_not_parse_the_document_it_wrote(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The saved record carries the document given (a copy of its keys), not the stored
+    JSON parsed back on the database thread."""
+    import bot.storage.tables as tables
+
+    t = await store.create_table(1, 100, 11, {"v": 0})
+
+    def no_parsing(text: str) -> object:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(tables.json, "loads", no_parsing)
+    doc: dict[str, object] = {"v": 1, "seats": [11]}
+    saved = await store.save_table(t.id, 1, doc)
+    doc["v"] = 2
+    assert saved.doc == {"v": 1, "seats": [11]} and saved.doc is not doc
+    monkeypatch.undo()
+    assert await store.load_table(t.id) == saved
