@@ -35,15 +35,12 @@ import copy
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import fields
-from typing import Any, TypeVar
 
 from bot.errors import UserFacingError
 from bot.storage import StaleVersion, StorageError, Store, StoredTable
 from bot.table import Seat, TableDoc
 
 __all__ = ["TableRepository", "fresh_copy"]
-
-T = TypeVar("T")
 
 META_IDLE = 10.0
 """Seconds deferred bookkeeping waits for the table's next save before it is saved alone."""
@@ -54,50 +51,40 @@ _SHARED = frozenset({"match", "_parsed"})
 """Fields handed out as they are: the stored match dict (replaced, never changed in place)
 and its parsed `Match`."""
 
-
-def _copier(cls: type[T], shared: frozenset[str], item: Callable[[Any], Any] | None
-            ) -> Callable[[T], T]:
-    """A function copying a slots dataclass `cls` one level deep: fields in `shared` as
-    they are, lists rebuilt (each element through `item`, if given) and dicts copied; the
-    rest (immutable values) as they are. Generated, as `dataclasses` makes ``__init__``: a
-    transaction copies the table on every move, and a loop over ``getattr``/``setattr``
-    by name was three times slower."""
-    lines = [f"def copy_{cls.__name__}(old):", "    new = _new(_cls)"]
-    for f in fields(cls):  # type: ignore[arg-type]
-        name = f.name
-        if name in shared:
-            lines.append(f"    new.{name} = old.{name}")
-            continue
-        each = "[_item(x) for x in v]" if item is not None else "list(v)"
-        lines += [f"    v = old.{name}; k = type(v)",
-                  f"    new.{name} = {each} if k is list else dict(v) if k is dict else v"]
-    lines.append("    return new")
-    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_item": item}
-    exec("\n".join(lines), scope)
-    made: Callable[[T], T] = scope[f"copy_{cls.__name__}"]
-    return made
+_DOC_FIELDS = tuple(f.name for f in fields(TableDoc))
+_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
 
 
-_copy_seat = _copier(Seat, frozenset(), None)
+def fresh_copy(doc: TableDoc) -> TableDoc:
+    """A copy of `doc` whose containers (seats, lists, dicts) can be changed freely (one
+    level deep; the match dict and its parsed `Match` shared)."""
+    new = object.__new__(TableDoc)
+    for name in _DOC_FIELDS:
+        value = getattr(doc, name)
+        if name in _SHARED:
+            pass
+        elif type(value) is list:
+            value = [_one(item) for item in value]
+        elif type(value) is dict:
+            value = dict(value)
+        setattr(new, name, value)
+    return new
 
 
 def _one(item: object) -> object:
     """An element of a document's list, copied as `fresh_copy` promises."""
-    kind = type(item)
-    if kind is Seat:
-        return _copy_seat(item)  # type: ignore[arg-type]
-    if item is None or kind in (str, int, float, bool):
+    if item is None or type(item) in (str, int, float, bool):
         return item
-    if kind is list:
-        return list(item)  # type: ignore[call-overload]
-    if kind is dict:
-        return dict(item)  # type: ignore[call-overload]
+    if type(item) is Seat:
+        seat = object.__new__(Seat)
+        for name in _SEAT_FIELDS:
+            setattr(seat, name, getattr(item, name))
+        return seat
+    if isinstance(item, list):
+        return list(item)
+    if isinstance(item, dict):
+        return dict(item)
     return copy.copy(item)
-
-
-fresh_copy: Callable[[TableDoc], TableDoc] = _copier(TableDoc, _SHARED, _one)
-"""A copy of a document whose containers (seats, lists, dicts) can be changed freely (one
-level deep; the match dict and its parsed `Match` shared)."""
 
 
 class TableRepository:
