@@ -138,6 +138,7 @@ class AiPlayer:
 
     value: Utility = staticmethod(utility)
     """How the search values a hand's outcome (variants are tried under other names)."""
+    declarer_work = DECLARER_WORK
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(f"ai-search:{seed}")
@@ -164,7 +165,7 @@ class AiPlayer:
         plays_left = sum(k.left) + 4
         work = WORK * min(2.0, 0.6 + stakes(k, table) / 50)
         if k.seen.is_declarer:
-            work *= DECLARER_WORK
+            work *= self.declarer_work
         # clearly worse candidates are dropped after `PRUNE_AFTER` deals: screen widely
         wide = max(2, min(MAX_CANDIDATES, int(work / (PRUNE_AFTER * plays_left))))
         candidates = candidates[:wide]
@@ -279,3 +280,9 @@ class StepAiPlayer(AiPlayer):
     """Experimental: `ai` valuing the declarers' hands with `step_utility`."""
 
     value = staticmethod(step_utility)
+
+
+class WorkAiPlayer(AiPlayer):
+    """Experimental: `ai` searching the declarers' decisions a quarter longer."""
+
+    declarer_work = 2.0
