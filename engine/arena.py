@@ -14,6 +14,14 @@ it is played; `--summary FILE` summarises such a log later, also of a run that w
 `--replay INDEX` plays deal INDEX of the run again and prints both hands' tricks side by side
 and the first decision where they differ (`--actions`: each hand's actions, from which a
 test can rebuild any position of the deal).
+
+Paired comparison, the cheap way to measure a change: `--compare BASE` with `--summary LOG`
+(or with a run's `--log`) counts, hand by hand on the same deals, the hands LOG's A won that
+BASE's A lost and the reverse, and gives the difference in hands won with its 95% interval
+(paired by deal: much tighter than two runs' own intervals). `--side declarers` (or
+`opponents`) plays only the hand of each deal in which A's team declares (or defends): half
+the work for a change that touches only that side, compared with `--compare` against a full
+run of the unchanged player (the hands not played count as they were in BASE).
 """
 
 from __future__ import annotations
@@ -178,12 +186,25 @@ def _tricks(record: Sequence[Action], even: str, odd: str) -> list[str]:
     return rows
 
 
-def play_deal(args: tuple[str, str, int, int, RuleSet]) -> list[HandRecord]:
-    """Both hands of deal `index`: A on team 0, then A on team 1."""
-    a, b, seed, index, rules = args
+SIDES = ("both", "declarers", "opponents")
+"""Which hands of each deal a run plays: both, or only those where A's team declares or
+defends (the first hand of a deal is declared by the starter's team)."""
+
+
+def a_teams(side: str, starter: int) -> tuple[int, ...]:
+    """The teams A sits on in the hands of a deal that `side` plays."""
+    if side == "both":
+        return (0, 1)
+    declaring = team_of(starter)
+    return (declaring,) if side == "declarers" else (1 - declaring,)
+
+
+def play_deal(args: tuple[str, str, int, int, RuleSet, str]) -> list[HandRecord]:
+    """The hands of deal `index` that `side` plays: A on team 0, then A on team 1."""
+    a, b, seed, index, rules, side = args
     hand_seed, level, starter = deal_setup(seed, index)
     records = []
-    for a_team in (0, 1):
+    for a_team in a_teams(side, starter):
         names = [a if team_of(s) == a_team else b for s in range(4)]
         players = [make_player(name, seed * 1_000_003 + index * 8 + s)
                    for s, name in enumerate(names)]
@@ -210,6 +231,42 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[index]
 
 
+def compare(base: Sequence[Sequence[HandRecord]],
+            cand: Sequence[Sequence[HandRecord]]) -> dict[str, Any]:
+    """A paired comparison of two logs of the same run (seed, deals, B): on the deals both
+    hold, the hands won by `cand`'s A and lost by `base`'s A (`up`) and the reverse
+    (`down`), and the difference in the share of hands won with its 95% interval (paired by
+    deal). A hand of `base` that `cand` did not play (`--side`) counts as unchanged."""
+    deals = min(len(base), len(cand))
+    hands = sum(len(deal) for deal in base[:deals])
+    diffs: list[int] = []
+    up = down = 0
+    for old, new in zip(base[:deals], cand[:deals], strict=True):
+        played = {r.a_team: r.a_won for r in new}
+        diff = sum(played[r.a_team] - r.a_won for r in old if r.a_team in played)
+        up += sum(played.get(r.a_team, r.a_won) > r.a_won for r in old)
+        down += sum(played.get(r.a_team, r.a_won) < r.a_won for r in old)
+        diffs.append(diff)
+    won = sum(r.a_won for deal in base[:deals] for r in deal)
+    mean = sum(diffs) / deals if deals else 0.0
+    sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (deals - 1)) if deals > 1 else 0.0
+    share = sum(diffs) / hands if hands else 0.0
+    half = 1.96 * sd * math.sqrt(deals) / hands if hands else 0.0
+    return {"deals": deals, "hands": hands, "up": up, "down": down,
+            "hands_won_base": round(won / hands, 4) if hands else 0.0,
+            "hands_won_diff": round(share, 4),
+            "hands_won_diff_ci": [round(share - half, 4), round(share + half, 4)]}
+
+
+def compare_report(result: dict[str, Any]) -> str:
+    """A comparison as the text the command prints."""
+    low, high = result["hands_won_diff_ci"]
+    return (f"paired: {result['deals']} deals, {result['hands']} hands; hands won "
+            f"{result['hands_won_base']:.1%} in BASE, {result['hands_won_diff']:+.1%} "
+            f"(95% CI {low:+.1%} to {high:+.1%}); {result['up']} hands won that BASE lost, "
+            f"{result['down']} lost that BASE won\n")
+
+
 def swing(deal: Sequence[HandRecord]) -> float:
     """Points taken as opponents by A minus by B, on the same cards."""
     a_opp = next(r.opponent_points for r in deal if r.declarer_team != r.a_team)
@@ -219,12 +276,14 @@ def swing(deal: Sequence[HandRecord]) -> float:
 
 def run(a: str, b: str, deals: int, seed: int, jobs: int = 1,
         rules: RuleSet | None = None, log: TextIO | None = None,
-        done: Sequence[list[HandRecord]] = ()) -> dict[str, Any]:
+        done: Sequence[list[HandRecord]] = (), side: str = "both") -> dict[str, Any]:
     """Play `deals` duplicate deals under `rules` and summarise (see the module docstring).
     With `log`, each deal's two hands are written to it as one JSON line as soon as they are
     played (so a long run that is stopped still leaves its deals: see `summarize`). `done`:
-    the first deals, already played (a stopped run resumed): only the rest are played."""
-    tasks = [(a, b, seed, index, rules or RuleSet()) for index in range(len(done), deals)]
+    the first deals, already played (a stopped run resumed): only the rest are played.
+    `side`: which hands of each deal to play (`SIDES`)."""
+    tasks = [(a, b, seed, index, rules or RuleSet(), side)
+             for index in range(len(done), deals)]
     results: list[list[HandRecord]] = list(done)
     with Pool(jobs) if jobs > 1 else nullcontext() as pool:
         played = pool.imap(play_deal, tasks, chunksize=1) if pool else map(play_deal, tasks)
@@ -243,7 +302,7 @@ def summarize(a: str, b: str, results: Sequence[Sequence[HandRecord]]) -> dict[s
     won = sum(r.a_won for r in hands)
     levels_a = sum(r.levels_a for r in hands)
     levels_b = sum(r.levels_b for r in hands)
-    swings = [swing(deal) for deal in results]
+    swings = [swing(deal) for deal in results if len(deal) == 2]  # both sides played
     mean = sum(swings) / len(swings) if swings else 0.0
     sd = math.sqrt(sum((x - mean) ** 2 for x in swings) / (len(swings) - 1)) \
         if len(swings) > 1 else 0.0
@@ -311,6 +370,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--summary", metavar="LOG",
                         help="play nothing: summarise the deals of a log written by --log "
                              "(a run that was stopped too), with --a and --b as its players")
+    parser.add_argument("--side", choices=SIDES, default="both",
+                        help="play only the hand of each deal where A's team declares (or "
+                             "defends); for --compare against a full run")
+    parser.add_argument("--compare", metavar="BASE",
+                        help="also compare the deals of --summary's (or --log's) log with "
+                             "those of the log BASE, hand by hand (see above)")
     args = parser.parse_args(argv)
     if args.replay is not None:
         rules = RuleSet.from_dict(json.loads(args.rules))
@@ -323,8 +388,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = RuleSet.from_dict(json.loads(args.rules))
         done = read_log(args.log) if args.resume and args.log else []
         with open(args.log, "a", encoding="utf-8") if args.log else nullcontext() as log:
-            summary = run(args.a, args.b, args.deals, args.seed, args.jobs, rules, log, done)
+            summary = run(args.a, args.b, args.deals, args.seed, args.jobs, rules, log, done,
+                          args.side)
     sys.stdout.write(json.dumps(summary) + "\n" if args.json else report(summary))
+    if args.compare and (args.summary or args.log):
+        paired = compare(read_log(args.compare), read_log(args.summary or args.log))
+        sys.stdout.write(json.dumps(paired) + "\n" if args.json else compare_report(paired))
     return 0
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from engine.ai.expert import ExpertPlayer
 from engine.ai.friends import friends_aware
 from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
-from engine.ai.search import AiPlayer
+from engine.ai.search import AiPlayer, LineAiPlayer, StepAiPlayer, WorkAiPlayer
 
 PLAYERS: dict[str, Callable[[int], Player]] = {
     "random": RandomPlayer,
@@ -22,6 +22,14 @@ PLAYERS: dict[str, Callable[[int], Player]] = {
     "ai": AiPlayer,
 }
 """Player factories by name (each takes a seed)."""
+
+EXPERIMENTS: dict[str, Callable[[int], Player]] = {
+    "ai-line": LineAiPlayer,
+    "ai-step": StepAiPlayer,
+    "ai-work": WorkAiPlayer,
+}
+"""Variants of `ai` under trial: `make_player` and the arena take them; they are not
+offered to tables and not listed among the choices."""
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
 """Strength levels, weakest first."""
@@ -36,7 +44,7 @@ def player_name(name_or_level: str) -> str:
     """The player name for a name or a level (`"Strong"` → `"ai"`); `ValueError` if neither."""
     key = name_or_level.strip().lower()
     key = LEVEL_PLAYERS.get(key, key)
-    if key not in PLAYERS:
+    if key not in PLAYERS and key not in EXPERIMENTS:
         choices = ", ".join([*PLAYERS, *LEVELS])
         raise ValueError(f"unknown player {name_or_level!r}; choose from {choices}")
     return key
@@ -46,4 +54,4 @@ def make_player(name_or_level: str = DEFAULT_LEVEL, seed: int = 0) -> Player:
     """A computer player by name or level, deterministic given `seed`; it plays Finding
     Friends views through `engine.ai.friends` (F1–F6)."""
     name = player_name(name_or_level)
-    return friends_aware(PLAYERS[name](seed), name, seed)
+    return friends_aware({**PLAYERS, **EXPERIMENTS}[name](seed), name, seed)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.actions import Action, Bury, Play
 from engine.ai.context import Knowledge, Seen
@@ -61,6 +61,29 @@ def utility(opp_points: int, declarer: bool) -> float:
     value = (opp_points + 10 * (opp_points > 0) + 15 * (opp_points >= 40)
              + 40 * (opp_points >= 80) + 20 * (opp_points >= 120) + 20 * (opp_points >= 160))
     return -value if declarer else value
+
+
+Utility = Callable[[int, bool], float]
+"""A seat's value of the opponents' final points (`utility` and its variants)."""
+
+
+def line_utility(opp_points: int, declarer: bool) -> float:
+    """`utility` with, for the declarers, the 80-point line weighed as the hand itself: a
+    ramp of 4 a point from 70 to 90 instead of the step of 40 at 80 (a sampled deal's count
+    is a few tricks off either way, so near the line every point is worth the hand)."""
+    if not declarer:
+        return utility(opp_points, declarer)
+    ramp = 4.0 * min(20, max(0, opp_points - 70))
+    value = (opp_points + 10 * (opp_points > 0) + 15 * (opp_points >= 40) + ramp
+             + 20 * (opp_points >= 120) + 20 * (opp_points >= 160))
+    return -value
+
+
+def step_utility(opp_points: int, declarer: bool) -> float:
+    """`utility` with, for the declarers, a step of 90 at the 80-point line instead of 40."""
+    if not declarer:
+        return utility(opp_points, declarer)
+    return utility(opp_points, declarer) - 50 * (opp_points >= 80)
 
 
 def lead_candidates(hand: Sequence[Card], trump: Trump, choice: list[Card],
@@ -113,6 +136,10 @@ def stakes(k: Knowledge, table: TrackedTable) -> float:
 class AiPlayer:
     """The main computer player (see the module docstring)."""
 
+    value: Utility = staticmethod(utility)
+    """How the search values a hand's outcome (variants are tried under other names)."""
+    declarer_work = DECLARER_WORK
+
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(f"ai-search:{seed}")
 
@@ -138,7 +165,7 @@ class AiPlayer:
         plays_left = sum(k.left) + 4
         work = WORK * min(2.0, 0.6 + stakes(k, table) / 50)
         if k.seen.is_declarer:
-            work *= DECLARER_WORK
+            work *= self.declarer_work
         # clearly worse candidates are dropped after `PRUNE_AFTER` deals: screen widely
         wide = max(2, min(MAX_CANDIDATES, int(work / (PRUNE_AFTER * plays_left))))
         candidates = candidates[:wide]
@@ -150,7 +177,7 @@ class AiPlayer:
             samples = max(samples, ENDGAME_SAMPLES)
         samples = max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
         return best_move(k, infer(k), candidates, samples, self.rng,
-                         extend=0 if endgame else EXTEND_SAMPLES)
+                         extend=0 if endgame else EXTEND_SAMPLES, value=self.value)
 
     def bury(self, view: PlayerView, trump: Trump) -> list[Card]:
         """The expert's burial against ones that void more or fewer suits, compared over
@@ -172,7 +199,7 @@ class AiPlayer:
                 seen = Seen(view.seat, trump, tuple(kept), view.seat, kitty=tuple(buried),
                             shown=shown, rules=public.rules)
                 sim = sample_world(infer(Knowledge.of(seen)), random.Random(seed))
-                scores[index].append(utility(expert_rollout(sim), True))
+                scores[index].append(self.value(expert_rollout(sim), True))
         return unique[clear_winner(scores, 0)]
 
 
@@ -194,7 +221,8 @@ def clear_winner(scores: Sequence[Sequence[float]], home: int, bias: float = BIA
 
 def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]],
               samples: int, rng: random.Random, bias: float = BIAS,
-              margin: float = MARGIN, extend: int = 0) -> list[Card]:
+              margin: float = MARGIN, extend: int = 0, value: Utility = utility
+              ) -> list[Card]:
     """The best of `candidates` over deals drawn from `belief`, every candidate played out in
     the same deals. The first candidate (the expert's choice) is replaced only by one that
     beats it clearly (`clear_winner`): few samples must not overturn a sound rule on noise.
@@ -212,7 +240,7 @@ def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]]
         for index in active:
             sim = base.copy()
             sim.play(candidates[index])
-            scores[index].append(utility(expert_rollout(sim), declarer))
+            scores[index].append(value(expert_rollout(sim), declarer))
         drawn += 1
         if drawn >= PRUNE_AFTER:
             active = [i for i in active if i == 0 or not _clearly_worse(scores[i], scores[0])]
@@ -240,3 +268,21 @@ def _paired(row: Sequence[float], home: Sequence[float]) -> tuple[float, float]:
 def _clearly_worse(row: Sequence[float], home: Sequence[float]) -> bool:
     mean, error = _paired(row, home)
     return mean + 2 * error < 0
+
+
+class LineAiPlayer(AiPlayer):
+    """Experimental: `ai` valuing the declarers' hands with `line_utility`."""
+
+    value = staticmethod(line_utility)
+
+
+class StepAiPlayer(AiPlayer):
+    """Experimental: `ai` valuing the declarers' hands with `step_utility`."""
+
+    value = staticmethod(step_utility)
+
+
+class WorkAiPlayer(AiPlayer):
+    """Experimental: `ai` searching the declarers' decisions a quarter longer."""
+
+    declarer_work = 2.0

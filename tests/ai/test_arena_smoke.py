@@ -8,8 +8,19 @@ from pathlib import Path
 import pytest
 from ai_puzzle_support import replayed
 
-from engine.arena import deal_setup, main, read_log, replay, report, run, summarize, wilson
-from engine.game import Phase
+from engine.arena import (
+    HandRecord,
+    compare,
+    deal_setup,
+    main,
+    read_log,
+    replay,
+    report,
+    run,
+    summarize,
+    wilson,
+)
+from engine.game import Phase, team_of
 
 
 @pytest.mark.parametrize(("a", "b", "deals"), [
@@ -97,3 +108,63 @@ def test_replay_shows_both_hands_and_its_actions_rebuild_them() -> None:
 def test_cli_replay(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--a", "greedy", "--b", "random", "--seed", "3", "--replay", "0"]) == 0
     assert capsys.readouterr().out.startswith("deal 0 of seed 3:")
+
+
+def _played(path: Path, a: str, b: str, deals: int, seed: int, side: str = "both"
+            ) -> list[list[HandRecord]]:
+    with path.open("w", encoding="utf-8") as log:
+        run(a, b, deals=deals, seed=seed, log=log, side=side)
+    return read_log(str(path))
+
+
+def _outcome(record: HandRecord) -> tuple[int, int, int, str]:
+    return record.a_team, record.declarer_team, record.opponent_points, record.side
+
+
+def test_a_side_run_plays_the_same_hands_as_a_full_run(tmp_path: Path) -> None:
+    full = _played(tmp_path / "full.jsonl", "greedy", "random", 3, 7)
+    for side, declaring in (("declarers", True), ("opponents", False)):
+        part = _played(tmp_path / f"{side}.jsonl", "greedy", "random", 3, 7, side)
+        for index, (whole, hands) in enumerate(zip(full, part, strict=True)):
+            assert len(hands) == 1
+            (hand,) = hands
+            starter = deal_setup(7, index)[2]
+            assert (hand.a_team == team_of(starter)) is declaring
+            assert (hand.declarer_team == hand.a_team) is declaring
+            same = next(r for r in whole if r.a_team == hand.a_team)
+            assert _outcome(hand) == _outcome(same)
+
+
+def test_compare_counts_flips_both_ways(tmp_path: Path) -> None:
+    base = _played(tmp_path / "base.jsonl", "greedy", "random", 4, 2)
+    same = compare(base, base)
+    assert same["up"] == same["down"] == 0 and same["hands_won_diff"] == 0.0
+    assert same["hands"] == 8 and same["deals"] == 4
+    flipped = [list(deal) for deal in base]
+    first = base[0][0]
+    flipped[0] = [HandRecord(first.a_team, first.declarer_team, first.opponent_points,
+                             "opponents" if first.side == "declarers" else "declarers",
+                             first.levels_gained, 0), base[0][1]]
+    result = compare(base, flipped)
+    assert (result["up"], result["down"]) == ((1, 0) if not first.a_won else (0, 1))
+    assert result["hands_won_diff"] == (1 / 8 if not first.a_won else -1 / 8)
+    low, high = result["hands_won_diff_ci"]
+    assert low < result["hands_won_diff"] < high
+    # a side run: the hands it did not play count as they were
+    only = [[deal[0]] for deal in flipped]
+    assert compare(base, only)["hands_won_diff"] == result["hands_won_diff"]
+
+
+def test_cli_compares_a_log_with_a_base(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    base = tmp_path / "base.jsonl"
+    _played(base, "greedy", "random", 2, 3)
+    part = tmp_path / "part.jsonl"
+    args = ["--a", "greedy", "--b", "random", "--deals", "2", "--seed", "3"]
+    assert main([*args, "--side", "declarers", "--log", str(part),
+                 "--compare", str(base)]) == 0
+    out = capsys.readouterr().out
+    assert "paired: 2 deals, 4 hands" in out and "+0.0%" in out
+    assert main(["--a", "greedy", "--b", "random", "--summary", str(part), "--compare",
+                 str(base), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[1])["up"] == 0

@@ -39,3 +39,13 @@ def test_the_default_is_the_strongest() -> None:
 def test_unknown_names_are_refused() -> None:
     with pytest.raises(ValueError, match="choose from random, greedy, expert, ai1, ai, easy"):
         make_player("smart", 0)
+
+
+def test_experiments_are_built_but_not_offered() -> None:
+    from engine.ai.registry import EXPERIMENTS
+    for name in EXPERIMENTS:
+        assert name not in PLAYERS
+        assert isinstance(make_player(name, 1), AiPlayer)
+    with pytest.raises(ValueError) as refused:
+        make_player("smart", 0)
+    assert not any(name in str(refused.value) for name in EXPERIMENTS)
