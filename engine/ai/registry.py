@@ -12,7 +12,7 @@ from collections.abc import Callable
 from engine.ai.expert import ExpertPlayer
 from engine.ai.friends import friends_aware
 from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
-from engine.ai.search import AiPlayer, LineAiPlayer, StepAiPlayer, WorkAiPlayer
+from engine.ai.search import AiPlayer, WorkAiPlayer
 
 PLAYERS: dict[str, Callable[[int], Player]] = {
     "random": RandomPlayer,
@@ -24,8 +24,6 @@ PLAYERS: dict[str, Callable[[int], Player]] = {
 """Player factories by name (each takes a seed)."""
 
 EXPERIMENTS: dict[str, Callable[[int], Player]] = {
-    "ai-line": LineAiPlayer,
-    "ai-step": StepAiPlayer,
     "ai-work": WorkAiPlayer,
 }
 """Variants of `ai` under trial: `make_player` and the arena take them; they are not

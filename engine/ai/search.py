@@ -67,25 +67,6 @@ Utility = Callable[[int, bool], float]
 """A seat's value of the opponents' final points (`utility` and its variants)."""
 
 
-def line_utility(opp_points: int, declarer: bool) -> float:
-    """`utility` with, for the declarers, the 80-point line weighed as the hand itself: a
-    ramp of 4 a point from 70 to 90 instead of the step of 40 at 80 (a sampled deal's count
-    is a few tricks off either way, so near the line every point is worth the hand)."""
-    if not declarer:
-        return utility(opp_points, declarer)
-    ramp = 4.0 * min(20, max(0, opp_points - 70))
-    value = (opp_points + 10 * (opp_points > 0) + 15 * (opp_points >= 40) + ramp
-             + 20 * (opp_points >= 120) + 20 * (opp_points >= 160))
-    return -value
-
-
-def step_utility(opp_points: int, declarer: bool) -> float:
-    """`utility` with, for the declarers, a step of 90 at the 80-point line instead of 40."""
-    if not declarer:
-        return utility(opp_points, declarer)
-    return utility(opp_points, declarer) - 50 * (opp_points >= 80)
-
-
 def lead_candidates(hand: Sequence[Card], trump: Trump, choice: list[Card],
                     second: list[Card]) -> list[list[Card]]:
     """Leads worth comparing, most promising first: the expert's, the second opinion, the
@@ -268,18 +249,6 @@ def _paired(row: Sequence[float], home: Sequence[float]) -> tuple[float, float]:
 def _clearly_worse(row: Sequence[float], home: Sequence[float]) -> bool:
     mean, error = _paired(row, home)
     return mean + 2 * error < 0
-
-
-class LineAiPlayer(AiPlayer):
-    """Experimental: `ai` valuing the declarers' hands with `line_utility`."""
-
-    value = staticmethod(line_utility)
-
-
-class StepAiPlayer(AiPlayer):
-    """Experimental: `ai` valuing the declarers' hands with `step_utility`."""
-
-    value = staticmethod(step_utility)
 
 
 class WorkAiPlayer(AiPlayer):
