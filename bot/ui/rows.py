@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DANGER", "PRIMARY", "SECONDARY", "SUCCESS", "Component", "Rows", "button",
+__all__ = ["DANGER", "PRIMARY", "SECONDARY", "SUCCESS", "Component", "Rows", "StaticView", "button",
            "link", "option", "select"]
 
 Component = dict[str, Any]
@@ -56,21 +56,15 @@ def select(custom_id: str, options: list[Component], *, placeholder: str,
     return out
 
 
-class Rows:
-    """A message's classic components as JSON rows, given to discord.py as the message's
-    ``view``: like `bot.ui.components.Components`, nothing for its view store to keep."""
+class StaticView:
+    """Components discord.py only serialises, given as a message's ``view``: nothing for its
+    view store to keep (clicks reach `bot.ui.components.ComponentRouter` by custom id)."""
 
     __discord_ui_view__ = True
-    __slots__ = ("rows", "timeout")
+    __slots__ = ("timeout",)
 
-    def __init__(self, rows: list[list[Component]]) -> None:
-        """`rows`: the components of each row, top down (empty rows are left out)."""
-        self.rows = [{"type": 1, "components": row} for row in rows if row]
-        assert len(self.rows) <= MAX_ROWS and all(len(r) <= MAX_PER_ROW for r in rows)
+    def __init__(self) -> None:
         self.timeout: float | None = None
-
-    def to_components(self) -> list[dict[str, Any]]:
-        return self.rows
 
     def has_components_v2(self) -> bool:
         return False
@@ -80,3 +74,18 @@ class Rows:
 
     def is_dispatchable(self) -> bool:
         return False
+
+
+class Rows(StaticView):
+    """A message's classic components as JSON rows (a `StaticView`)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[list[Component]]) -> None:
+        """`rows`: the components of each row, top down (empty rows are left out)."""
+        super().__init__()
+        self.rows = [{"type": 1, "components": row} for row in rows if row]
+        assert len(self.rows) <= MAX_ROWS and all(len(r) <= MAX_PER_ROW for r in rows)
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.rows
