@@ -230,7 +230,7 @@ class TableDoc:
             rules = match.rules.to_dict()
             if any(self.options.get(k) != v for k, v in rules.items()):
                 self.options = {**self.options, **rules}
-        self.match = None if match is None else _without_rules(match.to_dict())
+        self.match = None if match is None else match.to_dict(rules=False)
         self._parsed = None if match is None or self.match is None else (self.match, match)
 
     @property
@@ -304,11 +304,6 @@ class TableDoc:
     def add_note(self, line: str, keep: int = 6) -> None:
         self.notes.append(line)
         del self.notes[:-keep]
-
-
-def _without_rules(data: dict[str, Any]) -> dict[str, Any]:
-    data.pop("rules", None)
-    return data
 
 
 def decision_key(match: Match | None) -> list[Any]:

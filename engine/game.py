@@ -323,8 +323,10 @@ class Match:
 
         return public_view(self)
 
-    def to_dict(self) -> dict[str, Any]:
-        return _match_to_dict(self)
+    def to_dict(self, *, rules: bool = True) -> dict[str, Any]:
+        """JSON-able state; `rules` False leaves out the ``rules`` entry (a caller that
+        keeps the rules elsewhere, as the bot's table document does)."""
+        return _match_to_dict(self, rules=rules)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match:
@@ -998,13 +1000,14 @@ def _hand_from_dict(data: dict[str, Any], rules: RuleSet) -> HandState:
     )
 
 
-def _match_to_dict(match: Match) -> dict[str, Any]:
-    return {
-        "v": STATE_VERSION, "rules": match.rules.to_dict(),
-        "levels": [str(r) for r in match.levels], "hand_no": match.hand_no,
-        "starter": match.starter, "winner": match.winner,
-        "hand": None if match.hand is None else _hand_to_dict(match.hand),
-    }
+def _match_to_dict(match: Match, *, rules: bool = True) -> dict[str, Any]:
+    data: dict[str, Any] = {"v": STATE_VERSION}
+    if rules:
+        data["rules"] = match.rules.to_dict()
+    data.update(levels=[str(r) for r in match.levels], hand_no=match.hand_no,
+                starter=match.starter, winner=match.winner,
+                hand=None if match.hand is None else _hand_to_dict(match.hand))
+    return data
 
 
 def _match_from_dict(data: dict[str, Any]) -> Match:
