@@ -23,7 +23,7 @@ from engine.cards import Card
 from engine.game import Phase
 from engine.views import PlayerView, PublicView
 
-__all__ = ["hand_picture", "table_picture"]
+__all__ = ["cached_hand_picture", "hand_picture", "table_picture"]
 
 CACHE_SIZE = 4096
 
@@ -43,6 +43,14 @@ class _Lru:
             return None
         self.hits += 1
         self.items.move_to_end(key)
+        return png
+
+    def peek(self, key: Hashable) -> bytes | None:
+        """The cached picture (a hit), or None (not counted as a miss: `draw` follows)."""
+        png = self.items.get(key)
+        if png is not None:
+            self.hits += 1
+            self.items.move_to_end(key)
         return png
 
     def put(self, key: Hashable, png: bytes) -> None:
@@ -90,6 +98,12 @@ async def hand_picture(view: PlayerView, locale: str, selected: Sequence[Card] =
     """The seat's hand picture (drawn only when what it shows changed)."""
     return await hands.draw(hand_key(view, locale, selected, four_colour), offload.URGENT,
                             _draw_hand, view, locale, tuple(selected), four_colour)
+
+
+def cached_hand_picture(view: PlayerView, locale: str, selected: Sequence[Card] = (),
+                        four_colour: bool = True) -> bytes | None:
+    """`hand_picture` when it is drawn already (no wait), else None."""
+    return hands.peek(hand_key(view, locale, selected, four_colour))
 
 
 async def table_picture(public: PublicView, seats: Sequence[SeatLabel], locale: str) -> bytes:

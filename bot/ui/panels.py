@@ -440,9 +440,16 @@ async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
     match = doc.get_match()
     assert match is not None
     view = match.view_for(seat)
-    cards = selected_cards(view, selected)
-    image, plays = await asyncio.gather(  # both off the loop, asked for together
-        pictures.hand_picture(view, locale, tuple(cards), four_colour), panel_plays(view))
+    cards = tuple(selected_cards(view, selected))
+    image = pictures.cached_hand_picture(view, locale, cards, four_colour)
+    plays = known_plays(view)
+    if image is None and plays is None:  # both off the loop, asked for together
+        image, plays = await asyncio.gather(
+            pictures.hand_picture(view, locale, cards, four_colour), panel_plays(view))
+    elif image is None:  # one job awaited as it is (no task for it)
+        image = await pictures.hand_picture(view, locale, cards, four_colour)
+    elif plays is None:
+        plays = await panel_plays(view)
     content, components = compose_panel(doc, table_id, view, selected, locale, plays)
     return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
 
@@ -468,12 +475,18 @@ _PLAYS: OrderedDict[PlayerView, list[QuickPlay]] = OrderedDict()
 PLAYS_KEPT = 1024
 
 
+def known_plays(view: PlayerView) -> list[QuickPlay] | None:
+    """The panel's Quick plays when known without the worker (none, or computed before
+    for this view), else None."""
+    if view.public.phase is not Phase.PLAYING or not view.to_move:
+        return []
+    return _PLAYS.get(view)
+
+
 async def panel_plays(view: PlayerView) -> list[QuickPlay]:
     """The Quick plays of a panel: none unless the seat plays now; else computed once per
     view (off the loop), so the panel rebuilt for each card picked reuses them."""
-    if view.public.phase is not Phase.PLAYING or not view.to_move:
-        return []
-    plays = _PLAYS.get(view)
+    plays = known_plays(view)
     if plays is None:
         plays = await offload.run(quick_plays, view, priority=offload.URGENT)
         _PLAYS[view] = plays
