@@ -59,8 +59,7 @@ ANSWER_WITHIN = 0.25
 """Seconds an ``answer`` verb's handler has to begin answering before the router defers
 the click (Discord's limit is 3 s)."""
 LATE_KEY = "tractor.late"
-"""The interaction's pending late deferral, for an ``answer`` verb: a timer until it is
-due (no task for the clicks answered in time, as most are), then the task deferring."""
+"""The interaction's pending late deferral (a task), for an ``answer`` verb."""
 Handler = Callable[[discord.Interaction[Any], ComponentId, list[str]], Awaitable[None]]
 Owner = Callable[[discord.Interaction[Any], ComponentId], Awaitable[None]]
 """Raises `UserFacingError` unless the user may use that seat's component."""
@@ -129,17 +128,6 @@ async def settled(interaction: discord.Interaction[Any]) -> None:
     await deferral(interaction)
 
 
-def _defer_later(interaction: discord.Interaction[Any]) -> asyncio.TimerHandle:
-    """`defer_late` once `ANSWER_WITHIN` seconds have passed, from a timer: the task that
-    defers is made only if the click is still unanswered then."""
-    def due() -> None:
-        if interaction.extras.get(LATE_KEY) is handle:
-            interaction.extras[LATE_KEY] = asyncio.ensure_future(defer_late(interaction, 0))
-
-    handle = asyncio.get_running_loop().call_later(ANSWER_WITHIN, due)
-    return handle
-
-
 def _drop_late(interaction: discord.Interaction[Any]) -> None:
     """Cancel the click's late deferral when it has nothing left to do: the click is
     answered (or its answer is on its way). A handler that did not answer leaves it to
@@ -206,7 +194,8 @@ class ComponentRouter:
             elif verb.ack == "reply":
                 await interaction.response.defer(ephemeral=True, thinking=True)
             elif verb.ack == "answer":
-                interaction.extras[LATE_KEY] = _defer_later(interaction)
+                interaction.extras[LATE_KEY] = asyncio.ensure_future(
+                    defer_late(interaction, ANSWER_WITHIN))
             await self._reader_locale(interaction)
             if cid.seat is not None and verb.spec.seat != "none" and verb.ack != "modal":
                 await self._owner(interaction, cid)
