@@ -45,15 +45,16 @@ import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from bot.logging import log
 
-__all__ = ["NORMAL", "URGENT", "configure", "run", "shutdown", "workers"]
+__all__ = ["NORMAL", "URGENT", "Want", "configure", "run", "shutdown", "warm", "workers"]
 
 T = TypeVar("T")
 
@@ -158,6 +159,45 @@ async def run(fn: Callable[..., T], *args: Any, priority: float = NORMAL) -> T:
         finally:
             _done()
     raise AssertionError("unreachable")
+
+
+@dataclass(frozen=True, slots=True)
+class Want:
+    """A job whose answer a cache keeps (`keep` stores it where the usual path looks), so
+    that it can be asked for ahead, together with others (`warm`)."""
+
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    keep: Callable[[Any], None]
+
+
+async def warm(wants: Sequence[Want], priority: float = URGENT) -> None:
+    """Several jobs in ONE round trip to the workers (one job sent, one answer, one
+    wakeup of the loop instead of one each), each answer handed to its `keep`. A job that
+    fails, or a pool that breaks, is left to the usual path, which asks again and reports
+    the error. With fewer than two there is nothing to save: nothing is done."""
+    if len(wants) < 2:
+        return
+    try:
+        answers = await run(_each, tuple((want.fn, want.args) for want in wants),
+                            priority=priority)
+    except Exception:
+        return
+    for want, (ok, value) in zip(wants, answers, strict=True):
+        if ok:
+            want.keep(value)
+
+
+def _each(calls: tuple[tuple[Callable[..., Any], tuple[Any, ...]], ...]
+          ) -> list[tuple[bool, Any]]:
+    """`warm`'s job in the worker: every call, each one's ``(ok, value)``."""
+    answers: list[tuple[bool, Any]] = []
+    for fn, args in calls:
+        try:
+            answers.append((True, fn(*args)))
+        except Exception:
+            answers.append((False, None))
+    return answers
 
 
 async def _turn(priority: float) -> None:

@@ -23,7 +23,7 @@ from engine.cards import Card
 from engine.game import Phase
 from engine.views import PlayerView, PublicView
 
-__all__ = ["cached_hand_picture", "hand_picture", "table_picture"]
+__all__ = ["hand_picture", "hand_want", "table_picture", "table_want"]
 
 CACHE_SIZE = 4096
 
@@ -45,19 +45,22 @@ class _Lru:
         self.items.move_to_end(key)
         return png
 
-    def peek(self, key: Hashable) -> bytes | None:
-        """The cached picture (a hit), or None (not counted as a miss: `draw` follows)."""
-        png = self.items.get(key)
-        if png is not None:
-            self.hits += 1
-            self.items.move_to_end(key)
-        return png
-
     def put(self, key: Hashable, png: bytes) -> None:
         self.items[key] = png
         self.items.move_to_end(key)
         while len(self.items) > self.size:
             self.items.popitem(last=False)
+
+    def want(self, key: Hashable, fn: Callable[..., bytes], *args: Any) -> offload.Want | None:
+        """The picture for `key` as a job to ask ahead (`offload.warm`); None when it is
+        drawn or being drawn."""
+        if key in self.items or key in self.drawing:
+            return None
+        return offload.Want(fn, args, lambda png: self._kept(key, png))
+
+    def _kept(self, key: Hashable, png: bytes) -> None:
+        self.drawn += 1
+        self.put(key, png)
 
     async def draw(self, key: Hashable, priority: float, fn: Callable[..., bytes],
                    *args: Any) -> bytes:
@@ -100,10 +103,17 @@ async def hand_picture(view: PlayerView, locale: str, selected: Sequence[Card] =
                             _draw_hand, view, locale, tuple(selected), four_colour)
 
 
-def cached_hand_picture(view: PlayerView, locale: str, selected: Sequence[Card] = (),
-                        four_colour: bool = True) -> bytes | None:
-    """`hand_picture` when it is drawn already (no wait), else None."""
-    return hands.peek(hand_key(view, locale, selected, four_colour))
+def hand_want(view: PlayerView, locale: str, selected: Sequence[Card] = (),
+              four_colour: bool = True) -> offload.Want | None:
+    """`hand_picture` as a job to ask ahead (None: no need)."""
+    return hands.want(hand_key(view, locale, selected, four_colour), _draw_hand, view,
+                      locale, tuple(selected), four_colour)
+
+
+def table_want(public: PublicView, seats: Sequence[SeatLabel], locale: str
+               ) -> offload.Want | None:
+    """`table_picture` as a job to ask ahead (None: no need)."""
+    return tables.want((public, tuple(seats), locale), table_png, public, list(seats), locale)
 
 
 async def table_picture(public: PublicView, seats: Sequence[SeatLabel], locale: str) -> bytes:

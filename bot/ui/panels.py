@@ -20,7 +20,6 @@ items (issue 16); only the friend call's rows still come from bot/ui/calling.py 
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -436,20 +435,15 @@ def _declare_label(choice: tuple[Card, ...] | None, public: Any, seat: int, loca
 
 async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
                       selected: list[str], *, four_colour: bool = True) -> Panel:
-    """The hand panel of `seat` (its picture and Quick plays are made off the loop, at once)."""
+    """The hand panel of `seat` (its picture and Quick plays are made off the loop; both
+    missing: in one job)."""
     match = doc.get_match()
     assert match is not None
     view = match.view_for(seat)
     cards = tuple(selected_cards(view, selected))
-    image = pictures.cached_hand_picture(view, locale, cards, four_colour)
-    plays = known_plays(view)
-    if image is None and plays is None:  # both off the loop, asked for together
-        image, plays = await asyncio.gather(
-            pictures.hand_picture(view, locale, cards, four_colour), panel_plays(view))
-    elif image is None:  # one job awaited as it is (no task for it)
-        image = await pictures.hand_picture(view, locale, cards, four_colour)
-    elif plays is None:
-        plays = await panel_plays(view)
+    await offload.warm(panel_wants(view, locale, cards, four_colour))  # both: one job
+    image = await pictures.hand_picture(view, locale, cards, four_colour)
+    plays = await panel_plays(view)
     content, components = compose_panel(doc, table_id, view, selected, locale, plays)
     return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
 
@@ -489,10 +483,24 @@ async def panel_plays(view: PlayerView) -> list[QuickPlay]:
     plays = known_plays(view)
     if plays is None:
         plays = await offload.run(quick_plays, view, priority=offload.URGENT)
-        _PLAYS[view] = plays
-        while len(_PLAYS) > PLAYS_KEPT:
-            _PLAYS.popitem(last=False)
+        _keep_plays(view, plays)
     return plays
+
+
+def _keep_plays(view: PlayerView, plays: list[QuickPlay]) -> None:
+    _PLAYS[view] = plays
+    while len(_PLAYS) > PLAYS_KEPT:
+        _PLAYS.popitem(last=False)
+
+
+def panel_wants(view: PlayerView, locale: str, selected: Sequence[Card],
+                four_colour: bool) -> list[offload.Want]:
+    """What the worker must make for a panel (its picture, its Quick plays) that it has
+    not made already, to ask for ahead (`offload.warm`; `selected`: the cards)."""
+    wants = [pictures.hand_want(view, locale, selected, four_colour)]
+    if known_plays(view) is None:
+        wants.append(offload.Want(quick_plays, (view,), lambda plays: _keep_plays(view, plays)))
+    return [want for want in wants if want is not None]
 
 
 def table_url(doc: TableDoc) -> str | None:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import offload
+from bot import offload, pictures
 from bot.i18n import resolve_locale, t
 from bot.images import summary_png
 from bot.logging import table_logger
@@ -41,7 +41,15 @@ from bot.table import Seat, TableDoc
 from bot.text import mention
 from bot.ui.edits import TOKEN_GONE, edit_original_quietly, edit_quietly, send_quietly
 from bot.ui.notify import TurnPings
-from bot.ui.panels import Panel, build_panel, build_table_message, ready_view, seat_labels
+from bot.ui.panels import (
+    Panel,
+    build_panel,
+    build_table_message,
+    panel_wants,
+    ready_view,
+    seat_labels,
+    selected_cards,
+)
 from bot.ui.replies import fit
 from engine.game import Phase
 
@@ -159,6 +167,7 @@ class Publisher:
             await self._close_table_message(doc, channel)
             return  # an ended table is not saved again: nothing to record
         hand_no = 0 if match is None else match.hand_no
+        await offload.warm(self._wants(table_id, doc, job))
         if job.publish.repost or doc.table_message is None or doc.table_message_hand != hand_no:
             message_id = await self._post_table(table_id, doc, channel)
             if message_id is not None:
@@ -176,6 +185,33 @@ class Publisher:
                 if mode == "new":
                     await self.pings.maybe_ping(table_id, doc, seat, channel)
         await self._record_meta(table_id, meta)
+
+    def _wants(self, table_id: int, doc: TableDoc, job: _Job) -> list[offload.Want]:
+        """What the worker must make for this publish (the table picture, the DM panels'
+        pictures and Quick plays) and has not made yet, to ask for in one job: the steps
+        below then find it made. Only what they will surely ask for (a panel whose
+        player's settings are not in memory is left to its own step)."""
+        match = doc.get_match()
+        if match is None:
+            return []
+        wants = []
+        if job.publish.repost or job.publish.table or doc.table_message is None \
+                or doc.table_message_hand != match.hand_no:
+            wants.append(pictures.table_want(match.public_view(), seat_labels(doc, doc.locale),
+                                             doc.locale))
+        for seat in job.publish.panels:
+            entry = doc.seats[seat]
+            if entry is None or entry.user_id is None or entry.dm_closed \
+                    or entry.panel_lost_hand == match.hand_no:
+                continue
+            settings = self.store.known_user_settings(entry.user_id)
+            if settings is None or settings.panel == "ephemeral":
+                continue
+            view = match.view_for(seat)
+            wants += panel_wants(view, resolve_locale(settings.language or entry.locale),
+                                 selected_cards(view, self.selections.get(table_id, seat)),
+                                 settings.four_colour)
+        return [want for want in wants if want is not None]
 
     async def _record_meta(self, table_id: int, meta: dict[str, Any]) -> None:
         """Keep the new message ids. A new table message or hand summary (once a hand, or

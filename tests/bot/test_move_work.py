@@ -1,16 +1,20 @@
-"""What one move does, structurally (issue 16): work that was computed and thrown away, and
-tasks made for what a plain await does, are not made."""
+"""What one move does, structurally (issue 16): work that was computed and thrown away is
+not made, the worker is asked once for what one step needs, and no task is made for what a
+plain await does."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
+from botkit import assert_ok, find
+from test_publish_pictures import alice_to_play, pick_first
 
 from bot import offload, pictures
 from bot.table import TableDoc
-from bot.ui import components, panels
+from bot.ui import panels
 from engine.actions import Play, StartHand
 from engine.game import Match
 from engine.rules import RuleSet
@@ -41,8 +45,8 @@ def test_the_stored_match_is_the_engines_without_its_rules(monkeypatch: pytest.M
 
 
 @pytest.mark.asyncio
-async def test_a_panel_asks_the_worker_without_tasks_unless_it_needs_two_things(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_panel_asks_the_worker_once_and_makes_no_task(monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
     asked: list[str] = []
 
     async def run(fn: Any, *args: Any, priority: float = offload.NORMAL) -> Any:
@@ -62,14 +66,14 @@ async def test_a_panel_asks_the_worker_without_tasks_unless_it_needs_two_things(
     loop.set_task_factory(lambda loop, coro, **kw: made.append(coro.__qualname__)
                           or asyncio.Task(coro, loop=loop, **kw))
     try:
-        first = await panels.build_panel(doc, 7, turn, "en", [])  # both missing: together
-        assert sorted(asked) == ["_draw_hand", "quick_plays"] and made
+        first = await panels.build_panel(doc, 7, turn, "en", [])  # both missing: one job
+        assert (asked, made) == (["_each"], [])
         asked.clear()
-        made.clear()
         again = await panels.build_panel(doc, 7, turn, "en", [])  # both known: no job
         assert (asked, made) == ([], []) and again.content == first.content
-        other = (turn + 1) % 4
-        await panels.build_panel(doc, 7, other, "en", [])  # a picture only: awaited as is
+        assert again.image == first.image == pictures._draw_hand(
+            match.view_for(turn), "en", (), True)
+        await panels.build_panel(doc, 7, (turn + 1) % 4, "en", [])  # a picture only
         assert asked == ["_draw_hand"]
         assert not any("hand_picture" in name or "panel_plays" in name for name in made)
     finally:
@@ -79,27 +83,37 @@ async def test_a_panel_asks_the_worker_without_tasks_unless_it_needs_two_things(
 
 
 @pytest.mark.asyncio
-async def test_the_late_deferral_is_a_timer_until_it_is_due(monkeypatch: pytest.MonkeyPatch
-                                                            ) -> None:
-    deferred: list[float] = []
+async def test_warming_hands_each_answer_to_its_cache_and_leaves_failures() -> None:
+    kept: list[Any] = []
+    await offload.warm([offload.Want(abs, (-2,), kept.append),
+                        offload.Want(int, ("x",), kept.append),  # fails: left to its path
+                        offload.Want(len, ("abc",), kept.append)])
+    assert kept == [2, 3]
+    await offload.warm([offload.Want(abs, (-2,), kept.append)])  # one: nothing to save
+    assert kept == [2, 3]
 
-    async def defer_late(interaction: Any, after: float) -> None:
-        deferred.append(after)
 
-    monkeypatch.setattr(components, "defer_late", defer_late)
-    monkeypatch.setattr(components, "ANSWER_WITHIN", 0.01)
+async def test_a_play_is_published_with_one_worker_job(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice plays: the table picture and her new hand's picture are asked for in one job
+    (they were two round trips, one after the other); what is shown is what it was."""
+    async with alice_to_play(tmp_path) as (w, alice):
+        asked: list[tuple[str, ...]] = []
+        run = offload.run
 
-    class Click:
-        def __init__(self) -> None:
-            self.extras: dict[str, Any] = {}
+        async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            inner = tuple(f.__name__ for f, _ in args[0]) if fn is offload._each else ()
+            asked.append((fn.__name__, *inner))
+            return await run(fn, *args, **kwargs)
 
-    answered, late = Click(), Click()
-    for click in (answered, late):
-        click.extras[components.LATE_KEY] = components._defer_later(click)  # type: ignore[arg-type]
-        assert isinstance(click.extras[components.LATE_KEY], asyncio.TimerHandle)
-    answered.extras.pop(components.LATE_KEY).cancel()  # answered in time: nothing more
-    await asyncio.sleep(0.05)
-    task = late.extras[components.LATE_KEY]
-    assert isinstance(task, asyncio.Task)
-    await task
-    assert deferred == [0]
+        monkeypatch.setattr(offload, "run", counted)
+        await pick_first(w, alice)
+        await w.bot.publisher.idle()
+        panel = w.dm_panel(alice)
+        asked.clear()
+        w.bot.service._closed = True  # the computers wait: this publish only
+        assert_ok(await alice.user.click(panel, custom_id=find(panel, "play").custom_id))
+        await w.bot.publisher.idle()
+        assert asked == [("_each", "table_png", "_draw_hand")], asked
+        assert w.table_message().attachments and w.dm_panel(alice).attachments
+        assert not w.env.errors, w.env.errors
