@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from collections.abc import Iterable
 from typing import Any
+
+import orjson
 
 from .records import MODES, Mode, Players
 
@@ -19,6 +22,20 @@ def dumps(value: Any) -> str:
         return _ENCODER.encode(value)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"not JSON-serialisable: {exc}") from exc
+
+
+def doc_dumps(doc: dict[str, Any]) -> str:
+    """`dumps` of a table's document (written with every move), made by orjson: the same
+    text about ten times faster. What orjson would write differently goes to `dumps`: keys
+    that are not text and integers beyond 64 bits (orjson refuses them), and a number that
+    is not finite among the document's own values (orjson writes null; the values nested
+    deeper, the engine's state, hold integers only)."""
+    if any(type(value) is float and not math.isfinite(value) for value in doc.values()):
+        return dumps(doc)  # ValueError
+    try:
+        return orjson.dumps(doc).decode()
+    except TypeError:
+        return dumps(doc)
 
 
 def one(db: sqlite3.Connection, sql: str, *params: Any) -> sqlite3.Row | None:

@@ -17,7 +17,7 @@ from typing import Any, cast
 from . import history
 from .errors import StaleVersion, TableExists, TableNotFound
 from .records import HandAction, HandRecord, MatchRecord, StoredTable, TableStatus
-from .sql import dumps, ensure_guild, fits, one, opt_float, rows
+from .sql import doc_dumps, ensure_guild, fits, one, opt_float, rows
 
 STATUSES = ("lobby", "playing", "ended")
 
@@ -45,7 +45,7 @@ class Change:
         """Validate the status and serialise the document, hand and actions."""
         if status is not None and status not in STATUSES:
             raise ValueError(f"bad status {status!r}")
-        return cls(dict(doc), dumps(doc), status, deadline, match,
+        return cls(dict(doc), doc_dumps(doc), status, deadline, match,
                    None if hand is None else history.HandWrite.of(hand),
                    tuple(history.ActionWrite.of(a) for a in actions))
 
