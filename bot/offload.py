@@ -174,15 +174,13 @@ class Want:
 async def warm(wants: Sequence[Want], priority: float = URGENT) -> None:
     """Several jobs in ONE round trip to the workers (one job sent, one answer, one
     wakeup of the loop instead of one each), each answer handed to its `keep`. A job that
-    fails, or a pool that breaks, is left to the usual path, which asks again and reports
-    the error. With fewer than two there is nothing to save: nothing is done."""
+    fails is left to the usual path, which asks again and reports the error; a pool that
+    breaks or sticks twice raises as `run` does (the usual path's first job would have).
+    With fewer than two there is nothing to save: nothing is done."""
     if len(wants) < 2:
         return
-    try:
-        answers = await run(_each, tuple((want.fn, want.args) for want in wants),
-                            priority=priority)
-    except Exception:
-        return
+    answers = await run(_each, tuple((want.fn, want.args) for want in wants),
+                        priority=priority)
     for want, (ok, value) in zip(wants, answers, strict=True):
         if ok:
             want.keep(value)
