@@ -22,6 +22,10 @@ worker's pipe and reads the answers from the worker's answer pipe itself
 threads and four switches per job), and the answers that arrived together are delivered in
 one wakeup, each to its own caller, in the order the worker finished them.
 
+`warm` asks for several jobs in ONE round trip (one job of the worker, one answer, one
+wakeup), each answer handed to the cache its usual path reads (`Want`): the publisher asks
+so for everything one publish draws or computes, a panel for its picture and Quick plays.
+
 A worker that dies (its pipe closes) or does not answer within `timeout` seconds (it is
 stuck: one watchdog timer for the pool, armed while jobs are out) is survived: the pool is
 replaced (every worker killed) and the job tried once more in the new pool; the jobs in

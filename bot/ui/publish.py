@@ -8,7 +8,9 @@ newest state. Discord errors never reach the game: a failed DM (50007) marks the
 DMs closed and tells the player once, in the channel. Every send and edit goes through
 bot/ui/edits.py: Discord's reply is not parsed into a message, and a picture the message
 carries already is kept instead of uploaded again (a hand picture while only the table
-moved, a table picture that did not change).
+moved, a table picture that did not change). What a publish needs from the worker (the
+table picture, the DM panels' pictures and Quick plays) is asked for in one job before the
+first message (`offload.warm`); the messages are then built and sent as before.
 
 The ephemeral ``My hand`` panel follows the game too. Discord lets the bot edit an
 ephemeral message only through the interaction that made it (its token lives 15 minutes),
