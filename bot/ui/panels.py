@@ -441,7 +441,8 @@ async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
     assert match is not None
     view = match.view_for(seat)
     cards = tuple(selected_cards(view, selected))
-    await offload.warm(panel_wants(view, locale, cards, four_colour))  # both: one job
+    if known_plays(view) is None:  # and the picture too: both in one job
+        await offload.warm(panel_wants(view, locale, cards, four_colour))
     image = await pictures.hand_picture(view, locale, cards, four_colour)
     plays = await panel_plays(view)
     content, components = compose_panel(doc, table_id, view, selected, locale, plays)
