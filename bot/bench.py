@@ -86,6 +86,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.bench_traffic import Traffic
+
 __all__ = ["BenchConfig", "main", "run_bench"]
 
 
@@ -174,6 +176,8 @@ class _Meter:
         """Timed windows opened, by kind (``sim``, ``ours``, ``wrap``): see `leaks`."""
         self.leaks: dict[str, float] = {}
         """CPU seconds each kind of window costs outside what it counts (`calibrate`)."""
+        self.traffic = Traffic()
+        """The bot's HTTP calls by kind (counted inside the simulator's window)."""
         self._depth = _DEPTH
 
     def _patch(self, owner: Any, name: str, value: Any) -> None:
@@ -273,7 +277,15 @@ class _Meter:
         self._patch(Match, "from_dict", classmethod(self._wrap(from_dict, "parse", "think")))
         self._patch(Match, "apply", self._wrap(vars(Match)["apply"], "apply", "think"))
         self.time_collections()
-        dispatch = self._simulated(router.dispatch, "discord")
+        original = router.dispatch
+
+        def tallied(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+            try:
+                return original(backend, method, path, **kwargs)
+            finally:
+                self._tally(backend, method, path, kwargs)
+
+        dispatch = self._simulated(tallied, "discord")
 
         def routed(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
             try:
@@ -402,6 +414,13 @@ class _Meter:
     def instrumentation(self) -> float:
         """CPU seconds the windows opened so far cost outside what they counted."""
         return sum(n * self.leaks.get(kind, 0.0) for kind, n in self.windows.items())
+
+    def _tally(self, backend: Any, method: str, path: str, kwargs: dict[str, Any]) -> None:
+        """Count one of the bot's calls in `traffic` (its channel's type: DM or not)."""
+        found = self.CHANNEL.match(path)
+        channel = None if found is None else backend.channels.get(int(found.group(1)))
+        self.traffic.note(method, path, kwargs.get("json"), kwargs.get("files"),
+                          getattr(channel, "type", None))
 
     def _observe(self, method: str, path: str, payload: Any = None) -> None:
         """A call the bot made: a press is acknowledged by its callback, and done with it
@@ -994,6 +1013,82 @@ async def _quiesce(bot: Any) -> None:
     await bot.close_store()
 
 
+class _Window:
+    """One measured window of a bench: entered, it clears the meter's sums and starts the
+    lag and collector probes; `close` (once the simulated people are gathered) takes the
+    process's CPU, wall time, instrumentation and threads' CPU; `accounting` is the part
+    of the report every bench shares ("own", the ratio to ``apply``, the traffic)."""
+
+    def __init__(self, meter: _Meter, loop: asyncio.AbstractEventLoop, lag_every: float,
+                 stacks: int) -> None:
+        self.meter, self.stacks = meter, stacks
+        self.probe = _LagProbe(loop, lag_every)
+        self.collector = _GcProbe()
+        self.wall = self.cpu = self.instruments = 0.0
+        self.threads: dict[str, float] = {}
+
+    def __enter__(self) -> _Window:
+        meter = self.meter
+        for kept in (meter.cpu, meter.counts, meter.windows, meter.traffic):
+            kept.clear()
+        self._threads0 = _threads_cpu()
+        self._wall0, self._cpu0 = time.perf_counter(), time.process_time()
+        self.probe.__enter__()
+        self.collector.__enter__()
+        return self
+
+    def close(self) -> None:
+        self.wall = time.perf_counter() - self._wall0
+        self.cpu = time.process_time() - self._cpu0
+        self.instruments = self.meter.instrumentation()
+        threads = _threads_cpu()
+        self.threads = {name: round(value - self._threads0.get(name, 0.0), 3)
+                        for name, value in sorted(threads.items())}
+
+    def __exit__(self, *exc: object) -> None:
+        self.collector.__exit__(*exc)
+        self.probe.__exit__(*exc)
+        self.meter.cpu["people"] += self.probe.cpu
+
+    @property
+    def own(self) -> float:
+        """The process's CPU less the computers', the pictures', the simulated world's and
+        the instruments' (see the module docstring)."""
+        cpu = self.meter.cpu
+        return (self.cpu - cpu["think"] - cpu["render"] - cpu["discord"] - cpu["people"]
+                - self.instruments)
+
+    def accounting(self, moves: int) -> dict[str, Any]:
+        """The shared figures of the report, per committed (or floor) move."""
+        meter = self.meter
+        apply_each = None if not moves else meter.cpu["apply"] / moves
+        own_each = None if not moves else self.own / moves
+        return {
+            "seconds": round(self.wall, 2),
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+            "cpus": (sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                     else None),
+            "moves": moves, "moves_per_second": round(moves / self.wall, 1),
+            "loop_lag_ms": _ms(self.probe.lags),
+            "own_cpu_per_move_ms": None if own_each is None else round(own_each * 1000, 3),
+            "apply_per_move_ms": None if apply_each is None else round(apply_each * 1000, 3),
+            "own_over_apply": (None if not apply_each or own_each is None
+                               else round(own_each / apply_each, 1)),
+            "simulator_loop_hooks": meter.hooks,
+            "traffic": meter.traffic.report(moves),
+            "gateway_per_move": {key.split(" ", 1)[1]: _per(meter.counts[key], moves)
+                                 for key in sorted(meter.counts) if key.startswith("parse ")},
+            "discord_py_parse": {key.split(" ", 1)[1]: {
+                "n": meter.counts[key], "ms_each": round(cpu / meter.counts[key] * 1000, 3)}
+                for key, cpu in sorted(meter.cpu.items())
+                if key.startswith("parse ") and meter.counts[key]},
+            "threads_cpu_s": self.threads,
+            "gc_pauses_ms": self.collector.report(),
+            "lag_stacks": [{"ms": round(n * self.probe.sample * 1000), "stack": list(stack)}
+                           for stack, n in self.probe.stacks.most_common(self.stacks)],
+        }
+
+
 async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, Any]:
     config = bench.config
     meter = bench.meter
@@ -1021,14 +1116,11 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             await wall_sleep(config.warmup)
         stats_before = Counter(repository.stats)
         bench.moves = bench.hands = 0
-        for kept in (bench.commits, bench.acks, bench.failures, meter.cpu, meter.counts,
-                     meter.windows):
+        for kept in (bench.commits, bench.acks, bench.failures):
             kept.clear()
-        drawn0 = _drawn()
-        threads0 = _threads_cpu()
-        workers0 = _workers_cpu()
-        wall0, cpu0 = time.perf_counter(), time.process_time()
-        with _LagProbe(loop, config.lag_every) as probe, _GcProbe() as collector:
+        with _Window(meter, loop, config.lag_every, config.stacks) as window:
+            drawn0 = _drawn()
+            workers0 = _workers_cpu()
             ending = wall_sleep(config.seconds)
             ending.add_done_callback(lambda _: bench.stop())
             stopper = asyncio.ensure_future(_wait_stop(bench))
@@ -1036,14 +1128,10 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-            instruments = meter.instrumentation()
-            threads = _threads_cpu()
+            window.close()
             workers_cpu = _workers_cpu() - workers0
             if offload.workers():
                 meter.counts["render"] = _drawn() - drawn0
-        lags, stacks = probe.lags, probe.stacks
-        meter.cpu["people"] += probe.cpu
     finally:
         for task in tasks:
             task.cancel()
@@ -1051,30 +1139,20 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     stats = Counter(repository.stats)
     stats.subtract(stats_before)
     moves, hands = bench.moves, bench.hands
-    own = (cpu - meter.cpu["think"] - meter.cpu["render"] - meter.cpu["discord"]
-           - meter.cpu["people"] - instruments)
-    loop_cpu = cpu
-    cpu += workers_cpu
-
-    def per_move(x: float) -> float | None:
-        return None if not moves else x / moves
-
-    apply_each = per_move(meter.cpu["apply"])
-    own_each = per_move(own)
+    own, loop_cpu = window.own, window.cpu
+    cpu = loop_cpu + workers_cpu
+    shared = window.accounting(moves)
     return {
         "tables": config.tables, "humans": config.humans, "workers": config.workers,
         "worker_nice": config.worker_nice, "computer": config.computer,
         "edit_interval": config.edit_interval, "think": config.think,
         "lag_every": config.lag_every,
         "warmup": config.warmup,
-        "seconds": round(wall, 2),
-        "load_average": [round(x, 2) for x in os.getloadavg()],
-        "cpus": sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
+        **shared,
         "worker_cpus": _workers_affinity(),
-        "moves": moves, "hands": hands, "moves_per_second": round(moves / wall, 1),
+        "hands": hands,
         "play_to_commit_ms": _ms(bench.commits),
         "first_reply_ms": _ms(bench.acks),
-        "loop_lag_ms": _ms(lags),
         "cpu_s": {"total": round(cpu, 3), "loop_process": round(loop_cpu, 3),
                   "think": round(meter.cpu["think"], 3),
                   "render": round(meter.cpu["render"], 3),
@@ -1082,33 +1160,19 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
                   "discord_sim": round(meter.cpu["discord"], 3),
                   "people_sim": round(meter.cpu["people"], 3),
                   "apply": round(meter.cpu["apply"], 3),
-                  "instrumentation": round(instruments, 3),
+                  "instrumentation": round(window.instruments, 3),
                   "gc": round(meter.cpu["gc"], 3)},
         "cpu_per_hand_s": None if not hands else round(cpu / hands, 3),
         "own_cpu_per_hand_s": None if not hands else round(own / hands, 3),
-        "own_cpu_per_move_ms": None if own_each is None else round(own_each * 1000, 3),
-        "apply_per_move_ms": None if apply_each is None else round(apply_each * 1000, 3),
-        "own_over_apply": (None if not apply_each or own_each is None
-                           else round(own_each / apply_each, 1)),
         "per_move": {key: None if not moves else round(value / moves, 2) for key, value in {
             "loads": stats["load"] + stats["hit"], "reads": stats["load"],
             "parses": meter.counts["parse"],
             "saves": stats["save"],
             "renders": meter.counts["render"]}.items()},
-        "simulator_loop_hooks": meter.hooks,
-        "discord_py_parse": {key.split(" ", 1)[1]: {
-            "n": meter.counts[key], "ms_each": round(cpu / meter.counts[key] * 1000, 3)}
-            for key, cpu in sorted(meter.cpu.items())
-            if key.startswith("parse ") and meter.counts[key]},
-        "threads_cpu_s": {name: round(value - threads0.get(name, 0.0), 3)
-                          for name, value in sorted(threads.items())},
         "failures": dict(bench.failures),
-        "gc_pauses_ms": collector.report(),
         "phases": dict(Counter(
             "-" if doc.get_match() is None else doc.get_match().phase.name.lower()
             for doc in bench.docs.values())),
-        "lag_stacks": [{"ms": round(n * probe.sample * 1000), "stack": list(stack)}
-                       for stack, n in stacks.most_common(config.stacks)],
     }
 
 
@@ -1195,6 +1259,7 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
     yield f"  threads' CPU (s): {report.get('threads_cpu_s')}"
     yield (f"  discord.py's event parsers (the bot's; SimCord's hooks inside included): "
            f"{report.get('discord_py_parse')}")
+    yield from traffic_lines(report)
     if report["failures"]:
         yield f"  failures: {report['failures']}"
     yield f"  tables at the end, by phase: {report['phases']}"
@@ -1224,6 +1289,23 @@ def sweep_row(report: dict[str, Any]) -> str:
             f"{cpu['loop_process'] / moves * 1000:.1f} ms | "
             f"{cpu['workers'] / moves * 1000:.1f} ms | {counts} | "
             f"{report['load_average'][0]} |")
+
+
+def _per(count: float, moves: int) -> float | None:
+    """`count` per move, to three places (None without moves)."""
+    return None if not moves else round(count / moves, 3)
+
+
+def traffic_lines(report: dict[str, Any]) -> Iterator[str]:
+    """The report's Discord traffic per move, one kind of call a line."""
+    yield f"  gateway events parsed per move: {report.get('gateway_per_move')}"
+    for kind, entry in report.get("traffic", {}).items():
+        shape = entry["shape"]
+        yield (f"  {kind:18} {entry['per_move']} a move; per call {entry['bytes']} bytes, "
+               f"{entry['files']} uploads, {entry['kept']} kept, {entry['rows']} rows, "
+               f"{entry['buttons']} buttons, {entry['selects']} selects, "
+               f"{entry['options']} options (mostly {shape['rows']}/{shape['buttons']}/"
+               f"{shape['selects']}/{shape['options']}, {shape['share']:.0%})")
 
 
 def _num(value: float | None) -> str:

@@ -1,0 +1,118 @@
+"""The bot's Discord traffic by kind, as the simulated Discord receives it (`bot.bench`).
+
+`Traffic.note` classifies every HTTP call the bot makes (an interaction's answer by its
+callback type, a message sent or edited in a DM or a server channel, an interaction's
+original response edited, ...) and sums, per kind, what the call carried: payload bytes,
+uploaded files, attachments kept, and its components (rows, buttons, selects, select
+options). The bench reports it per committed move (``traffic``), which is the recipe the
+floor (`bot.bench_floor`) reproduces.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from typing import Any
+
+__all__ = ["ANSWER_KINDS", "Traffic", "kind_of", "shape_of"]
+
+ANSWER_KINDS = {4: "message", 5: "deferred message", 6: "deferred update", 7: "update",
+                8: "autocomplete", 9: "modal"}
+"""Interaction callback types (Discord's numbers) by name."""
+
+_CALLBACK = re.compile(r"^/interactions/\d+/[^/]+/callback$")
+_ORIGINAL = re.compile(r"^/webhooks/\d+/[^/]+/messages/@original$")
+_FOLLOWUP = re.compile(r"^/webhooks/\d+/[^/]+(?:/messages/\d+)?$")
+_MESSAGE = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
+_DM_TYPES = {1, 3}
+FIELDS = ("calls", "bytes", "files", "kept", "content", "embeds", "rows", "buttons",
+          "selects", "options")
+"""What `Traffic` sums per kind of call."""
+
+
+def kind_of(method: str, path: str, payload: Any, channel_type: int | None) -> str:
+    """The kind of one HTTP call: ``answer update``, ``edit dm``, ``send channel``, ..."""
+    if method == "POST" and _CALLBACK.match(path):
+        kind = payload.get("type") if isinstance(payload, dict) else None
+        return f"answer {ANSWER_KINDS.get(kind, kind)}" if isinstance(kind, int) else "answer"
+    if _ORIGINAL.match(path):
+        return f"{method.lower()} original"
+    if _FOLLOWUP.match(path):
+        return f"{method.lower()} followup"
+    found = _MESSAGE.match(path)
+    if found is not None:
+        where = "dm" if channel_type in _DM_TYPES else "channel"
+        verb = {"POST": "send", "PATCH": "edit", "DELETE": "delete"}.get(method,
+                                                                          method.lower())
+        return f"{verb} {where}"
+    return f"{method} " + re.sub(r"\d+", "{id}", path)
+
+
+def shape_of(payload: Any) -> tuple[int, int, int, int]:
+    """(rows, buttons, selects, select options) of a message payload's components (an
+    interaction answer's ``data`` included)."""
+    if isinstance(payload, dict) and isinstance(payload.get("data"), dict):
+        payload = payload["data"]
+    rows = payload.get("components") if isinstance(payload, dict) else None
+    if not isinstance(rows, list):
+        return 0, 0, 0, 0
+    buttons = selects = options = 0
+    for row in rows:
+        for item in row.get("components", ()) if isinstance(row, dict) else ():
+            if item.get("type") == 2:
+                buttons += 1
+            elif item.get("type") in (3, 5, 6, 7, 8):
+                selects += 1
+                options += len(item.get("options") or ())
+    return len(rows), buttons, selects, options
+
+
+class Traffic:
+    """Per kind of call: the sums of `FIELDS`, and how often each components shape came."""
+
+    def __init__(self) -> None:
+        self.sums: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self.shapes: defaultdict[str, Counter[tuple[int, int, int, int]]] = \
+            defaultdict(Counter)
+
+    def clear(self) -> None:
+        self.sums.clear()
+        self.shapes.clear()
+
+    def note(self, method: str, path: str, payload: Any, files: Any,
+             channel_type: int | None) -> str:
+        """Count one call; returns its kind."""
+        kind = kind_of(method, path, payload, channel_type)
+        sums = self.sums[kind]
+        sums["calls"] += 1
+        sums["files"] += len(files or ())
+        if payload is not None:
+            sums["bytes"] += len(json.dumps(payload, separators=(",", ":"), default=str))
+        message = payload.get("data", payload) if isinstance(payload, dict) else None
+        if isinstance(message, dict):
+            attachments = message.get("attachments") or ()
+            sums["kept"] += sum(1 for a in attachments
+                                if isinstance(a, dict) and "filename" not in a)
+            sums["content"] += len(message.get("content") or "")
+            sums["embeds"] += len(message.get("embeds") or ())
+        shape = shape_of(payload)
+        for name, value in zip(("rows", "buttons", "selects", "options"), shape,
+                               strict=True):
+            sums[name] += value
+        self.shapes[kind][shape] += 1
+        return kind
+
+    def report(self, moves: int) -> dict[str, dict[str, Any]]:
+        """Per kind: calls per move, and per call the mean of each other field and the
+        most frequent components shape."""
+        out: dict[str, dict[str, Any]] = {}
+        for kind, sums in sorted(self.sums.items()):
+            calls = sums["calls"]
+            entry: dict[str, Any] = {"per_move": round(calls / moves, 3) if moves else None}
+            entry.update({name: round(sums[name] / calls, 1) for name in FIELDS[1:]})
+            shape, n = self.shapes[kind].most_common(1)[0]
+            entry["shape"] = {"rows": shape[0], "buttons": shape[1], "selects": shape[2],
+                              "options": shape[3], "share": round(n / calls, 2)}
+            out[kind] = entry
+        return out
