@@ -677,6 +677,36 @@ def _find(message: Any, verb: str) -> Any | None:
     return next((c for c in _components(message) if _verb(c)[0] == verb), None)
 
 
+def click(meter: _Meter, actor: Any, message: Any, custom_id: str, kind: str,
+          values: list[str] | None = None, *, guild: Any = None) -> _Press:
+    """`actor` (a SimCord member in `guild`, or a user in a DM) uses the component
+    `custom_id` of `message` (a select when `values` are given): the interaction is fed to
+    the bot; the returned press is done when the bot answered it (`_Meter._observe`)."""
+    from simcord import interactions
+    from simcord.actors import ChannelHandle, _visible_message
+    from simcord.backend import serializers
+    from simcord.enums import ComponentType, InteractionType
+
+    env = actor._env
+    backend = env.backend
+    stored = _visible_message(actor, message)
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
+    if values is not None:
+        data.update(component_type=ComponentType.STRING_SELECT, values=values)
+    channel = ChannelHandle(env, guild, backend.get_channel(stored.channel_id))
+    record, payload = interactions.base_payload(
+        backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=channel.id,
+        guild_id=None if guild is None else guild.id, user_id=actor.id, data=data)
+    payload["message"] = dict(serializers.message_payload(backend, stored))
+    record.source_message_id = stored.id
+    press = _Press(record.token, time.perf_counter(), kind)
+    meter.presses[record.token] = press
+    if kind == "select":
+        meter.edits[stored.id] = press
+    backend.emit("INTERACTION_CREATE", payload)
+    return press
+
+
 class _Human:
     """One simulated person at one table, playing through the DM panel."""
 
@@ -694,31 +724,8 @@ class _Human:
 
     async def send(self, message: Any, custom_id: str, kind: str,
                    values: list[str] | None = None, *, public: bool = False) -> _Press:
-        from simcord import interactions
-        from simcord.actors import ChannelHandle, _visible_message
-        from simcord.backend import serializers
-        from simcord.enums import ComponentType, InteractionType
-
-        actor = self.actor if public else self.actor.user
-        env = actor._env
-        backend = env.backend
-        stored = _visible_message(actor, message)
-        data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
-        if values is not None:
-            data.update(component_type=ComponentType.STRING_SELECT, values=values)
-        guild = self.actor.guild if public else None
-        channel = ChannelHandle(env, guild, backend.get_channel(stored.channel_id))
-        record, payload = interactions.base_payload(
-            backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=channel.id,
-            guild_id=None if guild is None else guild.id, user_id=actor.id, data=data)
-        payload["message"] = dict(serializers.message_payload(backend, stored))
-        record.source_message_id = stored.id
-        press = _Press(record.token, time.perf_counter(), kind)
-        self.bench.meter.presses[record.token] = press
-        if kind == "select":
-            self.bench.meter.edits[stored.id] = press
-        backend.emit("INTERACTION_CREATE", payload)
-        return press
+        return click(self.bench.meter, self.actor if public else self.actor.user, message,
+                     custom_id, kind, values, guild=self.actor.guild if public else None)
 
     async def done(self, press: _Press) -> None:
         await press.done.wait()
@@ -1300,16 +1307,32 @@ def traffic_lines(report: dict[str, Any]) -> Iterator[str]:
     """The report's Discord traffic per move, one kind of call a line."""
     yield f"  gateway events parsed per move: {report.get('gateway_per_move')}"
     for kind, entry in report.get("traffic", {}).items():
-        shape = entry["shape"]
-        yield (f"  {kind:18} {entry['per_move']} a move; per call {entry['bytes']} bytes, "
-               f"{entry['files']} uploads, {entry['kept']} kept, {entry['rows']} rows, "
-               f"{entry['buttons']} buttons, {entry['selects']} selects, "
-               f"{entry['options']} options (mostly {shape['rows']}/{shape['buttons']}/"
-               f"{shape['selects']}/{shape['options']}, {shape['share']:.0%})")
+        shapes = ", ".join(f"{s['rows']}/{s['buttons']}/{s['selects']}/{s['options']} "
+                           f"{s['share']:.0%}" for s in entry["shapes"])
+        yield (f"  {kind:22} {entry['per_move']} a move; per call {entry['bytes']} bytes, "
+               f"{entry['files']} uploads, {entry['kept']} kept, {entry['content']} chars; "
+               f"rows/buttons/selects/options: {shapes}")
 
 
 def _num(value: float | None) -> str:
     return "—" if value is None else f"{value:,.0f}" if value >= 100 else f"{value:g}"
+
+
+def _recipe(path: Path | None) -> dict[str, Any] | None:
+    """The ``traffic`` of a saved ``--json`` report (the last, if the file holds several),
+    or None (the floor's default recipe)."""
+    if path is None:
+        return None
+    text = path.read_text()
+    decoder, found, index = json.JSONDecoder(), None, 0
+    while index < len(text):
+        if text[index].isspace():
+            index += 1
+            continue
+        found, index = decoder.raw_decode(text, index)
+    if not isinstance(found, dict) or not isinstance(found.get("traffic"), dict):
+        raise SystemExit(f"{path}: no 'traffic' in the report")
+    return found["traffic"]
 
 
 def _cpus(text: str) -> tuple[int, ...]:
@@ -1354,6 +1377,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stacks", type=int, default=8,
                         help="print the loop's N most frequent stacks while it lagged")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--floor", action="store_true",
+                        help="run the floor instead (bot/bench_floor.py): a minimal "
+                             "discord.py bot doing only the real bot's Discord traffic a "
+                             "move; prints its CPU per move and its ratio to apply")
+    parser.add_argument("--floor-recipe", type=Path, default=None, metavar="FILE",
+                        help="with --floor: the traffic to reproduce, from a report of "
+                             "`python -m bot.bench --json` (default: the recorded one)")
     args = parser.parse_args(argv)
     import logging
     logging.getLogger("tractor").setLevel(logging.WARNING)
@@ -1369,13 +1399,19 @@ def main(argv: list[str] | None = None) -> int:
                              worker_cpus=worker_cpus, stacks=args.stacks,
                              worker_nice=args.worker_nice, warmup=args.warmup,
                              lag_every=args.lag_every)
-        report = asyncio.run(run_bench(config))
+        if args.floor:
+            from bot import bench_floor
+            report = asyncio.run(bench_floor.run_floor(config, _recipe(args.floor_recipe)))
+            lines = bench_floor.floor_lines(report)
+        else:
+            report = asyncio.run(run_bench(config))
+            lines = _table(report)
         reports.append(report)
         if args.json:
             print(json.dumps(report, indent=2), flush=True)
         else:
-            print("\n".join(_table(report)), flush=True)
-    if args.sweep and not args.json:
+            print("\n".join(lines), flush=True)
+    if args.sweep and not args.json and not args.floor:
         print("\n" + SWEEP_HEADER)
         print("|---" * SWEEP_HEADER.count(" | ") + "|---|")
         for report in reports:

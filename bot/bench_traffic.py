@@ -68,23 +68,25 @@ def shape_of(payload: Any) -> tuple[int, int, int, int]:
     return len(rows), buttons, selects, options
 
 
+Shape = tuple[int, int, int, int]
+"""A message's components: rows, buttons, selects, select options (`shape_of`)."""
+
+
 class Traffic:
-    """Per kind of call: the sums of `FIELDS`, and how often each components shape came."""
+    """Per kind of call and components shape: the sums of `FIELDS`."""
 
     def __init__(self) -> None:
-        self.sums: defaultdict[str, Counter[str]] = defaultdict(Counter)
-        self.shapes: defaultdict[str, Counter[tuple[int, int, int, int]]] = \
-            defaultdict(Counter)
+        self.sums: defaultdict[tuple[str, Shape], Counter[str]] = defaultdict(Counter)
 
     def clear(self) -> None:
         self.sums.clear()
-        self.shapes.clear()
 
     def note(self, method: str, path: str, payload: Any, files: Any,
              channel_type: int | None) -> str:
         """Count one call; returns its kind."""
         kind = kind_of(method, path, payload, channel_type)
-        sums = self.sums[kind]
+        shape = shape_of(payload)
+        sums = self.sums[kind, shape]
         sums["calls"] += 1
         sums["files"] += len(files or ())
         if payload is not None:
@@ -96,23 +98,30 @@ class Traffic:
                                 if isinstance(a, dict) and "filename" not in a)
             sums["content"] += len(message.get("content") or "")
             sums["embeds"] += len(message.get("embeds") or ())
-        shape = shape_of(payload)
-        for name, value in zip(("rows", "buttons", "selects", "options"), shape,
-                               strict=True):
+        for name, value in zip(FIELDS[-4:], shape, strict=True):
             sums[name] += value
-        self.shapes[kind][shape] += 1
         return kind
 
-    def report(self, moves: int) -> dict[str, dict[str, Any]]:
-        """Per kind: calls per move, and per call the mean of each other field and the
-        most frequent components shape."""
+    def report(self, moves: int, shapes: int = 4) -> dict[str, dict[str, Any]]:
+        """Per kind: calls per move and per call the mean of each other field; and its
+        `shapes` most frequent components shapes, each with its share of the calls and
+        its own means (what `bot.bench_floor` reproduces)."""
+        kinds: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        for (kind, _), sums in self.sums.items():
+            kinds[kind].update(sums)
         out: dict[str, dict[str, Any]] = {}
-        for kind, sums in sorted(self.sums.items()):
-            calls = sums["calls"]
+        for kind, total in sorted(kinds.items()):
+            calls = total["calls"]
             entry: dict[str, Any] = {"per_move": round(calls / moves, 3) if moves else None}
-            entry.update({name: round(sums[name] / calls, 1) for name in FIELDS[1:]})
-            shape, n = self.shapes[kind].most_common(1)[0]
-            entry["shape"] = {"rows": shape[0], "buttons": shape[1], "selects": shape[2],
-                              "options": shape[3], "share": round(n / calls, 2)}
+            entry.update(_means(total))
+            mine = sorted(((shape, sums) for (k, shape), sums in self.sums.items()
+                           if k == kind), key=lambda item: -item[1]["calls"])
+            entry["shapes"] = [{**_means(sums), "share": round(sums["calls"] / calls, 3)}
+                               for _, sums in mine[:shapes]]
             out[kind] = entry
         return out
+
+
+def _means(sums: Counter[str]) -> dict[str, float]:
+    calls = sums["calls"] or 1
+    return {name: round(sums[name] / calls, 1) for name in FIELDS[1:]}
