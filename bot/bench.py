@@ -71,7 +71,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
+import dataclasses
 import gc
+import itertools
 import json
 import os
 import random
@@ -86,6 +89,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.bench_attribute import profile_layers
 from bot.bench_traffic import Traffic
 
 __all__ = ["BenchConfig", "main", "run_bench"]
@@ -118,6 +122,9 @@ class BenchConfig:
     stacks: int = 8
     lag_every: float = 0.1
     """Seconds between two event-loop lag samples (`_LagProbe`)."""
+    profile: bool = False
+    """Profile the loop's thread while measuring (``profile_s``: seconds by layer,
+    `bot.bench_attribute`)."""
     """Report the loop's `stacks` most frequent stacks while it lagged (0: none)."""
 
 
@@ -1027,8 +1034,9 @@ class _Window:
     of the report every bench shares ("own", the ratio to ``apply``, the traffic)."""
 
     def __init__(self, meter: _Meter, loop: asyncio.AbstractEventLoop, lag_every: float,
-                 stacks: int) -> None:
+                 stacks: int, *, profile: bool = False) -> None:
         self.meter, self.stacks = meter, stacks
+        self.profiler = cProfile.Profile() if profile else None
         self.probe = _LagProbe(loop, lag_every)
         self.collector = _GcProbe()
         self.wall = self.cpu = self.instruments = 0.0
@@ -1042,9 +1050,13 @@ class _Window:
         self._wall0, self._cpu0 = time.perf_counter(), time.process_time()
         self.probe.__enter__()
         self.collector.__enter__()
+        if self.profiler is not None:
+            self.profiler.enable()
         return self
 
     def close(self) -> None:
+        if self.profiler is not None:
+            self.profiler.disable()
         self.wall = time.perf_counter() - self._wall0
         self.cpu = time.process_time() - self._cpu0
         self.instruments = self.meter.instrumentation()
@@ -1070,7 +1082,10 @@ class _Window:
         meter = self.meter
         apply_each = None if not moves else meter.cpu["apply"] / moves
         own_each = None if not moves else self.own / moves
+        profiled = {} if self.profiler is None else {
+            "profile_s": profile_layers(self.profiler)}
         return {
+            **profiled,
             "seconds": round(self.wall, 2),
             "load_average": [round(x, 2) for x in os.getloadavg()],
             "cpus": (sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
@@ -1125,7 +1140,8 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         bench.moves = bench.hands = 0
         for kept in (bench.commits, bench.acks, bench.failures):
             kept.clear()
-        with _Window(meter, loop, config.lag_every, config.stacks) as window:
+        with _Window(meter, loop, config.lag_every, config.stacks,
+                     profile=config.profile) as window:
             drawn0 = _drawn()
             workers0 = _workers_cpu()
             ending = wall_sleep(config.seconds)
@@ -1318,9 +1334,22 @@ def _num(value: float | None) -> str:
     return "—" if value is None else f"{value:,.0f}" if value >= 100 else f"{value:g}"
 
 
+def _run(config: BenchConfig, floor: bool,
+         recipe: Path | None) -> tuple[dict[str, Any], Iterator[str]]:
+    """One run of the bench (or of the floor), its report and its printed lines."""
+    if floor:
+        from bot import bench_floor
+        source = _recipe(recipe)
+        report = asyncio.run(bench_floor.run_floor(
+            config, None if source is None else source["traffic"], source))
+        return report, bench_floor.floor_lines(report)
+    report = asyncio.run(run_bench(config))
+    return report, _table(report)
+
+
 def _recipe(path: Path | None) -> dict[str, Any] | None:
-    """The ``traffic`` of a saved ``--json`` report (the last, if the file holds several),
-    or None (the floor's default recipe)."""
+    """A saved ``--json`` report of the bench (the last, if the file holds several), for
+    its ``traffic`` (the floor's recipe), or None (the floor's default recipe)."""
     if path is None:
         return None
     text = path.read_text()
@@ -1332,7 +1361,7 @@ def _recipe(path: Path | None) -> dict[str, Any] | None:
         found, index = decoder.raw_decode(text, index)
     if not isinstance(found, dict) or not isinstance(found.get("traffic"), dict):
         raise SystemExit(f"{path}: no 'traffic' in the report")
-    return found["traffic"]
+    return found
 
 
 def _cpus(text: str) -> tuple[int, ...]:
@@ -1381,6 +1410,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the floor instead (bot/bench_floor.py): a minimal "
                              "discord.py bot doing only the real bot's Discord traffic a "
                              "move; prints its CPU per move and its ratio to apply")
+    parser.add_argument("--attribute", action="store_true",
+                        help="run twice, the second time profiled, and print the own CPU "
+                             "per move by layer (bot/bench_attribute.py)")
     parser.add_argument("--floor-recipe", type=Path, default=None, metavar="FILE",
                         help="with --floor: the traffic to reproduce, from a report of "
                              "`python -m bot.bench --json` (default: the recorded one)")
@@ -1399,13 +1431,14 @@ def main(argv: list[str] | None = None) -> int:
                              worker_cpus=worker_cpus, stacks=args.stacks,
                              worker_nice=args.worker_nice, warmup=args.warmup,
                              lag_every=args.lag_every)
-        if args.floor:
-            from bot import bench_floor
-            report = asyncio.run(bench_floor.run_floor(config, _recipe(args.floor_recipe)))
-            lines = bench_floor.floor_lines(report)
-        else:
-            report = asyncio.run(run_bench(config))
-            lines = _table(report)
+        report, lines = _run(config, args.floor, args.floor_recipe)
+        if args.attribute:
+            from bot import bench_attribute
+            profiled, _ = _run(dataclasses.replace(config, profile=True), args.floor,
+                               args.floor_recipe)
+            report = {**report, "attribution": bench_attribute.attribution(report, profiled)}
+            lines = itertools.chain(lines, bench_attribute.table_lines(
+                report["attribution"]))
         reports.append(report)
         if args.json:
             print(json.dumps(report, indent=2), flush=True)

@@ -22,6 +22,7 @@ CPU per move is "own" less ``apply``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -49,27 +50,43 @@ Recipe = dict[str, dict[str, Any]]
 share, files, content), as `bot.bench_traffic.Traffic.report` gives them."""
 
 DEFAULT_RECIPE: Recipe = {
-    "answer deferred update": {"per_move": 0.568, "shapes": [
-        {"rows": 0, "buttons": 0, "selects": 0, "options": 0, "share": 1.0, "files": 0.0,
-         "content": 0.0}]},
-    "answer update": {"per_move": 0.399, "shapes": [
-        {"rows": 5, "buttons": 5, "selects": 4, "options": 22, "share": 1.0, "files": 1.0,
-         "content": 240.0}]},
-    "edit channel": {"per_move": 0.502, "shapes": [
-        {"rows": 1, "buttons": 4, "selects": 0, "options": 0, "share": 1.0, "files": 1.0,
-         "content": 330.0}]},
-    "edit dm": {"per_move": 0.911, "shapes": [
-        {"rows": 0, "buttons": 0, "selects": 0, "options": 0, "share": 0.53, "files": 0.0,
-         "content": 48.0},
-        {"rows": 5, "buttons": 5, "selects": 4, "options": 22, "share": 0.47, "files": 1.0,
-         "content": 240.0}]},
-    "patch original": {"per_move": 0.069, "shapes": [
-        {"rows": 5, "buttons": 5, "selects": 4, "options": 22, "share": 1.0, "files": 1.0,
-         "content": 240.0}]},
-    "send dm": {"per_move": 0.479, "shapes": [
-        {"rows": 5, "buttons": 5, "selects": 4, "options": 22, "share": 1.0, "files": 1.0,
-         "content": 260.0}]},
+    "answer deferred update": {"per_move": 0.828, "shapes": [
+        {"rows": 0, "buttons": 0, "selects": 0, "options": 0.0, "share": 1.0,
+         "files": 0.0, "content": 0.0}]},
+    "answer update": {"per_move": 0.167, "shapes": [
+        {"rows": 5, "buttons": 5, "selects": 4, "options": 20.3, "share": 0.919,
+         "files": 1.0, "content": 240.1},
+        {"rows": 4, "buttons": 5, "selects": 3, "options": 14.0, "share": 0.081,
+         "files": 1.0, "content": 229.7}]},
+    "edit channel": {"per_move": 0.828, "shapes": [
+        {"rows": 1, "buttons": 4, "selects": 0, "options": 0.0, "share": 1.0,
+         "files": 1.0, "content": 626.6}]},
+    "edit dm": {"per_move": 1.0, "shapes": [
+        {"rows": 0, "buttons": 0, "selects": 0, "options": 0.0, "share": 0.507,
+         "files": 0.0, "content": 48.0},
+        {"rows": 5, "buttons": 5, "selects": 4, "options": 16.8, "share": 0.29,
+         "files": 1.0, "content": 219.3},
+        {"rows": 4, "buttons": 5, "selects": 3, "options": 13.9, "share": 0.136,
+         "files": 1.0, "content": 207.9},
+        {"rows": 3, "buttons": 5, "selects": 2, "options": 11.9, "share": 0.063,
+         "files": 1.0, "content": 209.9}]},
+    "patch original": {"per_move": 0.33, "shapes": [
+        {"rows": 5, "buttons": 5, "selects": 4, "options": 22.0, "share": 0.904,
+         "files": 1.0, "content": 242.0},
+        {"rows": 4, "buttons": 5, "selects": 3, "options": 18.7, "share": 0.096,
+         "files": 1.0, "content": 219.6}]},
+    "send dm": {"per_move": 0.507, "shapes": [
+        {"rows": 5, "buttons": 5, "selects": 4, "options": 21.3, "share": 0.911,
+         "files": 1.0, "content": 255.8},
+        {"rows": 4, "buttons": 5, "selects": 3, "options": 17.3, "share": 0.089,
+         "files": 1.0, "content": 238.0}]},
 }
+"""The real bench's traffic a move (``python -m bot.bench --tables 10 --seconds 60 --warmup
+60 --pin``, main 0189c76, 221 moves; a loaded machine: the rates of coalesced edits vary
+with the moves a second, e.g. table edits 0.73-0.83 a move, picks answered 0.17-0.29)."""
+
+DEFAULT_REFERENCE: dict[str, Any] = {"own_cpu_per_move_ms": 6.428, "apply_per_move_ms": 0.092}
+"""The real bench's run `DEFAULT_RECIPE` was taken from: its own CPU and ``apply`` a move."""
 
 CLICKS = {"answer update": "select", "answer deferred update": "press"}
 """The answers a person's click gets, and the click that gets each: a card picked in a
@@ -127,8 +144,22 @@ class Schedule:
         upload = self.uploads_due[kind, index] >= 1.0
         if upload:
             self.uploads_due[kind, index] -= 1.0
-        return Call(kind, (shape["rows"], shape["buttons"], shape["selects"],
-                           shape["options"]), upload, int(shape.get("content", 0)))
+        return Call(kind, (round(shape["rows"]), round(shape["buttons"]),
+                           round(shape["selects"]), round(shape["options"])), upload,
+                    round(shape.get("content", 0)))
+
+
+@functools.lru_cache(maxsize=4096)
+def panel(shape: tuple[int, int, int, int], table: int) -> Rows:
+    """`components` as a message's view, built once: building panels is the bot's work,
+    not discord.py's (discord.py only reads them)."""
+    return Rows(components(shape, table))
+
+
+@functools.lru_cache(maxsize=1024)
+def content(length: int) -> str:
+    """A message's text of `length` characters."""
+    return ("**Hand 1** · Level: 2 · Trump: ♥ " * (length // 32 + 1))[:length]
 
 
 def components(shape: tuple[int, int, int, int], table: int = 1) -> list[list[dict[str, Any]]]:
@@ -210,9 +241,6 @@ class FloorBot(commands.Bot):
         table.flips[message_id] += 1
         return Picture(PNGS[table.flips[message_id] % 2], name)
 
-    def _content(self, length: int) -> str:
-        return ("**Hand 1** · Level: 2 · Trump: ♥ " * (length // 32 + 1))[:length]
-
     async def answer(self, interaction: discord.Interaction[Any]) -> None:
         """A person's click: answered as its plan says; the move is committed with the
         last click."""
@@ -226,10 +254,10 @@ class FloorBot(commands.Bot):
         if call.kind == "answer update":
             message = interaction.message
             assert message is not None
-            await answer_update(interaction, content=self._content(call.content),
+            await answer_update(interaction, content=content(call.content),
                                 picture=self._picture(table, message.id, "hand.png")
                                 if call.upload else None,
-                                view=Rows(components(call.shape, table.number)))
+                                view=panel(call.shape, table.number))
         else:
             await interaction.response.defer()
             table.deferred = interaction
@@ -254,19 +282,19 @@ class FloorBot(commands.Bot):
         table.committed.set()
 
     async def make(self, table: FloorTable, call: Call) -> None:
-        content = self._content(call.content)
-        view = Rows(components(call.shape, table.number)) if call.shape[0] else None
+        text = content(call.content)
+        view = panel(call.shape, table.number) if call.shape[0] else None
         person = table.turn = (table.turn + 1) % len(table.people)
         if call.kind in ("edit channel", "send channel"):
             channel = self.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
             picture = (self._picture(table, table.message_id, "table.png") if call.upload
                        else None)
             if call.kind == "send channel":
-                await send_quietly(channel, content, picture=picture,
+                await send_quietly(channel, text, picture=picture,
                                    allowed_mentions=discord.AllowedMentions.none())
                 return
             await edit_quietly(channel.get_partial_message(table.message_id),
-                               content=content, picture=picture, view=view,
+                               content=text, picture=picture, view=view,
                                allowed_mentions=discord.AllowedMentions.none())
             return
         if call.kind == "patch original":
@@ -274,13 +302,13 @@ class FloorBot(commands.Bot):
             if interaction is None or interaction.message is None:
                 self.missing[call.kind] += 1
                 return
-            await edit_original_quietly(interaction, content=content, view=view, picture=(
+            await edit_original_quietly(interaction, content=text, view=view, picture=(
                 self._picture(table, interaction.message.id, "hand.png") if call.upload
                 else None))
             return
         dm = self.get_partial_messageable(table.dms[person], type=discord.ChannelType.private)
         if call.kind == "send dm":
-            sent = await send_quietly(dm, content, picture=Picture(PNG, "hand.png")
+            sent = await send_quietly(dm, text, picture=Picture(PNG, "hand.png")
                                       if call.upload else None,
                                       allowed_mentions=discord.AllowedMentions.none(),
                                       view=view)
@@ -296,8 +324,8 @@ class FloorBot(commands.Bot):
         else:
             target = table.panels[person]
             if view is None:  # no old panel to close: the panel stays clickable
-                view = Rows(components((5, 5, 4, 22), table.number))
-        await edit_quietly(dm.get_partial_message(target), content=content, view=view,
+                view = panel((5, 5, 4, 22), table.number)
+        await edit_quietly(dm.get_partial_message(target), content=text, view=view,
                            picture=self._picture(table, target, "hand.png") if call.upload
                            else None, allowed_mentions=discord.AllowedMentions.none())
 
@@ -372,32 +400,37 @@ async def _setup(env: Any, bot: FloorBot, config: BenchConfig, recipe: Recipe,
         table = FloorTable(number + 1, channel.id, guild.id, [m.user for m in members],
                            Schedule(recipe, offset=number / max(config.tables, 1)),
                            engine_steps(config.seed * 1000 + number))
-        panel = Rows(components((5, 5, 4, 22), table.number))
         messageable = bot.get_partial_messageable(channel.id, guild_id=guild.id)
-        table.message_id = await send_quietly(messageable, "table", view=Rows(
-            components((1, 4, 0, 0), table.number)))
+        table.message_id = await send_quietly(messageable, "table",
+                                              view=panel((1, 4, 0, 0), table.number))
         for member in members:
             user = bot.get_user(member.id) or await bot.fetch_user(member.id)
             dm = await user.create_dm()
             table.dms.append(dm.id)
             table.panels.append(await send_quietly(
                 bot.get_partial_messageable(dm.id, type=discord.ChannelType.private),
-                "panel", view=panel))
+                "panel", view=panel((5, 5, 4, 22), table.number)))
             table.closing.append([])
             bot.tables[dm.id] = table
         tables.append(table)
     return tables
 
 
-async def run_floor(config: BenchConfig, recipe: Recipe | None = None) -> dict[str, Any]:
+async def run_floor(config: BenchConfig, recipe: Recipe | None = None,
+                    reference: dict[str, Any] | None = None) -> dict[str, Any]:
     """Run the floor (`config`: tables, humans, think, seconds, warmup, seed, pinning)
     and return its report: `bot.bench._Window.accounting` plus ``floor_cpu_per_move_ms``
-    ("own" less ``apply``), ``floor_over_apply`` and the recipe it followed."""
+    ("own" less ``apply``), ``floor_over_apply`` (this run's ``apply``, a random agent's
+    moves), the recipe it followed, and against `reference` (the real bench's report the
+    recipe comes from; default `DEFAULT_REFERENCE`) ``floor_over_real_apply`` and
+    ``floor_share_of_real_own``."""
     import simcord
 
     from bot.bench import _identity_records, pin_process
 
-    recipe = DEFAULT_RECIPE if recipe is None else recipe
+    if recipe is None:
+        recipe, reference = DEFAULT_RECIPE, reference or DEFAULT_REFERENCE
+    reference = reference or {}
     if config.loop_cpus is not None:
         pin_process(config.loop_cpus)
     undo = _identity_records()
@@ -418,7 +451,7 @@ async def run_floor(config: BenchConfig, recipe: Recipe | None = None) -> dict[s
                 if config.warmup > 0:
                     await wall_sleep(config.warmup)
                 with _Window(meter, asyncio.get_running_loop(), config.lag_every,
-                             config.stacks) as window:
+                             config.stacks, profile=config.profile) as window:
                     bot.moves = 0
                     acks.clear()
                     await wall_sleep(config.seconds)
@@ -441,6 +474,7 @@ async def run_floor(config: BenchConfig, recipe: Recipe | None = None) -> dict[s
                 "floor_cpu_per_move_ms": None if floor is None else round(floor * 1000, 3),
                 "floor_over_apply": (None if floor is None or not apply_each
                                      else round(floor * 1000 / apply_each, 1)),
+                **_against(floor, reference),
                 "first_reply_ms": _ms_of(acks),
                 "cpu_s": {"loop_process": round(window.cpu, 3),
                           "think": round(meter.cpu["think"], 3),
@@ -455,6 +489,15 @@ async def run_floor(config: BenchConfig, recipe: Recipe | None = None) -> dict[s
             }
     finally:
         undo()
+
+
+def _against(floor: float | None, reference: dict[str, Any]) -> dict[str, Any]:
+    """The floor against the real bench's run the recipe comes from."""
+    apply, own = reference.get("apply_per_move_ms"), reference.get("own_cpu_per_move_ms")
+    ms = None if floor is None else floor * 1000
+    return {"real_own_cpu_per_move_ms": own, "real_apply_per_move_ms": apply,
+            "floor_over_real_apply": None if ms is None or not apply else round(ms / apply, 1),
+            "floor_share_of_real_own": None if ms is None or not own else round(ms / own, 3)}
 
 
 def _ms_of(values: list[float]) -> dict[str, Any]:
@@ -473,6 +516,13 @@ def floor_lines(report: dict[str, Any]) -> Iterator[str]:
     yield (f"  floor CPU per move {report['floor_cpu_per_move_ms']} ms = "
            f"{report['floor_over_apply']}× apply ({report['apply_per_move_ms']} ms); "
            f"own with apply {report['own_cpu_per_move_ms']} ms")
+    yield (f"  against the real bench the recipe comes from (own "
+           f"{report['real_own_cpu_per_move_ms']} ms, apply "
+           f"{report['real_apply_per_move_ms']} ms a move): "
+           f"{report['floor_over_real_apply']}× its apply, "
+           f"{report['floor_share_of_real_own']:.0%} of its own"
+           if report.get("floor_share_of_real_own") is not None else
+           "  (no real bench to compare with)")
     yield f"  cpu: {report['cpu_s']}  threads: {report['threads_cpu_s']}"
     yield f"  discord.py's event parsers: {report['discord_py_parse']}"
     yield f"  recipe per move: {report['recipe']}"

@@ -104,20 +104,23 @@ class Traffic:
 
     def report(self, moves: int, shapes: int = 4) -> dict[str, dict[str, Any]]:
         """Per kind: calls per move and per call the mean of each other field; and its
-        `shapes` most frequent components shapes, each with its share of the calls and
-        its own means (what `bot.bench_floor` reproduces)."""
+        `shapes` most frequent kinds of components (by rows, buttons and selects: a hand
+        panel's options vary with the hand), each with its share of the calls and its own
+        means (what `bot.bench_floor` reproduces)."""
         kinds: defaultdict[str, Counter[str]] = defaultdict(Counter)
-        for (kind, _), sums in self.sums.items():
+        classes: defaultdict[str, defaultdict[tuple[int, ...], Counter[str]]] = \
+            defaultdict(lambda: defaultdict(Counter))
+        for (kind, shape), sums in self.sums.items():
             kinds[kind].update(sums)
+            classes[kind][shape[:3]].update(sums)
         out: dict[str, dict[str, Any]] = {}
         for kind, total in sorted(kinds.items()):
             calls = total["calls"]
             entry: dict[str, Any] = {"per_move": round(calls / moves, 3) if moves else None}
             entry.update(_means(total))
-            mine = sorted(((shape, sums) for (k, shape), sums in self.sums.items()
-                           if k == kind), key=lambda item: -item[1]["calls"])
+            mine = sorted(classes[kind].values(), key=lambda sums: -sums["calls"])
             entry["shapes"] = [{**_means(sums), "share": round(sums["calls"] / calls, 3)}
-                               for _, sums in mine[:shapes]]
+                               for sums in mine[:shapes]]
             out[kind] = entry
         return out
 

@@ -1,0 +1,178 @@
+"""``python -m bot.bench --attribute``: where the bot's own CPU per move goes, by layer.
+
+Two runs of the same bench: one as usual (its "own" CPU per move, its threads' CPU, its
+collector's), then one with cProfile on the event loop's thread during the measured window
+(`bot.bench._Window`). The profile's time per function (``tottime``) is put in a layer by
+the function's file (`layer_of`): discord.py (and its HTTP client's packages), asyncio,
+the bot (bot/, the bench's modules aside), the engine (engine/), pickling and the worker
+pool's plumbing (`WORKER_IO`, ``pickle``, ``multiprocessing``); the simulated Discord
+(SimCord) and the bench itself are left out, as "own" leaves them out. Built-in and
+standard-library functions (``dict.get``, ``json.dumps``, ``re``) are charged to whoever
+called them, in proportion to what each caller spent in them (`attribute`); waiting for
+events (``epoll.poll``) is idle.
+
+The loop thread's share of "own" (own less the other threads' CPU and the collector's) is
+then split in the profile's proportions, which takes the profiler's overhead out (the
+profile inflates every layer by about the same factor; per call it inflates the layers that
+make many small calls a little more). The other threads (the storage thread's) and the
+garbage collector are rows of their own, from the first run.
+"""
+
+from __future__ import annotations
+
+import pstats
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+__all__ = ["LAYERS", "attribute", "layer_of", "split_own", "table_lines"]
+
+LAYERS = ("discord.py", "asyncio", "bot", "engine", "pickling/worker IO", "unattributed")
+"""The loop thread's layers, in the table's order."""
+EXCLUDED = ("simulated Discord", "bench", "idle")
+"""What the profile holds that is not the bot's own."""
+
+WORKER_IO = ("bot/offload.py", "engine/wire.py")
+"""The project's own plumbing to the worker processes (their pipes, views as plain data
+to pickle): counted with pickling."""
+_ROOT = str(Path(__file__).resolve().parent.parent)
+Func = tuple[str, int, str]
+
+
+def layer_of(func: Func) -> str | None:
+    """The layer of a profiled function (``(file, line, name)``), None when its callers'
+    (a built-in or the standard library's)."""
+    filename, _, name = func
+    if filename == "~":
+        if "epoll" in name or "select.select" in name or "poll' of" in name:
+            return "idle"
+        if "pickle" in name:
+            return "pickling/worker IO"
+        return None
+    path = filename.replace("\\", "/")
+    if "/simcord/" in path:
+        return "simulated Discord"
+    if path.startswith(_ROOT + "/"):
+        local = path[len(_ROOT) + 1:]
+        if local.startswith("bot/bench") or local.startswith("tests/"):
+            return "bench"
+        if local in WORKER_IO:
+            return "pickling/worker IO"
+        if local.startswith("bot/"):
+            return "bot"
+        if local.startswith("engine/"):
+            return "engine"
+    for marker, layer in (("/discord/", "discord.py"), ("/aiohttp/", "discord.py"),
+                          ("/yarl/", "discord.py"), ("/multidict/", "discord.py"),
+                          ("/asyncio/", "asyncio"), ("/selectors.py", "asyncio"),
+                          ("/multiprocessing/", "pickling/worker IO"),
+                          ("/concurrent/futures/", "pickling/worker IO"),
+                          ("/pickle.py", "pickling/worker IO"),
+                          ("/copyreg.py", "pickling/worker IO")):
+        if marker in path:
+            return layer
+    return None
+
+
+def attribute(stats: dict[Func, Any], depth: int = 12) -> Counter[str]:
+    """Seconds of ``tottime`` per layer: each function's own, or (`layer_of` None) its
+    callers', shared out in proportion to the time each caller spent in it, up to `depth`
+    callers up (past that, at the top of a stack or in a cycle: ``unattributed``)."""
+    found: Counter[str] = Counter()
+    shares: dict[Func, Counter[str]] = {}
+    visiting: set[Func] = set()
+
+    def share(func: Func, level: int) -> Counter[str]:
+        """Where one second of `func`'s own time goes, by layer."""
+        known = shares.get(func)
+        if known is not None:
+            return known
+        layer = layer_of(func)
+        out: Counter[str] = Counter()
+        if layer is not None:
+            out[layer] = 1.0
+            shares[func] = out
+            return out
+        callers = {caller: entry for caller, entry in
+                   (stats[func][4] if func in stats else {}).items()
+                   if caller not in visiting and caller != func}
+        total = sum(entry[2] for entry in callers.values())
+        if level >= depth or total <= 0:
+            out["unattributed"] = 1.0
+            return out
+        visiting.add(func)
+        for caller, entry in callers.items():
+            for name, part in share(caller, level + 1).items():
+                out[name] += part * entry[2] / total
+        visiting.discard(func)
+        shares[func] = out
+        return out
+
+    for func, entry in stats.items():
+        for layer, part in share(func, 0).items():
+            found[layer] += entry[2] * part
+    return found
+
+
+def split_own(profile: Counter[str], own_ms: float, threads_ms: dict[str, float],
+              gc_ms: float) -> dict[str, float]:
+    """Own CPU per move by layer: the loop thread's share (`own_ms` less the other
+    threads' and the collector's) split in `profile`'s proportions, then the threads and
+    the collector."""
+    loop_ms = own_ms - sum(threads_ms.values()) - gc_ms
+    ours = {layer: profile.get(layer, 0.0) for layer in LAYERS}
+    total = sum(ours.values())
+    rows = {layer: (loop_ms * seconds / total if total > 0 else 0.0)
+            for layer, seconds in ours.items()}
+    rows.update({f"thread {name}": ms for name, ms in threads_ms.items()})
+    rows["garbage collector"] = gc_ms
+    return {name: round(ms, 3) for name, ms in rows.items()}
+
+
+def other_threads_ms(report: dict[str, Any]) -> dict[str, float]:
+    """Per move, the CPU of the bot process's threads but the loop's and the bench's."""
+    moves = report["moves"] or 1
+    return {name: seconds * 1000 / moves
+            for name, seconds in report.get("threads_cpu_s", {}).items()
+            if name != "MainThread" and not name.startswith("bench")}
+
+
+def profile_layers(profile: Any) -> dict[str, float]:
+    """Seconds per layer (excluded ones too) of a finished ``cProfile.Profile``."""
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    return {layer: round(seconds, 4) for layer, seconds in attribute(stats).items()}
+
+
+def attribution(plain: dict[str, Any], profiled: dict[str, Any]) -> dict[str, Any]:
+    """The table's figures from an unprofiled report and a profiled one."""
+    moves = plain["moves"] or 1
+    own = plain["own_cpu_per_move_ms"] or 0.0
+    gc_ms = plain["cpu_s"]["gc"] * 1000 / moves
+    threads = other_threads_ms(plain)
+    layers = Counter(profiled.get("profile_s", {}))
+    rows = split_own(layers, own, threads, gc_ms)
+    ours = sum(layers.get(layer, 0.0) for layer in LAYERS)
+    return {"own_cpu_per_move_ms": own, "apply_per_move_ms": plain["apply_per_move_ms"],
+            "rows_ms": rows,
+            "profile_ms_per_move": {name: round(seconds * 1000 / (profiled["moves"] or 1), 3)
+                                    for name, seconds in sorted(layers.items())},
+            "profile_over_plain": (None if not own else round(
+                ours * 1000 / (profiled["moves"] or 1)
+                / max(own - sum(threads.values()) - gc_ms, 1e-9), 2))}
+
+
+def table_lines(result: dict[str, Any]) -> Iterator[str]:
+    """The attribution, printed as a small Markdown table."""
+    own = result["own_cpu_per_move_ms"] or 0.0
+    apply = result["apply_per_move_ms"] or 0.0
+    yield (f"own CPU per move {own} ms (apply {apply} ms); the loop thread's profile "
+           f"ran {result['profile_over_plain']}× slower")
+    yield "| layer | ms per move | share of own | × apply |"
+    yield "|---|---|---|---|"
+    for name, ms in result["rows_ms"].items():
+        yield (f"| {name} | {ms:.3f} | {ms / own:.0%} | "
+               f"{(ms / apply if apply else 0):.1f} |" if own else f"| {name} | {ms} | | |")
+    profile = result["profile_ms_per_move"]
+    yield "profiled ms per move (inflated; excluded layers included): " + ", ".join(
+        f"{name} {ms}" for name, ms in profile.items())
