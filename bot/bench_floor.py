@@ -32,6 +32,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import memory
 from bot.bench import BenchConfig, _Meter, _Press, _Window, click, wall_sleep
 from bot.ui.edits import (
     Picture,
@@ -217,7 +218,8 @@ class FloorTable:
 
 class FloorBot(commands.Bot):
     """The minimal bot: discord.py as the real bot sets it up (`bot.client.TractorBot`:
-    guilds intent only, no message cache, no mentions), one ``on_interaction`` listener."""
+    guilds intent only, no message cache, no mentions, its collector's settings:
+    `bot.memory.configure`), one ``on_interaction`` listener."""
 
     def __init__(self) -> None:
         intents = discord.Intents.none()
@@ -231,11 +233,24 @@ class FloorBot(commands.Bot):
         self.apply_step: Any = None
         """``() -> (match, action)`` of a table, counted as "think" (`run_floor`)."""
         self.running: set[asyncio.Future[None]] = set()
+        self.pause_guard: Any = None
         self.missing: Counter[str] = Counter()
         """Calls the recipe asked for that the floor could not make (no interaction)."""
 
     async def setup_hook(self) -> None:
         self.add_listener(self.answer, "on_interaction")
+        # the collector as the real bot sets it up (its garbage is discord.py's here)
+        self.pause_guard = memory.configure(asyncio.get_running_loop())
+
+    def release(self) -> None:
+        """Uninstall the collector's guard (idempotent)."""
+        if self.pause_guard is not None:
+            self.pause_guard.uninstall()
+            self.pause_guard = None
+
+    async def close(self) -> None:
+        self.release()
+        await super().close()
 
     def _picture(self, table: FloorTable, message_id: int, name: str) -> Picture:
         table.flips[message_id] += 1
@@ -488,6 +503,7 @@ async def run_floor(config: BenchConfig, recipe: Recipe | None = None,
                                          | set(bot.missing)),
             }
     finally:
+        bot.release()
         undo()
 
 

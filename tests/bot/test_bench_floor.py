@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot import bench_attribute, bench_floor
-from bot.bench import BenchConfig, main
+from bot.bench import BenchConfig, main, run_bench
 from bot.bench_attribute import attribute, layer_of, split_own
 from bot.bench_floor import DEFAULT_RECIPE, Schedule, components, run_floor
 from bot.bench_traffic import Traffic, kind_of, shape_of
@@ -219,3 +219,15 @@ def test_attribute_flag_runs_twice_the_second_time_profiled(
     assert out["attribution"]["profile_over_plain"] == 2.0
     assert any("| bot | 3.000 | 60% | 30.0 |" in line
                for line in bench_attribute.table_lines(out["attribution"]))
+
+
+@pytest.mark.asyncio
+async def test_a_profiled_run_reports_seconds_by_layer(tmp_path: Path) -> None:
+    report = await run_bench(BenchConfig(tables=1, seconds=1.5, think=0.0, computer="greedy",
+                                         database=str(tmp_path / "bench.sqlite3"),
+                                         profile=True))
+    layers = report["profile_s"]
+    assert report["moves"] > 0
+    for layer in ("discord.py", "asyncio", "bot", "engine", "simulated Discord", "bench"):
+        assert layers.get(layer, 0) > 0, layer
+    assert "traffic" in report and report["gateway_per_move"]["INTERACTION_CREATE"] > 0
