@@ -21,6 +21,15 @@ Reported (wall-clock, so run it on a quiet machine or pinned: ``taskset -c 0``):
 * each thread's CPU (``threads_cpu_s``: the loop, the database's, the worker pool's);
 * counts per committed move: table loads (``reads``: from storage), match parses
   (``Match.from_dict``), saves, images rendered.
+* the Discord traffic per committed move (``traffic``, `bot.bench_traffic`): each kind of
+  HTTP call the bot makes (an answer by callback type, a DM or channel message sent or
+  edited, an interaction's original response edited) with its payload's size, uploads and
+  components; and the gateway events discord.py parsed (``gateway_per_move``).
+
+``--floor`` runs a minimal discord.py bot doing only that traffic, a move at a time, under
+the same accounting (`bot.bench_floor`): how low the own CPU per move can go with
+discord.py. ``--attribute`` runs the bench twice, the second time with the loop's thread
+profiled, and splits the own CPU per move by layer (`bot.bench_attribute`).
 
 Everything is measured by wrapping functions in this process (nothing in the bot knows).
 "Own" is the bot process's CPU less exactly these, each measured where it runs:
@@ -89,7 +98,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.bench_attribute import profile_layers
+from bot.bench_attribute import profile_layers, profile_top
 from bot.bench_traffic import Traffic
 
 __all__ = ["BenchConfig", "main", "run_bench"]
@@ -1083,7 +1092,8 @@ class _Window:
         apply_each = None if not moves else meter.cpu["apply"] / moves
         own_each = None if not moves else self.own / moves
         profiled = {} if self.profiler is None else {
-            "profile_s": profile_layers(self.profiler)}
+            "profile_s": profile_layers(self.profiler),
+            "profile_top": profile_top(self.profiler)}
         return {
             **profiled,
             "seconds": round(self.wall, 2),

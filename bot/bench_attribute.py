@@ -26,7 +26,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LAYERS", "attribute", "layer_of", "split_own", "table_lines"]
+__all__ = ["LAYERS", "attribute", "attribution", "layer_of", "profile_layers", "profile_top",
+           "split_own", "table_lines"]
 
 LAYERS = ("discord.py", "asyncio", "bot", "engine", "pickling/worker IO", "unattributed")
 """The loop thread's layers, in the table's order."""
@@ -144,6 +145,20 @@ def profile_layers(profile: Any) -> dict[str, float]:
     return {layer: round(seconds, 4) for layer, seconds in attribute(stats).items()}
 
 
+def profile_top(profile: Any, count: int = 8) -> dict[str, list[tuple[str, float]]]:
+    """Per layer of the bot's (`LAYERS`), its `count` functions of most ``tottime``
+    (their own time only, seconds), as ``file:line name``."""
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    found: dict[str, list[tuple[str, float]]] = {}
+    for func, entry in stats.items():
+        layer = layer_of(func)
+        if layer in LAYERS:
+            name = f"{'/'.join(func[0].split('/')[-2:])}:{func[1]} {func[2]}"
+            found.setdefault(layer, []).append((name, round(entry[2], 4)))
+    return {layer: sorted(items, key=lambda item: -item[1])[:count]
+            for layer, items in found.items()}
+
+
 def attribution(plain: dict[str, Any], profiled: dict[str, Any]) -> dict[str, Any]:
     """The table's figures from an unprofiled report and a profiled one."""
     moves = plain["moves"] or 1
@@ -154,6 +169,7 @@ def attribution(plain: dict[str, Any], profiled: dict[str, Any]) -> dict[str, An
     rows = split_own(layers, own, threads, gc_ms)
     ours = sum(layers.get(layer, 0.0) for layer in LAYERS)
     return {"own_cpu_per_move_ms": own, "apply_per_move_ms": plain["apply_per_move_ms"],
+            "top_functions_s": profiled.get("profile_top", {}),
             "rows_ms": rows,
             "profile_ms_per_move": {name: round(seconds * 1000 / (profiled["moves"] or 1), 3)
                                     for name, seconds in sorted(layers.items())},
@@ -173,6 +189,9 @@ def table_lines(result: dict[str, Any]) -> Iterator[str]:
     for name, ms in result["rows_ms"].items():
         yield (f"| {name} | {ms:.3f} | {ms / own:.0%} | "
                f"{(ms / apply if apply else 0):.1f} |" if own else f"| {name} | {ms} | | |")
+    for layer, items in result.get("top_functions_s", {}).items():
+        yield f"top of {layer} (profiled s): " + "; ".join(
+            f"{name} {seconds}" for name, seconds in items[:5])
     profile = result["profile_ms_per_move"]
     yield "profiled ms per move (inflated; excluded layers included): " + ", ".join(
         f"{name} {ms}" for name, ms in profile.items())

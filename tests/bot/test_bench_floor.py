@@ -231,3 +231,6 @@ async def test_a_profiled_run_reports_seconds_by_layer(tmp_path: Path) -> None:
     for layer in ("discord.py", "asyncio", "bot", "engine", "simulated Discord", "bench"):
         assert layers.get(layer, 0) > 0, layer
     assert "traffic" in report and report["gateway_per_move"]["INTERACTION_CREATE"] > 0
+    top = report["profile_top"]
+    assert set(top) <= set(bench_attribute.LAYERS) and top["bot"]
+    assert all(name.split(":")[0].endswith(".py") for name, _ in top["bot"])
