@@ -79,40 +79,53 @@ def layer_of(func: Func) -> str | None:
 def attribute(stats: dict[Func, Any], depth: int = 12) -> Counter[str]:
     """Seconds of ``tottime`` per layer: each function's own, or (`layer_of` None) its
     callers', shared out in proportion to the time each caller spent in it, up to `depth`
-    callers up (past that, at the top of a stack or in a cycle: ``unattributed``)."""
-    found: Counter[str] = Counter()
+    callers up (past that, or at the top of a stack: ``unattributed``). Within a cycle of
+    such functions (``copy.deepcopy`` and its helpers call each other), the share goes to
+    the callers from outside the cycle."""
     shares: dict[Func, Counter[str]] = {}
     visiting: set[Func] = set()
 
-    def share(func: Func, level: int) -> Counter[str]:
-        """Where one second of `func`'s own time goes, by layer."""
+    def share(func: Func, level: int) -> tuple[Counter[str], bool]:
+        """Where one second of `func`'s own time goes, by layer (empty: only through a
+        cycle), and whether callers in the cycle were left out (then it is not kept)."""
         known = shares.get(func)
         if known is not None:
-            return known
+            return known, False
         layer = layer_of(func)
-        out: Counter[str] = Counter()
         if layer is not None:
-            out[layer] = 1.0
-            shares[func] = out
-            return out
-        callers = {caller: entry for caller, entry in
-                   (stats[func][4] if func in stats else {}).items()
-                   if caller not in visiting and caller != func}
-        total = sum(entry[2] for entry in callers.values())
-        if level >= depth or total <= 0:
-            out["unattributed"] = 1.0
-            return out
+            shares[func] = Counter({layer: 1.0})
+            return shares[func], False
+        if level >= depth:
+            return Counter({"unattributed": 1.0}), True
+        callers = stats[func][4] if func in stats else {}
+        partial = False
+        parts: list[tuple[Counter[str], float]] = []
         visiting.add(func)
         for caller, entry in callers.items():
-            for name, part in share(caller, level + 1).items():
-                out[name] += part * entry[2] / total
+            if caller in visiting:
+                partial = True
+                continue
+            part, cut = share(caller, level + 1)
+            partial = partial or cut
+            if part and entry[2] > 0:
+                parts.append((part, entry[2]))
         visiting.discard(func)
-        shares[func] = out
-        return out
+        total = sum(weight for _, weight in parts)
+        out: Counter[str] = Counter()
+        for part, weight in parts:
+            for name, value in part.items():
+                out[name] += value * weight / total
+        if not out and not partial:
+            out["unattributed"] = 1.0  # the top of a stack
+        if not partial:
+            shares[func] = out
+        return out, partial
 
+    found: Counter[str] = Counter()
     for func, entry in stats.items():
-        for layer, part in share(func, 0).items():
-            found[layer] += entry[2] * part
+        part, _ = share(func, 0)
+        for layer, value in (part or {"unattributed": 1.0}).items():
+            found[layer] += entry[2] * value
     return found
 
 

@@ -234,3 +234,21 @@ async def test_a_profiled_run_reports_seconds_by_layer(tmp_path: Path) -> None:
     top = report["profile_top"]
     assert set(top) <= set(bench_attribute.LAYERS) and top["bot"]
     assert all(name.split(":")[0].endswith(".py") for name, _ in top["bot"])
+
+
+def test_a_cycle_of_helpers_is_charged_to_its_callers_from_outside() -> None:
+    sim = ("/v/simcord/results.py", 1, "to_message")
+    bot_f = (f"{ROOT}/bot/ui/edits.py", 1, "edit")
+    deepcopy = ("/py/lib/copy.py", 128, "deepcopy")
+    helper = ("/py/lib/copy.py", 227, "_deepcopy_dict")
+    stats = {
+        sim: (1, 1, 0.1, 3.0, {}),
+        bot_f: (1, 1, 0.1, 1.0, {}),
+        deepcopy: (9, 2, 2.0, 3.0, {sim: (1, 1, 0.3, 2.0), bot_f: (1, 1, 0.1, 1.0),
+                                     helper: (7, 7, 1.6, 1.6)}),
+        helper: (7, 7, 1.0, 2.5, {deepcopy: (7, 7, 1.0, 2.5)}),
+    }
+    found = attribute(stats)
+    assert "unattributed" not in found
+    assert found["simulated Discord"] == pytest.approx(0.1 + 3.0 * 0.75)
+    assert found["bot"] == pytest.approx(0.1 + 3.0 * 0.25)
