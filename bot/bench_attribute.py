@@ -6,10 +6,12 @@ collector's), then one with cProfile on the event loop's thread during the measu
 the function's file (`layer_of`): discord.py (and its HTTP client's packages), asyncio,
 the bot (bot/, the bench's modules aside), the engine (engine/), pickling and the worker
 pool's plumbing (`WORKER_IO`, ``pickle``, ``multiprocessing``); the simulated Discord
-(SimCord) and the bench itself are left out, as "own" leaves them out. Built-in and
-standard-library functions (``dict.get``, ``json.dumps``, ``re``) are charged to whoever
-called them, in proportion to what each caller spent in them (`attribute`); waiting for
-events (``epoll.poll``) is idle.
+(SimCord) and the bench itself are left out, as "own" leaves them out, and so is the
+library code they call (SimCord builds `discord.Message` objects for the simulated people;
+the bot's parsers and callbacks it runs are the bot's, through `bot.bench._Meter._ours`).
+Built-in and standard-library functions (``dict.get``, ``json.dumps``, ``re``) are charged
+to whoever called them, in proportion to what each caller spent in them (`attribute`);
+waiting for events (``epoll.poll``) is idle.
 
 The loop thread's share of "own" (own less the other threads' CPU and the collector's) is
 then split in the profile's proportions, which takes the profiler's overhead out (the
@@ -21,8 +23,9 @@ garbage collector are rows of their own, from the first run.
 from __future__ import annotations
 
 import pstats
+import types
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,8 +70,8 @@ def layer_of(func: Func) -> str | None:
     for marker, layer in (("/discord/", "discord.py"), ("/aiohttp/", "discord.py"),
                           ("/yarl/", "discord.py"), ("/multidict/", "discord.py"),
                           ("/asyncio/", "asyncio"), ("/selectors.py", "asyncio"),
+                          ("/concurrent/futures/", "asyncio"),
                           ("/multiprocessing/", "pickling/worker IO"),
-                          ("/concurrent/futures/", "pickling/worker IO"),
                           ("/pickle.py", "pickling/worker IO"),
                           ("/copyreg.py", "pickling/worker IO")):
         if marker in path:
@@ -76,55 +79,112 @@ def layer_of(func: Func) -> str | None:
     return None
 
 
-def attribute(stats: dict[Func, Any], depth: int = 12) -> Counter[str]:
-    """Seconds of ``tottime`` per layer: each function's own, or (`layer_of` None) its
-    callers', shared out in proportion to the time each caller spent in it, up to `depth`
-    callers up (past that, or at the top of a stack: ``unattributed``). Within a cycle of
-    such functions (``copy.deepcopy`` and its helpers call each other), the share goes to
-    the callers from outside the cycle."""
-    shares: dict[Func, Counter[str]] = {}
-    visiting: set[Func] = set()
+class _ThroughCallers:
+    """A distribution per function: `fixed`'s when it has one, else its callers' mixed in
+    proportion to the time each spent in it (``tottime`` per caller), up to `depth`
+    callers up; `top` at the top of a stack. Within a cycle (``copy.deepcopy`` and its
+    helpers call each other) the callers from outside the cycle decide."""
 
-    def share(func: Func, level: int) -> tuple[Counter[str], bool]:
-        """Where one second of `func`'s own time goes, by layer (empty: only through a
-        cycle), and whether callers in the cycle were left out (then it is not kept)."""
-        known = shares.get(func)
+    def __init__(self, stats: dict[Func, Any], fixed: Callable[[Func], Counter[str] | None],
+                 top: str, depth: int = 12) -> None:
+        self.stats, self.fixed, self.top, self.depth = stats, fixed, top, depth
+        self.known: dict[Func, Counter[str]] = {}
+        self.visiting: set[Func] = set()
+
+    def __call__(self, func: Func) -> Counter[str]:
+        found, _ = self._get(func, 0)
+        return found or Counter({self.top: 1.0})
+
+    def _get(self, func: Func, level: int) -> tuple[Counter[str], bool]:
+        """The distribution (empty: only through a cycle) and whether callers in a cycle
+        were left out (then it is not kept)."""
+        known = self.known.get(func)
         if known is not None:
             return known, False
-        layer = layer_of(func)
-        if layer is not None:
-            shares[func] = Counter({layer: 1.0})
-            return shares[func], False
-        if level >= depth:
+        fixed = self.fixed(func)
+        if fixed is not None:
+            self.known[func] = fixed
+            return fixed, False
+        if level >= self.depth:
             return Counter({"unattributed": 1.0}), True
-        callers = stats[func][4] if func in stats else {}
+        callers = self.stats[func][4] if func in self.stats else {}
         partial = False
         parts: list[tuple[Counter[str], float]] = []
-        visiting.add(func)
+        self.visiting.add(func)
         for caller, entry in callers.items():
-            if caller in visiting:
+            if caller in self.visiting:
                 partial = True
                 continue
-            part, cut = share(caller, level + 1)
+            part, cut = self._get(caller, level + 1)
             partial = partial or cut
             if part and entry[2] > 0:
                 parts.append((part, entry[2]))
-        visiting.discard(func)
+        self.visiting.discard(func)
         total = sum(weight for _, weight in parts)
         out: Counter[str] = Counter()
         for part, weight in parts:
             for name, value in part.items():
                 out[name] += value * weight / total
         if not out and not partial:
-            out["unattributed"] = 1.0  # the top of a stack
+            out[self.top] = 1.0
         if not partial:
-            shares[func] = out
+            self.known[func] = out
         return out, partial
 
+
+def _bench_wrappers() -> tuple[set[tuple[str, int]], set[tuple[str, int]]]:
+    """(file, first line) of the bench's wrappers that run the bot's code for it
+    (`bot.bench._Meter._ours`), and of those that only time what runs in them
+    (``_wrap``: the caller decides whose it is)."""
+    from bot.bench import _Meter
+
+    def inner(method: Any) -> set[tuple[str, int]]:
+        return {(const.co_filename, const.co_firstlineno)
+                for const in method.__code__.co_consts
+                if isinstance(const, types.CodeType) and const.co_name == "wrapper"}
+    return inner(_Meter._ours), inner(_Meter._wrap)
+
+
+def attribute(stats: dict[Func, Any], depth: int = 12) -> Counter[str]:
+    """Seconds of ``tottime`` per layer. A function of the project or of the simulator
+    is its file's layer; a library's (discord.py, asyncio, ...) is its layer when it runs
+    for the bot, and the simulator's or the bench's when they called it (SimCord builds
+    `discord.Message` objects for the simulated people): its callers decide, up to the
+    project, the simulator or the bench's `_Meter._ours` wrappers (the bot's callbacks and
+    parsers the simulator runs); built-ins and the standard library (`layer_of` None) are
+    charged to their callers, library or not."""
+    ours, transparent = _bench_wrappers()
+
+    def on_behalf(func: Func) -> Counter[str] | None:
+        if func[:2] in ours:
+            return Counter({"ours": 1.0})
+        if func[:2] in transparent:
+            return None
+        layer = layer_of(func)
+        if layer in ("bot", "engine") or (layer == "pickling/worker IO"
+                                          and func[0].startswith(_ROOT + "/")):
+            return Counter({"ours": 1.0})
+        if layer in ("simulated Discord", "bench"):
+            return Counter({layer: 1.0})
+        return None
+
+    context = _ThroughCallers(stats, on_behalf, "ours", depth)
+
+    def own_time(func: Func) -> Counter[str] | None:
+        layer = layer_of(func)
+        if layer is None:
+            return None
+        if layer in ("bot", "engine", "simulated Discord", "bench", "idle") or \
+                func[0].startswith(_ROOT + "/"):
+            return Counter({layer: 1.0})
+        mix = context(func)
+        return Counter({(layer if whose == "ours" else whose): part
+                        for whose, part in mix.items()})
+
+    share = _ThroughCallers(stats, own_time, "unattributed", depth)
     found: Counter[str] = Counter()
     for func, entry in stats.items():
-        part, _ = share(func, 0)
-        for layer, value in (part or {"unattributed": 1.0}).items():
+        for layer, value in share(func).items():
             found[layer] += entry[2] * value
     return found
 

@@ -252,3 +252,23 @@ def test_a_cycle_of_helpers_is_charged_to_its_callers_from_outside() -> None:
     assert "unattributed" not in found
     assert found["simulated Discord"] == pytest.approx(0.1 + 3.0 * 0.75)
     assert found["bot"] == pytest.approx(0.1 + 3.0 * 0.25)
+
+
+def test_library_code_is_charged_to_whom_it_runs_for() -> None:
+    ours, _ = bench_attribute._bench_wrappers()
+    wrapper = (*sorted(ours)[0], "wrapper")
+    feed = ("/v/simcord/gateway.py", 1, "feed")
+    history = ("/v/simcord/results.py", 1, "to_discord_message")
+    parse = ("/v/discord/state.py", 1, "parse_interaction_create")
+    message = ("/v/discord/message.py", 2193, "__init__")
+    stats = {
+        feed: (1, 1, 0.5, 3.5, {}),
+        history: (1, 1, 0.5, 1.5, {}),
+        wrapper: (1, 1, 0.1, 3.0, {feed: (1, 1, 0.1, 3.0)}),
+        parse: (1, 1, 1.0, 2.9, {wrapper: (1, 1, 1.0, 2.9)}),
+        message: (2, 2, 3.0, 3.0, {parse: (1, 1, 2.0, 2.0), history: (1, 1, 1.0, 1.0)}),
+    }
+    found = attribute(stats)
+    assert found["discord.py"] == pytest.approx(1.0 + 2.0)  # the parser's, for the bot
+    assert found["simulated Discord"] == pytest.approx(0.5 + 0.5 + 1.0)  # the people's
+    assert found["bench"] == pytest.approx(0.1)
