@@ -2,13 +2,13 @@
 
 Two runs of the same bench: one as usual (its "own" CPU per move, its threads' CPU, its
 collector's), then one with cProfile on the event loop's thread during the measured window
-(`bot.bench._Window`). The profile's time per function (``tottime``) is put in a layer by
+(`bot.bench_meter._Window`). The profile's time per function (``tottime``) is put in a layer by
 the function's file (`layer_of`): discord.py (and its HTTP client's packages), asyncio,
 the bot (bot/, the bench's modules aside), the engine (engine/), pickling and the worker
 pool's plumbing (`WORKER_IO`, ``pickle``, ``multiprocessing``); the simulated Discord
 (SimCord) and the bench itself are left out, as "own" leaves them out, and so is the
 library code they call (SimCord builds `discord.Message` objects for the simulated people;
-the bot's parsers and callbacks it runs are the bot's, through `bot.bench._Meter._ours`).
+the bot's parsers and callbacks it runs are the bot's, through `bot.bench_meter._Meter._ours`).
 Built-in and standard-library functions (``dict.get``, ``json.dumps``, ``re``) are charged
 to whoever called them, in proportion to what each caller spent in them (`attribute`);
 waiting for events (``epoll.poll``) is idle.
@@ -23,7 +23,6 @@ garbage collector are rows of their own, from the first run.
 from __future__ import annotations
 
 import pstats
-import types
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -132,28 +131,22 @@ class _ThroughCallers:
         return out, partial
 
 
-def _bench_wrappers() -> tuple[set[tuple[str, int]], set[tuple[str, int]]]:
-    """(file, first line) of the bench's wrappers that run the bot's code for it
-    (`bot.bench._Meter._ours`), and of those that only time what runs in them
-    (``_wrap``: the caller decides whose it is)."""
-    from bot.bench import _Meter
-
-    def inner(method: Any) -> set[tuple[str, int]]:
-        return {(const.co_filename, const.co_firstlineno)
-                for const in method.__code__.co_consts
-                if isinstance(const, types.CodeType) and const.co_name == "wrapper"}
-    return inner(_Meter._ours), inner(_Meter._wrap)
+Wrappers = tuple[frozenset[tuple[str, int]], frozenset[tuple[str, int]]]
+"""(file, first line) of the bench's wrappers that run the bot's code for the simulator,
+and of those that only time what runs in them (`bot.bench_meter._Meter.wrappers`)."""
+NO_WRAPPERS: Wrappers = (frozenset(), frozenset())
 
 
-def attribute(stats: dict[Func, Any], depth: int = 12) -> Counter[str]:
+def attribute(stats: dict[Func, Any], wrappers: Wrappers = NO_WRAPPERS,
+              depth: int = 12) -> Counter[str]:
     """Seconds of ``tottime`` per layer. A function of the project or of the simulator
     is its file's layer; a library's (discord.py, asyncio, ...) is its layer when it runs
     for the bot, and the simulator's or the bench's when they called it (SimCord builds
     `discord.Message` objects for the simulated people): its callers decide, up to the
-    project, the simulator or the bench's `_Meter._ours` wrappers (the bot's callbacks and
-    parsers the simulator runs); built-ins and the standard library (`layer_of` None) are
-    charged to their callers, library or not."""
-    ours, transparent = _bench_wrappers()
+    project, the simulator or the bench's `wrappers` that run the bot's code (the bot's
+    callbacks and parsers the simulator runs); built-ins and the standard library
+    (`layer_of` None) are charged to their callers, library or not."""
+    ours, transparent = wrappers
 
     def on_behalf(func: Func) -> Counter[str] | None:
         if func[:2] in ours:
@@ -212,10 +205,11 @@ def other_threads_ms(report: dict[str, Any]) -> dict[str, float]:
             if name != "MainThread" and not name.startswith("bench")}
 
 
-def profile_layers(profile: Any) -> dict[str, float]:
+def profile_layers(profile: Any, wrappers: Wrappers = NO_WRAPPERS) -> dict[str, float]:
     """Seconds per layer (excluded ones too) of a finished ``cProfile.Profile``."""
     stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
-    return {layer: round(seconds, 4) for layer, seconds in attribute(stats).items()}
+    return {layer: round(seconds, 4)
+            for layer, seconds in attribute(stats, wrappers).items()}
 
 
 def profile_top(profile: Any, count: int = 8) -> dict[str, list[tuple[str, float]]]:

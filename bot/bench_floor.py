@@ -3,11 +3,12 @@
 A minimal bot on discord.py (no storage, no rules, no pictures drawn, no panels built per
 move) that does, per move, the Discord traffic the real bot does per move and nothing else,
 in the same SimCord harness and under the same accounting as ``python -m bot.bench``
-(`bot.bench._Meter`, `bot.bench._Window`): the same clicks parsed (INTERACTION_CREATE with
-the hand panel they were made on), answered the same way (UPDATE_MESSAGE with the redrawn
-panel, or a deferred update), and the same sends and edits of DM panels and table messages,
-with components of the same shapes, contents of similar lengths and pictures uploaded as
-often (a fixed PNG blob), through the bot's own raw calls (`bot.ui.edits`).
+(`bot.bench_meter._Meter`, `bot.bench_meter._Window`): the same clicks parsed
+(INTERACTION_CREATE with the hand panel they were made on), answered the same way
+(UPDATE_MESSAGE with the redrawn panel, or a deferred update), and the same sends and
+edits of DM panels and table messages, with components of the same shapes, contents of
+similar lengths and pictures uploaded as often (a fixed PNG blob), through the bot's own
+raw calls (`bot.ui.edits`).
 
 The traffic per move is a `Recipe`: per kind of call (`bot.bench_traffic.kind_of`), calls
 per move and the components shapes with their shares; `DEFAULT_RECIPE` is the real bench's
@@ -33,7 +34,8 @@ import discord
 from discord.ext import commands
 
 from bot import memory
-from bot.bench import BenchConfig, _Meter, _Press, _Window, click, wall_sleep
+from bot.bench_meter import BenchConfig, _Meter, _Press, _Window, click, wall_sleep
+from bot.bench_traffic import traffic_lines
 from bot.ui.edits import (
     Picture,
     answer_update,
@@ -441,7 +443,7 @@ async def run_floor(config: BenchConfig, recipe: Recipe | None = None,
     ``floor_share_of_real_own``."""
     import simcord
 
-    from bot.bench import _identity_records, pin_process
+    from bot.bench_meter import _identity_records, pin_process
 
     if recipe is None:
         recipe, reference = DEFAULT_RECIPE, reference or DEFAULT_REFERENCE
@@ -517,14 +519,12 @@ def _against(floor: float | None, reference: dict[str, Any]) -> dict[str, Any]:
 
 
 def _ms_of(values: list[float]) -> dict[str, Any]:
-    from bot.bench import _ms
+    from bot.bench_meter import _ms
     return _ms(values)
 
 
 def floor_lines(report: dict[str, Any]) -> Iterator[str]:
     """The floor's report, printed."""
-    from bot.bench import traffic_lines
-
     yield (f"FLOOR: {report['tables']} tables × {report['humans']} people, "
            f"{report['seconds']} s (after {report['warmup']} s of warm-up), load average "
            f"{report['load_average']}, cpus {report['cpus']}")

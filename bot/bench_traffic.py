@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["ANSWER_KINDS", "Traffic", "kind_of", "shape_of"]
+__all__ = ["ANSWER_KINDS", "Traffic", "kind_of", "shape_of", "traffic_lines"]
 
 ANSWER_KINDS = {4: "message", 5: "deferred message", 6: "deferred update", 7: "update",
                 8: "autocomplete", 9: "modal"}
@@ -128,3 +129,14 @@ class Traffic:
 def _means(sums: Counter[str]) -> dict[str, float]:
     calls = sums["calls"] or 1
     return {name: round(sums[name] / calls, 1) for name in FIELDS[1:]}
+
+
+def traffic_lines(report: dict[str, Any]) -> Iterator[str]:
+    """The report's Discord traffic per move, one kind of call a line."""
+    yield f"  gateway events parsed per move: {report.get('gateway_per_move')}"
+    for kind, entry in report.get("traffic", {}).items():
+        shapes = ", ".join(f"{s['rows']}/{s['buttons']}/{s['selects']}/{s['options']} "
+                           f"{s['share']:.0%}" for s in entry["shapes"])
+        yield (f"  {kind:22} {entry['per_move']} a move; per call {entry['bytes']} bytes, "
+               f"{entry['files']} uploads, {entry['kept']} kept, {entry['content']} chars; "
+               f"rows/buttons/selects/options: {shapes}")

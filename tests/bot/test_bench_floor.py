@@ -14,6 +14,7 @@ from bot import bench_attribute, bench_floor
 from bot.bench import BenchConfig, main, run_bench
 from bot.bench_attribute import attribute, layer_of, split_own
 from bot.bench_floor import DEFAULT_RECIPE, Schedule, components, run_floor
+from bot.bench_meter import _Meter
 from bot.bench_traffic import Traffic, kind_of, shape_of
 
 ROOT = str(Path(bench_floor.__file__).resolve().parent.parent)
@@ -255,8 +256,8 @@ def test_a_cycle_of_helpers_is_charged_to_its_callers_from_outside() -> None:
 
 
 def test_library_code_is_charged_to_whom_it_runs_for() -> None:
-    ours, _ = bench_attribute._bench_wrappers()
-    wrapper = (*sorted(ours)[0], "wrapper")
+    wrappers = _Meter.wrappers()
+    wrapper = (*sorted(wrappers[0])[0], "wrapper")
     feed = ("/v/simcord/gateway.py", 1, "feed")
     history = ("/v/simcord/results.py", 1, "to_discord_message")
     parse = ("/v/discord/state.py", 1, "parse_interaction_create")
@@ -268,7 +269,7 @@ def test_library_code_is_charged_to_whom_it_runs_for() -> None:
         parse: (1, 1, 1.0, 2.9, {wrapper: (1, 1, 1.0, 2.9)}),
         message: (2, 2, 3.0, 3.0, {parse: (1, 1, 2.0, 2.0), history: (1, 1, 1.0, 1.0)}),
     }
-    found = attribute(stats)
+    found = attribute(stats, wrappers)
     assert found["discord.py"] == pytest.approx(1.0 + 2.0)  # the parser's, for the bot
     assert found["simulated Discord"] == pytest.approx(0.5 + 0.5 + 1.0)  # the people's
     assert found["bench"] == pytest.approx(0.1)
