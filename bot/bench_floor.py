@@ -15,8 +15,8 @@ per move and the components shapes with their shares; `DEFAULT_RECIPE` is the re
 (``python -m bot.bench --tables 10 --seconds 60 --warmup 60 --pin``); ``--floor-recipe
 FILE`` takes the ``traffic`` of any ``python -m bot.bench --json`` report.
 
-The engine's ``apply`` runs once a move (a random agent's game, its choices computed as
-"think", outside "own") so that the floor is a multiple of the same yardstick: the floor's
+The engine's ``apply`` runs once a move (a random agent's game, its choices computed
+before measuring) so that the floor is a multiple of the same yardstick: the floor's
 CPU per move is "own" less ``apply``.
 """
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -97,6 +98,9 @@ select is answered with the redrawn panel; a button with a deferral."""
 ORDER = ("answer update", "answer deferred update", "send dm", "edit dm", "edit channel",
          "send channel", "patch original")
 """The order of a move's calls (clicks first; a new DM panel before the old is closed)."""
+STEPS = 500
+"""Engine steps computed per table before measuring (a table makes about 2 moves a second
+at 10 tables): the random agents' choices are not the bot's, and are not in the window."""
 PNG = bytes(range(256)) * 160
 """The pictures' bytes (40 KiB, about a hand picture's size); two objects, so that each
 upload is a changed picture (`bot.ui.edits.attached`)."""
@@ -202,7 +206,8 @@ class FloorTable:
     guild_id: int
     people: list[Any]
     schedule: Schedule
-    steps: Iterator[tuple[Any, Any]]
+    steps: list[tuple[Any, Any]]
+    """(match, action) to apply, one a move (in turn, from the first again at the end)."""
     message_id: int = 0
     dms: list[int] = field(default_factory=list)
     panels: list[int] = field(default_factory=list)
@@ -232,9 +237,8 @@ class FloorBot(commands.Bot):
         self.tables: dict[int, FloorTable] = {}
         """By DM channel id."""
         self.moves = 0
-        self.apply_step: Any = None
-        """``() -> (match, action)`` of a table, counted as "think" (`run_floor`)."""
         self.running: set[asyncio.Future[None]] = set()
+        self.moves_made: Counter[int] = Counter()
         self.pause_guard: Any = None
         self.missing: Counter[str] = Counter()
         """Calls the recipe asked for that the floor could not make (no interaction)."""
@@ -290,7 +294,8 @@ class FloorBot(commands.Bot):
     async def commit(self, table: FloorTable) -> None:
         """The move: the engine's ``apply`` (the yardstick), then the calls of the plan
         that are not answers."""
-        before, action = self.apply_step(table)
+        before, action = table.steps[self.moves_made[table.number] % len(table.steps)]
+        self.moves_made[table.number] += 1
         before.apply(action)
         for call in table.plan:
             if call.kind not in CLICKS:
@@ -404,19 +409,18 @@ def _press(meter: _Meter, user: Any, panel: Any, kind: str) -> _Press:
     return click(meter, user, panel, button.custom_id, kind)
 
 
-async def _setup(env: Any, bot: FloorBot, config: BenchConfig, recipe: Recipe,
-                 meter: _Meter) -> list[FloorTable]:
+async def _setup(env: Any, bot: FloorBot, config: BenchConfig,
+                 recipe: Recipe) -> list[FloorTable]:
     guild = env.create_guild(name="Floor")
     tables = []
-    think = meter._wrap(lambda table: next(table.steps), "think")
-    bot.apply_step = think
     for number in range(config.tables):
         channel = guild.create_text_channel(f"floor-{number}")
         members = [guild.add_member(env.create_user(f"f{number}-{n}"))
                    for n in range(max(config.humans, 1))]
         table = FloorTable(number + 1, channel.id, guild.id, [m.user for m in members],
                            Schedule(recipe, offset=number / max(config.tables, 1)),
-                           engine_steps(config.seed * 1000 + number))
+                           list(itertools.islice(engine_steps(config.seed * 1000 + number),
+                                                 STEPS)))
         messageable = bot.get_partial_messageable(channel.id, guild_id=guild.id)
         table.message_id = await send_quietly(messageable, "table",
                                               view=panel((1, 4, 0, 0), table.number))
@@ -455,7 +459,7 @@ async def run_floor(config: BenchConfig, recipe: Recipe | None = None,
     meter = _Meter()
     try:
         async with simcord.run(bot, settle_timeout=60.0) as env:
-            tables = await _setup(env, bot, config, recipe, meter)
+            tables = await _setup(env, bot, config, recipe)
             meter.calibrate()
             meter.install(bot._connection, in_process=False)
             stop = asyncio.Event()
