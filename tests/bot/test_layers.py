@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("root", ("bot", "bot.client", "bot.__main__", "bot.local", "bot.cli", "bot.bench")),
+    ("root", ("bot", "bot.client", "bot.__main__", "bot.local", "bot.cli", "bot.bench",
+              "bot.bench_meter", "bot.bench_floor", "bot.bench_traffic",
+              "bot.bench_attribute")),
     ("features", ("bot.features",)),
     ("ui", ("bot.ui",)),
     ("services", ("bot.service", "bot.repository", "bot.players", "bot.timers",
