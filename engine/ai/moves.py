@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import cache
 
-from engine.cards import Card, card_points
+from engine.cards import ALL_CARDS, Card, card_points
 from engine.follow import answer_shapes, build_follow
 from engine.matching import best_answer, full_answer, pair_counts, shapes_of
 from engine.rules import ThrowRuff
@@ -15,6 +16,7 @@ from engine.units import Unit, decompose_suit, group_by_suit
 
 TRUMP = 4
 CardKey = Callable[[Card], float]
+_POINTS = tuple(card.points for card in ALL_CARDS)
 
 
 def suit_of(cards: Sequence[Card], trump: Trump) -> int:
@@ -25,16 +27,33 @@ def lead_shapes(lead: Sequence[Card], trump: Trump) -> tuple[int, ...]:
     return shapes_of(u.pairs for u in decompose_suit(list(lead), trump))
 
 
+@cache
+def discard_bases(trump: Trump) -> tuple[int, ...]:
+    """Per card code, the part of `discard_key` that depends on the card alone: points,
+    trumpness and strength (the rules run thousands of times per decision in rollouts)."""
+    suits, strengths = trump.suit_indexes, trump.strengths
+    return tuple(_POINTS[code] * 100 + (60 if suits[code] == TRUMP else 0) + strengths[code]
+                 for code in range(len(_POINTS)))
+
+
 def discard_key(hand: Sequence[Card], trump: Trump) -> CardKey:
-    """Cheapest card to give away: no points, not a trump, not part of a pair, low."""
-    counts = Counter(hand)
-    suit_sizes = Counter(trump.suit_index(c) for c in hand)
+    """Cheapest card to give away: no points, not a trump, not part of a pair, low.
+
+    The hand is counted on the key's first call (many callers never call it)."""
+    suits = trump.suit_indexes
+    bases = discard_bases(trump)
+    counts: list[int] = []
+    sizes = [0] * 5
 
     def key(card: Card) -> float:
-        suit = trump.suit_index(card)
-        return (card.points * 100 + (60 if suit == TRUMP else 0)
-                + (25 if counts[card] >= 2 else 0) + trump.strength(card)
-                + suit_sizes[suit] * 0.5)
+        if not counts:
+            counts.extend([0] * len(_POINTS))
+            for held in hand:
+                counts[held.code] += 1
+                sizes[suits[held.code]] += 1
+        code = card.code
+        # the same sum, in the same order, as points*100 + trump + pair + strength + size/2
+        return (bases[code] + (25 if counts[code] >= 2 else 0)) + sizes[suits[code]] * 0.5
     return key
 
 
@@ -43,7 +62,7 @@ def feed_key(hand: Sequence[Card], trump: Trump) -> CardKey:
     cheap = discard_key(hand, trump)
 
     def key(card: Card) -> float:
-        return cheap(card) - card.points * 250
+        return cheap(card) - _POINTS[card.code] * 250
     return key
 
 
