@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import cache
 
 from engine.cards import ALL_CARDS, Card, card_points
 from engine.follow import answer_shapes, build_follow
@@ -27,13 +26,22 @@ def lead_shapes(lead: Sequence[Card], trump: Trump) -> tuple[int, ...]:
     return shapes_of(u.pairs for u in decompose_suit(list(lead), trump))
 
 
-@cache
+_BASES: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
 def discard_bases(trump: Trump) -> tuple[int, ...]:
     """Per card code, the part of `discard_key` that depends on the card alone: points,
-    trumpness and strength (the rules run thousands of times per decision in rollouts)."""
-    suits, strengths = trump.suit_indexes, trump.strengths
-    return tuple(_POINTS[code] * 100 + (60 if suits[code] == TRUMP else 0) + strengths[code]
-                 for code in range(len(_POINTS)))
+    trumpness and strength (the rules run thousands of times per decision in rollouts).
+    Kept by the identity of the trump's shared table `Trump.suit_indexes` (cheaper to look
+    up than a trump; the table is checked, so a reused id cannot mislead)."""
+    suits = trump.suit_indexes
+    found = _BASES.get(id(suits))
+    if found is None or found[0] is not suits:
+        strengths = trump.strengths
+        found = _BASES[id(suits)] = (suits, tuple(
+            _POINTS[code] * 100 + (60 if suits[code] == TRUMP else 0) + strengths[code]
+            for code in range(len(_POINTS))))
+    return found[1]
 
 
 def discard_key(hand: Sequence[Card], trump: Trump) -> CardKey:

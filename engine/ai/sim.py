@@ -95,13 +95,12 @@ class Sim:
             forced = check_throw(chosen, others, self.trump)
             if forced is not None:
                 chosen = forced
-        for card in chosen:
-            hand.remove(card)
+        _remove(hand, chosen)
         groups = self._groups[seat]
         if groups is not None:  # the same as grouping the hand again: first copies go
             suits = self.trump.suit_indexes
             for card in chosen:
-                groups[suits[card.code]].remove(card)
+                _remove(groups[suits[card.code]], (card,))
         if self._tops[seat]:
             self._tops[seat] = {}
         self.current.append(chosen)
@@ -118,3 +117,9 @@ class Sim:
                     self.current[0], self.trump, self.rules)
         self.leader = winner
         self.current = []
+
+
+def _remove(cards: list[Card], taken: Sequence[Card]) -> None:
+    """`cards.remove` of each of `taken` (the first equal card goes), comparing codes."""
+    for card in taken:
+        del cards[[c.code for c in cards].index(card.code)]

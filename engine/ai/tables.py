@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from engine.ai.context import Knowledge, SeatFacts
-from engine.ai.moves import follow_options, single_best, suit_of, units_of, wins_now
+from engine.ai.moves import follow_options, single_best, units_of, wins_now
 from engine.ai.sim import Sim
 from engine.cards import Card, card_points
 from engine.rules import ThrowRuff
@@ -113,14 +113,16 @@ class ExactTable:
 
     def unit_safe(self, cards: Sequence[Card], seats: Sequence[int]) -> bool:
         trump = self.trump
-        suit = suit_of(cards, trump)
-        if len(cards) <= 2 and cards[0] == cards[-1]:  # a single or a pair: `beats_unit`
-            slot = (len(cards), suit, *seats)
+        code = cards[0].code
+        size = len(cards)
+        suit = trump.suit_indexes[code]
+        if size == 1 or (size == 2 and cards[1].code == code):  # `beats_unit`, from tops
+            slot = (size, suit, *seats)
             best = self._best.get(slot)
             if best is None:
-                tops = self.top if len(cards) == 1 else self.pair_top
+                tops = self.top if size == 1 else self.pair_top
                 best = self._best[slot] = max([tops(seat, suit) for seat in seats], default=-1)
-            return best <= trump.strengths[cards[0].code]
+            return best <= trump.strengths[code]
         hands = [self.groups(s)[suit] for s in seats]
         return not any(beats_unit(unit, hand, trump)
                        for unit in units_of(cards, trump) for hand in hands if hand)
