@@ -47,22 +47,28 @@ def discard_bases(trump: Trump) -> tuple[int, ...]:
 def discard_key(hand: Sequence[Card], trump: Trump) -> CardKey:
     """Cheapest card to give away: no points, not a trump, not part of a pair, low.
 
-    The hand is counted on the key's first call (many callers never call it)."""
-    suits = trump.suit_indexes
-    bases = discard_bases(trump)
-    counts: list[int] = []
-    sizes = [0] * 5
+    The hand is counted, and every card's key worked out, on the key's first call (many
+    callers never call it; sorts call it once a card)."""
+    values: list[float] = []
 
     def key(card: Card) -> float:
-        if not counts:
-            counts.extend([0] * len(_POINTS))
-            for held in hand:
-                counts[held.code] += 1
-                sizes[suits[held.code]] += 1
-        code = card.code
-        # the same sum, in the same order, as points*100 + trump + pair + strength + size/2
-        return (bases[code] + (25 if counts[code] >= 2 else 0)) + sizes[suits[code]] * 0.5
+        if not values:
+            values.extend(discard_values(hand, trump))
+        return values[card.code]
     return key
+
+
+def discard_values(hand: Sequence[Card], trump: Trump) -> list[float]:
+    """`discard_key(hand, trump)` of every card, by code."""
+    suits = trump.suit_indexes
+    counts = [0] * len(_POINTS)
+    sizes = [0] * 5
+    for held in hand:
+        counts[held.code] += 1
+        sizes[suits[held.code]] += 1
+    # the same sum, in the same order, as points*100 + trump + pair + strength + size/2
+    return [(base + (25 if count >= 2 else 0)) + sizes[suit] * 0.5
+            for base, count, suit in zip(discard_bases(trump), counts, suits, strict=True)]
 
 
 def feed_key(hand: Sequence[Card], trump: Trump) -> CardKey:
