@@ -47,28 +47,22 @@ def discard_bases(trump: Trump) -> tuple[int, ...]:
 def discard_key(hand: Sequence[Card], trump: Trump) -> CardKey:
     """Cheapest card to give away: no points, not a trump, not part of a pair, low.
 
-    The hand is counted, and every card's key worked out, on the key's first call (many
-    callers never call it; sorts call it once a card)."""
-    values: list[float] = []
+    The hand is counted on the key's first call (many callers never call it)."""
+    suits = trump.suit_indexes
+    bases = discard_bases(trump)
+    counts: list[int] = []
+    sizes = [0] * 5
 
     def key(card: Card) -> float:
-        if not values:
-            values.extend(discard_values(hand, trump))
-        return values[card.code]
+        if not counts:
+            counts.extend([0] * len(_POINTS))
+            for held in hand:
+                counts[held.code] += 1
+                sizes[suits[held.code]] += 1
+        code = card.code
+        # the same sum, in the same order, as points*100 + trump + pair + strength + size/2
+        return (bases[code] + (25 if counts[code] >= 2 else 0)) + sizes[suits[code]] * 0.5
     return key
-
-
-def discard_values(hand: Sequence[Card], trump: Trump) -> list[float]:
-    """`discard_key(hand, trump)` of every card, by code."""
-    suits = trump.suit_indexes
-    counts = [0] * len(_POINTS)
-    sizes = [0] * 5
-    for held in hand:
-        counts[held.code] += 1
-        sizes[suits[held.code]] += 1
-    # the same sum, in the same order, as points*100 + trump + pair + strength + size/2
-    return [(base + (25 if count >= 2 else 0)) + sizes[suit] * 0.5
-            for base, count, suit in zip(discard_bases(trump), counts, suits, strict=True)]
 
 
 def feed_key(hand: Sequence[Card], trump: Trump) -> CardKey:
@@ -83,7 +77,8 @@ def feed_key(hand: Sequence[Card], trump: Trump) -> CardKey:
 def _distinct(options: list[list[Card]]) -> list[list[Card]]:
     unique: dict[tuple[int, ...], list[Card]] = {}
     for option in options:
-        unique.setdefault(tuple(sorted(c.code for c in option)), option)
+        key = (option[0].code,) if len(option) == 1 else tuple(sorted(c.code for c in option))
+        unique.setdefault(key, option)
     return list(unique.values())
 
 
@@ -171,12 +166,14 @@ def units_of(cards: Sequence[Card], trump: Trump) -> list[Unit]:
 
 def single_best(plays: Sequence[Sequence[Card]], trump: Trump) -> tuple[int, int, bool]:
     """For a trick of singles: (index of the winning play, its strength, whether a ruff)."""
-    suit = trump.suit_index(plays[0][0])
-    best, top, ruffed = 0, trump.strength(plays[0][0]), False
+    suits, strengths = trump.suit_indexes, trump.strengths
+    code = plays[0][0].code
+    suit = suits[code]
+    best, top, ruffed = 0, strengths[code], False
     for index in range(1, len(plays)):
-        card = plays[index][0]
-        card_suit = trump.suit_index(card)
-        strength = trump.strength(card)
+        code = plays[index][0].code
+        card_suit = suits[code]
+        strength = strengths[code]
         if card_suit == suit and not ruffed:
             if strength > top:
                 best, top = index, strength
@@ -187,10 +184,11 @@ def single_best(plays: Sequence[Sequence[Card]], trump: Trump) -> tuple[int, int
 
 def single_beats(card: Card, suit: int, top: int, ruffed: bool, trump: Trump) -> bool:
     """Whether a single `card` takes a trick of singles led in `suit` from its winner."""
-    card_suit = trump.suit_index(card)
+    card_suit = trump.suit_indexes[card.code]
     if card_suit == suit and not ruffed:
-        return trump.strength(card) > top
-    return card_suit == TRUMP and suit != TRUMP and (not ruffed or trump.strength(card) > top)
+        return trump.strengths[card.code] > top
+    return card_suit == TRUMP and suit != TRUMP and (
+        not ruffed or trump.strengths[card.code] > top)
 
 
 def wins_now(plays: Sequence[Sequence[Card]], candidate: Sequence[Card], trump: Trump,
@@ -199,5 +197,6 @@ def wins_now(plays: Sequence[Sequence[Card]], candidate: Sequence[Card], trump: 
     table's `throw_ruff` house rule)."""
     if len(candidate) == 1:
         _, top, ruffed = single_best(plays, trump)
-        return single_beats(candidate[0], trump.suit_index(plays[0][0]), top, ruffed, trump)
+        return single_beats(candidate[0], trump.suit_indexes[plays[0][0].code], top, ruffed,
+                            trump)
     return trick_winner([*plays, candidate], trump, throw_ruff) == len(plays)
