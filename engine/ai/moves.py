@@ -11,7 +11,7 @@ from engine.matching import best_answer, full_answer, pair_counts, shapes_of
 from engine.rules import ThrowRuff
 from engine.trick import trick_winner
 from engine.trump import Trump
-from engine.units import Unit, decompose_suit, group_by_suit
+from engine.units import Unit, decompose_lead, decompose_suit, group_by_suit
 
 TRUMP = 4
 CardKey = Callable[[Card], float]
@@ -103,13 +103,19 @@ def follow_options(hand: Sequence[Card], lead: Sequence[Card], trump: Trump) -> 
             pairs = [card for card, count in Counter(held).items() if count >= 2]
             options += [[card, card] for card in pairs]
         else:
-            for prefer_high in (False, True):
-                for key in (cheap, feed):
+            # Skipped calls would only repeat a follow (`_distinct` drops repeats): with no
+            # pair to take, high and low structures are one; with no points, so are the fills.
+            wide = decompose_lead(lead, trump)[1]
+            highs = (False, True) if wide or (shapes and any(pair_counts(held, trump))) else (
+                False,)
+            keys = (cheap, feed) if wide or _any_points(held) else (cheap,)
+            for prefer_high in highs:
+                for key in keys:
                     options.append(build_follow(hand, lead, trump, prefer_high=prefer_high,
                                                 fill_key=key))
         return _distinct(options)
     rest = [c for c in hand if trump.suit_index(c) != suit]
-    for key in (cheap, feed):
+    for key in (cheap, feed) if _any_points(rest) else (cheap,):
         options.append(held + sorted(rest, key=key)[: n - len(held)])
     if not held and suit != TRUMP:
         trumps = groups[TRUMP]
@@ -125,6 +131,10 @@ def follow_options(hand: Sequence[Card], lead: Sequence[Card], trump: Trump) -> 
                     options.append(answer_shapes(trumps, shapes, n, trump, prefer_high=prefer_high,
                                                   fill_key=cheap))
     return _distinct(options)
+
+
+def _any_points(cards: Sequence[Card]) -> bool:
+    return any(_POINTS[c.code] for c in cards)
 
 
 def simple_leads(hand: Sequence[Card], trump: Trump) -> list[list[Card]]:
