@@ -267,7 +267,7 @@ session 22 saved)."""
 class MoreAiPlayer(AiPlayer):
     """Experimental: `ai` searching every decision `MORE_WORK` times longer (more deals and
     more candidates within the same caps of time). Over 300 deals, seed 2026, against `ai1`:
-    57.7% of hands, +3.5 points [+0.1, +6.9] paired against main's `ai`; decisions p95
+    57.7% of hands won, +3.5 [+0.1, +6.9] percentage points paired against main's `ai`; p95
     264 ms, max 647 ms of CPU on a busy machine (session 22)."""
 
     work = round(WORK * MORE_WORK)
