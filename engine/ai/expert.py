@@ -19,6 +19,7 @@ from engine.actions import Action, Bury, Declare, Pass, Play
 from engine.ai.bidding import ai_bury, ai_declaration
 from engine.ai.context import Knowledge
 from engine.ai.moves import CardKey, follow_options, wins_now
+from engine.ai.moves import discard_key as moves_discard_key
 from engine.ai.sim import Sim
 from engine.ai.tables import ExactTable, Table, TrackedTable
 from engine.ai.view import seen_of
@@ -41,19 +42,9 @@ _POINTS = tuple(card.points for card in ALL_CARDS)
 
 
 def discard_key(hand: Sequence[Card], trump: Trump) -> CardKey:
-    """`engine.ai.moves.discard_key` (the cheapest card to give away), by card code: the
-    rules run thousands of times per decision in rollouts."""
-    suits, strengths = trump.suit_indexes, trump.strengths
-    codes = [c.code for c in hand]
-    counts = Counter(codes)
-    sizes = Counter(suits[c] for c in codes)
-
-    def key(card: Card) -> float:
-        code = card.code
-        suit = suits[code]
-        return (_POINTS[code] * 100 + (60 if suit == TRUMP else 0)
-                + (25 if counts[code] >= 2 else 0) + strengths[code] + sizes[suit] * 0.5)
-    return key
+    """`engine.ai.moves.discard_key` (the cheapest card to give away): the rules run
+    thousands of times per decision in rollouts, so it counts the hand only when asked."""
+    return moves_discard_key(hand, trump)
 
 
 def follow_choices(hand: Sequence[Card], lead: Sequence[Card], trump: Trump,

@@ -18,14 +18,16 @@ each place's room times those weights, respecting every hard fact.
 
 from __future__ import annotations
 
+import math
 import random
+from bisect import bisect
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.ai.context import Knowledge, Trick
 from engine.ai.montecarlo import place_known
 from engine.ai.sim import Sim
-from engine.cards import Card, card_points
+from engine.cards import ALL_CARDS, Card, card_points
 from engine.rules import ThrowRuff
 from engine.trick import trick_winner
 from engine.trump import Trump
@@ -42,12 +44,21 @@ class Belief:
 
     k: Knowledge
     weight: list[dict[Card, float]]
+    _by_code: list[list[float]] | None = field(default=None, repr=False, compare=False)
 
     def of(self, place: int, card: Card) -> float:
         return self.weight[place].get(card, 1.0)
 
     def scale(self, place: int, card: Card, factor: float) -> None:
         self.weight[place][card] = self.of(place, card) * factor
+        self._by_code = None
+
+    def by_code(self) -> list[list[float]]:
+        """`of(place, card)` for every place and card code (sampling asks it often)."""
+        if self._by_code is None:
+            self._by_code = [[weights.get(card, 1.0) for card in ALL_CARDS]
+                             for weights in self.weight]
+        return self._by_code
 
 
 def _kitty_weight(card: Card, trump: Trump, unseen: Counter[Card]) -> float:
@@ -167,31 +178,47 @@ def sample_world(belief: Belief, rng: random.Random) -> Sim:
 
 def _deal(belief: Belief, cards: list[Card], fixed: list[list[Card]], capacity: list[int],
           rng: random.Random, relax: bool) -> list[list[Card]] | None:
+    """The unseen `cards` dealt to the places with room, each to a place it is allowed in
+    (unless `relax`) drawn with chances by room and belief; `None` if a card has nowhere
+    to go. The most constrained cards go first (after a shuffle)."""
     k = belief.k
-    trump = k.seen.trump
+    suits = k.seen.trump.suit_indexes
     hands = [list(h) for h in fixed]
+    held = [{c.code for c in h} for h in hands]
     room = list(capacity)
     places = [p for p in range(5) if room[p] > 0]
+    weights_of = belief.by_code()
+    barred = [set() if relax or p == KITTY else k.void[p] for p in range(5)]
+    pairless = [set() if relax or p == KITTY else k.no_pairs[p] for p in range(5)]
 
-    def allowed(card: Card, place: int) -> bool:
-        if place == KITTY or relax:
-            return True
-        suit = trump.suit_index(card)
-        if suit in k.void[place]:
-            return False
-        return not (suit in k.no_pairs[place] and card in hands[place])
+    def allowed(code: int, place: int) -> bool:
+        suit = suits[code]
+        return suit not in barred[place] and not (suit in pairless[place] and code in held[place])
 
     order = list(cards)
     rng.shuffle(order)
-    order.sort(key=lambda c: sum(1 for p in places if allowed(c, p)))
+    fits = {code: sum(1 for p in places if allowed(code, p)) for code in {c.code for c in order}}
+    order.sort(key=lambda c: fits[c.code])
+    draw = rng.random
     for card in order:
-        options = [p for p in places if room[p] > 0 and allowed(card, p)]
+        code = card.code
+        options = [p for p in places if room[p] > 0 and allowed(code, p)]
         if not options:
             if not relax:
                 return None
             options = [p for p in places if room[p] > 0]
-        weights = [room[p] * belief.of(p, card) for p in options]
-        place = rng.choices(options, weights)[0]
+        # `rng.choices(options, weights)[0]`, inlined: the same draw from the same numbers
+        cumulative: list[float] = []
+        total = 0.0
+        for p in options:
+            weight = room[p] * weights_of[p][code]
+            total = weight if not cumulative else total + weight
+            cumulative.append(total)
+        total += 0.0
+        if total <= 0.0 or not math.isfinite(total):
+            raise ValueError("weights of a card's places must be positive and finite")
+        place = options[bisect(cumulative, draw() * total, 0, len(options) - 1)]
         hands[place].append(card)
+        held[place].add(code)
         room[place] -= 1
     return hands

@@ -12,14 +12,13 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from engine.ai.context import Knowledge, SeatFacts
-from engine.ai.moves import follow_options, single_beats, single_best, suit_of, units_of, wins_now
+from engine.ai.moves import follow_options, single_best, units_of, wins_now
 from engine.ai.sim import Sim
 from engine.cards import Card, card_points
 from engine.rules import ThrowRuff
 from engine.throw import beats_unit
 from engine.trick import trick_winner
 from engine.trump import Trump
-from engine.units import group_by_suit
 
 TRUMP = 4
 KITTY = 8
@@ -74,14 +73,10 @@ class ExactTable:
         self.starter = sim.starter
         self.leader = sim.leader
         self.plays = sim.current
-        self._groups: list[list[list[Card]] | None] = [None] * 4
-
-    def groups(self, seat: int) -> list[list[Card]]:
-        """`seat`'s cards by effective suit (computed once per table)."""
-        found = self._groups[seat]
-        if found is None:
-            found = self._groups[seat] = group_by_suit(self.sim.hands[seat], self.trump)
-        return found
+        self.groups = sim.groups
+        self.top = sim.top
+        self.pair_top = sim.pair_top
+        self._best: dict[tuple[int, ...], int] = {}
 
     def left(self, seat: int) -> int:
         return len(self.sim.hands[seat])
@@ -93,13 +88,15 @@ class ExactTable:
         lead = plays[0]
         trump = self.trump
         suits = trump.suit_indexes
-        if len(lead) == 1:
+        if len(lead) == 1:  # `single_beats` over each seat's cards, from its top cards
             suit = suits[lead[0].code]
             _, top, ruffed = single_best(plays, trump)
             for seat in seats:
-                held = self.groups(seat)[suit]
-                pool = held if held else self.sim.hands[seat]
-                if any(single_beats(c, suit, top, ruffed, trump) for c in pool):
+                if self.groups(seat)[suit]:
+                    if not ruffed and self.top(seat, suit) > top:
+                        return 1.0
+                elif suit != TRUMP and self.groups(seat)[TRUMP] and (
+                        not ruffed or self.top(seat, TRUMP) > top):
                     return 1.0
             return 0.0
         for seat in seats:
@@ -116,7 +113,16 @@ class ExactTable:
 
     def unit_safe(self, cards: Sequence[Card], seats: Sequence[int]) -> bool:
         trump = self.trump
-        suit = suit_of(cards, trump)
+        code = cards[0].code
+        size = len(cards)
+        suit = trump.suit_indexes[code]
+        if size == 1 or (size == 2 and cards[1].code == code):  # `beats_unit`, from tops
+            slot = (size, suit, *seats)
+            best = self._best.get(slot)
+            if best is None:
+                tops = self.top if size == 1 else self.pair_top
+                best = self._best[slot] = max([tops(seat, suit) for seat in seats], default=-1)
+            return best <= trump.strengths[code]
         hands = [self.groups(s)[suit] for s in seats]
         return not any(beats_unit(unit, hand, trump)
                        for unit in units_of(cards, trump) for hand in hands if hand)
