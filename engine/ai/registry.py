@@ -12,7 +12,7 @@ from collections.abc import Callable
 from engine.ai.expert import ExpertPlayer
 from engine.ai.friends import friends_aware
 from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
-from engine.ai.search import AiPlayer, MoreAiPlayer, WorkAiPlayer
+from engine.ai.search import AiPlayer, WorkAiPlayer
 
 PLAYERS: dict[str, Callable[[int], Player]] = {
     "random": RandomPlayer,
@@ -25,7 +25,6 @@ PLAYERS: dict[str, Callable[[int], Player]] = {
 
 EXPERIMENTS: dict[str, Callable[[int], Player]] = {
     "ai-work": WorkAiPlayer,
-    "ai-more": MoreAiPlayer,
 }
 """Variants of `ai` under trial: `make_player` and the arena take them; they are not
 offered to tables and not listed among the choices."""

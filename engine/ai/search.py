@@ -33,10 +33,12 @@ from engine.trump import Trump
 from engine.units import group_by_suit
 from engine.views import PlayerView
 
-WORK = 2800
-"""Simulated plays per decision at normal stakes (about 100 ms of CPU)."""
+WORK = 3640
+"""Simulated plays per decision at normal stakes (about 100 ms of CPU). 2,800 until the
+rollouts got about 1.25 times cheaper (session 22); searching 1.3 times longer then won
+3.5 percentage points more hands against `ai1` [+0.1, +6.9] (300 duplicate deals, paired)."""
 MIN_SAMPLES = 10
-MAX_SAMPLES = 60
+MAX_SAMPLES = 78
 MAX_CANDIDATES = 9
 ENDGAME_PLAYS = 36
 """From about the last eight tricks on, every decision gets at least `ENDGAME_SAMPLES`."""
@@ -257,18 +259,3 @@ class WorkAiPlayer(AiPlayer):
     """Experimental: `ai` searching the declarers' decisions a quarter longer."""
 
     declarer_work = 2.0
-
-
-MORE_WORK = 1.3
-"""How much longer `ai-more` searches every decision than `ai` (the CPU the speed work of
-session 22 saved)."""
-
-
-class MoreAiPlayer(AiPlayer):
-    """Experimental: `ai` searching every decision `MORE_WORK` times longer (more deals and
-    more candidates within the same caps of time). Over 300 deals, seed 2026, against `ai1`:
-    57.7% of hands won, +3.5 [+0.1, +6.9] percentage points paired against main's `ai`; p95
-    264 ms, max 647 ms of CPU on a busy machine (session 22)."""
-
-    work = round(WORK * MORE_WORK)
-    max_samples = round(MAX_SAMPLES * MORE_WORK)
