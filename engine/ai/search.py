@@ -33,12 +33,12 @@ from engine.trump import Trump
 from engine.units import group_by_suit
 from engine.views import PlayerView
 
-WORK = 3640
-"""Simulated plays per decision at normal stakes (about 100 ms of CPU). 2,800 until the
-rollouts got about 1.25 times cheaper (session 22); searching 1.3 times longer then won
-3.5 percentage points more hands against `ai1` [+0.1, +6.9] (300 duplicate deals, paired)."""
+WORK = 2800
+"""Simulated plays per decision at normal stakes (about 80 ms of CPU). Searching 1.3 times
+longer was measured and had no effect: against `ai1`, +3.5 points of hands won [+0.1, +6.9]
+over 300 paired deals (seed 2026) but -5.7 [-11.0, -0.4] over the first 114 of seed 2027."""
 MIN_SAMPLES = 10
-MAX_SAMPLES = 78
+MAX_SAMPLES = 60
 MAX_CANDIDATES = 9
 ENDGAME_PLAYS = 36
 """From about the last eight tricks on, every decision gets at least `ENDGAME_SAMPLES`."""
