@@ -134,7 +134,8 @@ def test_command_line_runs_the_floor_with_a_saved_recipe(
     seen: list[tuple[BenchConfig, Any]] = []
 
     async def fake(config: BenchConfig, recipe: Any = None,
-                   reference: Any = None) -> dict[str, Any]:
+                   reference: Any = None, *, store: bool = False) -> dict[str, Any]:
+        assert not store
         seen.append((config, recipe))
         assert reference["apply_per_move_ms"] == 0.1
         return {"floor": True, "tables": config.tables}
