@@ -56,6 +56,7 @@ from bot.ui.edits import (
     send_quietly,
 )
 from bot.ui.rows import Rows
+from engine.game import Match
 
 __all__ = ["CLICKS", "DEFAULT_RECIPE", "FloorBot", "FloorStore", "Recipe", "Schedule",
            "components", "run_floor"]
@@ -249,7 +250,7 @@ class FloorStore:
         self.tables[number] = (await self.store.create_table(
             guild_id, channel_id, people[0], doc.to_dict(), status="playing"), doc)
 
-    async def commit(self, number: int, match: Any) -> None:
+    async def commit(self, number: int, match: Match) -> None:
         """Table `number`'s move: `match` (after the move) serialised and written."""
         stored, doc = self.tables[number]
         doc.set_match(match)
