@@ -28,8 +28,10 @@ Reported (wall-clock, so run it on a quiet machine or pinned: ``taskset -c 0``):
 
 ``--floor`` runs a minimal discord.py bot doing only that traffic, a move at a time, under
 the same accounting (`bot.bench_floor`): how low the own CPU per move can go with
-discord.py. ``--attribute`` runs the bench twice, the second time with the loop's thread
-profiled, and splits the own CPU per move by layer (`bot.bench_attribute`).
+discord.py; ``--floor-store`` adds the commit of each move before its calls, through the
+bot's own storage (`bot.bench_floor.FloorStore`). ``--attribute`` runs the bench twice,
+the second time with the loop's thread profiled, and splits the own CPU per move by layer
+(`bot.bench_attribute`).
 
 Everything is measured by wrapping functions in this process (nothing in the bot knows).
 "Own" is the bot process's CPU less exactly these, each measured where it runs:
@@ -610,14 +612,15 @@ def _num(value: float | None) -> str:
     return "—" if value is None else f"{value:,.0f}" if value >= 100 else f"{value:g}"
 
 
-def _run(config: BenchConfig, floor: bool,
-         recipe: Path | None) -> tuple[dict[str, Any], Iterator[str]]:
-    """One run of the bench (or of the floor), its report and its printed lines."""
+def _run(config: BenchConfig, floor: bool, recipe: Path | None,
+         store: bool = False) -> tuple[dict[str, Any], Iterator[str]]:
+    """One run of the bench (or of the floor, with `store`: each move committed), its
+    report and its printed lines."""
     if floor:
         from bot import bench_floor
         source = _recipe(recipe)
         report = asyncio.run(bench_floor.run_floor(
-            config, None if source is None else source["traffic"], source))
+            config, None if source is None else source["traffic"], source, store=store))
         return report, bench_floor.floor_lines(report)
     report = asyncio.run(run_bench(config))
     return report, _table(report)
@@ -692,7 +695,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--floor-recipe", type=Path, default=None, metavar="FILE",
                         help="with --floor: the traffic to reproduce, from a report of "
                              "`python -m bot.bench --json` (default: the recorded one)")
+    parser.add_argument("--floor-store", action="store_true",
+                        help="with --floor: commit each move first, as any bot keeping "
+                             "the promise must (the match serialised as the bot stores "
+                             "it, one transaction through bot/storage)")
     args = parser.parse_args(argv)
+    if args.floor_store and not args.floor:
+        parser.error("--floor-store goes with --floor")
     import logging
     logging.getLogger("tractor").setLevel(logging.WARNING)
     loop_cpus, worker_cpus = args.loop_cpus, args.worker_cpus
@@ -707,11 +716,11 @@ def main(argv: list[str] | None = None) -> int:
                              worker_cpus=worker_cpus, stacks=args.stacks,
                              worker_nice=args.worker_nice, warmup=args.warmup,
                              lag_every=args.lag_every)
-        report, lines = _run(config, args.floor, args.floor_recipe)
+        report, lines = _run(config, args.floor, args.floor_recipe, args.floor_store)
         if args.attribute:
             from bot import bench_attribute
             profiled, _ = _run(dataclasses.replace(config, profile=True), args.floor,
-                               args.floor_recipe)
+                               args.floor_recipe, args.floor_store)
             report = {**report, "attribution": bench_attribute.attribution(report, profiled)}
             lines = itertools.chain(lines, bench_attribute.table_lines(
                 report["attribution"]))

@@ -18,6 +18,12 @@ FILE`` takes the ``traffic`` of any ``python -m bot.bench --json`` report.
 The engine's ``apply`` runs once a move (a random agent's game, its choices computed
 before measuring) so that the floor is a multiple of the same yardstick: the floor's
 CPU per move is "own" less ``apply``.
+
+``--floor-store`` adds what any bot must do per move to keep the product's promise that
+each accepted move is committed before the bot answers (`FloorStore`): the match after
+that ``apply``, serialised as the real bot stores it, written in one transaction through
+the bot's own storage, after the click's deferral and before the move's other calls, as
+the real bot orders it (`bot.service.TableService.transact`).
 """
 
 from __future__ import annotations
@@ -26,9 +32,11 @@ import asyncio
 import functools
 import itertools
 import random
+import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -37,6 +45,9 @@ from discord.ext import commands
 from bot import memory
 from bot.bench_meter import BenchConfig, _Meter, _Press, _Window, click, wall_sleep
 from bot.bench_traffic import traffic_lines
+from bot.storage import Store, StoredTable
+from bot.storage.sql import doc_dumps
+from bot.table import SEATS, Seat, TableDoc
 from bot.ui.edits import (
     Picture,
     answer_update,
@@ -45,9 +56,10 @@ from bot.ui.edits import (
     send_quietly,
 )
 from bot.ui.rows import Rows
+from engine.game import Match
 
-__all__ = ["CLICKS", "DEFAULT_RECIPE", "FloorBot", "Recipe", "Schedule", "components",
-           "run_floor"]
+__all__ = ["CLICKS", "DEFAULT_RECIPE", "FloorBot", "FloorStore", "Recipe", "Schedule",
+           "components", "run_floor"]
 
 Recipe = dict[str, dict[str, Any]]
 """Per kind of call: ``per_move`` and ``shapes`` (each: rows, buttons, selects, options,
@@ -197,6 +209,68 @@ def components(shape: tuple[int, int, int, int], table: int = 1) -> list[list[di
     return [row for row in out if row]
 
 
+class FloorStore:
+    """The one write a move needs, through the bot's own calls: per table a real table
+    document (`bot.table.TableDoc`: the people's seats and computers', the default
+    options) whose match is replaced each move by `TableDoc.set_match` (the engine's
+    ``Match.to_dict(rules=False)``) and saved by `Store.save_table` (`TableDoc.to_dict`,
+    `bot.storage.sql.doc_dumps`; one ``BEGIN IMMEDIATE`` transaction with the version's
+    compare-and-set, on the writer thread of `bot.storage.database.Database`), the store
+    opened as the bot opens it (`Store.open`: WAL, ``synchronous = NORMAL``) on a file in
+    a temporary folder. Left out, as a bot keeps its promise without them: the action
+    and hand records (replays, history), the repository's lock and live copies (a table
+    makes one move at a time here), timers, notes and steps."""
+
+    def __init__(self, store: Store, folder: tempfile.TemporaryDirectory[str] | None = None
+                 ) -> None:
+        self.store = store
+        self.tables: dict[int, tuple[StoredTable, TableDoc]] = {}
+        """By table number: the table as last saved, and its document."""
+        self.saves = 0
+        self._folder = folder
+
+    @classmethod
+    async def open(cls) -> FloorStore:
+        """A store on a new file in a temporary folder (removed by `close`)."""
+        folder = tempfile.TemporaryDirectory(prefix="tractor-floor-")
+        try:
+            return cls(await Store.open(Path(folder.name) / "floor.sqlite3"), folder)
+        except BaseException:
+            folder.cleanup()
+            raise
+
+    async def add(self, number: int, guild_id: int, channel_id: int,
+                  people: list[int]) -> None:
+        """Store table `number`, `people` seated first, computers in the other seats."""
+        doc = TableDoc(guild_id, channel_id, people[0])
+        doc.seats = [Seat(person, f"Player {n + 1}") for n, person in enumerate(people)]
+        doc.seats += [Seat(None, f"Computer {n + 1}") for n in range(SEATS - len(people))]
+        doc.match_key = f"floor-{number}"
+        doc.hand_key = f"floor-{number}-h1"
+        self.tables[number] = (await self.store.create_table(
+            guild_id, channel_id, people[0], doc.to_dict(), status="playing"), doc)
+
+    async def commit(self, number: int, match: Match) -> None:
+        """Table `number`'s move: `match` (after the move) serialised and written."""
+        stored, doc = self.tables[number]
+        doc.set_match(match)
+        self.tables[number] = (await self.store.save_table(stored.id, stored.version,
+                                                           doc.to_dict()), doc)
+        self.saves += 1
+
+    async def stored(self) -> list[StoredTable]:
+        """The tables as the database holds them (read back)."""
+        found = [await self.store.load_table(stored.id) for stored, _ in self.tables.values()]
+        return [table for table in found if table is not None]
+
+    async def close(self) -> None:
+        """Close the store and remove its file (idempotent)."""
+        await self.store.close()
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
+
+
 @dataclass(slots=True)
 class FloorTable:
     """One table: its channel and message, its people's DM panels, its move schedule."""
@@ -228,7 +302,7 @@ class FloorBot(commands.Bot):
     guilds intent only, no message cache, no mentions, its collector's settings:
     `bot.memory.configure`), one ``on_interaction`` listener."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: FloorStore | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -242,6 +316,8 @@ class FloorBot(commands.Bot):
         self.pause_guard: Any = None
         self.missing: Counter[str] = Counter()
         """Calls the recipe asked for that the floor could not make (no interaction)."""
+        self.store = store
+        """With ``--floor-store``: where each move is committed before its calls."""
 
     async def setup_hook(self) -> None:
         self.add_listener(self.answer, "on_interaction")
@@ -292,11 +368,13 @@ class FloorBot(commands.Bot):
         task.add_done_callback(self.running.discard)
 
     async def commit(self, table: FloorTable) -> None:
-        """The move: the engine's ``apply`` (the yardstick), then the calls of the plan
-        that are not answers."""
+        """The move: the engine's ``apply`` (the yardstick), the match after it committed
+        (with a `store`), then the calls of the plan that are not answers."""
         before, action = table.steps[self.moves_made[table.number] % len(table.steps)]
         self.moves_made[table.number] += 1
-        before.apply(action)
+        after, _ = before.apply(action)
+        if self.store is not None:
+            await self.store.commit(table.number, after)
         for call in table.plan:
             if call.kind not in CLICKS:
                 await self.make(table, call)
@@ -433,18 +511,23 @@ async def _setup(env: Any, bot: FloorBot, config: BenchConfig,
                 "panel", view=panel((5, 5, 4, 22), table.number)))
             table.closing.append([])
             bot.tables[dm.id] = table
+        if bot.store is not None:
+            await bot.store.add(table.number, guild.id, channel.id,
+                                [m.id for m in members][:SEATS])
         tables.append(table)
     return tables
 
 
 async def run_floor(config: BenchConfig, recipe: Recipe | None = None,
-                    reference: dict[str, Any] | None = None) -> dict[str, Any]:
+                    reference: dict[str, Any] | None = None, *,
+                    store: bool = False) -> dict[str, Any]:
     """Run the floor (`config`: tables, humans, think, seconds, warmup, seed, pinning)
     and return its report: `bot.bench._Window.accounting` plus ``floor_cpu_per_move_ms``
     ("own" less ``apply``), ``floor_over_apply`` (this run's ``apply``, a random agent's
-    moves), the recipe it followed, and against `reference` (the real bench's report the
-    recipe comes from; default `DEFAULT_REFERENCE`) ``floor_over_real_apply`` and
-    ``floor_share_of_real_own``."""
+    moves), ``left_at_20x_ms`` (20 × ``apply`` less "own"), the recipe it followed, and
+    against `reference` (the real bench's report the recipe comes from; default
+    `DEFAULT_REFERENCE`) ``floor_over_real_apply`` and ``floor_share_of_real_own``.
+    `store`: each move committed first (`FloorStore`), reported in ``store``."""
     import simcord
 
     from bot.bench_meter import _identity_records, pin_process
@@ -459,6 +542,8 @@ async def run_floor(config: BenchConfig, recipe: Recipe | None = None,
     meter = _Meter()
     try:
         async with simcord.run(bot, settle_timeout=60.0) as env:
+            if store:
+                bot.store = await FloorStore.open()
             tables = await _setup(env, bot, config, recipe)
             meter.calibrate()
             meter.install(bot._connection, in_process=False)
@@ -474,6 +559,8 @@ async def run_floor(config: BenchConfig, recipe: Recipe | None = None,
                 with _Window(meter, asyncio.get_running_loop(), config.lag_every,
                              config.stacks, profile=config.profile) as window:
                     bot.moves = 0
+                    if bot.store is not None:
+                        bot.store.saves = 0
                     acks.clear()
                     await wall_sleep(config.seconds)
                     stop.set()
@@ -489,13 +576,18 @@ async def run_floor(config: BenchConfig, recipe: Recipe | None = None,
             shared = window.accounting(moves)
             floor = None if not moves else (window.own - meter.cpu["apply"]) / moves
             apply_each = shared["apply_per_move_ms"]
+            own_each = shared["own_cpu_per_move_ms"]
             return {
                 "floor": True, "tables": config.tables, "humans": config.humans,
                 "think": config.think, "warmup": config.warmup, **shared,
                 "floor_cpu_per_move_ms": None if floor is None else round(floor * 1000, 3),
                 "floor_over_apply": (None if floor is None or not apply_each
                                      else round(floor * 1000 / apply_each, 1)),
+                "left_at_20x_ms": (None if apply_each is None or own_each is None
+                                   else round(20 * apply_each - own_each, 3)),
                 **_against(floor, reference),
+                "store": None if bot.store is None else await _store_report(
+                    bot.store, moves, window.threads),
                 "first_reply_ms": _ms_of(acks),
                 "cpu_s": {"loop_process": round(window.cpu, 3),
                           "think": round(meter.cpu["think"], 3),
@@ -511,6 +603,20 @@ async def run_floor(config: BenchConfig, recipe: Recipe | None = None,
     finally:
         bot.release()
         undo()
+        if bot.store is not None:
+            await bot.store.close()
+
+
+async def _store_report(store: FloorStore, moves: int,
+                        threads: dict[str, float]) -> dict[str, Any]:
+    """The commits of the window: saves a move, the database thread's CPU a move, and
+    the documents' sizes as stored at the end."""
+    sizes = [len(doc_dumps(table.doc).encode()) for table in await store.stored()]
+    db_thread = threads.get("tractor-db-write")
+    return {"saves_per_move": None if not moves else round(store.saves / moves, 3),
+            "db_thread_ms_per_move": (None if not moves or db_thread is None
+                                      else round(db_thread * 1000 / moves, 3)),
+            "doc_bytes": round(sum(sizes) / len(sizes)) if sizes else None}
 
 
 def _against(floor: float | None, reference: dict[str, Any]) -> dict[str, Any]:
@@ -529,7 +635,8 @@ def _ms_of(values: list[float]) -> dict[str, Any]:
 
 def floor_lines(report: dict[str, Any]) -> Iterator[str]:
     """The floor's report, printed."""
-    yield (f"FLOOR: {report['tables']} tables × {report['humans']} people, "
+    name = "FLOOR + STORE" if report.get("store") else "FLOOR"
+    yield (f"{name}: {report['tables']} tables × {report['humans']} people, "
            f"{report['seconds']} s (after {report['warmup']} s of warm-up), load average "
            f"{report['load_average']}, cpus {report['cpus']}")
     yield f"  moves {report['moves']} ({report['moves_per_second']}/s)"
@@ -543,6 +650,10 @@ def floor_lines(report: dict[str, Any]) -> Iterator[str]:
            f"{report['floor_share_of_real_own']:.0%} of its own"
            if report.get("floor_share_of_real_own") is not None else
            "  (no real bench to compare with)")
+    yield (f"  at 20× apply: {report['left_at_20x_ms']} ms a move left for everything "
+           f"else")
+    if report.get("store"):
+        yield f"  store (each move committed before its calls): {report['store']}"
     yield f"  cpu: {report['cpu_s']}  threads: {report['threads_cpu_s']}"
     yield f"  discord.py's event parsers: {report['discord_py_parse']}"
     yield f"  recipe per move: {report['recipe']}"

@@ -134,7 +134,8 @@ def test_command_line_runs_the_floor_with_a_saved_recipe(
     seen: list[tuple[BenchConfig, Any]] = []
 
     async def fake(config: BenchConfig, recipe: Any = None,
-                   reference: Any = None) -> dict[str, Any]:
+                   reference: Any = None, *, store: bool = False) -> dict[str, Any]:
+        assert not store
         seen.append((config, recipe))
         assert reference["apply_per_move_ms"] == 0.1
         return {"floor": True, "tables": config.tables}
@@ -273,3 +274,78 @@ def test_library_code_is_charged_to_whom_it_runs_for() -> None:
     assert found["discord.py"] == pytest.approx(1.0 + 2.0)  # the parser's, for the bot
     assert found["simulated Discord"] == pytest.approx(0.5 + 0.5 + 1.0)  # the people's
     assert found["bench"] == pytest.approx(0.1)
+
+
+@pytest.mark.asyncio
+async def test_floor_store_writes_each_move_as_the_bot_stores_it() -> None:
+    import itertools
+    import sqlite3
+
+    from bot.bench_floor import FloorStore, engine_steps
+    from bot.table import TableDoc
+
+    store = await FloorStore.open()
+    path = store.store.path
+    try:
+        await store.add(1, 10, 20, [30, 31])
+        after = None
+        for before, action in itertools.islice(engine_steps(3), 40):
+            after, _ = before.apply(action)
+            await store.commit(1, after)
+        assert after is not None and store.saves == 40
+        [table] = await store.stored()
+        assert table.version == 41 and table.status == "playing"  # one save a move
+        assert table.doc["match"] == after.to_dict(rules=False)
+        doc = TableDoc.from_dict(table.doc)
+        assert [s.user_id for s in doc.seats if s is not None] == [30, 31, None, None]
+        assert doc.get_match() == after
+        with sqlite3.connect(path) as conn:  # as the bot opens it
+            assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        await store.close()
+        await store.close()
+    assert not Path(path).exists()
+
+
+@pytest.mark.asyncio
+async def test_floor_store_commits_each_move_before_its_calls(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[int, int, int]] = []
+    make = bench_floor.FloorBot.make
+
+    async def made(self: Any, table: Any, call: Any) -> None:
+        stored, _ = self.store.tables[table.number]
+        calls.append((table.number, self.moves_made[table.number], stored.version - 1))
+        await make(self, table, call)
+
+    monkeypatch.setattr(bench_floor.FloorBot, "make", made)
+    report = await run_floor(BenchConfig(tables=2, seconds=1.5, think=0.0), store=True)
+    moves = report["moves"]
+    assert moves >= 8
+    store = report["store"]
+    assert abs(store["saves_per_move"] * moves - moves) <= 2 * 2 + 1
+    assert store["doc_bytes"] > 1000 and store["db_thread_ms_per_move"] is not None
+    assert {number for number, _, _ in calls} == {1, 2}
+    for number, begun, saved in calls:  # each call after its move's own save
+        assert saved == begun, (number, begun, saved)
+    assert report["left_at_20x_ms"] == pytest.approx(
+        20 * report["apply_per_move_ms"] - report["own_cpu_per_move_ms"], abs=0.002)
+    lines = list(bench_floor.floor_lines(report))
+    assert lines[0].startswith("FLOOR + STORE") and any("store (" in x for x in lines)
+
+
+def test_command_line_floor_store(capsys: pytest.CaptureFixture[str],
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+
+    async def fake(config: BenchConfig, recipe: Any = None, reference: Any = None, *,
+                   store: bool = False) -> dict[str, Any]:
+        seen.append(store)
+        return {"floor": True}
+
+    monkeypatch.setattr(bench_floor, "run_floor", fake)
+    assert main(["--floor", "--floor-store", "--json"]) == 0
+    assert seen == [True]
+    with pytest.raises(SystemExit):
+        main(["--floor-store"])
+    assert "--floor-store goes with --floor" in capsys.readouterr().err
