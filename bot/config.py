@@ -71,8 +71,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("BOT_ACTION_DELAY", "1.0",
             "seconds a computer player pauses before it acts (0–30)"),
     Setting("TRACTOR_COMPUTER", "ai",
-            "the computer player: `ai` (strongest), `greedy` or `random` (another name stops "
-            "the start)"),
+            "the computer player: a name (`ai` the strongest, `expert`, `ai1`, `greedy`, "
+            "`random`) or a level (`strong`, `normal`, `easy`); another name stops the start"),
     Setting("LOCAL_PLAY", "auto",
             "`off`: a missing `DISCORD_TOKEN` is an error instead of local play (the Docker "
             "image sets it)"),
@@ -256,13 +256,13 @@ class Config:
 
 def _check_computer(name: str) -> None:
     """TRACTOR_COMPUTER must name a player `engine.ai.make_player` builds."""
-    from engine.ai import PLAYERS, make_player
+    from engine.ai import LEVELS, PLAYERS, make_player
 
     try:
         make_player(name, 0)
     except ValueError:
         raise ConfigError(
-            f"TRACTOR_COMPUTER must be one of {', '.join(PLAYERS)}, not {name!r}"
+            f"TRACTOR_COMPUTER must be one of {', '.join([*PLAYERS, *LEVELS])}, not {name!r}"
         ) from None
 
 
