@@ -21,7 +21,8 @@ BASE's A lost and the reverse, and gives the difference in hands won with its 95
 (paired by deal: much tighter than two runs' own intervals). `--side declarers` (or
 `opponents`) plays only the hand of each deal in which A's team declares (or defends): half
 the work for a change that touches only that side, compared with `--compare` against a full
-run of the unchanged player (the hands not played count as they were in BASE).
+run of the unchanged player (the hands not played count as they were in BASE). Both halves,
+run side by side on two cores, make the whole run again: `--summary DECL.jsonl OPP.jsonl`.
 """
 
 from __future__ import annotations
@@ -331,6 +332,13 @@ def read_log(path: str) -> list[list[HandRecord]]:
         return [[HandRecord(**hand) for hand in json.loads(line)] for line in log if line.strip()]
 
 
+def read_logs(paths: Sequence[str]) -> list[list[HandRecord]]:
+    """The deals of several logs of one run joined deal by deal (its `--side declarers` and
+    `--side opponents` halves), as far as every log got."""
+    logs = [read_log(path) for path in paths]
+    return [[hand for log in logs for hand in log[i]] for i in range(min(map(len, logs)))]
+
+
 def report(summary: dict[str, Any]) -> str:
     """The summary as the text the command prints."""
     a, b = summary["a"], summary["b"]
@@ -367,9 +375,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="play nothing else: deal INDEX of the run again and print both "
                              "hands side by side (with --actions, their actions too)")
     parser.add_argument("--actions", action="store_true", help="with --replay: the actions")
-    parser.add_argument("--summary", metavar="LOG",
+    parser.add_argument("--summary", metavar="LOG", nargs="+",
                         help="play nothing: summarise the deals of a log written by --log "
-                             "(a run that was stopped too), with --a and --b as its players")
+                             "(a run that was stopped too), with --a and --b as its players; "
+                             "several logs of one run (its --side halves) are joined deal "
+                             "by deal")
     parser.add_argument("--side", choices=SIDES, default="both",
                         help="play only the hand of each deal where A's team declares (or "
                              "defends); for --compare against a full run")
@@ -383,7 +393,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          + "\n")
         return 0
     if args.summary:
-        summary = summarize(args.a, args.b, read_log(args.summary))
+        summary = summarize(args.a, args.b, read_logs(args.summary))
     else:
         rules = RuleSet.from_dict(json.loads(args.rules))
         done = read_log(args.log) if args.resume and args.log else []
@@ -392,7 +402,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                           args.side)
     sys.stdout.write(json.dumps(summary) + "\n" if args.json else report(summary))
     if args.compare and (args.summary or args.log):
-        paired = compare(read_log(args.compare), read_log(args.summary or args.log))
+        paired = compare(read_log(args.compare), read_logs(args.summary or [args.log]))
         sys.stdout.write(json.dumps(paired) + "\n" if args.json else compare_report(paired))
     return 0
 

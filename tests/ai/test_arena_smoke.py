@@ -168,3 +168,25 @@ def test_cli_compares_a_log_with_a_base(tmp_path: Path,
     assert main(["--a", "greedy", "--b", "random", "--summary", str(part), "--compare",
                  str(base), "--json"]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[1])["up"] == 0
+
+
+def test_the_two_halves_of_a_run_summarise_as_the_whole(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`--summary DECL OPP`: the `--side` halves of a run, joined deal by deal, are the run."""
+    whole = tmp_path / "whole.jsonl"
+    _played(whole, "greedy", "random", 3, 5)
+    args = ["--a", "greedy", "--b", "random", "--deals", "3", "--seed", "5"]
+    halves = []
+    for side in ("declarers", "opponents"):
+        half = tmp_path / f"{side}.jsonl"
+        assert main([*args, "--side", side, "--log", str(half), "--json"]) == 0
+        halves.append(str(half))
+    capsys.readouterr()
+    summary = ["--a", "greedy", "--b", "random", "--json", "--summary"]
+    assert main([*summary, str(whole)]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    assert main([*summary, *halves, "--compare", str(whole)]) == 0
+    joined, paired = capsys.readouterr().out.splitlines()
+    for key in ("deals", "hands", "hands_won_a", "level_share_a", "illegal_moves"):
+        assert json.loads(joined)[key] == expected[key]
+    assert json.loads(paired)["hands_won_diff"] == 0
