@@ -256,13 +256,13 @@ class Config:
 
 def _check_computer(name: str) -> None:
     """TRACTOR_COMPUTER must name a player `engine.ai.make_player` builds."""
-    from engine.ai import LEVELS, PLAYERS, make_player
+    from engine.ai import CHOICES, make_player
 
     try:
         make_player(name, 0)
     except ValueError:
         raise ConfigError(
-            f"TRACTOR_COMPUTER must be one of {', '.join([*PLAYERS, *LEVELS])}, not {name!r}"
+            f"TRACTOR_COMPUTER must be one of {', '.join(CHOICES)}, not {name!r}"
         ) from None
 
 

@@ -8,6 +8,7 @@ lead, follow — from `view_for(seat)` alone, deterministically given its seed.
 from engine.ai.expert import ExpertPlayer
 from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
 from engine.ai.registry import (
+    CHOICES,
     DEFAULT_LEVEL,
     LEVEL_PLAYERS,
     LEVELS,
@@ -18,6 +19,7 @@ from engine.ai.registry import (
 from engine.ai.search import AiPlayer
 
 __all__ = [
+    "CHOICES",
     "DEFAULT_LEVEL",
     "LEVELS",
     "LEVEL_PLAYERS",

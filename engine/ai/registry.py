@@ -32,6 +32,9 @@ offered to tables and not listed among the choices."""
 LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
 """Strength levels, weakest first."""
 
+CHOICES: tuple[str, ...] = (*PLAYERS, *LEVELS)
+"""Every name and level `make_player` takes (experiments aside), for messages."""
+
 DEFAULT_LEVEL = "strong"
 
 LEVEL_PLAYERS: dict[str, str] = {"easy": "greedy", "normal": "expert", "strong": "ai"}
@@ -43,7 +46,7 @@ def player_name(name_or_level: str) -> str:
     key = name_or_level.strip().lower()
     key = LEVEL_PLAYERS.get(key, key)
     if key not in PLAYERS and key not in EXPERIMENTS:
-        choices = ", ".join([*PLAYERS, *LEVELS])
+        choices = ", ".join(CHOICES)
         raise ValueError(f"unknown player {name_or_level!r}; choose from {choices}")
     return key
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.actions import Action, CallFriends
-from engine.ai import LEVELS, PLAYERS, make_player
+from engine.ai import CHOICES, make_player
 from engine.ai.friends import FriendsPlayer, RandomFriendsPlayer
 from engine.ai.friends_arena import friends_rules, play_hand, run
 from engine.ai.players import Player
@@ -20,7 +20,7 @@ from engine.game import Match, Phase
 from engine.rules import FixedTrump, Follow, ThrowRuff
 from engine.views import PlayerView
 
-NAMES = [*PLAYERS, *LEVELS]
+NAMES = list(CHOICES)
 TABLES = [(4, 2), (5, 2), (6, 3), (7, 3), (8, 4), (4, 3), (6, 2), (5, 4), (8, 3), (7, 4)]
 """(players, decks): every N with its default decks, and other deck counts."""
 

@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from engine.ai import LEVELS, PLAYERS, make_player
+from engine.ai import CHOICES, make_player
 from engine.ai.friends_arena import friends_rules, play_hand
 from engine.game import Match, Phase
 
 pytestmark = pytest.mark.slow
 
-NAMES = [*PLAYERS, *LEVELS]
+NAMES = list(CHOICES)
 
 
 @pytest.mark.parametrize("players", range(4, 9))

@@ -231,7 +231,7 @@ def test_run_discord_reports_a_failed_login(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_tractor_computer_must_be_a_player_make_player_builds() -> None:
-    from engine.ai import LEVELS, PLAYERS
+    from engine.ai import CHOICES, LEVELS, PLAYERS
 
     for name in PLAYERS:
         assert Config.from_env({"TRACTOR_COMPUTER": name},
@@ -242,7 +242,7 @@ def test_tractor_computer_must_be_a_player_make_player_builds() -> None:
     with pytest.raises(ConfigError) as caught:
         Config.from_env({"TRACTOR_COMPUTER": "smart"}, require_token=False)
     assert str(caught.value) == (
-        f"TRACTOR_COMPUTER must be one of {', '.join([*PLAYERS, *LEVELS])}, not 'smart'")
+        f"TRACTOR_COMPUTER must be one of {', '.join(CHOICES)}, not 'smart'")
     for level in LEVELS:  # a level names its player (`engine.ai.LEVEL_PLAYERS`)
         assert Config.from_env({"TRACTOR_COMPUTER": level.title()},
                                require_token=False).computer_player == level
