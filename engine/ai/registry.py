@@ -12,7 +12,7 @@ from collections.abc import Callable
 from engine.ai.expert import ExpertPlayer
 from engine.ai.friends import friends_aware
 from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
-from engine.ai.search import AiPlayer, WorkAiPlayer
+from engine.ai.search import AiPlayer
 
 PLAYERS: dict[str, Callable[[int], Player]] = {
     "random": RandomPlayer,
@@ -23,9 +23,7 @@ PLAYERS: dict[str, Callable[[int], Player]] = {
 }
 """Player factories by name (each takes a seed)."""
 
-EXPERIMENTS: dict[str, Callable[[int], Player]] = {
-    "ai-work": WorkAiPlayer,
-}
+EXPERIMENTS: dict[str, Callable[[int], Player]] = {}
 """Variants of `ai` under trial: `make_player` and the arena take them; they are not
 offered to tables and not listed among the choices."""
 

@@ -254,8 +254,3 @@ def _clearly_worse(row: Sequence[float], home: Sequence[float]) -> bool:
     mean, error = _paired(row, home)
     return mean + 2 * error < 0
 
-
-class WorkAiPlayer(AiPlayer):
-    """Experimental: `ai` searching the declarers' decisions a quarter longer."""
-
-    declarer_work = 2.0
