@@ -22,7 +22,8 @@ BASE's A lost and the reverse, and gives the difference in hands won with its 95
 `opponents`) plays only the hand of each deal in which A's team declares (or defends): half
 the work for a change that touches only that side, compared with `--compare` against a full
 run of the unchanged player (the hands not played count as they were in BASE). Both halves,
-run side by side on two cores, make the whole run again: `--summary DECL.jsonl OPP.jsonl`.
+run side by side on two cores, make the whole run again: `--summary DECL.jsonl OPP.jsonl`,
+and `--compare DECL.jsonl OPP.jsonl` for a BASE kept that way.
 """
 
 from __future__ import annotations
@@ -383,9 +384,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--side", choices=SIDES, default="both",
                         help="play only the hand of each deal where A's team declares (or "
                              "defends); for --compare against a full run")
-    parser.add_argument("--compare", metavar="BASE",
+    parser.add_argument("--compare", metavar="BASE", nargs="+",
                         help="also compare the deals of --summary's (or --log's) log with "
-                             "those of the log BASE, hand by hand (see above)")
+                             "those of the log BASE, hand by hand (see above); a BASE run "
+                             "kept as its --side halves is joined as --summary joins them")
     args = parser.parse_args(argv)
     if args.replay is not None:
         rules = RuleSet.from_dict(json.loads(args.rules))
@@ -402,7 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                           args.side)
     sys.stdout.write(json.dumps(summary) + "\n" if args.json else report(summary))
     if args.compare and (args.summary or args.log):
-        paired = compare(read_log(args.compare), read_logs(args.summary or [args.log]))
+        paired = compare(read_logs(args.compare), read_logs(args.summary or [args.log]))
         sys.stdout.write(json.dumps(paired) + "\n" if args.json else compare_report(paired))
     return 0
 

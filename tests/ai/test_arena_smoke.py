@@ -190,3 +190,7 @@ def test_the_two_halves_of_a_run_summarise_as_the_whole(tmp_path: Path,
     for key in ("deals", "hands", "hands_won_a", "level_share_a", "illegal_moves"):
         assert json.loads(joined)[key] == expected[key]
     assert json.loads(paired)["hands_won_diff"] == 0
+    assert main([*summary, str(whole), "--compare", *halves]) == 0  # a BASE kept in halves
+    paired = capsys.readouterr().out.splitlines()[1]
+    assert json.loads(paired)["hands_won_diff"] == 0
+    assert json.loads(paired)["hands"] == expected["hands"]
