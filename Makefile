@@ -30,7 +30,7 @@ soak: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
 bench: $(STAMP)
-	$(BIN)/python -m engine.bench
+	$(BIN)/python -m tools.bench_engine
 
 play: $(STAMP)
 	$(BIN)/python -m bot $(ARGS)

@@ -1,17 +1,17 @@
 """Run the bot: ``python -m bot`` (or ``tractor-bot``).
 
-Reads the settings from the environment and ``.env`` (see bot/config.py). ``--help``
+Reads the settings from the environment and ``.env`` (see bot/runtime/config.py). ``--help``
 always works. Whatever stops the bot from starting prints one line on stderr, never a
-traceback (`bot.cli.startup_failure`): a missing, malformed or rejected token, a bad
+traceback (`bot.app.cli.startup_failure`): a missing, malformed or rejected token, a bad
 setting, or a corrupt, too-new, unopenable or unwritable database exit with status 2 (the
 database is opened and checked before anything goes to the network); Discord out of
 reach exits with status 1.
 
 Without a token (or with ``--local``) it starts local play instead: the bot against
-SimCord's simulated Discord, in a browser (bot/local.py, imported only then: SimCord is
+SimCord's simulated Discord, in a browser (bot/app/local.py, imported only then: SimCord is
 the optional ``local`` extra; ``LOCAL_PLAY=off`` turns that off, as the Docker image
 does). This module is the composition root: the options, exit statuses and start-up
-messages both modes share live in bot/cli.py.
+messages both modes share live in bot/app/cli.py.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from bot.cli import EXIT_CONFIG, build_parser, fail, startup_failure
-from bot.config import Config, ConfigError, load_dotenv_file, local_play_wanted
+from bot.app.cli import EXIT_CONFIG, build_parser, fail, startup_failure
+from bot.runtime.config import Config, ConfigError, load_dotenv_file, local_play_wanted
 
 __all__ = ["main", "run_discord"]
 
@@ -33,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     load_dotenv_file(args.env_file)
     if args.local or local_play_wanted():
-        from bot import local  # only local play needs SimCord (the `local` extra)
+        from bot.app import local
 
         return local.main(args)
     try:
@@ -50,10 +50,10 @@ def run_discord(config: Config) -> int:
 
     The database is opened (created, migrated, checked) first, so a bad file is reported
     before anything goes to the network."""
-    from bot.logging import log, setup_logging
+    from bot.runtime.logging import log, setup_logging
 
     setup_logging(config.log_level, secret=config.token)
-    from bot.client import create_bot, prepare_database
+    from bot.app.client import create_bot, prepare_database
 
     try:
         prepare_database(config.database_path)

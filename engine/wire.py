@@ -1,4 +1,4 @@
-"""Views as plain data, to pickle them for other processes (`bot.offload`'s workers).
+"""Views as plain data, to pickle them for other processes (`bot.runtime.offload`'s workers).
 
 A slots dataclass pickles field by field through `dataclasses.fields` (a Python call per
 object, each card one), and a view holds dozens of them. Here a public view pickles as

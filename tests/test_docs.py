@@ -1,6 +1,6 @@
 """The documents agree with the code: the rule book (docs/rules.md) has every section
 R1–R12 under a stable anchor and nothing links outside the repository; the settings table
-of bot/config.py is what ``--help``, README and ``.env.example`` show, and it names
+of bot/runtime/config.py is what ``--help``, README and ``.env.example`` show, and it names
 exactly the variables the code reads; README lists every command-line option."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from bot.cli import build_parser
-from bot.config import SETTINGS, env_example, help_table, readme_table
+from bot.app.cli import build_parser
+from bot.runtime.config import SETTINGS, env_example, help_table, readme_table
 from engine.rules import RuleSet
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,10 +102,10 @@ def test_rule_citations_point_at_sections_that_exist() -> None:
 
 def test_the_settings_table_is_one_source() -> None:
     assert readme_table() in README.read_text(), (
-        "README's settings table differs from bot/config.py SETTINGS; paste the output of "
-        "`python -m bot.config readme`")
+        "README's settings table differs from bot/runtime/config.py SETTINGS; paste the output of "
+        "`python -m bot.runtime.config readme`")
     assert (ROOT / ".env.example").read_text() == env_example(), (
-        "regenerate it: python -m bot.config env-example > .env.example")
+        "regenerate it: python -m bot.runtime.config env-example > .env.example")
     assert help_table() in build_parser().format_help()
 
 

@@ -1,4 +1,4 @@
-"""Local play (bot/local.py) and the entry point the Docker image runs.
+"""Local play (bot/app/local.py) and the entry point the Docker image runs.
 
 - One full hand of local play, headless: the real bot in SimCord's simulated Discord, its
   page served on a free loopback port, "you" playing through the bot's own commands and
@@ -34,8 +34,7 @@ from typing import Any
 
 import pytest
 
-from bot.config import Config, local_play_wanted
-from bot.local import (
+from bot.app.local import (
     LocalSession,
     SavedTable,
     Shape,
@@ -44,7 +43,8 @@ from bot.local import (
     saved_people,
     saved_table,
 )
-from bot.table import TableDoc, seats_to_act
+from bot.core.table import TableDoc, seats_to_act
+from bot.runtime.config import Config, local_play_wanted
 from engine.game import Match, Phase
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -441,7 +441,7 @@ def test_local_play_in_a_read_only_folder_is_one_line_and_status_2(
     if layout != "folder":
         (folder / "data").mkdir()
     if layout == "saved-game":
-        from bot.client import prepare_database
+        from bot.app.client import prepare_database
 
         prepare_database(str(folder / "data" / "local.sqlite3"))
     if layout != "folder":
@@ -665,7 +665,7 @@ def test_the_table_options_choose_a_shape(
 def test_a_table_that_cannot_be_is_one_line_and_status_2(
     options: list[str], words: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.local import main
+    from bot.app.local import main
 
     assert main(["--local", "--no-browser", *options]) == 2  # before anything starts
     err = capsys.readouterr().err.strip().splitlines()

@@ -62,7 +62,7 @@ def patterns() -> list[tuple[bool, re.Pattern[str]]]:
 def test_the_matcher_follows_docker_rules() -> None:
     rules = dockerignore_patterns("*\n!bot/\n**/__pycache__\n# note\n!bot/__pycache__/keep.pyc\n")
     assert not in_context("README.md", rules)
-    assert in_context("bot/client.py", rules)
+    assert in_context("bot/app/client.py", rules)
     assert not in_context("bot/render/__pycache__/draw.cpython-311.pyc", rules)
     assert in_context("bot/__pycache__/keep.pyc", rules)
 

@@ -21,13 +21,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.config import Config
-from bot.errors import UserFacingError
+from bot.core.errors import UserFacingError
+from bot.core.selection import Selections
+from bot.core.table import TableDoc
 from bot.i18n import lstr
-from bot.selection import Selections
-from bot.service import TableService
+from bot.runtime.config import Config
+from bot.services.tables import TableService
 from bot.storage import Store
-from bot.table import TableDoc
 from bot.ui.access import Access
 from bot.ui.components import ComponentRouter
 from bot.ui.publish import Publisher
@@ -52,7 +52,7 @@ def make_tractor_group() -> app_commands.Group:
 
 @dataclass(frozen=True, slots=True)
 class App:
-    """What the features work with (built by the composition root, bot/client.py)."""
+    """What the features work with (built by the composition root, bot/app/client.py)."""
 
     client: commands.Bot
     config: Config

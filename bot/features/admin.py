@@ -2,9 +2,9 @@
 (this server's default table options and language; new tables start from them) and
 ``/tractor season new|list``. Changing anything needs Manage Server; viewing does not.
 
-The options come from THE registry (`bot.options.OPTIONS`): the ``option`` choices are its
+The options come from THE registry (`bot.core.options.OPTIONS`): the ``option`` choices are its
 names, ``value`` autocompletes that option's values, and the engine's `RuleSet` validates
-(the same path as ``/tractor new``, `bot.options.options_from`).
+(the same path as ``/tractor new``, `bot.core.options.options_from`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import UserFacingError
+from bot.core.errors import UserFacingError
+from bot.core.options import OPTIONS, Option, options_from, options_text, parse_value
 from bot.features import App, Feature, add_feature, guarded
 from bot.features.records import LANGUAGE_CHOICES
 from bot.i18n import NATIVE_NAMES, lstr, server_locale, stored_server_language, t
-from bot.options import OPTIONS, Option, options_from, options_text, parse_value
 from bot.storage import GuildSettings, Season
 from bot.ui.replies import reader_locale, send
 

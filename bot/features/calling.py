@@ -1,7 +1,7 @@
 """The friend call's verbs on the starter's hand panel (Finding Friends, phase CALLING):
 the suit, rank and copy selects, **Add**, **Undo** and **Call friends** (the panel is
 `bot.ui.calling`; the calls so far travel in the components' ids, parsed by
-`bot.friends`). Registered by the Play room, whose panel helpers they use."""
+`bot.core.friends`). Registered by the Play room, whose panel helpers they use."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.errors import UserFacingError
+from bot.core.errors import UserFacingError
+from bot.core.friends import CALLING, CallDraft, calls_ok, encode_calls
+from bot.core.table import TableDoc
 from bot.features import App
-from bot.friends import CALLING, CallDraft, calls_ok, encode_calls
-from bot.table import TableDoc
 from bot.ui.calling import CALL_SELECTS, choices_for
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import locale_of

@@ -9,11 +9,9 @@ from typing import Any
 import discord
 from discord import app_commands, ui
 
-from bot.errors import UserFacingError
-from bot.features import ALIAS_KEY, App, Feature, add_feature, guarded
-from bot.i18n import lstr, server_locale, t
-from bot.levels import LEVELS
-from bot.options import (
+from bot.core.errors import UserFacingError
+from bot.core.levels import LEVELS
+from bot.core.options import (
     OPTIONS,
     Option,
     option_values,
@@ -21,15 +19,17 @@ from bot.options import (
     options_text,
     parse_value,
 )
-from bot.seating import Seating
-from bot.table import MAX_SEATS, Seat, TableDoc
+from bot.core.table import MAX_SEATS, Seat, TableDoc
+from bot.features import ALIAS_KEY, App, Feature, add_feature, guarded
+from bot.i18n import lstr, server_locale, t
+from bot.services.seating import Seating
 from bot.ui.access import manages_channels
 from bot.ui.components import button, select
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import edit_clicked, locale_of, pages, send
 
 SEAT_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in range(1, MAX_SEATS + 1)]
-"""Seats 1–8 (a table has 4–8: `bot.seat_rules.free_seat` refuses the others)."""
+"""Seats 1–8 (a table has 4–8: `bot.core.seat_rules.free_seat` refuses the others)."""
 LEVEL_CHOICES = [app_commands.Choice(name=lstr(f"level.{level}"), value=level)
                  for level in LEVELS]
 OPTION_ROWS = 4

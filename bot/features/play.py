@@ -13,14 +13,11 @@ from typing import Any
 import discord
 from discord import app_commands, ui
 
-from bot.errors import UserFacingError
-from bot.features import App, Feature, add_feature, calling, guarded
-from bot.friends import CALLING, is_friends
-from bot.i18n import lstr, resolve_locale, t
-from bot.players import computer_action, quick_plays, shape_of, suggest_bury
-from bot.selection import pick_instances, pool, selection_cards
-from bot.table import TableDoc
-from bot.text import (
+from bot.core.errors import UserFacingError
+from bot.core.friends import CALLING, is_friends
+from bot.core.selection import pick_instances, pool, selection_cards
+from bot.core.table import TableDoc
+from bot.core.text import (
     cards_text,
     levels_line,
     ruling_text,
@@ -29,6 +26,9 @@ from bot.text import (
     team_names,
     trick_line,
 )
+from bot.features import App, Feature, add_feature, calling, guarded
+from bot.i18n import lstr, resolve_locale, t
+from bot.services.players import computer_action, quick_plays, shape_of, suggest_bury
 from bot.ui.edits import edit_original_quietly
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.panels import DECLARE_SUITS, Panel, build_panel, declaration_for

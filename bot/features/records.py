@@ -26,6 +26,16 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.options import rules_of
+from bot.core.replay import (
+    Frame,
+    ReplayError,
+    SeatInfo,
+    frame_png,
+    frame_text,
+    levels_before,
+    replay_frames,
+)
 from bot.features import App, Feature, add_feature, guarded
 from bot.i18n import (
     NATIVE_NAMES,
@@ -36,16 +46,6 @@ from bot.i18n import (
     stored_server_language,
     t,
     tn,
-)
-from bot.options import rules_of
-from bot.replay import (
-    Frame,
-    ReplayError,
-    SeatInfo,
-    frame_png,
-    frame_text,
-    levels_before,
-    replay_frames,
 )
 from bot.storage import (
     MODES,

@@ -1,7 +1,7 @@
 """Seats during a match (issue 13): ``/tractor seat take|kick|swap|addbot|removebot``.
 
 ``take`` and ``addbot`` are the lobby's ``/tractor join`` and ``/tractor addbot`` (the
-names players already type keep working); the transactions are `bot.seating.Seating`.
+names players already type keep working); the transactions are `bot.services.seating.Seating`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.features import App, Feature, add_feature, guarded
 from bot.features.lobby import LEVEL_CHOICES, SEAT_CHOICES, Lobby
 from bot.i18n import lstr, t
-from bot.seating import Seating
+from bot.services.seating import Seating
 from bot.ui.access import manages_channels
 from bot.ui.replies import send
 

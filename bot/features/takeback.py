@@ -12,10 +12,10 @@ from typing import Any
 
 import discord
 
+from bot.core.text import cards_text
 from bot.features import App, Feature, add_feature
 from bot.i18n import t
-from bot.service import Tx
-from bot.text import cards_text
+from bot.services.tables import Tx
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import locale_of, send
 from engine.actions import TakeBack

@@ -15,13 +15,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import UserFacingError
+from bot.core.errors import UserFacingError
+from bot.core.options import option_values
+from bot.core.table import TableDoc
+from bot.core.text import cards_text, level_text, trick_line, trump_text
 from bot.features import App, Feature, add_feature, guarded
 from bot.features.takeback import take_back
 from bot.i18n import lstr, t
-from bot.options import option_values
-from bot.table import TableDoc
-from bot.text import cards_text, level_text, trick_line, trump_text
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import locale_of, pages, send
 from engine.cards import ALL_CARDS, Card, Suit

@@ -6,10 +6,10 @@ from typing import Any
 
 import discord
 
-from bot.errors import UserFacingError
-from bot.service import TableService
-from bot.table import TableDoc
-from bot.text import seat_name
+from bot.core.errors import UserFacingError
+from bot.core.table import TableDoc
+from bot.core.text import seat_name
+from bot.services.tables import TableService
 from bot.ui.ids import ComponentId
 from bot.ui.replies import locale_of
 

@@ -39,7 +39,7 @@ from discord import ui
 from discord.ui.view import _ViewWeights
 
 from bot.i18n import t
-from bot.logging import table_logger
+from bot.runtime.logging import table_logger
 from bot.ui.edits import ANSWERING_KEY, defer_late, deferral
 from bot.ui.ids import ComponentId, InvalidId, Role, VerbSpec, parse_id
 from bot.ui.replies import fail, locale_of, send

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.table import MAX_SEATS
+from bot.core.table import MAX_SEATS
 
 __all__ = [
     "MAX_ID",

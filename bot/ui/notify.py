@@ -9,11 +9,11 @@ import contextlib
 
 import discord
 
+from bot.core.table import TableDoc
+from bot.core.text import fit
 from bot.i18n import resolve_locale, t
-from bot.logging import table_logger
+from bot.runtime.logging import table_logger
 from bot.storage import Store
-from bot.table import TableDoc
-from bot.text import fit
 from engine.game import Phase
 
 __all__ = ["TurnPings"]

@@ -11,7 +11,7 @@ Hand panel rows (classic components: at most 5 rows):
   small groups share a select, a group above 25 is split), then ``Play (n)`` · ``Clear`` ·
   ``Hint`` · ``Type…`` · link.
 
-Card select values are *instances* (bot/selection.py); the selection is reflected in the
+Card select values are *instances* (bot/core/selection.py); the selection is reflected in the
 selects' default values, so a restarted bot reads it back from the message.
 
 The components are built as the JSON Discord gets (bot/ui/rows.py), not as `discord.ui`
@@ -28,15 +28,12 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot import offload, pictures
-from bot.friends import CALLING, CallDraft
-from bot.i18n import t
-from bot.images import SeatLabel
-from bot.players import QuickPlay, quick_plays, shape_of
-from bot.selection import groups as card_groups
-from bot.selection import pool, pool_values
-from bot.table import TableDoc
-from bot.text import (
+from bot.core.friends import CALLING, CallDraft
+from bot.core.images import SeatLabel
+from bot.core.selection import groups as card_groups
+from bot.core.selection import pool, pool_values
+from bot.core.table import TableDoc
+from bot.core.text import (
     PRETTY,
     cards_text,
     deadline_text,
@@ -51,6 +48,10 @@ from bot.text import (
     table_content,
     trick_line,
 )
+from bot.i18n import t
+from bot.runtime import offload
+from bot.services import pictures
+from bot.services.players import QuickPlay, quick_plays, shape_of
 from bot.ui import rows
 from bot.ui.calling import call_lines, call_rows, usable_draft
 from bot.ui.components import Components, button, link_button

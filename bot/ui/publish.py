@@ -32,15 +32,16 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import offload, pictures
+from bot.core.images import summary_png
+from bot.core.outcome import Announcement, Publish
+from bot.core.selection import Selections
+from bot.core.table import Seat, TableDoc
+from bot.core.text import mention
 from bot.i18n import resolve_locale, t
-from bot.images import summary_png
-from bot.logging import table_logger
-from bot.outcome import Announcement, Publish
-from bot.repository import TableRepository
-from bot.selection import Selections
-from bot.table import Seat, TableDoc
-from bot.text import mention
+from bot.runtime import offload
+from bot.runtime.logging import table_logger
+from bot.services import pictures
+from bot.services.repository import TableRepository
 from bot.ui.edits import TOKEN_GONE, edit_original_quietly, edit_quietly, send_quietly
 from bot.ui.notify import TurnPings
 from bot.ui.panels import (
@@ -56,7 +57,7 @@ from bot.ui.replies import fit
 from engine.game import Phase
 
 if TYPE_CHECKING:
-    from bot.config import Config
+    from bot.runtime.config import Config
 
 __all__ = ["Publisher"]
 

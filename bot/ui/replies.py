@@ -20,11 +20,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import UserFacingError
+from bot.core.errors import UserFacingError
+from bot.core.text import CONTENT_LIMIT, fit, ruling_text
 from bot.i18n import resolve_locale, t
-from bot.logging import table_logger
+from bot.runtime.logging import table_logger
 from bot.storage import SeasonNotFound, StorageError, Store
-from bot.text import CONTENT_LIMIT, fit, ruling_text
 from bot.ui.edits import (
     TOKEN_GONE,
     UNCHANGED,

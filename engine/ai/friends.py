@@ -37,12 +37,12 @@ from engine.ai.bidding import ai_bury, greedy_declaration, trump_count
 from engine.ai.friends_know import FriendsTable
 from engine.ai.friends_play import choose_play
 from engine.ai.players import Player
+from engine.ai.random_agent import RandomAgent
 from engine.cards import Card
 from engine.deal import deal_shape
 from engine.friends import FriendCall, legal_calls
 from engine.game import Phase
 from engine.rules import Mode
-from engine.selfplay import RandomAgent
 from engine.trump import Trump
 from engine.views import PlayerView
 

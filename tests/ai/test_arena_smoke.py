@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from ai_puzzle_support import replayed
 
-from engine.arena import (
+from engine.game import Phase, team_of
+from tools.arena import (
     HandRecord,
     compare,
     deal_setup,
@@ -20,7 +21,6 @@ from engine.arena import (
     summarize,
     wilson,
 )
-from engine.game import Phase, team_of
 
 
 @pytest.mark.parametrize(("a", "b", "deals"), [

@@ -13,12 +13,12 @@ import pytest
 from engine.actions import Action, CallFriends
 from engine.ai import CHOICES, make_player
 from engine.ai.friends import FriendsPlayer, RandomFriendsPlayer
-from engine.ai.friends_arena import friends_rules, play_hand, run
 from engine.ai.players import Player
 from engine.friends import FriendCall
 from engine.game import Match, Phase
 from engine.rules import FixedTrump, Follow, ThrowRuff
 from engine.views import PlayerView
+from tools.friends_arena import friends_rules, play_hand, run
 
 NAMES = list(CHOICES)
 TABLES = [(4, 2), (5, 2), (6, 3), (7, 3), (8, 4), (4, 3), (6, 2), (5, 4), (8, 3), (7, 4)]

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from engine.ai import CHOICES, make_player
-from engine.ai.friends_arena import friends_rules, play_hand
 from engine.game import Match, Phase
+from tools.friends_arena import friends_rules, play_hand
 
 pytestmark = pytest.mark.slow
 

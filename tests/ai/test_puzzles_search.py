@@ -1,4 +1,4 @@
-"""Puzzles from real arena deals (seed 11 of `python -m engine.arena --a ai --b ai1`) where the
+"""Puzzles from real arena deals (seed 11 of `python -m tools.arena --a ai --b ai1`) where the
 `ai` of issue 10's first session chose a play that a 400-deal comparison over its own belief
 finds clearly worse (by 10–19 points a deal, several standard errors): few samples at an early,
 high-stakes decision could not tell. Each position is rebuilt by replaying the deal's actions.

@@ -32,7 +32,7 @@ from botkit import reply_texts, world
 from lock_scenario import KINDS, WRITES, Acks, make_group, outcome
 
 from bot.i18n import t
-from bot.storage.bench_lock import LOCKER  # another process holding the write lock
+from tools.bench_lock import LOCKER  # another process holding the write lock
 
 
 def line(name: str, seconds: list[float]) -> str:

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import botkit
 from botkit import by_panel, components, find, seats_to_act, world
 
+from bot.core.table import TableDoc
 from bot.storage import Store
-from bot.table import TableDoc
 from engine.game import Match, Phase
 
 COUNTS: Counter[str] = Counter()

@@ -20,9 +20,9 @@ import simcord
 from simcord.actors import MemberActor
 
 from bot import create_bot
-from bot.client import TractorBot
-from bot.config import Config
-from bot.table import TableDoc
+from bot.app.client import TractorBot
+from bot.core.table import TableDoc
+from bot.runtime.config import Config
 from engine.cards import Card, Rank, parse_cards
 from engine.deal import deal_shape
 from engine.events import TrumpHow
@@ -204,7 +204,7 @@ def client_locales(monkeypatch: Any, locales: dict[int, str]) -> None:
 
 class TimersByAdvanceOnly(simcord.Env):
     """SimCord with its timer switch held on (``Env._advancing``, pinned SimCord 3.2.1, as
-    bot/local.py uses it): the bot's timers fire only through `env.advance_time`.
+    bot/app/local.py uses it): the bot's timers fire only through `env.advance_time`.
 
     Plain SimCord gives every virtual timer a wall-clock fallback: a 15-second declaration
     window closes by itself once 15 real seconds pass (a slow test, a busy machine), and a

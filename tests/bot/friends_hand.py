@@ -7,11 +7,11 @@ import random
 from collections.abc import Iterator
 
 from engine.actions import Action, Bury, CallFriends, Declare, Pass, Play, StartHand
+from engine.ai.random_agent import random_lead
 from engine.follow import random_legal_follow
 from engine.friends import FriendCall, legal_calls
 from engine.game import Match, Phase
 from engine.rules import Mode, RuleSet
-from engine.selfplay import random_lead
 from engine.views import PlayerView
 
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from panel_positions import Position, positions
 
+from bot.core.table import TableDoc
 from bot.i18n import SUPPORTED
-from bot.players import quick_plays
-from bot.table import TableDoc
+from bot.services.players import quick_plays
 from bot.ui.panels import compose_panel, table_text, table_view
 from engine.game import Phase
 

@@ -9,10 +9,10 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from bot.friends import CALLING, CallDraft
-from bot.players import computer_action, quick_plays
-from bot.selection import pool_values
-from bot.table import Seat, TableDoc
+from bot.core.friends import CALLING, CallDraft
+from bot.core.selection import pool_values
+from bot.core.table import Seat, TableDoc
+from bot.services.players import computer_action, quick_plays
 from engine.actions import CloseWindow, StartHand
 from engine.cards import Rank
 from engine.game import Match, Phase

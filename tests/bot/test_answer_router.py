@@ -13,7 +13,7 @@ from typing import Any
 from botkit import reply_texts
 from test_publish_pictures import alice_to_play, panel_item
 
-from bot.errors import UserFacingError
+from bot.core.errors import UserFacingError
 from bot.i18n import t
 from bot.ui.components import ANSWER_WITHIN
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.collector import PauseGuard
+from bot.runtime.collector import PauseGuard
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ def restore_gc() -> Iterator[None]:
     finally:
         gc.unfreeze()
         gc.collect()
-        gc.freeze()  # as `bot.memory.settle_heap` leaves a test process
+        gc.freeze()  # as `bot.runtime.memory.settle_heap` leaves a test process
 
 
 class Cycle:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from botkit import World, by_panel, by_typing, make_bot, play_hand, seats_to_act, world
 
+from bot.core.table import TableDoc
 from bot.storage import Store
-from bot.table import TableDoc
 from engine.game import Phase
 
 

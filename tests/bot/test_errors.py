@@ -8,7 +8,7 @@ from pathlib import Path
 
 from botkit import World, by_panel, components, find, forge, seats_to_act, world
 
-from bot.errors import UserFacingError
+from bot.core.errors import UserFacingError
 from engine.actions import Play
 from engine.game import Phase
 from engine.trump import Trump

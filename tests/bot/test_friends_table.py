@@ -27,13 +27,13 @@ from botkit import (
     world,
 )
 
-from bot import pictures
-from bot.errors import UserFacingError
+from bot.core.errors import UserFacingError
+from bot.core.friends import CallDraft, call_choices, parse_calls
+from bot.core.options import OPTIONS
+from bot.core.table import Seat, TableDoc
 from bot.features.lobby import option_page
-from bot.friends import CallDraft, call_choices, parse_calls
-from bot.options import OPTIONS
-from bot.players import computer_action
-from bot.table import Seat, TableDoc
+from bot.services import pictures
+from bot.services.players import computer_action
 from bot.ui.calling import choices_for
 from bot.ui.ids import InvalidId, VerbSpec, parse_id
 from bot.ui.panels import build_panel

@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from bot.players import computer_action, quick_plays
+from bot.core.selection import groups, instances, pool, pool_values
+from bot.core.table import seats_to_act
 from bot.render.sorting import hand_groups
-from bot.selection import groups, instances, pool, pool_values
-from bot.table import seats_to_act
+from bot.services.players import computer_action, quick_plays
 from bot.ui.panels import panel_plays
 from engine.actions import Play, StartHand
 from engine.cards import Rank, Suit
@@ -78,7 +78,7 @@ async def test_quick_plays_only_for_the_seat_to_play_and_per_view() -> None:
 def test_the_heap_is_settled_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
     import gc
 
-    from bot import memory
+    from bot.runtime import memory
 
     calls: list[str] = []
     monkeypatch.setattr(memory, "_settled", False)

@@ -11,10 +11,10 @@ import pytest
 from botkit import assert_ok, by_panel, find, forge, playing, reply_texts, world
 from simcord.backend.errors import OptionError
 
-from bot.errors import UserFacingError
+from bot.core.errors import UserFacingError
+from bot.core.options import OPTIONS, option_values, options_from, rules_of, with_option
+from bot.core.table import TableDoc
 from bot.features.lobby import option_page
-from bot.options import OPTIONS, option_values, options_from, rules_of, with_option
-from bot.table import TableDoc
 from bot.ui.panels import _selected_line
 from engine.cards import parse_cards
 from engine.events import TrumpHow

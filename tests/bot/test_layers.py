@@ -1,11 +1,11 @@
 """Imports in bot/ go one way (issue 11), read from the source with `ast`:
 
-composition root (bot/client.py; nothing imports it) → features (bot/features) → Discord
+composition root (bot/app/client.py; nothing imports it) → features (bot/features) → Discord
 UI (bot/ui) → services (service, repository, computer players, timers) → Discord-free core
 (table document, options registry, selection, outcome) / storage / text / render → engine.
 
 The core and the services never import discord; there is no import circle in bot/;
-bot/local.py does not import bot/__main__.py back."""
+bot/app/local.py does not import bot/__main__.py back."""
 
 from __future__ import annotations
 
@@ -19,22 +19,17 @@ ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("root", ("bot", "bot.client", "bot.__main__", "bot.local", "bot.cli", "bot.bench",
-              "bot.bench_meter", "bot.bench_floor", "bot.bench_traffic",
-              "bot.bench_attribute")),
+    ("root", ("bot", "bot.__main__", "bot.app")),
     ("features", ("bot.features",)),
     ("ui", ("bot.ui",)),
-    ("services", ("bot.service", "bot.repository", "bot.players", "bot.timers",
-                  "bot.seating", "bot.forced", "bot.offload", "bot.pictures")),
-    ("core", ("bot.table", "bot.options", "bot.selection", "bot.outcome", "bot.errors",
-              "bot.seat_rules", "bot.levels", "bot.friends",
-              "bot.config", "bot.logging", "bot.text", "bot.i18n", "bot.images",
-              "bot.replay", "bot.storage", "bot.render", "bot.memory",
-              "bot.collector")),
+    ("services", ("bot.services",)),
+    ("core", ("bot.core",)),
+    ("base", ("bot.runtime", "bot.storage", "bot.render", "bot.i18n")),
     ("engine", ("engine",)),
 ]
+"""Each layer is folders: a module's layer is its folder's (the longest prefix)."""
 DISCORD_FREE = ("core", "services")
-DISCORD_FREE_EXCEPT = ("bot.i18n", "bot.text")
+DISCORD_FREE_EXCEPT = ("bot.i18n", "bot.core.text")
 """Text: the command translator and Discord's markdown escaping (reviewed exceptions)."""
 
 
@@ -52,8 +47,8 @@ def layer_of(module: str) -> int | None:
             if (module == prefix or module.startswith(prefix + ".")) and (
                     best is None or len(prefix) > best[1]):
                 best = (index, len(prefix))
-    if best is not None and best[0] == 0 and module != "bot" and module not in LAYERS[0][1]:
-        return None
+    if best is not None and best[1] == len("bot") and module not in ("bot", "bot.__main__"):
+        return None  # a loose module in bot/: it must live in a layer's folder
     return None if best is None else best[0]
 
 
@@ -156,23 +151,31 @@ def test_no_import_circle_in_bot() -> None:
 
 
 def test_main_and_local_do_not_import_each_other() -> None:
-    """``python -m bot`` starts local play (bot/local.py); local play never reaches back."""
-    local = {t for t, _ in imports(BOT / "local.py")}
+    """``python -m bot`` starts local play (bot/app/local.py); local play never reaches back."""
+    local = {t for t, _ in imports(BOT / "app" / "local.py")}
     assert "bot.__main__" not in local
 
 
 @pytest.mark.parametrize("source", [
-    "from bot.client import TractorBot\n",          # a service reaching up to the root
+    "from bot.app.client import TractorBot\n",          # a service reaching up to the root
     "from bot.features.play import PlayFeature\n",  # a service reaching up to a feature
     "from bot.ui import panels\n",                  # a service reaching up to the UI
 ])
 def test_the_guard_fails_on_an_upward_import(source: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(EXTRA, BOT / "service.py", source)
-    assert any(found.startswith("bot.service:1 ") for found in upward_imports())
+    monkeypatch.setitem(EXTRA, BOT / "services" / "tables.py", source)
+    assert any(found.startswith("bot.services.tables:1 ") for found in upward_imports())
 
 
 def test_the_guard_fails_on_discord_in_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(EXTRA, BOT / "table.py", "import discord\n")
+    monkeypatch.setitem(EXTRA, BOT / "core" / "table.py", "import discord\n")
     with pytest.raises(AssertionError):
         test_core_and_services_never_import_discord()
+
+
+def test_the_product_never_imports_the_tools() -> None:
+    """Benchmarks, the arena and self-play live in tools/, outside the package and the image."""
+    found = [f"{module_name(p)}:{line}" for root in (BOT, ROOT / "engine")
+             for p in sorted(root.rglob("*.py"))
+             for target, line in imports(p) if target.split(".")[0] == "tools"]
+    assert found == []

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from botkit import by_panel, play_hand, world
 
-from bot.errors import UserFacingError
-from bot.repository import fresh_copy
+from bot.core.errors import UserFacingError
+from bot.core.table import Seat, TableDoc
+from bot.services.repository import fresh_copy
 from bot.storage import StaleVersion
-from bot.table import Seat, TableDoc
 from engine.game import Match
 
 

@@ -13,7 +13,7 @@ import pytest
 from botkit import world
 from simcord import _dpy_internals
 
-from bot.bench import _Meter
+from tools.bench import _Meter
 
 
 def _burn(seconds: float) -> None:

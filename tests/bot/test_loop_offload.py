@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot import offload
+from bot.runtime import offload
 
 
 @pytest.fixture

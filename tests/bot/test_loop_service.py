@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from botkit import by_panel, play_hand, world
 
-from bot.service import TableService
+from bot.services.tables import TableService
 
 
 async def test_computer_turns_and_turns_without_forced_plays_load_nothing(

@@ -1,4 +1,4 @@
-"""The garbage collector is set up in one place (`bot.memory.configure`) when the bot is
+"""The garbage collector is set up in one place (`bot.runtime.memory.configure`) when the bot is
 set up (issue 16): thresholds for a long-lived bot, the start-up heap frozen, full
 collections' survivors frozen by the bot's `PauseGuard` until it closes."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from botkit import world
 
-from bot import memory
+from bot.runtime import memory
 
 
 async def test_the_collector_is_set_up_with_the_bot(tmp_path: Path) -> None:

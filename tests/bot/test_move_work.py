@@ -12,8 +12,9 @@ import pytest
 from botkit import assert_ok, find
 from test_publish_pictures import alice_to_play, pick_first
 
-from bot import offload, pictures
-from bot.table import TableDoc
+from bot.core.table import TableDoc
+from bot.runtime import offload
+from bot.services import pictures
 from bot.ui import panels
 from engine.actions import Play, StartHand
 from engine.game import Match

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from botkit import find, world
 
-from bot import offload, pictures
-from bot.config import Config, ConfigError
+from bot.runtime import offload
+from bot.runtime.config import Config, ConfigError
+from bot.services import pictures
 from engine.actions import Pass, StartHand
 from engine.game import Match, Phase
 from engine.rules import RuleSet

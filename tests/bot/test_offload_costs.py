@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot import offload
 from bot.render import SeatLabel
+from bot.runtime import offload
 
 
 @pytest.mark.parametrize("size", [10, 40_000])

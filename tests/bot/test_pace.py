@@ -23,7 +23,7 @@ from botkit import (
     world,
 )
 
-from bot.errors import UserFacingError
+from bot.core.errors import UserFacingError
 from engine.game import Phase
 
 

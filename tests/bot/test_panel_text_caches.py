@@ -7,9 +7,9 @@ import discord
 import pytest
 
 from bot import i18n
+from bot.core.table import Seat, TableDoc
+from bot.core.text import PRETTY, escaped, pretty, seat_name
 from bot.i18n import messages, t, tn
-from bot.table import Seat, TableDoc
-from bot.text import PRETTY, escaped, pretty, seat_name
 from engine.cards import ALL_CARDS
 
 

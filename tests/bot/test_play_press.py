@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from botkit import by_panel, components, find, seats_to_act, world
 
-from bot.table import TableDoc
+from bot.core.table import TableDoc
 from engine.game import Match, Phase
 
 

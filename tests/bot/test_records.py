@@ -32,16 +32,17 @@ from openskill.models import PlackettLuce
 from simcord.actors import MemberActor
 
 from bot import create_bot
-from bot.client import TractorBot
-from bot.config import Config
-from bot.replay import SeatInfo, frame_png, replay_frames
+from bot.app.client import TractorBot
+from bot.core.replay import SeatInfo, frame_png, replay_frames
+from bot.runtime.config import Config
 from bot.storage import HandAction, HandRecord, MatchRecord, Store, UserSettings
 from engine.actions import StartHand
+from engine.ai.random_agent import RandomAgent
 from engine.cards import Card, parse_cards
 from engine.events import ThrowFailed, TrickWon
 from engine.game import Match
 from engine.rules import RuleSet
-from engine.selfplay import RandomAgent, play_hand
+from tools.selfplay import play_hand
 
 CONFIG = Config(action_delay=0.0, edit_interval=0.0)
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -25,10 +25,10 @@ from friends_hand import friends_rules, play_friends_hand
 from simcord.actors import MemberActor
 
 from bot import create_bot
-from bot.client import TractorBot
-from bot.config import Config
-from bot.outcome import hand_record, match_record
-from bot.replay import replay_frames
+from bot.app.client import TractorBot
+from bot.core.outcome import hand_record, match_record
+from bot.core.replay import replay_frames
+from bot.runtime.config import Config
 from bot.storage import HandAction, HandRecord, MatchRecord, Side, Store
 from engine.game import Match
 

@@ -1,4 +1,4 @@
-"""bot/replay.py: a hand rebuilt from its seed and actions, step by step, showing only what was
+"""bot/core/replay.py: a hand rebuilt from its seed and actions, step by step, showing only what was
 public at each step (no Discord here; see test_records.py for the command)."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.features.records import id_ranges
-from bot.replay import (
+from bot.core.replay import (
     Frame,
     ReplayError,
     SeatInfo,
@@ -20,11 +19,13 @@ from bot.replay import (
     levels_before,
     replay_frames,
 )
+from bot.features.records import id_ranges
 from bot.storage import HandRecord, LevelPoint
+from engine.ai.random_agent import RandomAgent
 from engine.cards import Card, Rank
 from engine.game import Match, Phase
 from engine.rules import NoBid, RuleSet
-from engine.selfplay import RandomAgent, play_hand
+from tools.selfplay import play_hand
 
 SEATS = [SeatInfo(f"P{i}", f"<@{100 + i}>", computer=i == 3) for i in range(4)]
 

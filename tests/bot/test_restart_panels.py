@@ -1,4 +1,4 @@
-"""A DM panel sent with a move is saved with the table's next save (bot/repository.py
+"""A DM panel sent with a move is saved with the table's next save (bot/services/repository.py
 `defer_meta`), or on its own once the table has been idle `META_IDLE` seconds, and when the
 bot closes (SIGINT/SIGTERM: ``TractorBot.close``). After a restart, the panel the bot edits
 is the newest one, not an older one whose buttons would then be all the player has."""
@@ -11,7 +11,7 @@ from pathlib import Path
 from botkit import World, by_panel, make_bot, world
 from test_publish_pictures import until_my_play
 
-from bot.repository import META_IDLE
+from bot.services.repository import META_IDLE
 
 
 async def newest_panel_pending(w: World) -> tuple[int, int]:

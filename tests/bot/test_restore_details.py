@@ -10,7 +10,7 @@ from pathlib import Path
 import discord
 from botkit import TEST_CONFIG, World, by_panel, seats_to_act, world
 
-from bot.client import discord_clock as now
+from bot.app.client import discord_clock as now
 from engine.game import Phase
 
 RESTORED = "restored after a restart"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from botkit import reply_texts, world
 
-from bot.config import Config, ConfigError
+from bot.runtime.config import Config, ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 

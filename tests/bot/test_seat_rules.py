@@ -1,13 +1,13 @@
-"""`bot.seat_rules` on table documents alone: free seats (a seat someone waits for is not
+"""`bot.core.seat_rules` on table documents alone: free seats (a seat someone waits for is not
 free), waiting people seated at the next hand, and the holders of a hand's seats."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot import seat_rules
-from bot.errors import UserFacingError
-from bot.table import Seat, TableDoc
+from bot.core import seat_rules
+from bot.core.errors import UserFacingError
+from bot.core.table import Seat, TableDoc
 from engine.actions import StartHand
 from engine.game import Match
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import discord
 from botkit import by_panel, play_hand, reply_texts, world
 
-from bot.table import DOC_VERSION
+from bot.core.table import DOC_VERSION
 from bot.ui.panels import seat_labels
 from engine.game import Phase
 

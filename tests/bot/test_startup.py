@@ -17,8 +17,8 @@ import discord
 import pytest
 
 from bot import __main__ as entry
-from bot import cli
-from bot.config import Config, ConfigError
+from bot.app import cli
+from bot.runtime.config import Config, ConfigError
 from bot.storage import StorageError
 from bot.storage.errors import DatabaseCorrupt, SchemaTooNew
 
@@ -123,7 +123,7 @@ def test_discord_mode_modules_do_not_need_simcord(tmp_path: Path) -> None:
     """Every bot module but local play imports with SimCord blocked."""
     code = ("import pkgutil, importlib, bot\n"
             "for m in pkgutil.walk_packages(bot.__path__, 'bot.'):\n"
-            "    if m.name != 'bot.local' and not m.name.endswith('__main__'):\n"
+            "    if m.name != 'bot.app.local' and not m.name.endswith('__main__'):\n"
             "        importlib.import_module(m.name)\n"
             "import bot.__main__, bot.local\n"  # local play imports SimCord only when run
             "print('imported')")
@@ -144,7 +144,7 @@ def test_a_database_the_bot_cannot_write_stops_the_start(unprivileged: Any,
     """Issue 15: a database the bot cannot write is one line and status 2 before any
     network use, as for a corrupt file: a saved file or a new one in a folder the bot
     cannot write (SQLite refuses it), or a read-only file (`Store.open` refuses it)."""
-    from bot.client import prepare_database
+    from bot.app.client import prepare_database
 
     folder = unprivileged.root / "db"
     folder.mkdir()
@@ -218,7 +218,7 @@ def test_run_discord_reports_a_failed_login(tmp_path: Path, monkeypatch: pytest.
         raise error
 
     monkeypatch.setattr(discord.http.HTTPClient, "static_login", static_login)
-    monkeypatch.setattr("bot.logging.setup_logging", lambda *a, **k: None)
+    monkeypatch.setattr("bot.runtime.logging.setup_logging", lambda *a, **k: None)
     config = Config(token=TOKEN, database_path=str(tmp_path / "t.sqlite3"),
                     sync_commands=False)
     assert entry.run_discord(config) == status
@@ -261,13 +261,13 @@ def test_a_bad_tractor_computer_stops_the_start_in_one_line(tmp_path: Path, mode
 
 
 def test_the_entry_point_and_local_play_do_not_import_each_other(tmp_path: Path) -> None:
-    """bot/__main__.py imports bot/local.py only when local play runs, and local play never
-    imports the entry point: what both need is in bot/cli.py."""
+    """bot/__main__.py imports bot/app/local.py only when local play runs, and local play never
+    imports the entry point: what both need is in bot/app/cli.py."""
     code = ("import sys, bot.local\n"
-            "assert 'bot.__main__' not in sys.modules, 'bot.local imported bot.__main__'\n"
-            "del sys.modules['bot.local']\n"
+            "assert 'bot.__main__' not in sys.modules, 'bot.app.local imported bot.__main__'\n"
+            "del sys.modules['bot.app.local']\n"
             "import bot.__main__\n"
-            "assert 'bot.local' not in sys.modules, 'bot.__main__ imported bot.local'\n")
+            "assert 'bot.app.local' not in sys.modules, 'bot.__main__ imported bot.local'\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, cwd=tmp_path, env=child_env(tmp_path))
     assert done.returncode == 0, done.stderr

@@ -1,4 +1,4 @@
-"""`bot.timers.Timers` on loop timer handles (issue 16): re-arming replaces the deadline,
+"""`bot.services.timers.Timers` on loop timer handles (issue 16): re-arming replaces the deadline,
 a cancelled or replaced deadline never fires, and only a due one starts a task."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.timers import Timers
+from bot.services.timers import Timers
 
 
 async def settle() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from botkit import by_panel, by_typing, playing, reply_texts, seats_to_act, world
 
-from bot.forced import forced_play
+from bot.services.forced import forced_play
 from engine.actions import Play
 from engine.cards import parse_cards
 from engine.game import Phase

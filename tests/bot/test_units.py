@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config, ConfigError
-from bot.selection import instances, selection_cards
-from bot.table import Seat, TableDoc, bump_step
+from bot.core.selection import instances, selection_cards
+from bot.core.table import Seat, TableDoc, bump_step
+from bot.runtime.config import Config, ConfigError
 from bot.ui.panels import pack_groups
 from engine.actions import StartHand
 from engine.cards import parse_cards

@@ -8,13 +8,14 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from engine.actions import Action, CallFriends, StartHand
+from engine.ai.random_agent import RandomAgent
 from engine.cards import ALL_CARDS, Card, Rank, parse_cards
 from engine.events import Event, TrumpHow
 from engine.friends import FriendCall
 from engine.game import HandState, Match, Phase
 from engine.rules import Mode, RuleSet
-from engine.selfplay import RandomAgent, next_action
 from engine.trump import Trump
+from tools.selfplay import next_action
 
 Step = tuple[Match, Action, Match, tuple[Event, ...]]
 

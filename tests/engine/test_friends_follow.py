@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from tractor_dsl import T, cards, sub_multisets
 
 from engine import follow_error, legal_follow_candidates, random_legal_follow
+from engine.ai.random_agent import random_lead
 from engine.follow import build_follow, forced_cards
 from engine.matching import best_answer, pair_counts, shapes_of, wide_answer
 from engine.rules import Follow
-from engine.selfplay import random_lead
 from engine.units import decompose_suit
 
 H2 = T("2H")

@@ -15,7 +15,6 @@ import pytest
 from friends_support import friends_rules, friends_steps, pack
 from test_game_support import card_census
 
-from engine import bench, selfplay
 from engine.actions import StartHand, action_from_dict
 from engine.cards import card_points
 from engine.deal import deal_shape
@@ -23,6 +22,8 @@ from engine.events import FriendRevealed, HandSettled
 from engine.friends import side_of
 from engine.game import Match, Phase
 from engine.rules import RuleSet
+from tools import bench_engine as bench
+from tools import selfplay
 
 TABLES = [(players, decks) for players in range(4, 9) for decks in (2, 3, 4)]
 

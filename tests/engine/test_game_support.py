@@ -7,12 +7,13 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from engine.actions import Action, Pass, StartHand
+from engine.ai.random_agent import RandomAgent
 from engine.cards import ALL_CARDS, Card, Rank, parse_cards
 from engine.events import Event, TrumpHow
 from engine.game import HandState, Match, Phase
 from engine.rules import RuleSet
-from engine.selfplay import RandomAgent, play_hand
 from engine.trump import Trump
+from tools.selfplay import play_hand
 
 Step = tuple[Match, Action, Match, tuple[Event, ...]]
 

@@ -15,12 +15,13 @@ from typing import Any
 import pytest
 
 from engine import wire
+from engine.ai.random_agent import RandomAgent
 from engine.cards import ALL_CARDS, Card
 from engine.game import Match, Phase, Trick
 from engine.rules import FixedTrump, Mode, RuleSet
-from engine.selfplay import RandomAgent, play_hand
 from engine.views import PlayerView, PublicView, player_view
 from engine.wire import _public_out, _trick_out
+from tools.selfplay import play_hand
 
 
 def assert_same(a: Any, b: Any, where: str = "view") -> None:

@@ -41,11 +41,12 @@ from bot.render.hand import layout, tuple_groups
 from bot.render.ring import SLOTS, cells, fitted_call, play_rows
 from bot.render.sides import Call, Role, sides_of
 from bot.render.table import table_image
+from engine.ai.random_agent import RandomAgent
 from engine.cards import Card, Rank, Suit, parse_cards
 from engine.game import Match, Phase, Trick
 from engine.rules import Mode, RuleSet
-from engine.selfplay import RandomAgent, play_hand
 from engine.views import PlayerView, PublicView
+from tools.selfplay import play_hand
 
 MAX_BYTES = 64 * 1024  # the 8-seat table holds up to 64 cards and 32 tiles
 LEAST_ASPECT = 0.72  # taller than the four-seat table: at most 1000 px

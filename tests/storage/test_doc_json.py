@@ -7,8 +7,8 @@ import math
 
 import pytest
 
+from bot.core.table import Seat, TableDoc
 from bot.storage.sql import doc_dumps, dumps
-from bot.table import Seat, TableDoc
 from tests.bot.test_hot_path_caches import playing_match
 
 

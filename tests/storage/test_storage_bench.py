@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import bench_lock
+from tools import bench_lock
 
 
 def test_bench_lock_runs_and_reports(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,165 @@
+"""The composition root: `create_bot(database)` and its ``setup_hook`` (nothing in bot/
+imports this module but the package's lazy ``bot.create_bot``).
+
+``setup_hook`` opens the database, builds every part once with what it needs (repository,
+publisher, service, router, features — no wiring after the fact), installs the translator,
+adds the ``/tractor`` group with the features' commands, registers the one dynamic item,
+restores the open tables (timers re-armed, computer seats resumed, table messages
+refreshed with a "restored after restart" line), syncs the commands (to
+``DEV_GUILD_ID`` when set, else globally) and sets the garbage collector up for a long-lived
+bot (`bot.runtime.memory.configure`, the one place that does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.selection import Selections
+from bot.features import App, load_features, make_tractor_group
+from bot.runtime import memory, offload
+from bot.runtime.collector import PauseGuard
+from bot.runtime.config import Config
+from bot.runtime.logging import log
+from bot.services.repository import TableRepository
+from bot.services.tables import TableService
+from bot.storage import Store
+from bot.ui.access import Access
+from bot.ui.components import ComponentRouter
+from bot.ui.publish import Publisher
+from bot.ui.replies import fail, reader_locale
+
+__all__ = ["TractorBot", "create_bot", "prepare_database"]
+
+
+def discord_clock() -> float:
+    """Epoch seconds from discord.py's clock (virtual under SimCord)."""
+    return discord.utils.utcnow().timestamp()
+
+
+class TractorTree(app_commands.CommandTree[Any]):
+    """Command errors take the one error path (`bot.ui.replies.fail`)."""
+
+    async def on_error(self, interaction: discord.Interaction[Any],
+                       error: app_commands.AppCommandError) -> None:
+        await fail(interaction, error)
+
+
+class TractorBot(commands.Bot):
+    """The Tractor bot. Unstarted until ``start``/SimCord; ``setup_hook`` builds it."""
+
+    store: Store
+    service: TableService
+    publisher: Publisher
+    app: App
+
+    def __init__(self, config: Config) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=TractorTree,
+            # No message cache: the bot reads only the message a click came with (in the
+            # interaction) and never looks one up, and without message intents nothing
+            # would fill it but lookups would still walk it.
+            max_messages=None,
+        )
+        self.config = config
+        self.tractor_group: app_commands.Group = make_tractor_group()
+        self.features: list[str] = []
+        self._store_open = False
+        self.pause_guard: PauseGuard | None = None
+
+    async def setup_hook(self) -> None:
+        from bot.i18n import TractorTranslator
+
+        # Migrate on a private event loop first: a fresh file is created and migrated
+        # before the bot's loop touches it (cheap when it is already up to date).
+        await asyncio.to_thread(prepare_database, self.config.database_path)
+        offload.configure(self.config.workers)
+        self.store = store = await Store.open(self.config.database_path)
+        self._store_open = True
+        repository = TableRepository(store)
+        selections = Selections()
+        self.publisher = Publisher(self, repository, selections, self.config)
+        self.service = TableService(repository, self.config, clock=discord_clock,
+                                    publish=self.publisher.submit)
+        access = Access(self.service)
+        router = ComponentRouter(lambda interaction: reader_locale(interaction, store),
+                                 access.owner)
+        self.app = App(client=self, config=self.config, store=store, service=self.service,
+                       publisher=self.publisher, selections=selections, router=router,
+                       access=access, group=self.tractor_group)
+        try:
+            await self.tree.set_translator(TractorTranslator())
+            self.tree.add_command(self.tractor_group)
+            self.features = await load_features(self.app)
+            router.install(self)
+            restored = await self.service.restore()
+            if self.config.sync_commands:
+                await self._sync()
+        except BaseException:
+            await self.close_store()
+            raise
+        self.pause_guard = memory.configure(asyncio.get_running_loop())
+        log.info("setup done: features %s; %d open table(s) restored",
+                 ", ".join(self.features), len(restored))
+
+    async def _sync(self) -> None:
+        guild_id = self.config.dev_guild_id
+        if guild_id:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def close_store(self) -> None:
+        """Stop timers and close the database (idempotent)."""
+        if self.pause_guard is not None:
+            self.pause_guard.uninstall()
+            self.pause_guard = None
+        if self._store_open:
+            self._store_open = False
+            await self.service.close()
+            try:  # message ids still waiting for their table's next save
+                await self.service.repository.flush_meta()
+            finally:
+                await self.store.close()
+            offload.shutdown()
+
+    async def close(self) -> None:
+        try:
+            await self.close_store()
+        finally:
+            await super().close()
+
+
+def prepare_database(path: str) -> None:
+    """Create or migrate the database at `path` and check it, on a private event loop
+    (raises `bot.storage.StorageError` for a corrupt or too-new file, `OSError` when it
+    cannot be opened). ``python -m bot`` calls it before connecting to Discord."""
+    async def run() -> None:
+        store = await Store.open(path)
+        await store.close()
+
+    asyncio.run(run())
+
+
+def create_bot(
+    database: str | os.PathLike[str], *, config: Config | None = None, **changes: Any
+) -> TractorBot:
+    """An unstarted bot on the SQLite file `database` (settings from the environment
+    unless `config` is given; keyword `changes` override single settings, e.g.
+    ``create_bot(path, action_delay=0, edit_interval=0)`` in tests)."""
+    base = config if config is not None else Config.from_env(require_token=False)
+    base = base.with_changes(database_path=os.fspath(database), **changes)
+    return TractorBot(base)

@@ -1,0 +1,719 @@
+"""Local play: the real bot, no token, a simulated Discord in your browser.
+
+``python -m bot`` (``make play``) without a ``DISCORD_TOKEN`` calls `main`. It builds the
+real bot with `bot.create_bot`, attaches it to SimCord's in-process Discord, and makes a
+server "Tractor Club" with a ``#tractor`` channel and you (``--players N``: 1-4 people at
+this computer; the other seats are computer players). The table is the four-player game,
+or Finding Friends with ``--mode friends --seats N [--decks D]`` (`Shape`: 4-8 seats,
+read as ``/tractor new mode: players: decks:`` reads them). Everyone is seated through
+the bot's own slash commands (``/tractor new``, ``join``, ``addbot``, ``start``), exactly
+as on Discord. Then SimCord's preview serves the channel on loopback and the address is
+printed on its own line (``http://127.0.0.1:PORT/#…``; the part after ``#`` is the
+session key, so keep it to yourself). The page shows ``#tractor`` as a Discord client
+would: the table message and its buttons, the ephemeral ``My hand`` panel, and a composer
+for the ``/tractor`` commands. With several local players the page's viewer switch swaps
+seats. Ctrl-C, SIGTERM or "End session" in the page stops it; the database is closed.
+
+The game lives in ``./data/local.sqlite3`` (``--database``). The simulated world is built
+the same way every time (same server, channel and player ids), so an unfinished game
+from the last session is picked up again instead of a new one being seated, with the
+seats it was saved with: the number of people and the table's shape are read from the
+save (`saved_table`), and a ``--players``, ``--mode``, ``--seats`` or ``--decks`` that
+differs is ignored and said so (`_announce`). The file is
+opened and checked before anything else starts, so a corrupt, too-new or unusable file
+(a read-only folder, say) is one line and exit status 2, as in Discord mode.
+
+Time. SimCord runs the bot on a virtual clock that moves only when something moves it,
+and after each operation waits for the bot's work, timers included. Here the clock is
+set to the wall clock before the bot logs in, and a `_Pump` keeps it there, so the
+computer players' ``BOT_ACTION_DELAY`` pauses, turn timers and ``<t:…:R>`` countdowns run
+in real time; operations (the page's clicks, commands run from Python) wait only for the
+bot's answer, not for its timers (`LocalSession._answered`); and the pump republishes the
+page whenever the bot sent something, so the computer players' moves show up one by one.
+The pump and the page's actions take turns on one lock.
+
+This leans on internals of the pinned SimCord 3.2.1, each exercised by
+tests/test_local_play.py: ``Env._advancing`` and ``Env._real_advance_task`` (the timer
+switch), ``Backend.advance_clock`` and ``Backend.bot_user`` before the bot logs in, and
+the preview's ``_action``, ``_publish``, ``_pages`` and ``_closed`` (see `_PageActions`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+import webbrowser
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+from bot.app.cli import EXIT_CONFIG, build_parser, fail, startup_failure
+from bot.runtime.config import LOCAL_DATABASE, LOCAL_PORT, Config, ConfigError
+
+__all__ = [
+    "CHANNEL_NAME",
+    "DEFAULT_DATABASE",
+    "DEFAULT_PORT",
+    "GUILD_NAME",
+    "TEAMS",
+    "LocalSession",
+    "SavedTable",
+    "Shape",
+    "local_session",
+    "main",
+    "saved_people",
+    "saved_table",
+    "serve",
+]
+
+log = logging.getLogger("tractor.local")
+T = TypeVar("T")
+
+GUILD_NAME = "Tractor Club"
+CHANNEL_NAME = "tractor"
+DEFAULT_DATABASE = LOCAL_DATABASE
+DEFAULT_PORT = LOCAL_PORT
+BOT_NAME = "Tractor"
+
+# How long SimCord may wait for the bot to settle after an operation (see `_answered`).
+_SETTLE = 30.0
+_PUMP_INTERVAL = 0.1
+LOCAL_FIRST_DEAL = 600.0
+"""Local play deals the first hand when the page is open (`_Pump.ready_when_open`); this
+many seconds after the start at the latest."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The table local play seats: its mode (``teams`` or ``friends``), its seats and its
+    decks (0: by seats, F1). ``--mode``, ``--seats`` and ``--decks`` choose it (`chosen`)."""
+
+    mode: str = "teams"
+    seats: int = 4
+    decks: int = 0
+
+    @classmethod
+    def chosen(cls, mode: str | None = None, seats: int | None = None,
+               decks: int | None = None) -> Shape:
+        """The shape the options ask for, as ``/tractor new`` reads its own: more seats or
+        other decks than the four-player game is Finding Friends. `ValueError` (one line
+        naming the option) when they ask for no table."""
+        if seats is not None and not 4 <= seats <= 8:
+            raise ValueError("--seats must be between 4 and 8")
+        if decks is not None and not 2 <= decks <= 4:
+            raise ValueError("--decks must be 2, 3 or 4")
+        if mode is None and ((seats or 4) != 4 or (decks or 2) != 2):
+            mode = "friends"
+        if (mode or "teams") == "teams":
+            if (seats or 4) != 4 or (decks or 2) != 2:
+                raise ValueError("--mode teams is four seats and two decks; Finding Friends "
+                                 "(--mode friends) takes --seats 4-8 and --decks 2-4")
+            return cls()
+        return cls("friends", seats or 4, decks or 0)
+
+    @property
+    def friends(self) -> bool:
+        return self.mode == "friends"
+
+    def new_options(self) -> dict[str, Any]:
+        """The options of ``/tractor new`` that open this table (none for teams)."""
+        if not self.friends:
+            return {}
+        return {"mode": "friends", "players": self.seats} | (
+            {"decks": self.decks} if self.decks else {})
+
+    def describe(self) -> str:
+        """How the start line names a Finding Friends table ("" for teams)."""
+        if not self.friends:
+            return ""
+        from engine.deal import deal_shape
+        from engine.rules import Mode, RuleSet
+
+        decks = deal_shape(RuleSet(mode=Mode.FRIENDS, players=self.seats,
+                                   decks=self.decks)).decks
+        return f" at a Finding Friends table of {self.seats} seats ({decks} decks)"
+
+
+TEAMS = Shape()
+"""The four-player game, what local play seats unless told otherwise."""
+
+
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """The unfinished table of a local play file: how many people sit at it, its shape."""
+
+    people: int
+    shape: Shape
+
+
+def _player_names(count: int) -> list[tuple[str, str]]:
+    """(username, display name) of the local people: "you" alone, else Player 1..N."""
+    if count == 1:
+        return [("you", "You")]
+    return [(f"player{i}", f"Player {i}") for i in range(1, count + 1)]
+
+
+@dataclass
+class LocalSession:
+    """A running local game: the SimCord world, the bot and the page serving it."""
+
+    env: Any  # simcord.Env
+    bot: Any  # bot.client.TractorBot
+    guild: Any  # simcord.GuildHandle
+    channel: Any  # simcord.ChannelHandle
+    humans: tuple[Any, ...]  # simcord.MemberActor, in seat order
+    database: Path
+    preview: Any  # simcord.Preview
+    resumed: bool = False
+    shape: Shape = TEAMS
+    """The table's shape, as seated or as saved (a resumed game keeps its own)."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def url(self) -> str:
+        """The page address; it carries the session key after ``#``."""
+        return str(self.preview.url)
+
+    async def act(self, operation: Callable[[], Awaitable[T]]) -> T:
+        """Run one SimCord operation (an actor's slash, click, select…) between pump ticks.
+
+        Whatever drives the world from Python (the seating, tests) comes through here,
+        like the page's own actions, so no two operations overlap; see `_answered`."""
+        async with self.lock:
+            return await self._answered(operation)
+
+    async def idle(self) -> None:
+        """Wait until the bot has done what it can do now (its timers aside)."""
+        async with self.lock:
+            await self._advance(0.0)
+
+    async def wait_closed(self) -> None:
+        """Return when "End session" in the page closed the preview."""
+        await self.preview.wait_closed()
+
+    async def _answered(self, operation: Callable[[], Awaitable[T]]) -> T:
+        """Run `operation` (lock held), settling for the bot's answer but not its timers.
+
+        After each operation SimCord waits for the bot's work, timers included when they
+        fall due before its settle deadline, in real time. A click would then return only
+        after the computer players' pauses had played out, and the page would jump past
+        their moves. So operations run the way SimCord runs `advance_time`: every timer
+        counts as waiting, the operation returns once the bot answered, and the pump then
+        plays the timers out in real time."""
+        async with self._timers_held():
+            return await operation()
+
+    async def _advance(self, seconds: float) -> None:
+        """Move the virtual clock on, running the bot's timers due by then (lock held)."""
+        async with self._timers_held():
+            try:
+                # In a task of its own: SimCord lets a timer that fires in real time wait
+                # for the task advancing time, so that task has to end.
+                await asyncio.ensure_future(self.env.advance_time(seconds))
+            except TimeoutError as error:  # the bot took longer than _SETTLE; it carries on
+                log.warning("the simulated Discord is slow to settle: %s", _first_line(error))
+
+    @contextlib.asynccontextmanager
+    async def _timers_held(self) -> AsyncIterator[None]:
+        """SimCord's advancing switch, on (``Env._advancing``: pinned SimCord 3.2.1).
+
+        While it is on, every timer counts as waiting and none fires on its own. A timer
+        that already fired on its own (SimCord then advances the clock in a background
+        task) is let finish first: an advance started meanwhile and that task would wait
+        for each other until the settle bound."""
+        env = self.env
+        running = env._real_advance_task
+        if running is not None and not running.done():
+            await asyncio.wait({running})
+        env._advancing = True
+        try:
+            yield
+        finally:
+            env._advancing = False
+
+    async def _catch_up(self) -> None:
+        """Bring the virtual clock to the wall clock (lock held)."""
+        lag = (datetime.now(UTC) - self.env.now()).total_seconds()
+        if lag > 0.005:
+            await self._advance(lag)
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).splitlines() or [type(error).__name__])[0]
+
+
+class _Pump:
+    """Keeps the virtual clock at the wall clock and the page up to date.
+
+    Every tick, under the session lock: catch the clock up (which runs the bot's due
+    timers: a computer player's pause, the coalesced table edit, a turn timer), then, if
+    the bot sent anything to Discord since the page was last published, republish it."""
+
+    def __init__(self, session: LocalSession) -> None:
+        self.session = session
+        self.published = -1
+        self.shown = 0
+        self.page_seen = False
+
+    async def tick(self) -> None:
+        session = self.session
+        async with session.lock:
+            if session.preview._closed:
+                return
+            await session._catch_up()
+            await self.ready_when_open()
+            sent = len(session.env.http_requests)
+            if sent != self.published:
+                await session._answered(session.preview.refresh)
+                self.published = sent
+                await self.follow()
+
+    async def ready_when_open(self) -> None:
+        """The first time a page is open (a browser showing the channel, beside SimCord's
+        own Python presentation), the local people are Ready: a first deal that waits for
+        them starts then, with their hand in front of them."""
+        session = self.session
+        if self.page_seen or not any(page != "python" for page in session.preview._pages):
+            return
+        self.page_seen = True
+        from bot.core.errors import UserFacingError
+
+        stored = await session.bot.store.table_in_channel(session.channel.id)
+        if stored is None:
+            return
+        for human in session.humans:
+            with contextlib.suppress(UserFacingError):
+                await session._answered(
+                    lambda human=human: session.bot.service.ready(stored.id, human.id))
+
+    async def follow(self) -> None:
+        """Keep the page's starting point at the newest message, so a page opened (or
+        reloaded) later starts there rather than at the table of the first hand."""
+        from simcord import SetupError
+
+        session = self.session
+        newest = session.channel.last_message
+        if newest is None or newest.id == self.shown:
+            return
+        self.shown = newest.id
+        with contextlib.suppress(SetupError):  # someone else's ephemeral message
+            await session.preview.show(newest)
+
+    async def run(self) -> None:
+        while not self.session.preview._closed:
+            try:
+                await asyncio.ensure_future(self.tick())  # a task per tick: see _advance
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if self.session.preview._closed:
+                    return
+                log.exception("local play: updating the page failed")
+            await asyncio.sleep(_PUMP_INTERVAL)
+
+
+class _PageActions:
+    """Adapts SimCord's page to a game that moves while you look at it.
+
+    - The page's actions take the session lock: they are SimCord operations too, and
+      SimCord refuses one that starts while another runs (the pump's, say).
+    - SimCord refuses a page action made on an older publication of the page than the
+      latest ("stale revision"), and here the page is republished whenever a computer
+      player moves, so a click that raced one would fail. Discord has no such check: the
+      client sends the custom id it shows, and the bot judges it (its custom ids carry the
+      game step, so a click from an outdated panel gets "the table has moved on"). So an
+      action is brought to the current revision when what it acts on is unchanged since
+      the publication the browser saw: the clicked message's components, custom ids
+      included, are the same (then the same control gets the same custom id, as on
+      Discord); commands, autocomplete and modals do not depend on the page at all.
+    """
+
+    _REVISION_FREE = frozenset({"run_command", "autocomplete_command", "modal_submit"})
+    _ON_A_MESSAGE = frozenset({"click", "select"})
+    _KEEP = 32  # publications remembered per page
+
+    def __init__(self, session: LocalSession) -> None:
+        self.session = session
+        self.preview = session.preview
+        self.seen: dict[str, dict[int, dict[str, str]]] = {}
+        self._publish = self.preview._publish
+        self._action = self.preview._action
+        self.preview._publish = self.publish
+        self.preview._action = self.action
+
+    def components(self, message_id: str | int) -> str:
+        """The components of a message in #tractor, as SimCord resolves controls on them."""
+        env, channel = self.session.env, self.session.channel
+        try:
+            message = env.backend.get_message(channel.id, int(message_id))
+        except Exception:
+            return ""
+        text = json.dumps(message.components, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def publish(self, page: Any, **kwargs: Any) -> None:
+        self._publish(page, **kwargs)
+        snapshot = page.snapshot if isinstance(page.snapshot, Mapping) else {}
+        seen = self.seen.setdefault(page.id, {})
+        seen[page.revision] = {mid: self.components(mid) for mid in snapshot.get("messages", {})}
+        for revision in sorted(seen)[: -self._KEEP]:
+            del seen[revision]
+        for closed in self.seen.keys() - self.preview._pages.keys() - {page.id}:
+            del self.seen[closed]
+
+    def current(self, context_id: Any, body: Any) -> Any:
+        """`body`, brought to the page's current revision when that changes nothing."""
+        if not isinstance(body, Mapping) or not isinstance(context_id, str):
+            return body
+        kind, seen_revision = body.get("kind"), body.get("published_revision")
+        page = self.preview._pages.get(context_id)
+        if page is None or not isinstance(seen_revision, int) or seen_revision == page.revision:
+            return body
+        if kind not in self._REVISION_FREE:
+            target = str(body.get("target_id"))
+            seen = self.seen.get(context_id, {}).get(seen_revision, {})
+            if kind not in self._ON_A_MESSAGE or target not in seen:
+                return body
+            if seen[target] != self.components(target):
+                return body
+        return {**body, "published_revision": page.revision}
+
+    async def action(self, context_id: Any, body: Any) -> Any:
+        return await self.session.act(
+            lambda: self._action(context_id, self.current(context_id, body))
+        )
+
+
+async def _command(session: LocalSession, member: Any, name: str, **options: Any) -> None:
+    """Run ``/<name>`` as `member` in #tractor and wait for the bot; a bot error raises."""
+    before = len(session.env.errors)
+    await session.act(lambda: member.slash(session.channel, name, **options))
+    errors = session.env.errors[before:]
+    if errors:
+        raise RuntimeError(f"/{name} failed in the bot: {errors[0]!r}") from errors[0]
+
+
+async def _seat_table(session: LocalSession, shape: Shape) -> None:
+    """Open the table and fill it through the bot's own commands, as players would."""
+    host, *others = session.humans
+    await _command(session, host, "tractor new", **shape.new_options())  # host: seat 1
+    if shape.friends:  # partners are called: the people sit in the next seats
+        seats: tuple[int, ...] = tuple(range(2, len(session.humans) + 1))
+    else:
+        seats = (3,) if len(others) == 1 else (2, 3, 4)  # two people play as partners
+    for member, seat in zip(others, seats, strict=False):
+        await _command(session, member, "tractor join", seat=seat)
+    for _ in range(shape.seats - len(session.humans)):
+        await _command(session, host, "tractor addbot")
+    await _command(session, host, "tractor start")
+
+
+async def _stored_table(session: LocalSession) -> SavedTable | None:
+    """The people and the shape of the table in #tractor, or None when there is none."""
+    stored = await session.bot.store.table_in_channel(session.channel.id)
+    return None if stored is None else _saved(stored.doc)
+
+
+def _saved(document: Mapping[str, Any]) -> SavedTable:
+    from bot.core.table import TableDoc
+
+    doc = TableDoc.from_dict(dict(document))
+    rules = doc.rules
+    shape = Shape(rules.mode.value, doc.seat_count, rules.decks) if \
+        rules.mode.value == "friends" else TEAMS
+    return SavedTable(max(1, len(doc.humans)), shape)
+
+
+@contextlib.asynccontextmanager
+async def local_session(
+    database: str | os.PathLike[str] = DEFAULT_DATABASE,
+    *,
+    players: int = 1,
+    shape: Shape = TEAMS,
+    port: int = 0,
+    config: Config | None = None,
+    seat: bool = True,
+) -> AsyncIterator[LocalSession]:
+    """Run local play: the bot in a simulated "Tractor Club", served on ``127.0.0.1:port``.
+
+    `players` people sit at a table of `shape` (computer players in the other seats).
+    `config` holds the bot's settings (the environment's by default; its token and
+    database are not used). With `seat`, the table is opened and started (or the
+    unfinished one re-posted, with the shape it was saved with). On exit the page, the
+    simulated Discord and the bot (its database included) are shut down, in that order."""
+    import simcord
+
+    from bot import create_bot
+
+    if not 1 <= players <= 4:
+        raise ValueError("players must be between 1 and 4")
+    Shape.chosen(shape.mode, shape.seats, shape.decks or None)  # ValueError if no table
+    base = config if config is not None else Config.from_env(require_token=False)
+    database = Path(database)
+    database.parent.mkdir(parents=True, exist_ok=True)
+    bot = create_bot(database, config=base.with_changes(
+        token=None, dev_guild_id=None, sync_commands=True,
+        start_delay=max(base.start_delay, LOCAL_FIRST_DEAL)))
+    env = simcord.Env(bot, settle_timeout=_SETTLE, check_errors=False)
+    # The world exists before the bot logs in, as on Discord, and is built in the same
+    # order every time, so its ids (and the game saved in the database) carry over.
+    guild = env.create_guild(GUILD_NAME)
+    channel = guild.create_text_channel(CHANNEL_NAME, topic="Tractor (升级) — local play")
+    humans = tuple(
+        guild.add_member(env.create_user(username, global_name=display))
+        for username, display in _player_names(players)
+    )
+    env.backend.bot_user.name = BOT_NAME
+    # SimCord's clock starts at 2026-01-01; it is set to the wall clock before the bot logs
+    # in, so the deadlines of a restored game and the page's timestamps are real ones.
+    env.backend.advance_clock(max(0.0, (datetime.now(UTC) - env.now()).total_seconds()))
+    started = False
+    try:
+        await env.start()
+        started = True
+        with env.time_context():
+            preview = env.preview(
+                channel, viewers=humans, layout="channel", port=port, width=1100, height=860
+            )
+            async with preview:
+                session = LocalSession(env, bot, guild, channel, humans, database, preview)
+                _PageActions(session)
+                if seat:
+                    saved = await _stored_table(session)
+                    session.resumed = saved is not None
+                    if saved is None:
+                        await _seat_table(session, shape)
+                        saved = await _stored_table(session)
+                    if saved is not None:
+                        session.shape = saved.shape
+                async with session.lock:
+                    await session._advance(bot.config.edit_interval)  # edits are coalesced
+                if session.resumed and channel.last_message is None:
+                    await _command(session, humans[0], "tractor table")  # post it again
+                pump = _Pump(session)
+                await pump.tick()  # also points the page at the newest message, the table
+                pumping = asyncio.ensure_future(pump.run())
+                try:
+                    yield session
+                finally:
+                    pumping.cancel()
+                    await asyncio.gather(pumping, return_exceptions=True)
+                    await session.idle()  # the bot finishes what it was doing
+    finally:
+        try:
+            if started:
+                await env.shutdown()
+        finally:
+            await bot.close()
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def _open_browser(url: str) -> None:
+    """Open `url` in a graphical browser when there is one; never block, never fail.
+
+    On Linux without a display, `webbrowser` would fall back to a text browser in this
+    very terminal, so it is not asked at all."""
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        return
+
+    def open_it() -> None:
+        with contextlib.suppress(Exception):
+            webbrowser.open(url, new=2)
+
+    threading.Thread(target=open_it, name="open-browser", daemon=True).start()
+
+
+def _announce(session: LocalSession, out: IO[str], *, ignored: Sequence[str] = ()) -> None:
+    """Print who plays, whether the saved game was resumed, and the page's address (on a
+    line of its own). `ignored`: the options a resumed game did not follow, as typed
+    (``--players 2``)."""
+    computers = session.shape.seats - len(session.humans)
+    people = ", ".join(display for _, display in _player_names(len(session.humans)))
+    state = (f"the saved game was resumed from {session.database}" if session.resumed
+             else "the first hand is being dealt")
+    print(
+        f"Tractor local play: {GUILD_NAME} #{CHANNEL_NAME} — {people} and {computers} "
+        f"computer player{'s' if computers != 1 else ''}{session.shape.describe()}; "
+        f"{state}.",
+        file=out,
+    )
+    if session.resumed and ignored:
+        options = (ignored[0] if len(ignored) == 1
+                   else f"{', '.join(ignored[:-1])} and {ignored[-1]}")
+        print(
+            f"{options} {'was' if len(ignored) == 1 else 'were'} ignored: a resumed game "
+            "keeps its seats. To start afresh, end this game with /tractor end in the page "
+            "and start again, or play in another file with --database PATH.",
+            file=out,
+        )
+    print("Open this page to play (press Ctrl-C here to stop):", file=out)
+    print(session.url, file=out)
+    out.flush()
+
+
+async def serve(
+    database: str | os.PathLike[str],
+    *,
+    players: int,
+    port: int,
+    config: Config,
+    shape: Shape = TEAMS,
+    open_browser: bool = True,
+    out: IO[str] = sys.stdout,
+    ignored: Sequence[str] = (),
+) -> int:
+    """Run local play until Ctrl-C, SIGTERM or "End session"; returns the exit status.
+    `ignored`: see `_announce`."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    starting = asyncio.current_task()
+
+    def on_signal() -> None:
+        if starting is not None and not stop.is_set() and starting.cancelling() == 0:
+            if up:
+                stop.set()
+            else:  # still starting: abandon it (the session cleans up after itself)
+                starting.cancel()
+
+    up = False
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, on_signal)
+    try:
+        async with local_session(database, players=players, shape=shape, port=port,
+                                 config=config) as session:
+            up = True
+            _announce(session, out, ignored=ignored)
+            if open_browser:
+                _open_browser(session.url)
+            stopped = asyncio.ensure_future(stop.wait())
+            closed = asyncio.ensure_future(session.wait_closed())
+            await asyncio.wait({stopped, closed}, return_when=asyncio.FIRST_COMPLETED)
+            for waiter in (stopped, closed):
+                waiter.cancel()
+            print("Stopping local play…", file=out, flush=True)
+    except asyncio.CancelledError:
+        if up:
+            raise
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(sig)
+    print(f"Stopped. The game is saved in {database}.", file=out, flush=True)
+    return 0
+
+
+async def saved_table(database: str | os.PathLike[str]) -> SavedTable | None:
+    """Check the database as Discord mode does before it connects (open, create, migrate,
+    check: `bot.storage.StorageError` or `OSError` when it cannot be used) and return the
+    people and the shape of the unfinished table saved in it, or None when there is none."""
+    from bot.storage import Store
+
+    store = await Store.open(database)
+    try:
+        tables = await store.active_tables()
+    finally:
+        await store.close()
+    return _saved(tables[-1].doc) if tables else None
+
+
+async def saved_people(database: str | os.PathLike[str]) -> int | None:
+    """How many people sit at the unfinished table saved in `database` (`saved_table`)."""
+    saved = await saved_table(database)
+    return None if saved is None else saved.people
+
+
+def _ignored(args: argparse.Namespace, saved: SavedTable, requested: Shape) -> list[str]:
+    """The options, as typed, that a resumed game `saved` does not follow."""
+    ignored = []
+    if args.players is not None and args.players != saved.people:
+        ignored.append(f"--players {args.players}")
+    if requested != saved.shape:
+        ignored += [f"--{name} {value}" for name in ("mode", "seats", "decks")
+                    if (value := getattr(args, name, None)) is not None]
+    return ignored
+
+
+def _simcord_missing() -> str | None:
+    """The line to print when SimCord (the ``local`` extra) is not installed, else None."""
+    try:
+        import simcord  # noqa: F401
+    except ImportError:
+        return (
+            "local play needs SimCord, which is not installed here: run make play, or "
+            "pip install -e '.[local]' in the checkout (or set DISCORD_TOKEN to run the bot "
+            "on Discord)"
+        )
+    return None
+
+
+def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
+    """Local play from the command line (``python -m bot`` without a token)."""
+    if not isinstance(args, argparse.Namespace):
+        args = build_parser().parse_args(args)
+    requested: int | None = args.players
+    port: int = args.port
+    if requested is not None and not 1 <= requested <= 4:
+        return fail(EXIT_CONFIG, "--players must be between 1 and 4")
+    try:
+        shape = Shape.chosen(getattr(args, "mode", None), getattr(args, "seats", None),
+                             getattr(args, "decks", None))
+    except ValueError as error:
+        return fail(EXIT_CONFIG, str(error))
+    if not 0 <= port <= 65535:
+        return fail(EXIT_CONFIG, "--port must be between 0 and 65535")
+    try:
+        config = Config.from_env(require_token=False)
+    except ConfigError as error:
+        return fail(EXIT_CONFIG, str(error))
+    missing = _simcord_missing()
+    if missing is not None:
+        return fail(EXIT_CONFIG, missing)
+    from bot.runtime.logging import setup_logging
+
+    setup_logging(config.log_level)
+    if config.log_level != "DEBUG":  # the simulated Discord's own notices (voice, intents)
+        logging.getLogger("discord").setLevel(logging.ERROR)
+    database = args.database or DEFAULT_DATABASE
+    try:
+        saved = asyncio.run(saved_table(database))
+    except Exception as error:
+        failure = startup_failure(error, database=database)
+        if failure is None:
+            raise
+        return fail(*failure)
+    players = saved.people if saved is not None else requested or 1
+    ignored = _ignored(args, saved, shape) if saved is not None else []
+    try:
+        return asyncio.run(
+            serve(database, players=players, port=port, config=config,
+                  shape=shape if saved is None else saved.shape,
+                  open_browser=not args.no_browser, ignored=ignored)
+        )
+    except KeyboardInterrupt:  # a second Ctrl-C while shutting down
+        return 130
+    except Exception as error:
+        from simcord import SetupError
+
+        from bot.storage import StorageError
+
+        if isinstance(error, SetupError) and "could not bind port" in str(error):
+            return fail(EXIT_CONFIG, f"port {port} is in use; pick another with --port "
+                                     "(make play ARGS=\"--port 0\" takes any free one)")
+        if isinstance(error, StorageError):
+            return fail(EXIT_CONFIG, str(error))
+        raise

@@ -1,0 +1,119 @@
+"""Finding Friends at a Discord table (Discord-free): the friend calls as component values,
+and the one parser of a call being made.
+
+A call in progress lives in the starter's panel: the calls made so far are written in the
+custom ids of the panel's call components (``{seat}.AH1-10S2``: the first A♥, the second
+10♠), the card being picked in its three selects' defaults (suit, rank, copy). Every value
+coming back is parsed here, once (`parse_calls`), and checked against the calls the engine
+allows (`engine.friends.legal_calls`); anything else is the one refusal,
+``error.bad_button``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.core.errors import UserFacingError
+from engine.friends import FriendCall
+from engine.game import Phase
+from engine.rules import Mode, RuleSet
+
+__all__ = ["CALLING", "MAX_CALLS", "CallChoices", "CallDraft", "call_choices", "calls_ok",
+           "encode_calls", "is_friends", "parse_calls"]
+
+CALLING = Phase.CALLING
+MAX_CALLS = 3
+"""Friends called at most (8 seats)."""
+_CALL = re.compile(r"(?:[2-9JQKA]|10)[SHDC][1-4]")
+
+
+def is_friends(rules: RuleSet) -> bool:
+    return rules.mode is Mode.FRIENDS
+
+
+def call_code(call: FriendCall) -> str:
+    """``AH1``: the first A♥."""
+    return f"{call.card}{call.copy}"
+
+
+def encode_calls(calls: Sequence[FriendCall]) -> str:
+    return "-".join(call_code(c) for c in calls)
+
+
+def calls_ok(text: str) -> bool:
+    """The calls part of a call component's id is well formed (for `bot.ui.ids`)."""
+    if not text:
+        return True
+    codes = text.split("-")
+    return len(codes) <= MAX_CALLS and all(_CALL.fullmatch(code) for code in codes)
+
+
+def parse_calls(text: str, legal: Sequence[FriendCall], wanted: int) -> list[FriendCall]:
+    """The calls named by `text`, each one of the `legal` calls (`FriendCall`s), no
+    duplicates, at most `wanted`; `UserFacingError("error.bad_button")` otherwise."""
+    if not calls_ok(text):
+        raise UserFacingError("error.bad_button")
+    by_code = {call_code(call): call for call in legal}
+    codes = text.split("-") if text else []
+    if len(codes) > wanted or len(set(codes)) != len(codes) \
+            or any(code not in by_code for code in codes):
+        raise UserFacingError("error.bad_button")
+    return [by_code[code] for code in codes]
+
+
+@dataclass(frozen=True, slots=True)
+class CallDraft:
+    """The starter's friend call being made: the calls so far (``AH1-10S2``) and the card
+    being picked (suit letter, rank text, copy); empty picks take the first legal ones."""
+
+    calls: str = ""
+    suit: str = ""
+    rank: str = ""
+    copy: int = 0
+
+    def values(self) -> list[str]:
+        """As kept in `bot.core.selection.Selections` while the phase is CALLING."""
+        return [f"calls:{self.calls}", f"suit:{self.suit}", f"rank:{self.rank}",
+                f"copy:{self.copy}"]
+
+    @classmethod
+    def of(cls, values: Sequence[str]) -> CallDraft:
+        """Back from `values` (anything else is ignored: a fresh draft)."""
+        fields = dict(v.split(":", 1) for v in values if ":" in v)
+        calls = fields.get("calls", "")
+        copy = fields.get("copy", "0")
+        return cls(calls if calls_ok(calls) else "", fields.get("suit", "")[:1],
+                   fields.get("rank", "")[:2],
+                   int(copy) if len(copy) == 1 and copy in "01234" else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class CallChoices:
+    """What the call selects offer for a draft, and what they show chosen."""
+
+    made: tuple[FriendCall, ...]
+    suits: tuple[str, ...]
+    ranks: tuple[str, ...]
+    copies: tuple[int, ...]
+    pick: FriendCall | None
+    """The `FriendCall` the suit, rank and copy selects name now (None: none left)."""
+
+
+def call_choices(draft: CallDraft, legal: Sequence[FriendCall], wanted: int) -> CallChoices:
+    """The choices of the call selects: among `legal` calls not made yet, the draft's suit
+    (else the first), its rank (else the highest), its copy (else the first)."""
+    made = tuple(parse_calls(draft.calls, legal, wanted))
+    left = [c for c in legal if c not in made]
+    suits = tuple(dict.fromkeys(c.card.suit.value for c in left))
+    suit = draft.suit if draft.suit in suits else (suits[0] if suits else "")
+    in_suit = sorted((c for c in left if c.card.suit.value == suit),
+                     key=lambda c: (-c.card.rank, c.copy))
+    ranks = tuple(dict.fromkeys(str(c.card.rank) for c in in_suit))
+    rank = draft.rank if draft.rank in ranks else (ranks[0] if ranks else "")
+    of_rank = [c for c in in_suit if str(c.card.rank) == rank]
+    copies = tuple(c.copy for c in of_rank)
+    copy = draft.copy if draft.copy in copies else (copies[0] if copies else 0)
+    pick = next((c for c in of_rank if c.copy == copy), None)
+    return CallChoices(made, suits, ranks, copies, pick)

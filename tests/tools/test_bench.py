@@ -1,0 +1,92 @@
+"""`python -m tools.bench` runs and reports every figure (its shape, never its timings)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tools.bench import SWEEP_HEADER, BenchConfig, _LagProbe, main, run_bench, sweep_row
+
+
+@pytest.mark.asyncio
+async def test_bench_reports_every_figure(tmp_path: Path) -> None:
+    report = await run_bench(BenchConfig(tables=2, seconds=2.0, think=0.0, computer="greedy",
+                                         database=str(tmp_path / "bench.sqlite3")))
+    assert report["tables"] == 2 and report["humans"] == 2
+    for key in ("play_to_commit_ms", "first_reply_ms", "loop_lag_ms"):
+        assert set(report[key]) == {"n", "p50", "p99", "max"}
+    assert report["first_reply_ms"]["n"] > 0  # the people did press buttons
+    assert report["moves"] > 0
+    assert set(report["per_move"]) == {"loads", "reads", "parses", "saves", "renders"}
+    assert set(report["cpu_s"]) == {"total", "loop_process", "think", "render", "workers",
+                                    "discord_sim", "people_sim", "apply",
+                                    "instrumentation", "gc"}
+    for key in ("cpu_per_hand_s", "own_cpu_per_hand_s", "own_cpu_per_move_ms",
+                "apply_per_move_ms", "own_over_apply", "load_average", "failures",
+                "gc_pauses_ms", "phases", "lag_stacks", "worker_cpus"):
+        assert key in report
+    assert sum(report["phases"].values()) == 2
+    assert "| 2 |" in sweep_row(report)
+
+
+def test_bench_command_line_prints_json(capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[BenchConfig] = []
+
+    async def fake(config: BenchConfig) -> dict[str, object]:
+        seen.append(config)
+        return {"tables": config.tables}
+
+    monkeypatch.setattr("tools.bench.run_bench", fake)
+    assert main(["--tables", "3", "--hands", "2", "--json"]) == 0
+    assert '"tables": 3' in capsys.readouterr().out
+    assert seen[0].tables == 3 and seen[0].hands == 2
+
+
+def test_sweep_prints_one_row_per_table_count(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[BenchConfig] = []
+    entry = {"n": 1, "p50": 1.0, "p99": 2.0, "max": 2.0}
+
+    async def fake(config: BenchConfig) -> dict[str, Any]:
+        seen.append(config)
+        return {"tables": config.tables, "humans": 2, "workers": 1, "seconds": 1.0,
+                "warmup": config.warmup,
+                "load_average": [1.0, 1.0, 1.0], "cpus": [0], "worker_cpus": [1],
+                "moves": 10, "hands": 0, "moves_per_second": 10.0,
+                "play_to_commit_ms": entry, "first_reply_ms": entry, "loop_lag_ms": entry,
+                "cpu_per_hand_s": None, "own_cpu_per_hand_s": None,
+                "own_cpu_per_move_ms": 1.0, "own_over_apply": 10.0, "apply_per_move_ms": 0.1,
+                "per_move": {"loads": 1, "reads": 0, "parses": 0, "saves": 1, "renders": 1},
+                "cpu_s": {"loop_process": 0.05, "workers": 0.1}, "failures": {},
+                "phases": {"playing": config.tables}, "gc_pauses_ms": {}, "lag_stacks": []}
+
+    monkeypatch.setattr("tools.bench.run_bench", fake)
+    assert main(["--sweep", "1,3", "--pin", "--seconds", "5", "--warmup", "2"]) == 0
+    out = capsys.readouterr().out
+    assert [c.tables for c in seen] == [1, 3]
+    assert all(c.loop_cpus == (0,) and c.worker_cpus == (1,) and c.workers == 1
+               and c.warmup == 2 for c in seen)
+    assert SWEEP_HEADER in out
+    rows = [line for line in out.splitlines() if line.startswith("| 1 |")
+            or line.startswith("| 3 |")]
+    assert len(rows) == 2 and "5.0 ms" in rows[0]  # loop CPU per move: 50 ms / 10 moves
+
+
+async def test_lag_probe_names_what_held_the_loop() -> None:
+    with _LagProbe(asyncio.get_running_loop(), every=0.01, threshold=0.01,
+                   sample=0.002) as probe:
+        await asyncio.sleep(0)  # SimCord is not running: the loop's own timers are real
+        for _ in range(3):
+            _hold_the_loop()
+            await asyncio.sleep(0.05)
+    assert max(probe.lags) >= 0.1
+    assert any("_hold_the_loop" in " ".join(stack) for stack in probe.stacks)
+
+
+def _hold_the_loop() -> None:
+    time.sleep(0.4)  # blocks the loop: the probe's callback runs at least 0.3 s late
