@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -98,7 +98,7 @@ class Feature(commands.Cog):
 
 
 def guarded(fn: Callable[Concatenate[F, discord.Interaction[Any], P], Awaitable[None]]
-            ) -> Callable[Concatenate[F, discord.Interaction[Any], P], Awaitable[None]]:
+            ) -> Callable[Concatenate[F, discord.Interaction[Any], P], Coroutine[Any, Any, None]]:
     """A command body whose errors take the one error path (answered once, here: a refusal
     is not a bug, so it never reaches the command tree's error handler)."""
     @functools.wraps(fn)
