@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from dotenv import find_dotenv, load_dotenv
 
-from .backup import backup_database, database_path_from_env
 from .errors import StorageError
+from .sqlite.backup import backup_database, database_path_from_env
 
 
 def main(argv: Sequence[str] | None = None) -> int:

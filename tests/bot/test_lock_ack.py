@@ -14,7 +14,7 @@ from lock_scenario import KINDS, WRITES, Group, make_group
 
 from bot.i18n import t
 from bot.storage import StorageBusy
-from bot.storage.database import Database
+from bot.storage.sqlite.database import Database
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -68,7 +68,7 @@ async def test_busy_write_is_one_translated_try_again(tmp_path: Path, kind: str,
         before = await group.state()
         game_doc = (await group.game.doc()).to_dict()
 
-        async def busy(db: Any, job: Any) -> Any:
+        async def busy(db: Any, job: Any, **_: Any) -> Any:
             raise StorageBusy(db.path, db.write_timeout)
         monkeypatch.setattr(Database, "write", busy)
         result = await action()

@@ -10,7 +10,7 @@ from pathlib import Path
 from storage_helpers import FakeClock, H, play_match
 
 from bot.storage import Store
-from bot.storage.migrate import LATEST_VERSION
+from bot.storage.sqlite.migrate import LATEST_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 
