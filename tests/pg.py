@@ -30,7 +30,7 @@ HOW_TO = ("PostgreSQL tests need PostgreSQL 15 (Debian: apt-get install postgres
           " psycopg (pip install -e '.[postgres]'); TRACTOR_REQUIRE_POSTGRES=1 makes them"
           " required")
 REQUIRED = os.environ.get("TRACTOR_REQUIRE_POSTGRES") == "1"
-BACKENDS = ("sqlite",)  # postgres joins once the backend passes the contract
+BACKENDS = ("sqlite", "postgres")
 
 
 def on_postgres() -> bool:

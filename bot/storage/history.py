@@ -157,7 +157,7 @@ def upsert_match(db: Connection, rec: MatchRecord, table: Row,
     db.executemany(
         "INSERT INTO match_seats (match_id, seat, user_id, level) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (match_id, seat) DO UPDATE SET user_id = excluded.user_id,"
-        " level = COALESCE(excluded.level, level)",
+        " level = COALESCE(excluded.level, match_seats.level)",
         [(match_id, seat, user, level)
          for seat, (user, level) in enumerate(zip(rec.players, levels, strict=True))],
     )
@@ -320,8 +320,8 @@ def _put_hand_seats(db: Connection, hand_id: int, rec: HandRecord) -> bool:
         " level_after) VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (hand_id, seat) DO UPDATE SET user_id = excluded.user_id,"
         " holders = excluded.holders, side = excluded.side,"
-        " level_before = COALESCE(excluded.level_before, level_before),"
-        " level_after = COALESCE(excluded.level_after, level_after)",
+        " level_before = COALESCE(excluded.level_before, hand_seats.level_before),"
+        " level_after = COALESCE(excluded.level_after, hand_seats.level_after)",
         [(hand_id, seat, player, dumps(held) if len(held) > 1 else None, rec.role(seat),
           before[seat], after[seat])
          for seat, (player, held) in enumerate(zip(rec.players, merged, strict=True))],

@@ -28,8 +28,8 @@ from typing import Any, Self
 
 from . import history, seasons, settings, stats, tables
 from .errors import StorageError
-from .factory import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, open_engine
-from .interface import Connection, Engine
+from .factory import open_engine
+from .interface import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, Connection, Engine
 from .records import (
     UNSET,
     BackupInfo,

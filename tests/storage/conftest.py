@@ -48,3 +48,13 @@ async def store(target: str | Path, clock: FakeClock) -> AsyncIterator[Store]:
         yield s
     finally:
         await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(db_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
+    """A store on an SQLite file, for what only SQLite has (file backups, its tracing)."""
+    s = await Store.open(db_path, clock=clock)
+    try:
+        yield s
+    finally:
+        await s.close()
