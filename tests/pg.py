@@ -12,6 +12,7 @@ games in PostgreSQL instead of an SQLite file.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import os
@@ -147,15 +148,35 @@ def start_server() -> PgServer:
     return server
 
 
+_SHARED: list[PgServer] = []
+
+
+def shared_server() -> PgServer:
+    """The session's server, started on first use and stopped when the tests exit."""
+    if not _SHARED:
+        server = start_server()
+        _SHARED.append(server)
+        atexit.register(_remove, server)
+    return _SHARED[0]
+
+
+def _remove(server: PgServer) -> None:
+    server.stop("immediate")
+    shutil.rmtree(server.folder, ignore_errors=True)
+
+
+def bot_database(tmp_path: Path) -> str | Path:
+    """Where a bot test keeps its games: ``tractor.sqlite3`` in `tmp_path`, or with
+    ``TRACTOR_TEST_DATABASE=postgres`` a new database on the session's server."""
+    if on_postgres():
+        return shared_server().new_database("bot")
+    return tmp_path / "tractor.sqlite3"
+
+
 @pytest.fixture(scope="session")
-def pg_server() -> Iterator[PgServer]:
+def pg_server() -> PgServer:
     """A throwaway PostgreSQL server for the whole session (see the module)."""
-    server = start_server()
-    try:
-        yield server
-    finally:
-        server.stop("immediate")
-        shutil.rmtree(server.folder, ignore_errors=True)
+    return shared_server()
 
 
 @pytest.fixture

@@ -35,7 +35,6 @@ from typing import Any, TypeVar
 
 import psycopg
 import psycopg.errors
-from psycopg import conninfo as pg_conninfo
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool, PoolTimeout
 
@@ -45,6 +44,7 @@ from bot.storage.errors import (
     StorageBusy,
     StorageError,
 )
+from bot.storage.factory import display
 from bot.storage.interface import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, Job
 from bot.storage.threads import Threaded
 
@@ -67,21 +67,6 @@ _BUSY = (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled)
 _NO_RIGHTS = (psycopg.errors.InsufficientPrivilege, psycopg.errors.ReadOnlySqlTransaction)
 _LOST = (psycopg.OperationalError, psycopg.InterfaceError)
 """Connection lost, server shutting down, cannot connect."""
-
-
-def display(url: str) -> str:
-    """``url`` as it may be shown and logged: never its password (nor a pass file's)."""
-    try:
-        params = pg_conninfo.conninfo_to_dict(url)
-    except psycopg.ProgrammingError:
-        return "postgresql://(unreadable address)"
-    user = params.get("user")
-    host = str(params.get("host") or "")
-    port = params.get("port")
-    where = host if not host.startswith("/") else ""
-    text = "postgresql://" + (f"{user}@" if user else "") + where + (f":{port}" if port else "")
-    text += f"/{params.get('dbname') or ''}"
-    return text + (f"?host={host}" if host.startswith("/") else "")
 
 
 def reason(exc: BaseException) -> str:
