@@ -32,6 +32,8 @@ HOW_TO = ("PostgreSQL tests need PostgreSQL 15 (Debian: apt-get install postgres
           " required")
 REQUIRED = os.environ.get("TRACTOR_REQUIRE_POSTGRES") == "1"
 BACKENDS = ("sqlite", "postgres")
+HBA = "local all tractor_pw scram-sha-256\nlocal all all trust"
+"""Unix socket only; the role tractor_pw must give its password (the startup tests)."""
 
 
 def on_postgres() -> bool:
@@ -82,9 +84,10 @@ class PgServer:
         return f"postgresql://{auth}@/{database}?host={quote(str(self.socket_dir), safe='')}"
 
     def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        """Run a PostgreSQL program (as the server's user)."""
+        """Run a PostgreSQL program (or ``sh``) as the server's user."""
         prefix = ["runuser", "-u", self.user, "--"] if self.user else []
-        return subprocess.run([*prefix, str(self.bin / args[0]), *args[1:]], check=check,
+        program = args[0] if args[0] == "sh" else str(self.bin / args[0])
+        return subprocess.run([*prefix, program, *args[1:]], check=check,
                               capture_output=True, text=True, timeout=120)
 
     def sql(self, statement: str, database: str = "postgres") -> None:
@@ -144,6 +147,8 @@ def start_server() -> PgServer:
     if done.returncode != 0:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"initdb failed: {done.stderr}")
+    hba = folder / "data" / "pg_hba.conf"  # owned by the server's user: rewrite in place
+    server.run("sh", "-c", f"printf '%s\\n' '{HBA}' > {hba}")
     server.start()
     return server
 

@@ -2,9 +2,9 @@
 
 Opening never writes before the database has been recognised: a database with other
 tables and no ``schema_version``, or one at a version newer than the code, is refused
-untouched. Each migration runs in one transaction holding a transaction-level advisory lock
-(`MIGRATION_LOCK`): of two processes migrating one database at once, one applies and the
-other waits for it, then finds the version applied and does nothing.
+untouched. Migrating holds an advisory lock (`MIGRATION_LOCK`), each migration in one transaction:
+of two processes migrating one database at once, one applies and the other waits for it,
+then finds the version applied and does nothing.
 """
 
 from __future__ import annotations
@@ -60,23 +60,31 @@ def inspect(conn: psycopg.Connection[Any], path: str) -> int:
 
 
 def migrate(conn: psycopg.Connection[Any], path: str, clock: Callable[[], float]) -> int:
-    """Apply pending migrations (``conn`` in autocommit mode), each in one transaction
-    under the advisory lock; returns the version reached."""
+    """Apply pending migrations (``conn`` in autocommit mode), each in one transaction,
+    all under the advisory lock; returns the version reached."""
     current = inspect(conn, path)
-    for migration in MIGRATIONS:
-        if migration.version > current:
+    if current == SCHEMA_VERSION:
+        return current
+    # A session lock taken before the transactions that read the catalog: a transaction
+    # begun after another process's migration committed sees its tables (one that took
+    # the lock inside the transaction could still see the catalog from before).
+    conn.execute(f"SET lock_timeout = '{MIGRATION_WAIT}'")
+    conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+    try:
+        conn.execute("RESET lock_timeout")
+        for migration in MIGRATIONS:
             _apply(conn, path, migration, clock)
+    finally:
+        if not conn.closed and not conn.broken:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
     return SCHEMA_VERSION
 
 
 def _apply(conn: psycopg.Connection[Any], path: str, migration: Migration,
            clock: Callable[[], float]) -> None:
-    """Run one migration (nothing if another process applied it meanwhile)."""
+    """Run one migration (nothing if it is applied already, e.g. by another process)."""
     conn.execute("BEGIN")
     try:
-        conn.execute(f"SET LOCAL lock_timeout = '{MIGRATION_WAIT}'")
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        # Re-check under the lock: another process may have migrated meanwhile.
         if migration.version > inspect(conn, path):
             conn.execute(migration.sql)  # one script, no parameters
             conn.execute("INSERT INTO schema_version (version, name, applied_at)"
