@@ -74,7 +74,7 @@ class PgServer:
         import psycopg
 
         with psycopg.connect(self.url(database), autocommit=True) as conn:
-            conn.execute(statement)  # type: ignore[arg-type]
+            conn.execute(statement)
 
     def new_database(self, prefix: str = "t") -> str:
         """A new empty database; returns its address."""
