@@ -108,7 +108,7 @@ def startup_failure(error: BaseException, *, database: str | None = None
     import discord
 
     from bot.storage import StorageError
-    from bot.storage.factory import display, is_url
+    from bot.storage.address import display, is_url
 
     if isinstance(error, StorageError):  # a corrupt, foreign, too-new or read-only file
         return EXIT_CONFIG, one_line(str(error))

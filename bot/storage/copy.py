@@ -15,8 +15,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .address import display, is_url
 from .errors import StorageError
-from .factory import display, is_url, open_engine
+from .factory import open_engine
 from .interface import Connection, Engine
 
 COPY_TIMEOUT = 3600.0

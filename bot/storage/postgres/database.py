@@ -38,13 +38,13 @@ import psycopg.errors
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from bot.storage.address import display
 from bot.storage.errors import (
     DatabaseNotWritable,
     DatabaseUnavailable,
     StorageBusy,
     StorageError,
 )
-from bot.storage.factory import display
 from bot.storage.interface import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, Job
 from bot.storage.threads import Threaded
 
