@@ -237,6 +237,12 @@ def simulated(bot: TractorBot) -> simcord.run:
     return runner
 
 
+def SQLITE(tmp_path: Path) -> Path:
+    """An SQLite file for tests about SQLite itself (its locks, copies of its file), also
+    when the suite runs on PostgreSQL."""
+    return tmp_path / "tractor.sqlite3"
+
+
 @asynccontextmanager
 async def world(tmp_path: Path, humans: int = 4, users: int | None = None, *,
                 database: str | Path | None = None, **changes: Any) -> AsyncIterator[World]:
