@@ -707,6 +707,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a throwaway local PostgreSQL server (tools.pg_server; durable "
                              "commits), a new database for each run")
     args = parser.parse_args(argv)
+    if args.floor_store and not args.floor:
+        parser.error("--floor-store goes with --floor")
     server = None
     if args.postgres:
         from tools.pg_server import start_server
@@ -719,8 +721,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(args: argparse.Namespace, server: Any) -> int:
-    if args.floor_store and not args.floor:
-        sys.exit("--floor-store goes with --floor")
     import logging
     logging.getLogger("tractor").setLevel(logging.WARNING)
     loop_cpus, worker_cpus = args.loop_cpus, args.worker_cpus
