@@ -8,8 +8,8 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY assets ./assets
-# No extras: SimCord (the `local` extra, local play only) stays out of the image.
-RUN pip install --no-cache-dir .
+# The postgres extra (DATABASE_URL); SimCord (the `local` extra, local play only) stays out.
+RUN pip install --no-cache-dir '.[postgres]'
 
 # Runtime stage: the virtual environment, the assets and a non-root user; data on a volume.
 FROM python:3.11-slim

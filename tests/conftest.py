@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from pg import pg_server, pg_url  # noqa: F401 (fixtures: a throwaway PostgreSQL server)
 
 
 @functools.cache

@@ -102,9 +102,10 @@ def test_the_image_installs_the_discord_bot_only() -> None:
     assert not [d for d in project["dependencies"] if d.lower().startswith("simcord")]
     extras = project["optional-dependencies"]
     assert extras["local"] == ["simcord[preview]==3.2.1"]
-    assert "tractor-bot[local]" in extras["dev"]
-    dockerfile = (ROOT / "Dockerfile").read_text()
-    assert re.search(r"^RUN pip install --no-cache-dir \.$", dockerfile, re.M)
+    assert "tractor-bot[local,postgres]" in extras["dev"]  # make test installs both
+    assert extras["postgres"] == ["psycopg[binary,pool]>=3.2"]
+    dockerfile = (ROOT / "Dockerfile").read_text()  # the image: PostgreSQL, not SimCord
+    assert re.search(r"^RUN pip install --no-cache-dir '\.\[postgres\]'$", dockerfile, re.M)
     makefile = (ROOT / "Makefile").read_text()
     assert "pip install --quiet -e '.[local,dev]'" in makefile
     for target in ("play", "test", "lint", "typecheck"):  # each sets .venv up on its own

@@ -700,9 +700,27 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --floor: commit each move first, as any bot keeping "
                              "the promise must (the match serialised as the bot stores "
                              "it, one transaction through bot/storage)")
+    parser.add_argument("--database", metavar="PATH|URL", default=None,
+                        help="the bot's database (default: a new SQLite file); a new "
+                             "empty one for each run of a sweep is up to you")
+    parser.add_argument("--postgres", action="store_true",
+                        help="a throwaway local PostgreSQL server (tools.pg_server; durable "
+                             "commits), a new database for each run")
     args = parser.parse_args(argv)
     if args.floor_store and not args.floor:
         parser.error("--floor-store goes with --floor")
+    server = None
+    if args.postgres:
+        from tools.pg_server import start_server
+        server = start_server(fsync=True)
+    try:
+        return _main(args, server)
+    finally:
+        if server is not None:
+            server.stop("immediate")
+
+
+def _main(args: argparse.Namespace, server: Any) -> int:
     import logging
     logging.getLogger("tractor").setLevel(logging.WARNING)
     loop_cpus, worker_cpus = args.loop_cpus, args.worker_cpus
@@ -716,7 +734,9 @@ def main(argv: list[str] | None = None) -> int:
                              edit_interval=args.edit_interval, loop_cpus=loop_cpus,
                              worker_cpus=worker_cpus, stacks=args.stacks,
                              worker_nice=args.worker_nice, warmup=args.warmup,
-                             lag_every=args.lag_every)
+                             lag_every=args.lag_every,
+                             database=server.new_database("bench") if server is not None
+                             else args.database)
         report, lines = _run(config, args.floor, args.floor_recipe, args.floor_store)
         if args.attribute:
             from tools import bench_attribute

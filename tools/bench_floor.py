@@ -215,7 +215,7 @@ class FloorStore:
     options) whose match is replaced each move by `TableDoc.set_match` (the engine's
     ``Match.to_dict(rules=False)``) and saved by `Store.save_table` (`TableDoc.to_dict`,
     `bot.storage.sql.doc_dumps`; one ``BEGIN IMMEDIATE`` transaction with the version's
-    compare-and-set, on the writer thread of `bot.storage.database.Database`), the store
+    compare-and-set, on the writer thread of `bot.storage.sqlite.database.Database`), the store
     opened as the bot opens it (`Store.open`: WAL, ``synchronous = NORMAL``) on a file in
     a temporary folder. Left out, as a bot keeps its promise without them: the action
     and hand records (replays, history), the repository's lock and live copies (a table

@@ -41,8 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--database", metavar="PATH",
-        help="the SQLite file (Discord: overrides DATABASE_PATH; local play: default "
+        "--database", metavar="PATH|URL",
+        help="the SQLite file or a postgresql:// address (Discord: overrides DATABASE_URL "
+        "and DATABASE_PATH; local play: default "
              f"{LOCAL_DATABASE})",
     )
     parser.add_argument(
@@ -107,9 +108,12 @@ def startup_failure(error: BaseException, *, database: str | None = None
     import discord
 
     from bot.storage import StorageError
+    from bot.storage.address import display, is_url
 
     if isinstance(error, StorageError):  # a corrupt, foreign, too-new or read-only file
         return EXIT_CONFIG, one_line(str(error))
+    if database is not None and is_url(database):
+        database = display(database)  # never the password
     if database is not None and isinstance(error, OSError | sqlite3.Error):
         reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
         return EXIT_CONFIG, one_line(f"cannot open the database {database}: {reason}")

@@ -28,7 +28,7 @@ from bot.runtime.config import Config
 from bot.runtime.logging import log
 from bot.services.repository import TableRepository
 from bot.services.tables import TableService
-from bot.storage import Store
+from bot.storage import Storage, open_store
 from bot.ui.access import Access
 from bot.ui.components import ComponentRouter
 from bot.ui.publish import Publisher
@@ -53,7 +53,7 @@ class TractorTree(app_commands.CommandTree[Any]):
 class TractorBot(commands.Bot):
     """The Tractor bot. Unstarted until ``start``/SimCord; ``setup_hook`` builds it."""
 
-    store: Store
+    store: Storage
     service: TableService
     publisher: Publisher
     app: App
@@ -85,7 +85,7 @@ class TractorBot(commands.Bot):
         # before the bot's loop touches it (cheap when it is already up to date).
         await asyncio.to_thread(prepare_database, self.config.database_path)
         offload.configure(self.config.workers)
-        self.store = store = await Store.open(self.config.database_path)
+        self.store = store = await open_store(self.config.database_path)
         self._store_open = True
         repository = TableRepository(store)
         selections = Selections()
@@ -148,7 +148,7 @@ def prepare_database(path: str) -> None:
     (raises `bot.storage.StorageError` for a corrupt or too-new file, `OSError` when it
     cannot be opened). ``python -m bot`` calls it before connecting to Discord."""
     async def run() -> None:
-        store = await Store.open(path)
+        store = await open_store(path)
         await store.close()
 
     asyncio.run(run())

@@ -621,9 +621,9 @@ async def saved_table(database: str | os.PathLike[str]) -> SavedTable | None:
     """Check the database as Discord mode does before it connects (open, create, migrate,
     check: `bot.storage.StorageError` or `OSError` when it cannot be used) and return the
     people and the shape of the unfinished table saved in it, or None when there is none."""
-    from bot.storage import Store
+    from bot.storage import open_store
 
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         tables = await store.active_tables()
     finally:

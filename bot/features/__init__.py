@@ -27,7 +27,7 @@ from bot.core.table import TableDoc
 from bot.i18n import lstr
 from bot.runtime.config import Config
 from bot.services.tables import TableService
-from bot.storage import Store
+from bot.storage import Storage
 from bot.ui.access import Access
 from bot.ui.components import ComponentRouter
 from bot.ui.publish import Publisher
@@ -56,7 +56,7 @@ class App:
 
     client: commands.Bot
     config: Config
-    store: Store
+    store: Storage
     service: TableService
     publisher: Publisher
     selections: Selections

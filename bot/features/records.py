@@ -55,7 +55,7 @@ from bot.storage import (
     Mode,
     Players,
     SeasonNotFound,
-    Store,
+    Storage,
     UserStats,
 )
 from bot.ui.components import button
@@ -78,13 +78,13 @@ REPLAY_CACHE = 32
 # ---------------------------------------------------------------------------- helpers
 
 
-async def reply_locale(interaction: discord.Interaction, store: Store) -> str:
+async def reply_locale(interaction: discord.Interaction, store: Storage) -> str:
     """The language to answer ``interaction.user`` in: their setting, else their client's."""
     settings = await store.user_settings(interaction.user.id)
     return resolve_locale(settings.language or interaction.locale)
 
 
-async def public_locale(interaction: discord.Interaction, store: Store) -> str:
+async def public_locale(interaction: discord.Interaction, store: Storage) -> str:
     """The server's language for public messages: its ``server_language`` setting, else
     the server's Discord language."""
     if interaction.guild_id is None:
@@ -279,7 +279,7 @@ def board_words(by: str, scope: str, mode: str) -> tuple[str, str, Mode]:
     return by_, scope_, mode_
 
 
-async def leaderboard_message(interaction: discord.Interaction, store: Store, by: str,
+async def leaderboard_message(interaction: discord.Interaction, store: Storage, by: str,
                               scope: str, page: int, season: int | None = None,
                               mode: str = "teams") -> tuple[str, discord.ui.View]:
     assert interaction.guild_id is not None
@@ -301,14 +301,14 @@ async def leaderboard_message(interaction: discord.Interaction, store: Store, by
     return content, leaderboard_view(board)
 
 
-async def season_label(store: Store, guild_id: int, number: int, locale: str) -> str | None:
+async def season_label(store: Storage, guild_id: int, number: int, locale: str) -> str | None:
     """``Season 2`` for records of a server that has had several seasons (else None)."""
     if number == 1 and (await store.current_season(guild_id)).number == 1:
         return None
     return t("records.season", locale, number=number)
 
 
-async def season_number(store: Store, guild_id: int, season: int | None) -> int:
+async def season_number(store: Storage, guild_id: int, season: int | None) -> int:
     """`season`, checked (`SeasonNotFound` past the current one), or the current one."""
     current = (await store.current_season(guild_id)).number
     if season is None:
@@ -522,7 +522,7 @@ class Records(Feature):
         await interaction.response.defer(ephemeral=True, thinking=True)  # before the database
         await self.show_replay(interaction, hand, 0, edit=False)
 
-    async def _frames_for(self, store: Store, interaction: discord.Interaction,
+    async def _frames_for(self, store: Storage, interaction: discord.Interaction,
                           hand_id: int, locale: str
                           ) -> tuple[tuple[Frame, ...], Players, dict[str, Any]] | str:
         """The replay's frames, players and table document, or the error for the user."""

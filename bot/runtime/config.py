@@ -65,6 +65,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("DATABASE_PATH", DEFAULT_DATABASE,
             "the SQLite file of the Discord bot (its folder is created); local play uses "
             f"`{LOCAL_DATABASE}` (`--database` sets either)"),
+    Setting("DATABASE_URL", "",
+            "a PostgreSQL address (`postgresql://user@host:5432/tractor`) to keep the games "
+            "there instead of in `DATABASE_PATH`; the password from the address, "
+            "`PGPASSWORD` or a pass file (never logged); needs the `postgres` extra"),
     Setting("DEV_GUILD_ID", "",
             "a server id: sync the slash commands to this server only, at once (development)"),
     Setting("LOG_LEVEL", "INFO", "`DEBUG`, `INFO`, `WARNING` or `ERROR`"),
@@ -138,7 +142,9 @@ class Config:
     """The bot's settings. Tests build one directly (``Config(action_delay=0)``)."""
 
     token: str | None = dataclasses.field(default=None, repr=False)
-    database_path: str = DEFAULT_DATABASE
+    database_path: str = dataclasses.field(default=DEFAULT_DATABASE, repr=False)
+    """Where the games are: an SQLite file, or a ``postgresql://`` address (DATABASE_URL
+    wins over DATABASE_PATH; not in the repr: an address may hold a password)."""
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     action_delay: float = 1.0
@@ -191,6 +197,12 @@ class Config:
                 "copy it again from the Discord developer portal"
             )
         database = (source.get("DATABASE_PATH") or "").strip() or DEFAULT_DATABASE
+        url = (source.get("DATABASE_URL") or "").strip()
+        if url:
+            if not url.lower().startswith(("postgresql://", "postgres://")):
+                raise ConfigError("DATABASE_URL must be a PostgreSQL address starting with "
+                                  "postgresql:// (unset it to use DATABASE_PATH)")
+            database = url
         guild_text = (source.get("DEV_GUILD_ID") or "").strip()
         dev_guild: int | None = None
         if guild_text:

@@ -38,7 +38,7 @@ from dataclasses import fields
 
 from bot.core.errors import UserFacingError
 from bot.core.table import Seat, TableDoc
-from bot.storage import StaleVersion, StorageError, Store, StoredTable
+from bot.storage import StaleVersion, Storage, StorageError, StoredTable
 
 __all__ = ["TableRepository", "fresh_copy"]
 
@@ -88,9 +88,9 @@ def _one(item: object) -> object:
 
 
 class TableRepository:
-    """Loads and saves table documents through the `Store` facade."""
+    """Loads and saves table documents through the storage interface (`bot.storage.Storage`)."""
 
-    def __init__(self, store: Store, *, cache_size: int = CACHE_SIZE,
+    def __init__(self, store: Storage, *, cache_size: int = CACHE_SIZE,
                  meta_idle: float = META_IDLE) -> None:
         self.store = store
         self._locks: dict[int, asyncio.Lock] = {}

@@ -1,18 +1,21 @@
-"""SQLite storage for the Tractor bot: live tables (versioned JSON documents), hand and
-match records for replay, per-season stats, openskill ratings and leaderboards, and
-guild (server default) and user settings.
+"""Storage for the Tractor bot: live tables (versioned JSON documents), hand and match
+records for replay, per-season stats, openskill ratings and leaderboards, and guild
+(server default) and user settings; in an SQLite file (the default) or PostgreSQL.
 
-Open with ``store = await Store.open(path)``; see `Store` for the API and
+Open with ``store = await open_store(target)`` (or ``Store.open``): a path opens SQLite
+(`bot.storage.sqlite`), a ``postgresql://`` address PostgreSQL (`bot.storage.postgres`).
+The services depend on `Storage` (`bot.storage.interface`); see `Store` for the API and
 `bot.storage.ratings` for how ratings work. Every failure the bot should report is a
 `StorageError`; a write that could not get the database in time is a `StorageBusy`
 (nothing written: answer "try again"). ``python -m bot.storage backup PATH`` makes an
-online backup.
+online backup of an SQLite file; ``python -m bot.storage copy FILE URL`` copies one into
+PostgreSQL.
 """
 
-from .backup import DEFAULT_DATABASE_PATH, BackupInfo, backup_database, database_path_from_env
 from .errors import (
     DatabaseCorrupt,
     DatabaseNotWritable,
+    DatabaseUnavailable,
     SchemaTooNew,
     SeasonNotFound,
     StaleVersion,
@@ -21,15 +24,19 @@ from .errors import (
     TableExists,
     TableNotFound,
 )
+from .interface import Storage
 from .records import (
     MODES,
+    BackupInfo,
     FriendsStats,
     GuildSettings,
     HandAction,
     HandRecord,
     Holders,
+    LeaderboardBy,
     LeaderboardPage,
     LeaderboardRow,
+    LeaderboardScope,
     LevelPoint,
     MatchRecord,
     MatchSummary,
@@ -46,7 +53,8 @@ from .records import (
     UserStats,
     team_of,
 )
-from .store import UNSET, LeaderboardBy, LeaderboardScope, Store
+from .sqlite.backup import DEFAULT_DATABASE_PATH, backup_database, database_path_from_env
+from .store import UNSET, Store, open_store
 
 __all__ = [
     "DEFAULT_DATABASE_PATH",
@@ -55,6 +63,7 @@ __all__ = [
     "BackupInfo",
     "DatabaseCorrupt",
     "DatabaseNotWritable",
+    "DatabaseUnavailable",
     "FriendsStats",
     "GuildSettings",
     "HandAction",
@@ -76,6 +85,7 @@ __all__ = [
     "SeasonNotFound",
     "Side",
     "StaleVersion",
+    "Storage",
     "StorageBusy",
     "StorageError",
     "Store",
@@ -88,5 +98,6 @@ __all__ = [
     "UserStats",
     "backup_database",
     "database_path_from_env",
+    "open_store",
     "team_of",
 ]

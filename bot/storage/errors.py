@@ -12,12 +12,13 @@ class StorageError(Exception):
 class DatabaseCorrupt(StorageError):
     """The file is not a readable Tractor database; it was left untouched."""
 
-    def __init__(self, path: str | os.PathLike[str], detail: str) -> None:
+    def __init__(self, path: str | os.PathLike[str], detail: str, *,
+                 hint: str | None = None) -> None:
         self.path = os.fspath(path)
         self.detail = detail
         super().__init__(
-            f"{self.path}: {detail}. The file was not modified; restore it from a backup "
-            "or point DATABASE_PATH at another file."
+            f"{self.path}: {detail}. " + (hint or "The file was not modified; restore it from"
+                                          " a backup or point DATABASE_PATH at another file.")
         )
 
 
@@ -81,13 +82,25 @@ class StorageBusy(StorageError):
 class DatabaseNotWritable(StorageError):
     """The database cannot be written (read-only file or folder, full disk, I/O error)."""
 
-    def __init__(self, path: str | os.PathLike[str], detail: str) -> None:
+    def __init__(self, path: str | os.PathLike[str], detail: str, *,
+                 hint: str | None = None) -> None:
         self.path = os.fspath(path)
         self.detail = detail
         super().__init__(
-            f"{self.path}: cannot write the database ({detail}); check that the file and its "
-            "folder are writable and that the disk has free space"
+            f"{self.path}: cannot write the database ({detail}); " + (
+                hint or "check that the file and its folder are writable and that the disk"
+                " has free space")
         )
+
+
+class DatabaseUnavailable(StorageError):
+    """The database server could not be used: out of reach, login refused, no such
+    database, or the connection was lost and not regained within the time allowed."""
+
+    def __init__(self, path: str | os.PathLike[str], detail: str) -> None:
+        self.path = os.fspath(path)
+        self.detail = detail
+        super().__init__(f"{self.path}: cannot use the database ({detail})")
 
 
 class SeasonNotFound(StorageError, LookupError):

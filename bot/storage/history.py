@@ -14,12 +14,12 @@ rows keep its sides and every seat's own level.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, cast
 
 from . import ratings, seasons
+from .interface import Connection, Row
 from .records import (
     HandAction,
     HandRecord,
@@ -85,7 +85,7 @@ class ActionWrite:
 
 # ---------------------------------------------------------------------- writing
 
-def _check_match(rec: MatchRecord, table: sqlite3.Row) -> None:
+def _check_match(rec: MatchRecord, table: Row) -> None:
     check_players(rec.players, rec.mode)
     if (rec.table_id, rec.guild_id, rec.channel_id) != (
         table["id"], table["guild_id"], table["channel_id"]
@@ -101,7 +101,7 @@ def _check_match(rec: MatchRecord, table: sqlite3.Row) -> None:
                          f" got {rec.seat_levels!r}")
 
 
-def upsert_match(db: sqlite3.Connection, rec: MatchRecord, table: sqlite3.Row,
+def upsert_match(db: Connection, rec: MatchRecord, table: Row,
                  now: float) -> MatchRef:
     """Insert or update a match of ``table`` (a level change adds a level point)."""
     _check_match(rec, table)
@@ -114,14 +114,14 @@ def upsert_match(db: sqlite3.Connection, rec: MatchRecord, table: sqlite3.Row,
         cur = db.execute(
             "INSERT INTO matches (match_key, table_id, guild_id, channel_id, levels_a,"
             " levels_b, winner_team, hands_played, ranked, started_at, ended_at, season,"
-            " mode, seats, winner_seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " mode, seats, winner_seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING id",
             (rec.match_key, rec.table_id, rec.guild_id, rec.channel_id, rec.levels_a,
              rec.levels_b, rec.winner_team, rec.hands_played, int(ranked),
              rec.started_at if rec.started_at is not None else now, ended_at, season,
              rec.mode, rec.seats, rec.winner_seat),
         )
-        assert cur.lastrowid is not None
-        match_id: int = cur.lastrowid
+        match_id = int(cur.fetchall()[0][0])
         levels_changed = True
     else:
         if old["table_id"] != rec.table_id:
@@ -157,7 +157,7 @@ def upsert_match(db: sqlite3.Connection, rec: MatchRecord, table: sqlite3.Row,
     db.executemany(
         "INSERT INTO match_seats (match_id, seat, user_id, level) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (match_id, seat) DO UPDATE SET user_id = excluded.user_id,"
-        " level = COALESCE(excluded.level, level)",
+        " level = COALESCE(excluded.level, match_seats.level)",
         [(match_id, seat, user, level)
          for seat, (user, level) in enumerate(zip(rec.players, levels, strict=True))],
     )
@@ -201,7 +201,7 @@ def _check_hand(rec: HandRecord, table_id: int, match: MatchRef) -> None:
         raise ValueError("result_levels must be >= 0")
 
 
-def _match_of(db: sqlite3.Connection, rec: HandRecord, saved: MatchRef | None) -> MatchRef:
+def _match_of(db: Connection, rec: HandRecord, saved: MatchRef | None) -> MatchRef:
     if saved is not None and saved.match_key == rec.match_key:
         return saved
     row = one(db, "SELECT id, table_id, guild_id, season, ranked, mode, seats FROM matches"
@@ -223,7 +223,7 @@ def _declarer_columns(rec: HandRecord) -> tuple[int | None, int | None]:
     return rec.starter, None
 
 
-def upsert_hand(db: sqlite3.Connection, hand: HandWrite, table: sqlite3.Row, now: float,
+def upsert_hand(db: Connection, hand: HandWrite, table: Row, now: float,
                 saved_match: MatchRef | None) -> int:
     """Insert or update a hand of ``table``; settling it (once) updates the ratings of a
     ranked match. ``saved_match`` is the match written in the same save, if any.
@@ -245,11 +245,10 @@ def upsert_hand(db: sqlite3.Connection, hand: HandWrite, table: sqlite3.Row, now
             "INSERT INTO hands (hand_no, seed, level, trump, starter, declarer_1, declarer_2,"
             " kitty, opponent_points, kitty_points, multiplier, result_side, result_levels,"
             " hand_key, match_id, table_id, started_at, settled_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (*values, rec.hand_key, match.id, rec.table_id, now, now if settling else None),
         )
-        assert cur.lastrowid is not None
-        hand_id: int = cur.lastrowid
+        hand_id = int(cur.fetchall()[0][0])
     else:
         hand_id = int(old["id"])
         if old["match_id"] != match.id:
@@ -305,7 +304,7 @@ def merge_holders(stored: Sequence[int | None], given: Sequence[int | None]
     return _collapsed([*stored, *given])
 
 
-def _put_hand_seats(db: sqlite3.Connection, hand_id: int, rec: HandRecord) -> bool:
+def _put_hand_seats(db: Connection, hand_id: int, rec: HandRecord) -> bool:
     """Upsert the hand's seat rows with their merged holders; True if any seat changed
     hands during the hand."""
     stored = {int(r["seat"]): json.loads(r["holders"]) if r["holders"] else [r["user_id"]]
@@ -321,8 +320,8 @@ def _put_hand_seats(db: sqlite3.Connection, hand_id: int, rec: HandRecord) -> bo
         " level_after) VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (hand_id, seat) DO UPDATE SET user_id = excluded.user_id,"
         " holders = excluded.holders, side = excluded.side,"
-        " level_before = COALESCE(excluded.level_before, level_before),"
-        " level_after = COALESCE(excluded.level_after, level_after)",
+        " level_before = COALESCE(excluded.level_before, hand_seats.level_before),"
+        " level_after = COALESCE(excluded.level_after, hand_seats.level_after)",
         [(hand_id, seat, player, dumps(held) if len(held) > 1 else None, rec.role(seat),
           before[seat], after[seat])
          for seat, (player, held) in enumerate(zip(rec.players, merged, strict=True))],
@@ -330,7 +329,7 @@ def _put_hand_seats(db: sqlite3.Connection, hand_id: int, rec: HandRecord) -> bo
     return any(len(held) > 1 for held in merged)
 
 
-def append_actions(db: sqlite3.Connection, actions: Sequence[ActionWrite], table_id: int,
+def append_actions(db: Connection, actions: Sequence[ActionWrite], table_id: int,
                    now: float, hand_ids: Mapping[str, int]) -> None:
     """Append actions to hands of ``table_id`` (``hand_ids``: ids of hands written in the
     same save; others are looked up by the insert itself)."""
@@ -345,7 +344,7 @@ def append_actions(db: sqlite3.Connection, actions: Sequence[ActionWrite], table
                                  " SELECT id, ?, ?, ? FROM hands WHERE hand_key = ?"
                                  " AND table_id = ?",
                                  (a.seq, a.action_json, now, a.hand_key, table_id))
-        except sqlite3.IntegrityError as exc:
+        except db.IntegrityError as exc:
             raise ValueError(f"hand {a.hand_key!r} already has action {a.seq}") from exc
         if cur.rowcount != 1:
             raise ValueError(f"action for unknown hand {a.hand_key!r} at table {table_id}")
@@ -353,7 +352,7 @@ def append_actions(db: sqlite3.Connection, actions: Sequence[ActionWrite], table
 
 # ---------------------------------------------------------------------- reading
 
-def _hands(db: sqlite3.Connection, where: str, *params: Any) -> list[HandRecord]:
+def _hands(db: Connection, where: str, *params: Any) -> list[HandRecord]:
     out = []
     for r in rows(db, "SELECT h.*, m.match_key, m.mode, m.seats FROM hands AS h JOIN matches"
                       f" AS m ON m.id = h.match_id WHERE {where} ORDER BY h.hand_no, h.id",
@@ -375,7 +374,7 @@ def _hands(db: sqlite3.Connection, where: str, *params: Any) -> list[HandRecord]
     return out
 
 
-def _declarers_of(hand: sqlite3.Row, seats: Sequence[sqlite3.Row]) -> tuple[int, ...] | None:
+def _declarers_of(hand: Row, seats: Sequence[Row]) -> tuple[int, ...] | None:
     """`HandRecord.declarers` from a hand's row and its seat rows."""
     d1, d2 = opt_int(hand["declarer_1"]), opt_int(hand["declarer_2"])
     if hand["mode"] == "teams":
@@ -385,14 +384,14 @@ def _declarers_of(hand: sqlite3.Row, seats: Sequence[sqlite3.Row]) -> tuple[int,
     return tuple(int(s["seat"]) for s in seats if s["side"] in ("starter", "friend"))
 
 
-def _levels_of(seats: Sequence[sqlite3.Row], column: str, n: int) -> tuple[str, ...]:
+def _levels_of(seats: Sequence[Row], column: str, n: int) -> tuple[str, ...]:
     """Every seat's level from a seat column, or () unless all seats have one."""
     levels = {int(s["seat"]): s[column] for s in seats}
     found = tuple(levels.get(seat) for seat in range(n))
     return cast(tuple[str, ...], found) if all(v is not None for v in found) else ()
 
 
-def _holders_of(seats: Sequence[sqlite3.Row], n: int) -> Holders:
+def _holders_of(seats: Sequence[Row], n: int) -> Holders:
     """`HandRecord.holders` from a hand's seat rows: () when no seat changed hands."""
     if all(s["holders"] is None for s in seats):
         return ()
@@ -401,7 +400,7 @@ def _holders_of(seats: Sequence[sqlite3.Row], n: int) -> Holders:
     return tuple(held.get(seat, (None,)) for seat in range(n))
 
 
-def hand_record(db: sqlite3.Connection, hand: int | str) -> HandRecord | None:
+def hand_record(db: Connection, hand: int | str) -> HandRecord | None:
     """A hand by id (int) or hand_key (str), with its actions."""
     if isinstance(hand, int) and not fits(hand):
         return None
@@ -413,12 +412,12 @@ def hand_record(db: sqlite3.Connection, hand: int | str) -> HandRecord | None:
     return replace(found[0], actions=[json.loads(r["action"]) for r in actions])
 
 
-def match_hands(db: sqlite3.Connection, match_key: str) -> list[HandRecord]:
+def match_hands(db: Connection, match_key: str) -> list[HandRecord]:
     """A match's hands in order, without actions."""
     return _hands(db, "m.match_key = ?", match_key)
 
 
-def match_record(db: sqlite3.Connection, match_key: str) -> MatchRecord | None:
+def match_record(db: Connection, match_key: str) -> MatchRecord | None:
     """A match as last saved."""
     row = one(db, "SELECT * FROM matches WHERE match_key = ?", match_key)
     if row is None:
@@ -436,7 +435,7 @@ def match_record(db: sqlite3.Connection, match_key: str) -> MatchRecord | None:
     )
 
 
-def level_history(db: sqlite3.Connection, match_key: str) -> list[LevelPoint]:
+def level_history(db: Connection, match_key: str) -> list[LevelPoint]:
     """The levels at the start and after each change (both teams', or every seat's)."""
     return [LevelPoint(r["hands_played"], r["levels_a"], r["levels_b"], r["at"],
                        tuple(json.loads(r["seat_levels"])) if r["seat_levels"] else ())
@@ -445,7 +444,7 @@ def level_history(db: sqlite3.Connection, match_key: str) -> list[LevelPoint]:
                           match_key)]
 
 
-def channel_history(db: sqlite3.Connection, channel_id: int, n: int,
+def channel_history(db: Connection, channel_id: int, n: int,
                     season: int | None, mode: Mode = "teams") -> list[MatchSummary]:
     """The channel's last ``n`` matches of ``mode`` and ``season`` (None: its guild's
     current season), newest first."""
@@ -455,7 +454,7 @@ def channel_history(db: sqlite3.Connection, channel_id: int, n: int,
     current = seasons.CURRENT.format(guild="m.guild_id")
     for r in rows(db, "SELECT m.*, EXISTS (SELECT 1 FROM hand_seats AS s JOIN hands AS h"
                       " ON h.id = s.hand_id WHERE h.match_id = m.id AND (s.user_id IS NULL"
-                      " OR EXISTS (SELECT 1 FROM json_each(s.holders) WHERE value IS NULL)))"
+                      " OR s.holders LIKE '%null%'))"  # a computer held the seat for a while
                       " AS computer_hands FROM matches AS m WHERE m.channel_id = ?"
                       f" AND m.season = COALESCE(?, {current}) AND m.mode = ?"
                       " ORDER BY m.started_at DESC, m.id DESC LIMIT ?",

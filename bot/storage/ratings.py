@@ -29,13 +29,13 @@ Display rating = the ordinal ``mu - 3 * sigma``: a conservative estimate (the sk
 from __future__ import annotations
 
 import math
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
 from openskill.models import PlackettLuce
 
+from .interface import Connection
 from .records import HandRecord
 from .sql import one
 
@@ -99,12 +99,12 @@ def rate_sides(winners: Sequence[Skill], losers: Sequence[Skill]
     return _moved(winners, won, new_won), _moved(losers, lost, new_lost)
 
 
-def _skill(db: sqlite3.Connection, sql: str, *key: int | str) -> Skill:
+def _skill(db: Connection, sql: str, *key: int | str) -> Skill:
     row = one(db, sql, *key)
     return Skill() if row is None else Skill(row["mu"], row["sigma"])
 
 
-def record_hand(db: sqlite3.Connection, hand_id: int, guild_id: int, season: int,
+def record_hand(db: Connection, hand_id: int, guild_id: int, season: int,
                 rec: HandRecord, now: float) -> None:
     """Rate a settled hand of distinct humans in the hand's mode: players, and in teams
     partnerships (in the caller's transaction), and mark the hand rated."""
@@ -126,7 +126,7 @@ def record_hand(db: sqlite3.Connection, hand_id: int, guild_id: int, season: int
     db.executemany(
         "INSERT INTO ratings (guild_id, season, mode, user_id, mu, sigma, hands, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, season, mode, user_id)"
-        " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, hands = hands + 1,"
+        " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, hands = ratings.hands + 1,"
         " updated_at = excluded.updated_at",
         [(guild_id, season, rec.mode, u, s.mu, s.sigma, now)
          for u, s in zip([*winners, *losers], [*new_w, *new_l], strict=True)],
@@ -136,7 +136,7 @@ def record_hand(db: sqlite3.Connection, hand_id: int, guild_id: int, season: int
     db.execute("UPDATE hands SET rated = 1 WHERE id = ?", (hand_id,))
 
 
-def _rate_pairs(db: sqlite3.Connection, guild_id: int, season: int, pw: list[int],
+def _rate_pairs(db: Connection, guild_id: int, season: int, pw: list[int],
                 pl: list[int], now: float) -> None:
     """Rate the two partnerships of a teams hand (each a one-member team)."""
     pair = ("SELECT mu, sigma FROM pair_ratings WHERE guild_id = ? AND season = ?"
@@ -147,7 +147,7 @@ def _rate_pairs(db: sqlite3.Connection, guild_id: int, season: int, pw: list[int
         "INSERT INTO pair_ratings (guild_id, season, user_lo, user_hi, mu, sigma, hands,"
         " updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)"
         " ON CONFLICT (guild_id, season, user_lo, user_hi) DO UPDATE"
-        " SET mu = excluded.mu, sigma = excluded.sigma, hands = hands + 1,"
+        " SET mu = excluded.mu, sigma = excluded.sigma, hands = pair_ratings.hands + 1,"
         " updated_at = excluded.updated_at",
         [(guild_id, season, *pw, new_pw.mu, new_pw.sigma, now),
          (guild_id, season, *pl, new_pl.mu, new_pl.sigma, now)],

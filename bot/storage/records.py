@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
 from typing import Any, Literal
 
 TableStatus = Literal["lobby", "playing", "ended"]
@@ -22,6 +24,19 @@ MODES: tuple[Mode, ...] = ("teams", "friends")
 Role = Literal["starter", "friend", "opponent"]
 """A seat's side in a friends hand: the starter, a revealed friend, or an opponent."""
 PanelMode = Literal["dm", "ephemeral"]
+
+
+class Unset(Enum):
+    """Type of `UNSET`."""
+
+    UNSET = "UNSET"
+
+
+UNSET = Unset.UNSET
+"""Default of settings setters: leave this setting unchanged."""
+
+LeaderboardBy = Literal["rating", "wins", "levels"]
+LeaderboardScope = Literal["players", "partnerships"]
 Players = tuple[int | None, ...]
 """One entry per seat (four in teams, 4..8 in friends); ``None`` is a computer seat."""
 Holders = tuple[tuple[int | None, ...], ...]
@@ -319,3 +334,13 @@ class UserSettings:
     """Ping in the channel when it becomes this player's turn (V4)."""
     auto_forced: bool = False
     """Play automatically when exactly one play is legal (V4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BackupInfo:
+    """What an online backup wrote (`bot.storage.sqlite.backup.backup_database`)."""
+
+    source: Path
+    dest: Path
+    size: int
+    schema_version: int

@@ -7,9 +7,8 @@ ratings are per season. A guild gets season 1 with its first row (`sql.ensure_gu
 
 from __future__ import annotations
 
-import sqlite3
-
 from .errors import SeasonNotFound
+from .interface import Connection, Row
 from .records import Season
 from .sql import ensure_guild, fits, one, opt_float, rows
 
@@ -17,19 +16,19 @@ CURRENT = "COALESCE((SELECT MAX(number) FROM seasons WHERE guild_id = {guild}), 
 """SQL for the current season number of the guild given by the ``{guild}`` expression."""
 
 
-def _season(row: sqlite3.Row) -> Season:
+def _season(row: Row) -> Season:
     return Season(int(row["guild_id"]), int(row["number"]), row["name"],
                   float(row["started_at"]), opt_float(row["ended_at"]))
 
 
-def current(db: sqlite3.Connection, guild_id: int) -> Season:
+def current(db: Connection, guild_id: int) -> Season:
     """The guild's current season (season 1, not yet started, for a guild never seen)."""
     row = one(db, "SELECT * FROM seasons WHERE guild_id = ? ORDER BY number DESC LIMIT 1",
               guild_id) if fits(guild_id) else None
     return Season(guild_id, 1, None, None, None) if row is None else _season(row)
 
 
-def listed(db: sqlite3.Connection, guild_id: int) -> list[Season]:
+def listed(db: Connection, guild_id: int) -> list[Season]:
     """The guild's seasons, oldest first (none for a guild never seen)."""
     if not fits(guild_id):
         return []
@@ -43,7 +42,7 @@ def check_name(name: str | None) -> None:
         raise ValueError("a season name must be None or a non-empty string")
 
 
-def start(db: sqlite3.Connection, now: float, guild_id: int, name: str | None) -> Season:
+def start(db: Connection, now: float, guild_id: int, name: str | None) -> Season:
     """Close the guild's current season and start the next one."""
     ensure_guild(db, guild_id, now)
     number = current(db, guild_id).number
@@ -54,7 +53,7 @@ def start(db: sqlite3.Connection, now: float, guild_id: int, name: str | None) -
     return Season(guild_id, number + 1, name, now, None)
 
 
-def resolve(db: sqlite3.Connection, guild_id: int, season: int | None) -> int:
+def resolve(db: Connection, guild_id: int, season: int | None) -> int:
     """The season number to read: ``season``, or the current one if None.
     `SeasonNotFound` unless 1 <= season <= the current season."""
     latest = current(db, guild_id).number

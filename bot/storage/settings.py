@@ -8,27 +8,16 @@ and values are JSON; the bot's options registry judges them.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any, cast
 
-from .records import GuildSettings, PanelMode, UserSettings
+from .interface import Connection
+from .records import UNSET, GuildSettings, PanelMode, Unset, UserSettings
 from .sql import dumps, ensure_guild, one
 
 
-class Unset(Enum):
-    """Type of `UNSET`."""
-
-    UNSET = "UNSET"
-
-
-UNSET = Unset.UNSET
-"""Default of settings setters: leave this setting unchanged."""
-
-
-def guild(db: sqlite3.Connection, guild_id: int) -> GuildSettings:
+def guild(db: Connection, guild_id: int) -> GuildSettings:
     """A guild's settings (defaults if never set)."""
     row = one(db, "SELECT language, table_options FROM guilds WHERE guild_id = ?", guild_id)
     if row is None:
@@ -73,7 +62,7 @@ class GuildChange:
         )
 
 
-def set_guild(db: sqlite3.Connection, now: float, guild_id: int,
+def set_guild(db: Connection, now: float, guild_id: int,
               change: GuildChange) -> GuildSettings:
     """Change a guild's settings: language; options replaced, then updated, then reset."""
     ensure_guild(db, guild_id, now)
@@ -90,7 +79,7 @@ def set_guild(db: sqlite3.Connection, now: float, guild_id: int,
     return GuildSettings(guild_id, language, options)
 
 
-def user(db: sqlite3.Connection, user_id: int) -> UserSettings:
+def user(db: Connection, user_id: int) -> UserSettings:
     """A user's settings (defaults if never set)."""
     row = one(db, "SELECT four_colour, panel, language, turn_ping, auto_forced"
               " FROM user_settings WHERE user_id = ?", user_id)
@@ -116,7 +105,7 @@ def check_user_change(four_colour: bool | Unset, panel: PanelMode | Unset,
         raise ValueError("language must be a non-empty string or None")
 
 
-def set_user(db: sqlite3.Connection, now: float, user_id: int, four_colour: bool | Unset,
+def set_user(db: Connection, now: float, user_id: int, four_colour: bool | Unset,
              panel: PanelMode | Unset, language: str | Unset | None, *,
              turn_ping: bool | Unset = UNSET, auto_forced: bool | Unset = UNSET
              ) -> UserSettings:

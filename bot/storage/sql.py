@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
 import orjson
 
+from .interface import Connection, Row
 from .records import MODES, Mode, Players
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -38,15 +38,16 @@ def doc_dumps(doc: dict[str, Any]) -> str:
         return dumps(doc)
 
 
-def one(db: sqlite3.Connection, sql: str, *params: Any) -> sqlite3.Row | None:
+def one(db: Connection, sql: str, *params: Any) -> Row | None:
     """The first row of a query, or None."""
-    row: sqlite3.Row | None = db.execute(sql, params).fetchone()
+    row: Row | None = db.execute(sql, params).fetchone()
     return row
 
 
-def rows(db: sqlite3.Connection, sql: str, *params: Any) -> list[sqlite3.Row]:
+def rows(db: Connection, sql: str, *params: Any) -> list[Row]:
     """All rows of a query."""
-    return db.execute(sql, params).fetchall()
+    found: list[Row] = db.execute(sql, params).fetchall()
+    return found
 
 
 def fits(value: int) -> bool:
@@ -64,7 +65,7 @@ def opt_float(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
-def players_of(seat_rows: Iterable[sqlite3.Row], seats: int = 4) -> Players:
+def players_of(seat_rows: Iterable[Row], seats: int = 4) -> Players:
     """``seats`` seats from ``(seat, user_id)`` rows; a missing or NULL user is a computer."""
     players: list[int | None] = [None] * seats
     for r in seat_rows:
@@ -100,7 +101,7 @@ def distinct_humans(players: Players) -> bool:
     return len(humans) == len(players) and len(set(humans)) == len(players)
 
 
-def ensure_guild(db: sqlite3.Connection, guild_id: int, now: float) -> None:
+def ensure_guild(db: Connection, guild_id: int, now: float) -> None:
     """Create the guild's settings row and its season 1 if missing."""
     db.execute(
         "INSERT INTO guilds (guild_id, updated_at) VALUES (?, ?) ON CONFLICT DO NOTHING",

@@ -6,15 +6,19 @@ counted, rated and ranked apart; partnerships exist in teams only."""
 from __future__ import annotations
 
 import math
-import sqlite3
-from typing import Literal
 
 from . import ratings, seasons
-from .records import FriendsStats, LeaderboardPage, LeaderboardRow, Mode, UserStats
+from .interface import Connection
+from .records import (
+    FriendsStats,
+    LeaderboardBy,
+    LeaderboardPage,
+    LeaderboardRow,
+    LeaderboardScope,
+    Mode,
+    UserStats,
+)
 from .sql import check_mode, one, opt_float, rows
-
-LeaderboardBy = Literal["rating", "wins", "levels"]
-LeaderboardScope = Literal["players", "partnerships"]
 
 LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 """Levels from lowest to highest (as the bot writes them)."""
@@ -34,14 +38,16 @@ ENTITIES: dict[str, str] = {
         " ids AS (SELECT u1, u2 FROM m UNION SELECT u1, u2 FROM l UNION SELECT u1, u2 FROM r)"
     ),
     "partnerships": (
-        "WITH m AS (SELECT MIN(a.user_id, b.user_id) AS u1, MAX(a.user_id, b.user_id) AS u2,"
+        "WITH m AS (SELECT CASE WHEN a.user_id < b.user_id THEN a.user_id ELSE b.user_id END AS u1,"
+        " CASE WHEN a.user_id < b.user_id THEN b.user_id ELSE a.user_id END AS u2,"
         " COUNT(DISTINCT a.match_id) AS matches,"
         " COUNT(DISTINCT CASE WHEN a.won THEN a.match_id END) AS wins"
         " FROM finished_match_seats AS a JOIN finished_match_seats AS b"
         " ON b.match_id = a.match_id AND b.seat = a.seat + 2"
         " WHERE a.guild_id = ?1 AND a.season = ?2 AND a.mode = ?3 AND a.ranked = 1"
         " GROUP BY 1, 2),"
-        " l AS (SELECT MIN(a.user_id, b.user_id) AS u1, MAX(a.user_id, b.user_id) AS u2,"
+        " l AS (SELECT CASE WHEN a.user_id < b.user_id THEN a.user_id ELSE b.user_id END AS u1,"
+        " CASE WHEN a.user_id < b.user_id THEN b.user_id ELSE a.user_id END AS u2,"
         " SUM(a.levels_gained) AS levels, COUNT(*) AS hands"
         " FROM settled_hand_seats AS a JOIN settled_hand_seats AS b"
         " ON b.hand_id = a.hand_id AND b.seat = a.seat + 2"
@@ -61,7 +67,7 @@ ORDER: dict[str, tuple[str, str]] = {
 }
 
 
-def user_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
+def user_stats(db: Connection, guild_id: int, user_id: int, *,
                include_computers: bool, season: int | None) -> UserStats:
     """A player's record in a guild and season (see `Store.stats`)."""
     number = seasons.resolve(db, guild_id, season)
@@ -78,7 +84,8 @@ def user_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
     sides = {
         r["side"]: r for r in rows(
             db,
-            "SELECT side, COUNT(*) AS n, SUM(result_side = side) AS held,"
+            "SELECT side, COUNT(*) AS n,"
+            " SUM(CASE WHEN result_side = side THEN 1 ELSE 0 END) AS held,"
             " SUM(levels_gained) AS levels, AVG(opponent_points) AS avg_points"
             " FROM settled_hand_seats WHERE guild_id = ? AND season = ? AND user_id = ?"
             f" AND mode = 'teams'{ranked_only} GROUP BY side",
@@ -116,7 +123,7 @@ def user_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
     )
 
 
-def _rating(db: sqlite3.Connection, guild_id: int, season: int, mode: Mode,
+def _rating(db: Connection, guild_id: int, season: int, mode: Mode,
             user_id: int) -> tuple[float | None, int]:
     """A player's display rating in a mode (None if unrated) and their rated hands."""
     row = one(db, "SELECT mu, sigma, hands FROM ratings WHERE guild_id = ? AND season = ?"
@@ -131,7 +138,7 @@ def highest(levels: list[str]) -> str | None:
     return max(levels, key=lambda v: LEVELS.index(v) if v in LEVELS else -1, default=None)
 
 
-def friends_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
+def friends_stats(db: Connection, guild_id: int, user_id: int, *,
                   include_computers: bool, season: int | None) -> FriendsStats:
     """A player's Finding Friends record in a guild and season (see `Store.friends_stats`)."""
     number = seasons.resolve(db, guild_id, season)
@@ -142,7 +149,8 @@ def friends_stats(db: sqlite3.Connection, guild_id: int, user_id: int, *,
                 f" FROM finished_match_seats WHERE {where}", guild_id, number, user_id)
     assert m is not None
     roles = {r["role"]: r for r in rows(
-        db, "SELECT role, COUNT(*) AS n, SUM(result_side = side) AS won,"
+        db, "SELECT role, COUNT(*) AS n,"
+            " SUM(CASE WHEN result_side = side THEN 1 ELSE 0 END) AS won,"
             f" SUM(levels_gained) AS levels FROM settled_hand_seats WHERE {where}"
             " GROUP BY role", guild_id, number, user_id)}
     levels = [str(r[0]) for r in rows(
@@ -177,7 +185,7 @@ def check_leaderboard(by: str, scope: str, page: int, per_page: int,
         raise ValueError(f"{mode} has no partnerships")
 
 
-def leaderboard(db: sqlite3.Connection, guild_id: int, by: LeaderboardBy,
+def leaderboard(db: Connection, guild_id: int, by: LeaderboardBy,
                 scope: LeaderboardScope, page: int, per_page: int,
                 season: int | None, mode: Mode = "teams") -> LeaderboardPage:
     """One page of a guild leaderboard (see `Store.leaderboard`; arguments checked by

@@ -1,11 +1,13 @@
-"""`Store`: the bot's database, one facade over the storage modules.
+"""`Store`: the bot's database, one facade over the storage modules and any `Engine`.
 
 Live tables (`tables`), match/hand/action records (`history`), ratings (`ratings`), stats
 and leaderboards (`stats`), seasons (`seasons`) and settings (`settings`) each live in
-their own module as synchronous functions; `Store` runs each call as one transaction on a
-database thread (`database.Database`): reads on reader connections that never wait behind
-writes, writes one at a time, each bounded by ``write_timeout`` (else `StorageBusy`,
-nothing written).
+their own module as synchronous functions over a DB-API `Connection`; `Store` runs each
+call as one transaction on a database thread of its `Engine` (SQLite:
+`bot.storage.sqlite.database.Database`; PostgreSQL: `bot.storage.postgres.database.Database`),
+chosen by `bot.storage.factory.open_engine` from the target (a path or a ``postgresql://``
+address): reads on a consistent snapshot, writes each bounded by ``write_timeout`` (else
+`StorageBusy`, nothing written).
 
 Seasons: `current_season`, `start_season`, `seasons`. Stats, leaderboards and history
 take ``season=None`` (the guild's current season) or a season number (`SeasonNotFound`
@@ -25,15 +27,19 @@ from types import EllipsisType, TracebackType
 from typing import Any, Self
 
 from . import history, seasons, settings, stats, tables
-from .backup import BackupInfo, backup_database
-from .database import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, Database
-from .migrate import LATEST_VERSION
+from .errors import StorageError
+from .factory import open_engine
+from .interface import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, Connection, Engine
 from .records import (
+    UNSET,
+    BackupInfo,
     FriendsStats,
     GuildSettings,
     HandAction,
     HandRecord,
+    LeaderboardBy,
     LeaderboardPage,
+    LeaderboardScope,
     LevelPoint,
     MatchRecord,
     MatchSummary,
@@ -42,16 +48,16 @@ from .records import (
     Season,
     StoredTable,
     TableStatus,
+    Unset,
     UserSettings,
     UserStats,
 )
-from .settings import UNSET, Unset
+from .schema import SCHEMA_VERSION
 from .sql import dumps
-from .stats import LeaderboardBy, LeaderboardScope
 
 Clock = Callable[[], float]
 
-__all__ = ["UNSET", "LeaderboardBy", "LeaderboardScope", "Store"]
+__all__ = ["UNSET", "LeaderboardBy", "LeaderboardScope", "Store", "open_store"]
 
 USERS_KEPT = 100_000
 """Users' settings kept in memory (all dropped at once beyond that)."""
@@ -70,12 +76,13 @@ class _Users:
 _USERS: dict[str, _Users] = {}
 
 
-def _users_of(path: str | os.PathLike[str]) -> _Users:
-    """The settings kept for the database at `path`, emptied (a store opened now may follow
+def _users_of(db: Engine) -> _Users:
+    """The settings kept for the database `db`, emptied (a store opened now may follow
     another process's writes); an in-memory database keeps its own."""
-    if os.fspath(path) == ":memory:":
+    if db.path == ":memory:":
         return _Users()
-    users = _USERS.setdefault(os.path.realpath(path), _Users())
+    key = os.path.realpath(db.path) if db.kind == "sqlite" else f"{db.kind}:{db.path}"
+    users = _USERS.setdefault(key, _Users())
     users.known.clear()
     return users
 
@@ -88,28 +95,29 @@ class Store:
     `DatabaseNotWritable` (read-only file, full disk).
     """
 
-    def __init__(self, db: Database, clock: Clock) -> None:
-        """Use `Store.open`."""
+    def __init__(self, db: Engine, clock: Clock) -> None:
+        """Use `Store.open` (or `open_store`)."""
         self._db = db
         self._clock = clock
-        self._users = _users_of(db.path)
+        self._users = _users_of(db)
 
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str], *, clock: Clock = time.time,
+    async def open(cls, target: str | os.PathLike[str], *, clock: Clock = time.time,
                    write_timeout: float = DEFAULT_WRITE_TIMEOUT,
                    readers: int = DEFAULT_READERS) -> Store:
-        """Open (creating parent dirs), check, enable WAL + foreign keys, migrate, and
-        prove the file can be written.
+        """Open the database at ``target`` (a file path: SQLite; a ``postgresql://``
+        address: PostgreSQL), check it, migrate it, and prove it can be written.
 
-        Raises `DatabaseCorrupt` or `SchemaTooNew` without modifying the file, and
-        `DatabaseNotWritable` if it cannot be opened or written (read-only file or folder,
-        full disk). ``write_timeout``: seconds a write may wait for the database before
-        `StorageBusy`; ``readers``: reader connections.
+        Raises `DatabaseCorrupt` or `SchemaTooNew` without modifying the database, and
+        `DatabaseNotWritable` if it cannot be opened or written (SQLite: read-only file or
+        folder, full disk; PostgreSQL: server out of reach, login refused, no rights).
+        ``write_timeout``: seconds a write may wait for the database before `StorageBusy`;
+        ``readers``: reader connections.
         """
-        db = await Database.open(os.fspath(path), clock=clock, write_timeout=write_timeout,
-                                 readers=readers)
+        db = await open_engine(target, clock=clock, write_timeout=write_timeout,
+                               readers=readers)
         return cls(db, clock)
 
     async def close(self) -> None:
@@ -127,16 +135,28 @@ class Store:
 
     @property
     def path(self) -> str:
-        """The database file."""
+        """The database: its file, or its address without the password."""
         return self._db.path
+
+    @property
+    def kind(self) -> str:
+        """The backend: ``"sqlite"`` or ``"postgres"``."""
+        return self._db.kind
 
     @property
     def schema_version(self) -> int:
         """The schema version this code migrates to (the database is at it once open)."""
-        return LATEST_VERSION
+        return SCHEMA_VERSION
 
     async def backup(self, dest: str | os.PathLike[str], *, overwrite: bool = False) -> BackupInfo:
-        """Online backup to ``dest`` (see `bot.storage.backup.backup_database`)."""
+        """Online backup of an SQLite database to ``dest`` (see
+        `bot.storage.sqlite.backup.backup_database`); PostgreSQL is backed up with
+        ``pg_dump`` (`StorageError`)."""
+        if self._db.kind != "sqlite":
+            raise StorageError(f"{self.path}: back up a {self._db.kind} database with its"
+                               " own tools (pg_dump)")
+        from .sqlite.backup import backup_database
+
         return await asyncio.to_thread(backup_database, self.path, dest, overwrite=overwrite)
 
     # ------------------------------------------------------------------ live tables
@@ -198,12 +218,17 @@ class Store:
         change = tables.Change.of(doc, status=status, deadline=deadline, actions=actions,
                                   hand=hand, match=match)
         return await self._db.write(
-            lambda db: tables.save(db, self._clock(), table_id, expected_version, change))
+            lambda db: tables.save(db, self._clock(), table_id, expected_version, change),
+            verify=lambda db: tables.saved(db, table_id, expected_version, change))
 
     async def end_table(self, table_id: int, expected_version: int) -> None:
         """Mark the table ended (version+1, deadline cleared); `StaleVersion` as in save."""
-        await self._db.write(
-            lambda db: tables.end(db, self._clock(), table_id, expected_version))
+        def end(db: Connection) -> bool:
+            tables.end(db, self._clock(), table_id, expected_version)
+            return True
+
+        await self._db.write(end, verify=lambda db: tables.ended(db, table_id,
+                                                                  expected_version))
 
     # ------------------------------------------------------------------ records
 
@@ -374,3 +399,11 @@ class Store:
                 auto_forced=auto_forced)))
         finally:
             users.writes += 1
+
+
+async def open_store(target: str | os.PathLike[str], *, clock: Clock = time.time,
+                     write_timeout: float = DEFAULT_WRITE_TIMEOUT,
+                     readers: int = DEFAULT_READERS) -> Store:
+    """`Store.open`: the one way in (a path opens SQLite, a ``postgresql://`` address
+    PostgreSQL)."""
+    return await Store.open(target, clock=clock, write_timeout=write_timeout, readers=readers)

@@ -8,7 +8,6 @@ inside a transaction opened by `Database`; JSON is made on the caller's side (`C
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import EllipsisType
@@ -16,6 +15,7 @@ from typing import Any, cast
 
 from . import history
 from .errors import StaleVersion, TableExists, TableNotFound
+from .interface import Connection, Cursor, Row
 from .records import HandAction, HandRecord, MatchRecord, StoredTable, TableStatus
 from .sql import doc_dumps, ensure_guild, fits, one, opt_float, rows
 
@@ -50,7 +50,7 @@ class Change:
                    tuple(history.ActionWrite.of(a) for a in actions))
 
 
-def table_of(row: sqlite3.Row, doc: dict[str, Any] | None = None) -> StoredTable:
+def table_of(row: Row, doc: dict[str, Any] | None = None) -> StoredTable:
     """A `StoredTable` from a ``tables`` row (``doc`` instead of parsing the column)."""
     return StoredTable(
         id=int(row["id"]),
@@ -66,7 +66,7 @@ def table_of(row: sqlite3.Row, doc: dict[str, Any] | None = None) -> StoredTable
     )
 
 
-def create(db: sqlite3.Connection, now: float, guild_id: int, channel_id: int,
+def create(db: Connection, now: float, guild_id: int, channel_id: int,
            creator_id: int, doc_json: str, status: TableStatus,
            deadline: float | None) -> StoredTable:
     """Insert a table at version 1; `TableExists` if the channel has one open."""
@@ -77,15 +77,14 @@ def create(db: sqlite3.Connection, now: float, guild_id: int, channel_id: int,
     ensure_guild(db, guild_id, now)
     cur = db.execute(
         "INSERT INTO tables (guild_id, channel_id, creator_id, status, version, doc,"
-        " deadline, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)",
+        " deadline, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) RETURNING id",
         (guild_id, channel_id, creator_id, status, doc_json, deadline, now, now),
     )
-    assert cur.lastrowid is not None
-    return StoredTable(cur.lastrowid, guild_id, channel_id, creator_id, status, 1,
+    return StoredTable(int(cur.fetchall()[0][0]), guild_id, channel_id, creator_id, status, 1,
                        json.loads(doc_json), deadline, now, now)
 
 
-def load(db: sqlite3.Connection, table_id: int) -> StoredTable | None:
+def load(db: Connection, table_id: int) -> StoredTable | None:
     """A table by id (any status)."""
     if not fits(table_id):
         return None
@@ -93,7 +92,7 @@ def load(db: sqlite3.Connection, table_id: int) -> StoredTable | None:
     return None if row is None else table_of(row)
 
 
-def in_channel(db: sqlite3.Connection, channel_id: int) -> StoredTable | None:
+def in_channel(db: Connection, channel_id: int) -> StoredTable | None:
     """The channel's table that has not ended, if any."""
     if not fits(channel_id):
         return None
@@ -101,14 +100,14 @@ def in_channel(db: sqlite3.Connection, channel_id: int) -> StoredTable | None:
     return None if row is None else table_of(row)
 
 
-def active(db: sqlite3.Connection) -> list[StoredTable]:
+def active(db: Connection) -> list[StoredTable]:
     """All tables that have not ended, oldest first."""
     return [table_of(r) for r in rows(db, "SELECT * FROM tables WHERE status <> 'ended'"
                                           " ORDER BY id")]
 
 
-def check_version(db: sqlite3.Connection, table_id: int, expected_version: int
-                  ) -> sqlite3.Row:
+def check_version(db: Connection, table_id: int, expected_version: int
+                  ) -> Row:
     """The table's row if it is at ``expected_version`` and not ended; else `StaleVersion`
     (or `TableNotFound`)."""
     if not fits(table_id):
@@ -122,7 +121,7 @@ def check_version(db: sqlite3.Connection, table_id: int, expected_version: int
     return row
 
 
-def save(db: sqlite3.Connection, now: float, table_id: int, expected_version: int,
+def save(db: Connection, now: float, table_id: int, expected_version: int,
          change: Change) -> StoredTable:
     """Compare-and-set, then write the document and the move's records (see `Store`)."""
     row = check_version(db, table_id, expected_version)
@@ -137,11 +136,12 @@ def save(db: sqlite3.Connection, now: float, table_id: int, expected_version: in
         deadline = None if status == "ended" else opt_float(row["deadline"])
     else:
         deadline = change.deadline
-    db.execute(
+    _set_version(db, table_id, expected_version, db.execute(
         "UPDATE tables SET doc = ?, version = version + 1, status = ?, deadline = ?,"
-        " updated_at = ?, ended_at = ? WHERE id = ?",
-        (change.doc_json, status, deadline, now, now if status == "ended" else None, table_id),
-    )
+        " updated_at = ?, ended_at = ? WHERE id = ? AND version = ?",
+        (change.doc_json, status, deadline, now, now if status == "ended" else None, table_id,
+         expected_version),
+    ))
     return StoredTable(
         table_id, int(row["guild_id"]), int(row["channel_id"]), int(row["creator_id"]),
         cast(TableStatus, status), expected_version + 1, change.doc,
@@ -149,11 +149,41 @@ def save(db: sqlite3.Connection, now: float, table_id: int, expected_version: in
     )
 
 
-def end(db: sqlite3.Connection, now: float, table_id: int, expected_version: int) -> None:
+def saved(db: Connection, table_id: int, expected_version: int, change: Change
+          ) -> StoredTable | None:
+    """The table as `save` left it if that save happened (the table is at the next version
+    with this document), else None: resolves a save whose COMMIT was lost."""
+    row = one(db, "SELECT * FROM tables WHERE id = ?", table_id)
+    if row is None or int(row["version"]) != expected_version + 1 or (
+            row["doc"] != change.doc_json):
+        return None
+    return table_of(row, change.doc)
+
+
+def ended(db: Connection, table_id: int, expected_version: int) -> bool | None:
+    """True if `end` at ``expected_version`` happened, else None (see `saved`)."""
+    row = one(db, "SELECT version, status FROM tables WHERE id = ?", table_id)
+    if row is None or int(row["version"]) != expected_version + 1 or row["status"] != "ended":
+        return None
+    return True
+
+
+def end(db: Connection, now: float, table_id: int, expected_version: int) -> None:
     """Mark the table ended (version+1, deadline cleared); `StaleVersion` as in `save`."""
     check_version(db, table_id, expected_version)
-    db.execute(
+    _set_version(db, table_id, expected_version, db.execute(
         "UPDATE tables SET status = 'ended', version = version + 1, deadline = NULL,"
-        " updated_at = ?, ended_at = ? WHERE id = ?",
-        (now, now, table_id),
-    )
+        " updated_at = ?, ended_at = ? WHERE id = ? AND version = ?",
+        (now, now, table_id, expected_version),
+    ))
+
+
+def _set_version(db: Connection, table_id: int, expected_version: int, cur: Cursor) -> None:
+    """The compare-and-set itself: the UPDATE matched the row at ``expected_version`` (a
+    backend whose transactions do not hold the write lock from `check_version` on, as
+    PostgreSQL's, may find it moved meanwhile: `StaleVersion`, everything rolled back)."""
+    if cur.rowcount != 1:
+        row = one(db, "SELECT version, status FROM tables WHERE id = ?", table_id)
+        if row is None:
+            raise TableNotFound(table_id)
+        raise StaleVersion(table_id, expected_version, int(row["version"]), row["status"])

@@ -13,7 +13,7 @@ from bot.core.table import TableDoc
 from bot.core.text import fit
 from bot.i18n import resolve_locale, t
 from bot.runtime.logging import table_logger
-from bot.storage import Store
+from bot.storage import Storage
 from engine.game import Phase
 
 __all__ = ["TurnPings"]
@@ -22,7 +22,7 @@ __all__ = ["TurnPings"]
 class TurnPings:
     """Sends and tidies the pings (message ids kept in memory: a lost one just stays)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Storage) -> None:
         self.store = store
         self._last: dict[tuple[int, int], int] = {}
 

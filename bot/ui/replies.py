@@ -24,7 +24,7 @@ from bot.core.errors import UserFacingError
 from bot.core.text import CONTENT_LIMIT, fit, ruling_text
 from bot.i18n import resolve_locale, t
 from bot.runtime.logging import table_logger
-from bot.storage import SeasonNotFound, StorageError, Store
+from bot.storage import SeasonNotFound, Storage, StorageError
 from bot.ui.edits import (
     TOKEN_GONE,
     UNCHANGED,
@@ -66,7 +66,7 @@ def locale_of(interaction: discord.Interaction[Any]) -> str:
     return cached if isinstance(cached, str) else resolve_locale(interaction.locale)
 
 
-async def reader_locale(interaction: discord.Interaction[Any], store: Store) -> str:
+async def reader_locale(interaction: discord.Interaction[Any], store: Storage) -> str:
     """Look up (once per interaction) the language this user reads: their
     ``/tractor settings language``, else their Discord client's."""
     cached = interaction.extras.get(LOCALE_KEY)

@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 import simcord
+from pg import bot_database
 from simcord.actors import MemberActor
 
 from bot import create_bot
@@ -48,7 +49,7 @@ PRETTY = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9JQKA])([♠♥♦♣])|\b(RJ|
 CANONICAL = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b|\b(RJ|BJ)\b")
 
 
-def make_bot(database: Path, **changes: Any) -> TractorBot:
+def make_bot(database: str | Path, **changes: Any) -> TractorBot:
     return create_bot(database, config=TEST_CONFIG, **changes)
 
 
@@ -90,7 +91,7 @@ class World:
     """One simulated Discord with the bot, a channel and some users."""
 
     env: simcord.Env
-    database: Path
+    database: str | Path
     changes: dict[str, Any]
     guild: Any = None
     channel: Any = None
@@ -236,10 +237,19 @@ def simulated(bot: TractorBot) -> simcord.run:
     return runner
 
 
+def SQLITE(tmp_path: Path) -> Path:
+    """An SQLite file for tests about SQLite itself (its locks, copies of its file), also
+    when the suite runs on PostgreSQL."""
+    return tmp_path / "tractor.sqlite3"
+
+
 @asynccontextmanager
-async def world(tmp_path: Path, humans: int = 4, users: int | None = None,
-                **changes: Any) -> AsyncIterator[World]:
-    database = tmp_path / "tractor.sqlite3"
+async def world(tmp_path: Path, humans: int = 4, users: int | None = None, *,
+                database: str | Path | None = None, **changes: Any) -> AsyncIterator[World]:
+    """The bot in a simulated Discord, its games in ``database`` (default: an SQLite file in
+    `tmp_path`, or PostgreSQL with ``TRACTOR_TEST_DATABASE=postgres``; see tests/pg.py)."""
+    if database is None:
+        database = bot_database(tmp_path)
     bot = make_bot(database, **changes)
     async with simulated(bot) as env:
         w = World(env, database, changes)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from botkit import World, by_panel, by_typing, make_bot, play_hand, seats_to_act, world
+from botkit import SQLITE, World, by_panel, by_typing, make_bot, play_hand, seats_to_act, world
 
 from bot.core.table import TableDoc
 from bot.storage import Store
@@ -33,7 +33,7 @@ async def drive_to_mid_trick(w: World, limit: int = 300) -> None:
 
 
 async def test_a_copy_made_mid_trick_resumes_and_finishes_the_hand(tmp_path: Path) -> None:
-    async with world(tmp_path, humans=2, hand_pause=30) as w:
+    async with world(tmp_path, humans=2, hand_pause=30, database=SQLITE(tmp_path)) as w:
         await w.open_table(2)
         await w.start()
         await drive_to_mid_trick(w)

@@ -9,18 +9,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from botkit import client_locales, reply_texts, world
+from botkit import SQLITE, client_locales, reply_texts, world
 from lock_scenario import KINDS, WRITES, Group, make_group
 
 from bot.i18n import t
 from bot.storage import StorageBusy
-from bot.storage.database import Database
+from bot.storage.sqlite.database import Database
 
 
 @pytest.mark.parametrize("kind", KINDS)
 async def test_acknowledged_before_the_database(tmp_path: Path, kind: str,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    async with world(tmp_path, humans=1, users=1) as w:
+    async with world(tmp_path, humans=1, users=1, database=SQLITE(tmp_path)) as w:
         group = await make_group(w.env, w.database, w.guild, 0)
         action = group.action(kind)
         w.bot.service.repository.forget(group.game.table_id)  # no cached table either
@@ -50,7 +50,7 @@ async def assert_acknowledged_first(w: Any, action: Any, monkeypatch: pytest.Mon
 @pytest.mark.parametrize("command", ["tractor replay", "tractor settings"])
 async def test_replay_and_settings_acknowledged_before_the_database(
         tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    async with world(tmp_path, humans=1, users=1) as w:
+    async with world(tmp_path, humans=1, users=1, database=SQLITE(tmp_path)) as w:
         options = {"hand": 7} if command.endswith("replay") else {}
         user = w.users[0]
         await assert_acknowledged_first(
@@ -60,7 +60,7 @@ async def test_replay_and_settings_acknowledged_before_the_database(
 @pytest.mark.parametrize("kind", WRITES)
 async def test_busy_write_is_one_translated_try_again(tmp_path: Path, kind: str,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    async with world(tmp_path, humans=1, users=1) as w:
+    async with world(tmp_path, humans=1, users=1, database=SQLITE(tmp_path)) as w:
         group: Group = await make_group(w.env, w.database, w.guild, 0)
         client_locales(monkeypatch, {group.users[kind].id: "zh-CN"})
         action = group.action(kind)
@@ -68,7 +68,7 @@ async def test_busy_write_is_one_translated_try_again(tmp_path: Path, kind: str,
         before = await group.state()
         game_doc = (await group.game.doc()).to_dict()
 
-        async def busy(db: Any, job: Any) -> Any:
+        async def busy(db: Any, job: Any, **_: Any) -> Any:
             raise StorageBusy(db.path, db.write_timeout)
         monkeypatch.setattr(Database, "write", busy)
         result = await action()

@@ -10,19 +10,33 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from botkit import assert_ok, forge, world
+from pg import BACKENDS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RELEASE = "release-1"
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_every_table_of_the_release_is_restored_and_its_buttons_work(
-        tmp_path: Path) -> None:
+        tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> None:
+    """On SQLite the release's file itself; on PostgreSQL (issue 28) the file copied there
+    by ``python -m bot.storage copy`` (ids kept: the old buttons name the tables)."""
     info = json.loads((FIXTURES / f"{RELEASE}.json").read_text())
-    shutil.copy(FIXTURES / f"{RELEASE}.sqlite3", tmp_path / "tractor.sqlite3")
-    async with world(tmp_path, humans=4, hand_pause=3600) as w:
+    database: str | Path = tmp_path / "tractor.sqlite3"
+    shutil.copy(FIXTURES / f"{RELEASE}.sqlite3", database)
+    if backend == "postgres":
+        url: str = request.getfixturevalue("pg_url")
+        done = subprocess.run([sys.executable, "-m", "bot.storage", "copy", str(database),
+                               url], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and done.stdout.startswith("copied "), done.stderr
+        database = url
+    async with world(tmp_path, humans=4, hand_pause=3600, database=database) as w:
         guild = w.env.create_guild(name="Upgrade club", id=info["guild_id"])
         channels = [guild.create_text_channel(name) for name in info["channels"]]
         users = [guild.add_member(w.env.create_user(f"u{i}")) for i in range(info["users"])]

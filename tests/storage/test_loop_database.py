@@ -9,7 +9,7 @@ from pathlib import Path
 
 from storage_helpers import FakeClock
 
-from bot.storage.database import Database, _busy_ms
+from bot.storage.sqlite.database import Database, _busy_ms
 
 
 def test_the_busy_timeout_never_exceeds_the_budget_and_moves_in_steps() -> None:

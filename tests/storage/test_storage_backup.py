@@ -10,7 +10,7 @@ from pathlib import Path
 from storage_helpers import FakeClock, H, play_match
 
 from bot.storage import Store
-from bot.storage.migrate import LATEST_VERSION
+from bot.storage.sqlite.migrate import LATEST_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,8 +36,9 @@ async def assert_same_state(original: Store, copy_path: Path, clock: FakeClock) 
 
 
 async def test_store_backup_mid_match_opens_with_same_tables(
-    store: Store, tmp_path: Path, clock: FakeClock
+    sqlite_store: Store, tmp_path: Path, clock: FakeClock
 ) -> None:
+    store = sqlite_store
     await mid_match(store)
     dest = tmp_path / "backups" / "copy.sqlite3"
     info = await store.backup(dest)
@@ -54,7 +55,9 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
     )
 
 
-async def test_backup_cli(store: Store, db_path: Path, tmp_path: Path, clock: FakeClock) -> None:
+async def test_backup_cli(sqlite_store: Store, db_path: Path, tmp_path: Path,
+                          clock: FakeClock) -> None:
+    store = sqlite_store
     await mid_match(store)  # the store stays open: an online backup
     dest = tmp_path / "cli" / "copy.sqlite3"
     done = run_cli(str(dest), "--database", str(db_path))

@@ -11,8 +11,8 @@ import pytest
 from storage_helpers import F, FakeClock, H, play_friends_match, play_match
 
 from bot.storage import HandRecord, MatchRecord, Store
-from bot.storage.migrate import migrate
 from bot.storage.ratings import Skill, rate_sides, rate_win
+from bot.storage.sqlite.migrate import migrate
 
 SIX = (101, 102, 103, 104, 105, 106)
 TEAMS = (101, 102, 103, 104)

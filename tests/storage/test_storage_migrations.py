@@ -9,7 +9,7 @@ import pytest
 from storage_helpers import FakeClock
 
 from bot.storage import DatabaseCorrupt, SchemaTooNew, StorageError, Store
-from bot.storage.migrate import LATEST_VERSION, MIGRATIONS, migrate, split_statements
+from bot.storage.sqlite.migrate import LATEST_VERSION, MIGRATIONS, migrate, split_statements
 
 ALL = [(1, "initial"), (2, "stats_views"), (3, "seasons"), (4, "turn_settings"),
        (5, "friends")]

@@ -127,10 +127,10 @@ async def test_concurrent_saves_with_same_version_one_wins(store: Store) -> None
 
 
 async def test_concurrent_saves_from_two_connections_one_wins(
-    db_path: Path, clock: FakeClock
+    target: str | Path, clock: FakeClock
 ) -> None:
-    a = await Store.open(db_path, clock=clock)
-    b = await Store.open(db_path, clock=clock)
+    a = await Store.open(target, clock=clock)
+    b = await Store.open(target, clock=clock)
     try:
         t = await a.create_table(1, 100, 11, {"v": 0})
         for round_ in range(1, 6):
@@ -171,7 +171,7 @@ async def test_hand_record_replays_seed_and_actions(store: Store) -> None:
 
 
 async def test_settings_defaults_changes_and_persistence(
-    store: Store, db_path: Path, clock: FakeClock
+    store: Store, target: str | Path, clock: FakeClock
 ) -> None:
     g = await store.guild_settings(5)
     assert (g.language, g.table_options) == ("en", {})
@@ -193,7 +193,7 @@ async def test_settings_defaults_changes_and_persistence(
         await store.set_user_settings(9, colour=True)  # type: ignore[call-arg]
 
     await store.close()
-    reopened = await Store.open(db_path, clock=clock)
+    reopened = await Store.open(target, clock=clock)
     try:
         assert await reopened.user_settings(9) == u
         assert await reopened.guild_settings(5) == g
@@ -223,7 +223,8 @@ async def test_cancelled_save_leaves_store_usable(store: Store) -> None:
     assert (await store.save_table(t.id, latest.version, {"ok": True})).doc == {"ok": True}
 
 
-async def test_a_move_is_one_transaction_without_redundant_reads(store: Store) -> None:
+async def test_a_move_is_one_transaction_without_redundant_reads(sqlite_store: Store) -> None:
+    store = sqlite_store
     t = await store.create_table(1, 100, 11, {"v": 0})
     t = await store.save_table(t.id, 1, {"v": 1}, match=match_for(t), hand=hand_for(t))
     statements: list[str] = []

@@ -59,11 +59,11 @@ async def test_a_read_that_raced_a_change_is_not_kept(
 
 
 async def test_stores_on_one_file_share_what_they_know(
-        store: Store, db_path: Path, clock: FakeClock) -> None:
+        store: Store, target: str | Path, clock: FakeClock) -> None:
     """A restarted bot opens another store on the same file while the first may still be
     read: a change through either is what both answer."""
     assert (await store.user_settings(3)).panel == "dm"  # kept by the first store
-    other = await Store.open(db_path, clock=clock)
+    other = await Store.open(target, clock=clock)
     try:
         await other.set_user_settings(3, panel="ephemeral")
         assert (await store.user_settings(3)).panel == "ephemeral"
@@ -74,12 +74,12 @@ async def test_stores_on_one_file_share_what_they_know(
 
 
 async def test_a_store_opened_later_reads_the_file_again(
-        store: Store, db_path: Path, clock: FakeClock) -> None:
+        store: Store, target: str | Path, clock: FakeClock) -> None:
     await store.user_settings(6)
     await store._db.write(lambda db: db.execute(  # another process's change
         "INSERT INTO user_settings (user_id, four_colour, panel, language, turn_ping,"
         " auto_forced, updated_at) VALUES (6, 0, 'dm', NULL, 1, 0, 0)"))
-    reopened = await Store.open(db_path, clock=clock)
+    reopened = await Store.open(target, clock=clock)
     try:
         assert (await reopened.user_settings(6)).four_colour is False
     finally:

@@ -1,9 +1,7 @@
 """The SQLite file behind `Store`: one writer thread, a few reader threads (WAL).
 
-Every transaction is one job run start to finish on a database thread, so the event loop
-never waits for SQLite and a transaction costs one thread hop; the answers come back through
-one mailbox per loop (`_Mailbox`), so transactions finishing while the loop is busy share
-one wakeup of it. Reads run on their own
+Every transaction is one job run start to finish on a database thread (see
+`bot.storage.threads`), so the event loop never waits for SQLite. Reads run on their own
 connections and, thanks to WAL, never wait behind a write (ours or another process's).
 Writes are serialised on the writer; each must get the database within ``write_timeout``
 seconds of being asked (queueing included) or raises `StorageBusy` with nothing written.
@@ -17,23 +15,20 @@ import asyncio
 import contextlib
 import queue
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from .errors import DatabaseCorrupt, DatabaseNotWritable, StorageBusy, StorageError
+from bot.storage.errors import DatabaseCorrupt, DatabaseNotWritable, StorageBusy
+from bot.storage.interface import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, Job
+from bot.storage.threads import Threaded
+
 from .migrate import check_header, inspect, is_corruption, migrate
 
 T = TypeVar("T")
-Job = Callable[[sqlite3.Connection], T]
 
-DEFAULT_WRITE_TIMEOUT = 2.0
-"""Seconds a write may wait for the database (behind our own writes or another process)."""
-DEFAULT_READERS = 2
-"""Reader connections (and threads); reads beyond that many at once queue briefly."""
 OPEN_TIMEOUT = 5.0
 """Seconds opening (migrations included) may wait for another process's write lock."""
 
@@ -122,60 +117,16 @@ def _busy_ms(remaining: float) -> int:
     return ms if ms < 100 else ms - ms % 100
 
 
-def _settle(answer: asyncio.Future[T], job: Future[T]) -> None:
-    """Copy a finished `job`'s outcome to `answer` (unless its caller gave up)."""
-    if answer.done():
-        return
-    if job.cancelled():
-        answer.cancel()
-    elif (error := job.exception()) is not None:
-        answer.set_exception(error)
-    else:
-        answer.set_result(job.result())
+class Database(Threaded):
+    """Runs transactions on database threads (a `bot.storage.interface.Engine`). Open with
+    `Database.open`."""
 
-
-class _Mailbox:
-    """Answers from the database threads to one event loop: the answer that finds the box
-    empty wakes the loop (``call_soon_threadsafe``); those that arrive before the loop got
-    to it ride along, so a burst of transactions costs the loop one wakeup, not one each.
-    Delivered in the order they were posted (the order the transactions finished)."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.wakeups = 0
-        self._lock = threading.Lock()
-        self._items: list[tuple[asyncio.Future[Any], Future[Any]]] = []
-
-    def answer(self, job: Future[T]) -> asyncio.Future[T]:
-        """`job`'s outcome on the loop. Cancelling it leaves `job` alone (the caller
-        decides)."""
-        answer: asyncio.Future[T] = self.loop.create_future()
-        job.add_done_callback(lambda job: self._post(answer, job))
-        return answer
-
-    def _post(self, answer: asyncio.Future[Any], job: Future[Any]) -> None:
-        with self._lock:  # on a database thread (or the loop's, for a job already done)
-            self._items.append((answer, job))
-            if len(self._items) > 1:
-                return  # a wakeup is on its way
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-            self.loop.call_soon_threadsafe(self._deliver)
-
-    def _deliver(self) -> None:
-        self.wakeups += 1
-        with self._lock:
-            items, self._items = self._items, []
-        for answer, job in items:
-            _settle(answer, job)
-
-
-class Database:
-    """Runs transactions on database threads. Open with `Database.open`."""
+    kind = "sqlite"
 
     def __init__(self, path: str, writer: sqlite3.Connection,
                  readers: list[sqlite3.Connection], write_timeout: float) -> None:
         """Use `Database.open`."""
-        self.path = path
+        super().__init__(path)
         self.write_timeout = write_timeout
         self._writer = writer
         self._readers = readers
@@ -185,9 +136,6 @@ class Database:
         self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         for conn in readers or [writer]:
             self._idle.put(conn)
-        self._closed = False
-        self._mailbox: _Mailbox | None = None
-        """Where the transactions' answers come back (the loop using the database)."""
         self._busy = -1
         """The writer's ``busy_timeout`` (ms) last set (on the writer thread only)."""
 
@@ -217,11 +165,12 @@ class Database:
         """Run ``job`` in one read transaction (a consistent snapshot) on a reader."""
         return await self._submit(self._read_pool, self._read, job)
 
-    async def write(self, job: Job[T]) -> T:
+    async def write(self, job: Job[T], *, verify: Job[T | None] | None = None) -> T:
         """Run ``job`` in one ``BEGIN IMMEDIATE`` transaction on the writer; commit if it
         returns, roll back if it raises. `StorageBusy` if the database could not be had
         within ``write_timeout`` seconds from now. Cancelling the caller cancels the job
-        if it has not started; else the cancellation waits for it to finish."""
+        if it has not started; else the cancellation waits for it to finish. ``verify`` is
+        not needed: SQLite's COMMIT is local, its outcome always known."""
         # perf_counter, not monotonic: simulated clocks (SimCord) patch time.monotonic
         deadline = time.perf_counter() + self.write_timeout
         return await self._submit(self._write_pool, self._write, job, deadline)
@@ -235,26 +184,6 @@ class Database:
         await asyncio.to_thread(self._shutdown)
 
     # ---- on the database threads --------------------------------------------------------
-
-    async def _submit(self, pool: ThreadPoolExecutor, fn: Callable[..., T], *args: object
-                      ) -> T:
-        """Run ``fn`` on ``pool``. If the caller is cancelled, a job that has not started
-        never runs, and one that has is waited for, so that when the cancellation
-        arrives the transaction has either happened or never will."""
-        if self._closed:
-            raise StorageError(f"{self.path}: the store is closed")
-        mailbox = self._mailbox
-        if mailbox is None or mailbox.loop is not asyncio.get_running_loop():
-            mailbox = self._mailbox = _Mailbox(asyncio.get_running_loop())
-        job = pool.submit(fn, *args)
-        try:
-            return await mailbox.answer(job)
-        except asyncio.CancelledError:
-            if not job.cancel():  # already running: a transaction cannot be interrupted
-                while not job.done():
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await mailbox.answer(job)
-            raise
 
     def _read(self, job: Job[T]) -> T:
         conn = self._idle.get()

@@ -7,44 +7,19 @@ SQLite database or a schema newer than the code raises and the file stays byte-i
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
-from .errors import DatabaseCorrupt, SchemaTooNew
+from bot.storage.errors import DatabaseCorrupt, SchemaTooNew
+from bot.storage.schema import Migration, load_migrations
 
 APPLICATION_ID = 0x54524354  # 'TRCT', set by V1
 SQLITE_HEADER = b"SQLite format 3\x00"
 _CORRUPT_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
-_NAME = re.compile(r"^V(\d+)__(\w+)\.sql$")
 
 
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """One SQL migration file."""
-
-    version: int
-    name: str
-    sql: str
-
-
-def load_migrations() -> list[Migration]:
-    """All migration files, by version; versions must run 1, 2, 3... without gaps."""
-    found: list[Migration] = []
-    for entry in resources.files("bot.storage").joinpath("migrations").iterdir():
-        match = _NAME.match(entry.name)
-        if match:
-            found.append(Migration(int(match[1]), match[2], entry.read_text("utf-8")))
-    found.sort(key=lambda m: m.version)
-    if [m.version for m in found] != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migration versions must be 1..n: {[m.version for m in found]}")
-    return found
-
-
-MIGRATIONS = load_migrations()
+MIGRATIONS = load_migrations("bot.storage.sqlite")
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import DatabaseCorrupt, StorageError
+from bot.storage.errors import DatabaseCorrupt, StorageError
+from bot.storage.records import BackupInfo
+
 from .migrate import check_header, is_corruption
 
 DEFAULT_DATABASE_PATH = "./data/tractor.sqlite3"
@@ -17,16 +18,6 @@ DEFAULT_DATABASE_PATH = "./data/tractor.sqlite3"
 def database_path_from_env() -> str:
     """``DATABASE_PATH`` from the environment, else `DEFAULT_DATABASE_PATH`."""
     return os.environ.get("DATABASE_PATH") or DEFAULT_DATABASE_PATH
-
-
-@dataclass(frozen=True, slots=True)
-class BackupInfo:
-    """What `backup_database` wrote."""
-
-    source: Path
-    dest: Path
-    size: int
-    schema_version: int
 
 
 def backup_database(
