@@ -16,6 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class Mode(StrEnum):
@@ -58,6 +61,13 @@ class Variant:
         """`seat`'s fixed team (0: team A, 1: team B), or `None` where sides are not fixed."""
         del seat
         return None
+
+    def side_levels(self, levels: Sequence[T]) -> list[T]:
+        """Per-seat `levels` as a table shows them: one per side fixed at the start (its
+        first seat's: team A, then team B), else one per seat."""
+        seats = len(levels)
+        return [level for seat, level in enumerate(levels)
+                if self.partners(seat, seats)[0] == seat]
 
     def side(self, starter: int, seats: int,
              call_seats: Sequence[int | None] = ()) -> tuple[int, ...]:

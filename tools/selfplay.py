@@ -24,7 +24,6 @@ from engine.actions import (
     TakeBack,
 )
 from engine.ai.random_agent import RandomAgent
-from engine.cards import Rank
 from engine.events import Event
 from engine.game import Match, Phase
 from engine.rules import Mode, RuleSet
@@ -81,7 +80,7 @@ def hand_summary(match: Match, match_no: int) -> dict[str, Any]:
         "match": match_no, "hand": hand.number, "seed": hand.seed, "deals": hand.deal_no + 1,
         "trump": str(hand.trump), "trump_how": None if hand.trump_how is None
         else hand.trump_how.value,
-        "starter": hand.starter, "levels": _shown(result.levels, match),
+        "starter": hand.starter, "levels": [str(r) for r in variant.side_levels(result.levels)],
         "declarer_trick_points": hand.declarer_trick_points,
         "opponent_trick_points": hand.opponent_trick_points,
         "throw_penalties": sum(f.penalty for f in hand.failed_throws),
@@ -89,21 +88,14 @@ def hand_summary(match: Match, match_no: int) -> dict[str, Any]:
         "kitty_points": result.kitty_points, "kitty_multiplier": result.kitty_multiplier,
         "kitty_scored": result.kitty_scored, "opponent_points": result.opponent_points,
         "result": [result.side, result.levels_gained],
-        "new_levels": _shown(result.new_levels, match), "next_starter": result.next_starter,
+        "new_levels": [str(r) for r in variant.side_levels(result.new_levels)],
+        "next_starter": result.next_starter,
         "tricks": hand.tricks_played, "match_winner": _winner(result.match_winner, match),
     } | ({} if not variant.calling(seats) else {
         "calls": [call.to_dict() for call in hand.friend_calls],
         "call_seats": list(hand.call_seats), "declarer_seats": list(result.declarer_seats),
         "points_by_seat": list(hand.points_by_seat),
     })
-
-
-def _shown(levels: Sequence[Rank], match: Match) -> list[str]:
-    """Levels as printed since the first release: one per seat, or one per fixed team (the
-    first seat of each, team A first)."""
-    seats = match.seats
-    return [str(level) for seat, level in enumerate(levels)
-            if match.variant.partners(seat, seats)[0] == seat]
 
 
 def _winner(seat: int | None, match: Match) -> int | None:
