@@ -554,7 +554,7 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
     # Finding Friends: this play may reveal a friend (F4)
     call_seats, fulfilled = reveals(hand.friend_calls, hand.call_seats, played, seat, cards)
     events += [FriendRevealed(seat, index) for index in fulfilled]
-    by_seat = hand.points_by_seat
+    by_seat = hand.points_by_seat or _points_so_far(match, hand, starter)
     if len(plays) < seats:
         hand = _after_play(hand, hands=hands, turn=(seat + 1) % seats,
                            trick=Trick(number, leader, plays, None, failed, ruffs, seats),
@@ -574,6 +574,18 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
     if any(hands):
         return _with_hand(match, _undoable(match, before, hand, failed_throws), events)
     return _settle(match, hand, events)
+
+
+def _points_so_far(match: Match, hand: HandState, starter: int) -> tuple[int, ...]:
+    """Per-seat trick points for a hand made without them (a position built by hand): the
+    declarers' at the starter, the opponents' (throw penalties aside) at the first seat not
+    on the starter's side, so that the totals stay what the hand says."""
+    seats = len(hand.hands)
+    side = match.variant.side(starter, seats, hand.call_seats)
+    opponents = hand.opponent_points - sum(failed.penalty for failed in hand.failed_throws)
+    other = next(seat for seat in range(seats) if seat not in side)
+    return tuple((hand.declarer_trick_points if seat == starter else 0)
+                 + (opponents if seat == other else 0) for seat in range(seats))
 
 
 def _points(match: Match, starter: int, call_seats: tuple[int | None, ...],

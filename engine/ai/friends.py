@@ -37,7 +37,14 @@ from collections.abc import Callable, Sequence
 from engine.actions import Action, Bury, CallFriends, Declare, Pass, Play
 from engine.ai.bidding import ai_bury, greedy_declaration, trump_count
 from engine.ai.friends_know import FriendsTable
-from engine.ai.friends_play import card_value, choose_play, discard_key, follow_candidates
+from engine.ai.friends_play import (
+    card_value,
+    choose_play,
+    discard_key,
+    follow_candidates,
+    reveals_friend,
+    self_voiding,
+)
 from engine.ai.moves import follow_options
 from engine.ai.players import Player
 from engine.ai.random_agent import RandomAgent
@@ -158,10 +165,11 @@ class SearchingFriendsPlayer(FriendsPlayer):
 
     def follow(self, t: FriendsTable) -> list[Card]:
         chosen = choose_play(t)
-        options = follow_candidates(t)
+        every = follow_candidates(t)
+        options = [o for o in every if not self_voiding(t, o)]
         later = t.later()
-        if len(options) < 2 or not later:
-            return chosen
+        if len(options) < 2 or not later or reveals_friend(t, chosen):
+            return chosen  # a hidden friend showing itself is the rule player's to time
         pool = list(t.unseen.elements())
         worlds = []
         for _ in range(SEARCH_SAMPLES):
