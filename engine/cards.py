@@ -7,8 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
-from engine.errors import InvalidNotation
-from engine.reasons import ruling
+from engine.reasons import InvalidNotation, ruling
 
 
 class Suit(StrEnum):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from engine.rules import Mode, RuleSet
+from engine.rules import RuleSet
 
 CARDS_PER_DECK = 54
 BATCHES = 5
@@ -28,8 +28,8 @@ class DealShape:
     hand_size: int
     kitty_size: int
     friends: int
-    """Friends the starter calls (Finding Friends): 1 for 4–5 seats, 2 for 6–7, 3 for 8;
-    0 in `teams` mode."""
+    """Friends the starter calls (`Variant.friends`; Finding Friends: 1 for 4–5 seats, 2 for
+    6–7, 3 for 8); 0: no calling phase (teams mode)."""
     batches: tuple[int, ...]
     """Cards each seat receives in each batch: five batches, sizes differing by at most
     one, larger first (25 → 5 5 5 5 5; 26 → 6 5 5 5 5)."""
@@ -61,14 +61,14 @@ def default_decks(players: int) -> int:
 
 def deal_shape(rules: RuleSet) -> DealShape:
     """The deal of a table with `rules` (`mode`, `players`, `decks`)."""
-    return _shape(rules.mode, rules.players, rules.decks or default_decks(rules.players))
+    seats = rules.players
+    return _shape(seats, rules.decks or default_decks(seats), rules.variant.friends(seats))
 
 
 @cache
-def _shape(mode: Mode, seats: int, decks: int) -> DealShape:
+def _shape(seats: int, decks: int, friends: int) -> DealShape:
     hand = (CARDS_PER_DECK * decks - MIN_KITTY) // seats
     kitty = CARDS_PER_DECK * decks - seats * hand
-    friends = 0 if mode is Mode.TEAMS else (1 if seats <= 5 else 2 if seats <= 7 else 3)
     base, extra = divmod(hand, BATCHES)
     batches = tuple(base + (1 if i < extra else 0) for i in range(BATCHES))
     return DealShape(seats, decks, hand, kitty, friends, batches)

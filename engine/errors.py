@@ -3,37 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from engine.reasons import Reason
-
-if TYPE_CHECKING:
-    from engine.cards import Card
-
-
-class TractorError(Exception):
-    """Base of every error the engine raises for a bad action (never for a bug).
-
-    `str(error)` is the English message; `ruling` is the same text as a `Reason` (with the
-    message key and parameters when raised with one, key ``""`` for plain text).
-    """
-
-    def __init__(self, message: str = "") -> None:
-        super().__init__(message)
-        self.ruling: Reason = message if isinstance(message, Reason) else Reason(str(message))
-
-    @property
-    def reason(self) -> str:
-        """The message shown to the player (the `ruling`, a `str`)."""
-        return self.ruling
-
-
-class InvalidNotation(TractorError, ValueError):
-    """Card text that cannot be parsed; names the bad token."""
-
-    def __init__(self, message: str, token: str = "") -> None:
-        super().__init__(message)
-        self.token = token
+from engine.cards import Card
+from engine.reasons import InvalidNotation as InvalidNotation  # defined below the cards
+from engine.reasons import TractorError as TractorError
 
 
 class IllegalPlay(TractorError):

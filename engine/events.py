@@ -225,7 +225,7 @@ class KittyRevealed(_Event):
 @dataclass(frozen=True, slots=True)
 class HandSettled(_Event):
     """The hand's result (R10): the opponents' total, which side goes up by how many levels,
-    the teams' levels before and after (team A, team B; Finding Friends: one per seat, F5),
+    every seat's levels before and after (F5; partners share theirs),
     the next starter, and the seed."""
 
     hand_no: int
@@ -241,11 +241,10 @@ class HandSettled(_Event):
 
 @dataclass(frozen=True, slots=True)
 class MatchWon(_Event):
-    """`team` (0 = seats 0 and 2, 1 = seats 1 and 3) passed A and won the match (R11).
+    """`seat` passed A and won the match (R11, F6; with fixed teams, with its partner:
+    `match.variant.team_of(seat)` is the winning team)."""
 
-    Finding Friends: `team` is the winning seat (F6)."""
-
-    team: int
+    seat: int
     type: ClassVar[str] = "match_won"
 
 

@@ -1,4 +1,5 @@
-"""Finding Friends (F4–F6): the starter's friend calls, reveals, sides and the next starter.
+"""Finding Friends (F4): the starter's friend calls and their reveals (the sides, the next
+starter and the match winner are `engine.variant`'s).
 
 A call names "the copy-th <card> played" (a card that is not trump this hand). Whoever plays
 that copy joins the starter's side at that moment (F4). The functions here are pure; the
@@ -9,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.cards import ALL_CARDS, Card
+from engine.deal import deal_shape
+from engine.phase import Phase
 from engine.reasons import Reason, ruling
+from engine.rules import RuleSet
 from engine.trump import Trump
-
-if TYPE_CHECKING:
-    from engine.views import PlayerView
 
 Cards = tuple[Card, ...]
 
@@ -65,12 +66,30 @@ def call_error(calls: Sequence[FriendCall], trump: Trump, friends: int,
     return None
 
 
-def legal_calls(view: PlayerView) -> list[FriendCall]:
+class _Public(Protocol):
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def trump(self) -> Trump | None: ...
+    @property
+    def turn(self) -> int | None: ...
+    @property
+    def rules(self) -> RuleSet: ...
+
+
+class CallerView(Protocol):
+    """What `legal_calls` reads of a `PlayerView` (named here: `engine.views` imports this
+    module)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def public(self) -> _Public: ...
+
+
+def legal_calls(view: CallerView) -> list[FriendCall]:
     """Every single call the starter may make now (card, copy), strongest card first; empty
     unless this seat is calling (F4). A legal call is `friends` distinct ones of these."""
-    from engine.deal import deal_shape
-    from engine.game import Phase
-
     public = view.public
     trump = public.trump
     if public.phase is not Phase.CALLING or trump is None or public.turn != view.seat:
@@ -96,27 +115,3 @@ def reveals(calls: Sequence[FriendCall], call_seats: tuple[int | None, ...],
             seats[index] = seat
             fulfilled.append(index)
     return tuple(seats), tuple(fulfilled)
-
-
-def side_of(starter: int, call_seats: Sequence[int | None]) -> tuple[int, ...]:
-    """The starter's side so far: the starter and every revealed friend, sorted (F4)."""
-    return tuple(sorted({starter, *(s for s in call_seats if s is not None)}))
-
-
-def next_starter(starter: int, side: Sequence[int], seats: int, declarers_won: bool) -> int:
-    """F6: the next seat after the starter (in play order) on the starter's side if it won
-    (the starter again if alone), else the next seat after the starter that is an opponent.
-    With teams this is R10's +2 / +1."""
-    for step in range(1, seats + 1):
-        seat = (starter + step) % seats
-        if (seat in side) == declarers_won:
-            return seat
-    raise AssertionError("no seat on the winning side")
-
-
-def match_winner(starter: int, passed: Sequence[int], seats: int) -> int | None:
-    """F6: the seat that wins the match among those that passed A this hand: the starter if
-    among them, else the first of them in play order after the starter."""
-    if not passed:
-        return None
-    return min(passed, key=lambda seat: (seat - starter) % seats)

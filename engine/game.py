@@ -6,10 +6,11 @@ the transition produced, or raises a `TractorError` and leaves the old one untou
 Phases of a hand: DECLARING (five batches of five cards, a declaration window after each,
 R5) → BURYING (the starter takes the kitty and buries 8, R6) → PLAYING (tricks, R7–R9) →
 settlement (R10, R11) → BETWEEN_HANDS until the next `StartHand`, or MATCH_OVER.
-Seats are 0–3 in play order; team 0 = seats 0 and 2, team 1 = seats 1 and 3.
-
-Finding Friends (`mode=friends`, F1–F6): 4–8 seats and D decks dealt by `deal_shape`; after
-BURYING comes CALLING (the starter's `CallFriends`), and each seat keeps its own level.
+Seats are numbered in play order. What depends on the game mode (the sides, a calling phase,
+who moves up, the match winner) is asked of `match.variant` (`engine.variant`): Finding
+Friends (`mode=friends`, F1–F6) has 4–8 seats and D decks dealt by `deal_shape`, and after
+BURYING comes CALLING (the starter's `CallFriends`). Levels, points and the winner are kept
+per seat in every mode (with fixed teams, partners move together).
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.actions import (
     Action,
@@ -40,7 +40,6 @@ from engine.cards import (
     format_cards,
     full_deck,
     missing_from,
-    parse_cards,
 )
 from engine.deal import DealShape, deal_shape
 from engine.declaring import declaration_error, declared_trump
@@ -62,7 +61,6 @@ from engine.events import (
     Passed,
     PlayTakenBack,
     Redealt,
-    Side,
     StarterSet,
     ThrowFailed,
     TrickWon,
@@ -71,19 +69,41 @@ from engine.events import (
     WindowClosed,
 )
 from engine.follow import follow_error, held_follow_error
-from engine.friends import FriendCall, call_error, match_winner, next_starter, reveals, side_of
+from engine.friends import call_error, reveals
+from engine.phase import Phase
 from engine.reasons import ruling
-from engine.rules import FixedTrump, Mode, NoBid, RuleSet, ThrowRuff
+from engine.rules import FixedTrump, NoBid, RuleSet
 from engine.scoring import advance_level, kitty_multiplier, settle
+from engine.state import (
+    SEATS,
+    Cards,
+    Declaration,
+    FailedThrow,
+    HandResult,
+    HandState,
+    Trick,
+    hand_from_dict,
+    hand_to_dict,
+    levels_from_texts,
+    opt_int,
+    per_seat,
+    result_to_dict,
+    trick_to_dict,
+    winner_seat,
+)
 from engine.throw import check_throw, lead_error
 from engine.trick import trick_winner
 from engine.trump import Trump
+from engine.variant import Variant
+from engine.views import PlayerView, PublicView, player_view, public_view
 
-if TYPE_CHECKING:
-    from engine.views import PlayerView, PublicView
+__all__ = [
+    "BATCHES", "FIXED_TRUMP_FIRST_STARTER", "HAND_SIZE", "KITTY_SIZE", "SEATS", "STATE_VERSION",
+    "Cards", "Declaration", "FailedThrow", "HandResult", "HandState", "Match", "Phase", "Trick",
+    "apply", "deal_seed", "no_bid_trump", "pack", "result_to_dict", "trick_to_dict",
+]
 
 STATE_VERSION = 1
-SEATS = 4
 BATCHES = 5
 BATCH_SIZE = 5
 KITTY_SIZE = 8
@@ -93,199 +113,38 @@ own shape is `Match.shape` (`deal_shape(rules)`)."""
 FIXED_TRUMP_FIRST_STARTER = 0
 """The first hand's starter under R12 `fixed_trump` (the bot seats the table's creator at 0)."""
 
-Cards = tuple[Card, ...]
-
-
-class Phase(StrEnum):
-    """Where a match stands."""
-
-    DECLARING = "declaring"
-    BURYING = "burying"
-    CALLING = "calling"
-    """Finding Friends only: the starter calls friends (F4) between burying and playing."""
-    PLAYING = "playing"
-    BETWEEN_HANDS = "between_hands"
-    MATCH_OVER = "match_over"
-
-
-def team_of(seat: int) -> int:
-    """0 for seats 0 and 2 (team A), 1 for seats 1 and 3 (team B)."""
-    return seat % 2
-
-
-@dataclass(frozen=True, slots=True)
-class Declaration:
-    """Cards shown by `seat` to declare trump (public, R5)."""
-
-    seat: int
-    cards: Cards
-
-
-@dataclass(frozen=True, slots=True)
-class FailedThrow:
-    """A throw that did not stand (R7): what was attempted, what was led instead, and the
-    change to the opponents' points (R12 `throw_penalty`)."""
-
-    seat: int
-    attempted: Cards
-    forced: Cards
-    penalty: int
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A trick (public): the plays in order from `leader`, and once complete its winner."""
-
-    number: int
-    leader: int
-    plays: tuple[Cards, ...]
-    winner: int | None = None
-    """The seat that won, once every seat has played."""
-    failed_throw: FailedThrow | None = None
-    throw_ruff: ThrowRuff = ThrowRuff.LARGEST_UNIT
-    """How ruffs of a throw are compared at this table (R12 `throw_ruff`; not serialized:
-    it is the match's rule)."""
-    seat_count: int = SEATS
-    """Seats at the table (not serialized: the match's rule)."""
-
-    @property
-    def lead(self) -> Cards:
-        return self.plays[0]
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        return tuple((self.leader + i) % self.seat_count for i in range(len(self.plays)))
-
-    @property
-    def points(self) -> int:
-        return card_points([card for play in self.plays for card in play])
-
-    @property
-    def complete(self) -> bool:
-        return len(self.plays) == self.seat_count
-
-    def winning_seat(self, trump: Trump) -> int:
-        """The seat winning so far (R9), or that won."""
-        if self.winner is not None:
-            return self.winner
-        return (self.leader + trick_winner(self.plays, trump, self.throw_ruff)) \
-            % self.seat_count
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """A settled hand (R10, R11); public, including the kitty and the seed."""
-
-    seed: int
-    kitty: Cards
-    kitty_points: int
-    kitty_multiplier: int
-    kitty_scored: int
-    opponent_points: int
-    side: Side
-    levels_gained: int
-    levels: tuple[Rank, ...]
-    """Team A's and team B's levels before the hand (Finding Friends: each seat's, F5)."""
-    new_levels: tuple[Rank, ...]
-    next_starter: int
-    match_winner: int | None
-    """The team that won the match (Finding Friends: the seat, F6), if this hand ended it."""
-    declarer_seats: tuple[int, ...] = ()
-    """Finding Friends: the starter's final side, sorted (empty in teams mode)."""
-
-
-@dataclass(frozen=True, slots=True)
-class HandState:
-    """One hand, hidden cards included. Only `engine.views` turns it into what a seat sees."""
-
-    number: int
-    seed: int
-    deal_no: int
-    phase: Phase
-    level: Rank
-    starter: int | None
-    hands: tuple[Cards, ...]
-    stock: Cards
-    """Cards not dealt yet (hidden)."""
-    kitty: Cards
-    """The face-down cards (8; F1: the kitty size): as dealt (top card first) until buried,
-    then the buried ones."""
-    batch: int
-    responded: tuple[int, ...] = ()
-    """Seats that passed or declared in the open declaration window."""
-    declarations: tuple[Declaration, ...] = ()
-    trump: Trump | None = None
-    trump_how: TrumpHow | None = None
-    revealed: Cards = ()
-    """Kitty cards turned up to set trump when nobody declared (public, R12 `no_bid`)."""
-    turn: int | None = None
-    trick: Trick | None = None
-    last_trick: Trick | None = None
-    tricks_played: int = 0
-    played: tuple[tuple[int, Cards], ...] = ()
-    opponent_points: int = 0
-    """The opponents' points so far: trick points plus throw penalties (kitty at the end)."""
-    opponent_trick_points: int = 0
-    declarer_trick_points: int = 0
-    failed_throws: tuple[FailedThrow, ...] = ()
-    result: HandResult | None = None
-    undo: HandState | None = None
-    """With R12 `take_backs`: the hand as it was before the last play, while that play may
-    still be taken back (its own `undo` is `None`: take-backs do not chain)."""
-    friend_calls: tuple[FriendCall, ...] = ()
-    """Finding Friends: the starter's calls (public once made, F4)."""
-    call_seats: tuple[int | None, ...] = ()
-    """Finding Friends: per call, the seat that played the called copy, or `None`."""
-    points_by_seat: tuple[int, ...] = ()
-    """Finding Friends: trick points each seat has won (empty in teams mode)."""
-
-    @property
-    def take_back_seat(self) -> int | None:
-        """The seat that may take back its last play now (R12 `take_backs`), if any."""
-        return self.played[-1][0] if self.undo is not None and self.played else None
-
-    @property
-    def declarer_team(self) -> int | None:
-        return None if self.starter is None else team_of(self.starter)
-
-    @property
-    def trump_seat(self) -> int | None:
-        """The seat whose declaration set trump, if one did."""
-        if self.trump_how is TrumpHow.DECLARED and self.declarations:
-            return self.declarations[-1].seat
-        return None
-
-    def cards_left(self, seat: int) -> int:
-        """Cards `seat` holds (the starter also holds the kitty while burying: 33 with four)."""
-        extra = len(self.kitty) if self.phase is Phase.BURYING and seat == self.starter else 0
-        return len(self.hands[seat]) + extra
-
-
 @dataclass(frozen=True, slots=True)
 class Match:
-    """A match: both teams' levels (team A, team B), the hands played, the current hand.
-
-    Finding Friends: `levels` has one level per seat and `winner` is a seat (F5, F6)."""
+    """A match: every seat's level (partners share theirs), the hands played, the current
+    hand."""
 
     rules: RuleSet = RuleSet()  # noqa: RUF009 - a frozen value
-    levels: tuple[Rank, ...] = (Rank.TWO, Rank.TWO)
+    levels: tuple[Rank, ...] = (Rank.TWO,) * SEATS
+    """One level per seat (F5; with fixed teams, partners' levels move together, R10)."""
     hand_no: int = 0
     """Hands started so far (the current hand's number)."""
     starter: int | None = None
     """The current hand's starter, or after settlement the next one; `None` until the first
     hand's declaring decides it."""
     winner: int | None = None
-    """The team that won the match (R11); Finding Friends: the seat (F6)."""
+    """The seat that won the match (R11, F6; with fixed teams, with its partner)."""
     hand: HandState | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.levels) != self.rules.players:  # one per fixed team, as until issue 27
+            object.__setattr__(self, "levels", per_seat(self.levels, self.rules))
 
     @classmethod
     def new(cls, rules: RuleSet | None = None) -> Match:
-        """A match before its first hand: levels 2 and 2 (Finding Friends: 2 for every seat),
-        no starter; send `StartHand(seed)`."""
+        """A match before its first hand: level 2 for every seat, no starter; send
+        `StartHand(seed)`."""
         rules = rules or RuleSet()
-        if rules.mode is Mode.FRIENDS:
-            return cls(rules=rules, levels=(Rank.TWO,) * rules.players)
-        return cls(rules=rules)
+        return cls(rules=rules, levels=(Rank.TWO,) * rules.players)
+
+    @property
+    def variant(self) -> Variant:
+        """The game this match plays (`engine.variant`)."""
+        return self.rules.variant
 
     @property
     def seats(self) -> int:
@@ -298,8 +157,8 @@ class Match:
         return deal_shape(self.rules)
 
     def level_of(self, seat: int) -> Rank:
-        """The level of `seat`: its team's (teams mode) or its own (Finding Friends)."""
-        return self.levels[seat if self.rules.mode is Mode.FRIENDS else team_of(seat)]
+        """The level of `seat` (its team's, with fixed teams)."""
+        return self.levels[seat]
 
     @property
     def phase(self) -> Phase:
@@ -313,14 +172,10 @@ class Match:
 
     def view_for(self, seat: int) -> PlayerView:
         """What `seat` may see: its own cards plus the public view."""
-        from engine.views import player_view
-
         return player_view(self, seat)
 
     def public_view(self) -> PublicView:
         """What everyone (spectators included) may see."""
-        from engine.views import public_view
-
         return public_view(self)
 
     def to_dict(self, *, rules: bool = True) -> dict[str, Any]:
@@ -331,7 +186,6 @@ class Match:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match:
         return _match_from_dict(data)
-
 
 # --- transitions --------------------------------------------------------------------------
 
@@ -439,7 +293,7 @@ def _deal(number: int, seed: int, deal_no: int, level: Rank, starter: int | None
     empty: tuple[Cards, ...] = ((),) * shape.seats
     hand = HandState(number=number, seed=seed, deal_no=deal_no, phase=Phase.DECLARING,
                      level=level, starter=starter, hands=empty, stock=stock, kitty=kitty,
-                     batch=0, points_by_seat=(0,) * shape.seats if shape.friends else ())
+                     batch=0, points_by_seat=(0,) * shape.seats)
     return _deal_batch(hand, shape)
 
 
@@ -599,7 +453,7 @@ def _bury(match: Match, action: Bury) -> tuple[Match, tuple[Event, ...]]:
                                  held=len(pool)), action.cards)
     kept = tuple(hand.trump.sort(_remove(pool, action.cards)))
     hands = _set_seat(hand.hands, action.seat, kept)
-    calling = match.rules.mode is Mode.FRIENDS
+    calling = match.variant.calling(match.seats)
     hand = replace(hand, hands=hands, kitty=action.cards,
                    phase=Phase.CALLING if calling else Phase.PLAYING, turn=hand.starter)
     return _with_hand(match, hand, [Buried(action.seat)])
@@ -671,8 +525,8 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
         forced = check_throw(cards, others, trump)
         failed = None
         if forced is not None:
-            penalty = _throw_penalty(match.rules, len(cards), opponent_points,
-                                     _known_declarer(hand, seat))
+            known = match.variant.side(starter, len(hand.hands), hand.call_seats)
+            penalty = _throw_penalty(match.rules, len(cards), opponent_points, seat in known)
             opponent_points += penalty
             failed = FailedThrow(seat, cards, tuple(forced), penalty)
             failed_throws = (*failed_throws, failed)
@@ -697,39 +551,55 @@ def _play(match: Match, action: Play) -> tuple[Match, tuple[Event, ...]]:
     ruffs = match.rules.throw_ruff
     before = hand
     seats = len(hands)
-    call_seats = hand.call_seats
-    if hand.friend_calls:  # Finding Friends: this play may reveal a friend (F4)
-        call_seats, fulfilled = reveals(hand.friend_calls, hand.call_seats, played, seat,
-                                        cards)
-        events += [FriendRevealed(seat, index) for index in fulfilled]
+    # Finding Friends: this play may reveal a friend (F4)
+    call_seats, fulfilled = reveals(hand.friend_calls, hand.call_seats, played, seat, cards)
+    events += [FriendRevealed(seat, index) for index in fulfilled]
+    by_seat = hand.points_by_seat or _points_so_far(match, hand, starter)
     if len(plays) < seats:
         hand = _after_play(hand, hands=hands, turn=(seat + 1) % seats,
                            trick=Trick(number, leader, plays, None, failed, ruffs, seats),
                            last_trick=hand.last_trick, tricks_played=hand.tricks_played,
-                           played=played, opponent_points=opponent_points,
-                           opponent_trick_points=hand.opponent_trick_points,
-                           declarer_trick_points=hand.declarer_trick_points,
-                           failed_throws=failed_throws)
-        if hand.friend_calls:
-            hand = _tally(hand, call_seats, None, 0)
+                           played=played, failed_throws=failed_throws,
+                           **_points(match, starter, call_seats, by_seat, failed_throws))
         return _with_hand(match, _undoable(match, before, hand, failed_throws), events)
     winner = (leader + trick_winner(plays, trump, ruffs)) % seats
     trick = Trick(number, leader, plays, winner, failed, ruffs, seats)
     points = trick.points
     events.append(TrickWon(winner, points, number))
-    opponents_won = team_of(winner) != team_of(starter)  # Finding Friends: `_tally` recounts
+    by_seat = (*by_seat[:winner], by_seat[winner] + points, *by_seat[winner + 1:])
     hand = _after_play(
         hand, hands=hands, turn=winner, trick=None, last_trick=trick, tricks_played=number,
-        played=played, opponent_points=opponent_points + (points if opponents_won else 0),
-        opponent_trick_points=hand.opponent_trick_points + (points if opponents_won else 0),
-        declarer_trick_points=hand.declarer_trick_points + (0 if opponents_won else points),
-        failed_throws=failed_throws,
-    )
-    if hand.friend_calls:
-        hand = _tally(hand, call_seats, winner, points)
+        played=played, failed_throws=failed_throws,
+        **_points(match, starter, call_seats, by_seat, failed_throws))
     if any(hands):
         return _with_hand(match, _undoable(match, before, hand, failed_throws), events)
     return _settle(match, hand, events)
+
+
+def _points_so_far(match: Match, hand: HandState, starter: int) -> tuple[int, ...]:
+    """Per-seat trick points for a hand made without them (a position built by hand): the
+    declarers' at the starter, the opponents' (throw penalties aside) at the first seat not
+    on the starter's side, so that the totals stay what the hand says."""
+    seats = len(hand.hands)
+    side = match.variant.side(starter, seats, hand.call_seats)
+    opponents = hand.opponent_points - sum(failed.penalty for failed in hand.failed_throws)
+    other = next(seat for seat in range(seats) if seat not in side)
+    return tuple((hand.declarer_trick_points if seat == starter else 0)
+                 + (opponents if seat == other else 0) for seat in range(seats))
+
+
+def _points(match: Match, starter: int, call_seats: tuple[int | None, ...],
+            by_seat: tuple[int, ...], failed_throws: tuple[FailedThrow, ...]) -> dict[str, Any]:
+    """The points fields of a hand after a play: the trick points each seat has won, split
+    by the side known now (the starter's partners and revealed friends, F4, F5), and the
+    opponents' total with the throw penalties."""
+    side = match.variant.side(starter, len(by_seat), call_seats)
+    declarers = sum(by_seat[seat] for seat in side)
+    opponents = sum(by_seat) - declarers
+    penalties = sum(failed.penalty for failed in failed_throws)
+    return {"call_seats": call_seats, "points_by_seat": by_seat,
+            "opponent_points": max(0, opponents + penalties),
+            "opponent_trick_points": opponents, "declarer_trick_points": declarers}
 
 
 def _undoable(match: Match, before: HandState, after: HandState,
@@ -764,7 +634,8 @@ def _after_play(hand: HandState, *, hands: tuple[Cards, ...], turn: int, trick: 
                 last_trick: Trick | None, tricks_played: int,
                 played: tuple[tuple[int, Cards], ...], opponent_points: int,
                 opponent_trick_points: int, declarer_trick_points: int,
-                failed_throws: tuple[FailedThrow, ...]) -> HandState:
+                failed_throws: tuple[FailedThrow, ...], call_seats: tuple[int | None, ...],
+                points_by_seat: tuple[int, ...]) -> HandState:
     """`hand` after a play: the fields a play changes as given, every other one copied.
 
     `dataclasses.replace` spelled out, with the fields in declaration order: this is the hot
@@ -776,34 +647,8 @@ def _after_play(hand: HandState, *, hands: tuple[Cards, ...], turn: int, trick: 
         hand.stock, hand.kitty, hand.batch, hand.responded, hand.declarations, hand.trump,
         hand.trump_how, hand.revealed, turn, trick, last_trick, tricks_played, played,
         opponent_points, opponent_trick_points, declarer_trick_points, failed_throws,
-        hand.result, hand.undo, hand.friend_calls, hand.call_seats, hand.points_by_seat,
+        hand.result, hand.undo, hand.friend_calls, call_seats, points_by_seat,
     )
-
-
-def _known_declarer(hand: HandState, seat: int) -> bool:
-    """Whether `seat` is known to be on the starter's side (its team; Finding Friends: the
-    starter or a revealed friend, F4)."""
-    assert hand.starter is not None
-    if hand.friend_calls:
-        return seat == hand.starter or seat in hand.call_seats
-    return team_of(seat) == team_of(hand.starter)
-
-
-def _tally(hand: HandState, call_seats: tuple[int | None, ...], winner: int | None,
-           points: int) -> HandState:
-    """Finding Friends: `hand` after a play with the calls' seats and `points` won by
-    `winner` (if the play completed a trick); points split by the side known now (F4, F5)."""
-    assert hand.starter is not None
-    by_seat = hand.points_by_seat
-    if winner is not None:
-        by_seat = (*by_seat[:winner], by_seat[winner] + points, *by_seat[winner + 1:])
-    side = side_of(hand.starter, call_seats)
-    declarers = sum(by_seat[seat] for seat in side)
-    opponents = sum(by_seat) - declarers
-    penalties = sum(failed.penalty for failed in hand.failed_throws)
-    return replace(hand, call_seats=call_seats, points_by_seat=by_seat,
-                   opponent_points=max(0, opponents + penalties),
-                   opponent_trick_points=opponents, declarer_trick_points=declarers)
 
 
 def _throw_penalty(rules: RuleSet, cards: int, opponent_points: int, by_declarer: bool) -> int:
@@ -817,9 +662,8 @@ def _settle(match: Match, hand: HandState, events: list[Event]) -> tuple[Match, 
     last, trump, starter = hand.last_trick, hand.trump, hand.starter
     assert last is not None and trump is not None and starter is not None
     seats = len(hand.hands)
-    friends = bool(hand.friend_calls)
-    declarer_seats = side_of(starter, hand.call_seats) if friends \
-        else (starter % 2, starter % 2 + 2)
+    variant = match.variant
+    declarer_seats = variant.side(starter, seats, hand.call_seats)
     multiplier = kitty_multiplier(last.lead, trump, match.rules)
     kitty_points = card_points(hand.kitty)
     scored = kitty_points * multiplier if last.winning_seat(trump) not in declarer_seats \
@@ -827,25 +671,18 @@ def _settle(match: Match, hand: HandState, events: list[Event]) -> tuple[Match, 
     total = hand.opponent_points + scored
     side, gained = settle(total, match.rules)
     declarers_won = side == "declarers"
-    if friends:  # every seat of the winning side goes up on its own (F5, F6)
-        winners = [seat for seat in range(seats) if (seat in declarer_seats) == declarers_won]
-    else:  # the winning team's level (R10, R11): team 0 is seats 0 and 2
-        winners = [team_of(starter) if declarers_won else 1 - team_of(starter)]
     levels = list(match.levels)
     passed = []
-    if gained:
-        for index in winners:
-            levels[index], won = advance_level(levels[index], gained, declarers_won,
-                                               match.rules)
+    if gained:  # every seat of the winning side goes up from its own level (R10; F5)
+        for seat in variant.movers(declarer_seats, declarers_won, seats):
+            levels[seat], won = advance_level(levels[seat], gained, declarers_won, match.rules)
             if won:
-                passed.append(index)
+                passed.append(seat)
     new_levels = tuple(levels)
-    following = next_starter(starter, declarer_seats, seats, declarers_won)
-    winner = match_winner(starter, passed, seats) if friends else (
-        passed[0] if passed else None)
+    following = variant.next_starter(starter, declarer_seats, seats, declarers_won)
+    winner = variant.match_winner(starter, passed, seats)
     result = HandResult(hand.seed, hand.kitty, kitty_points, multiplier, scored, total, side,
-                        gained, match.levels, new_levels, following, winner,
-                        declarer_seats if friends else ())
+                        gained, match.levels, new_levels, following, winner, declarer_seats)
     events += [KittyRevealed(hand.kitty, kitty_points, multiplier, scored),
                HandSettled(hand.number, total, side, gained, match.levels, new_levels,
                            following, hand.seed)]
@@ -861,163 +698,26 @@ def _settle(match: Match, hand: HandState, events: list[Event]) -> tuple[Match, 
 # --- serialization ------------------------------------------------------------------------
 
 
-def _cards_in(text: str) -> Cards:
-    return tuple(parse_cards(text))
-
-
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else int(value)
-
-
-def _failed_to_dict(failed: FailedThrow) -> dict[str, Any]:
-    return {"seat": failed.seat, "attempted": format_cards(failed.attempted),
-            "forced": format_cards(failed.forced), "penalty": failed.penalty}
-
-
-def _failed_from_dict(data: dict[str, Any]) -> FailedThrow:
-    return FailedThrow(int(data["seat"]), _cards_in(data["attempted"]),
-                       _cards_in(data["forced"]), int(data["penalty"]))
-
-
-def trick_to_dict(trick: Trick) -> dict[str, Any]:
-    """A trick as JSON-able data (public)."""
-    return {"number": trick.number, "leader": trick.leader,
-            "plays": [format_cards(play) for play in trick.plays], "winner": trick.winner,
-            "failed_throw": None if trick.failed_throw is None
-            else _failed_to_dict(trick.failed_throw)}
-
-
-def _trick_from_dict(data: dict[str, Any] | None, throw_ruff: ThrowRuff) -> Trick | None:
-    if data is None:
-        return None
-    failed = data["failed_throw"]
-    return Trick(int(data["number"]), int(data["leader"]),
-                 tuple(_cards_in(play) for play in data["plays"]), _opt_int(data["winner"]),
-                 None if failed is None else _failed_from_dict(failed), throw_ruff)
-
-
-def result_to_dict(result: HandResult) -> dict[str, Any]:
-    """A hand result as JSON-able data (public)."""
-    return {
-        "seed": result.seed, "kitty": format_cards(result.kitty),
-        "kitty_points": result.kitty_points, "kitty_multiplier": result.kitty_multiplier,
-        "kitty_scored": result.kitty_scored, "opponent_points": result.opponent_points,
-        "side": result.side, "levels_gained": result.levels_gained,
-        "levels": [str(r) for r in result.levels],
-        "new_levels": [str(r) for r in result.new_levels],
-        "next_starter": result.next_starter, "match_winner": result.match_winner,
-    } | ({"declarer_seats": list(result.declarer_seats)} if result.declarer_seats else {})
-
-
-def _levels(texts: Sequence[str]) -> tuple[Rank, ...]:
-    return tuple(Rank.parse(text) for text in texts)
-
-
-def _side(text: str) -> Side:
-    if text == "declarers":
-        return "declarers"
-    if text == "opponents":
-        return "opponents"
-    raise ValueError(f"unknown side {text!r}")
-
-
-def _result_from_dict(data: dict[str, Any] | None) -> HandResult | None:
-    if data is None:
-        return None
-    return HandResult(
-        int(data["seed"]), _cards_in(data["kitty"]), int(data["kitty_points"]),
-        int(data["kitty_multiplier"]), int(data["kitty_scored"]), int(data["opponent_points"]),
-        _side(data["side"]), int(data["levels_gained"]), _levels(data["levels"]),
-        _levels(data["new_levels"]), int(data["next_starter"]), _opt_int(data["match_winner"]),
-        tuple(int(seat) for seat in data.get("declarer_seats", ())),
-    )
-
-
-def _hand_to_dict(hand: HandState) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "number": hand.number, "seed": hand.seed, "deal_no": hand.deal_no,
-        "phase": hand.phase.value, "level": str(hand.level), "starter": hand.starter,
-        "hands": [format_cards(cards) for cards in hand.hands],
-        "stock": format_cards(hand.stock), "kitty": format_cards(hand.kitty),
-        "batch": hand.batch, "responded": list(hand.responded),
-        "declarations": [[d.seat, format_cards(d.cards)] for d in hand.declarations],
-        "trump": None if hand.trump is None else str(hand.trump),
-        "trump_how": None if hand.trump_how is None else hand.trump_how.value,
-        "revealed": format_cards(hand.revealed), "turn": hand.turn,
-        "trick": None if hand.trick is None else trick_to_dict(hand.trick),
-        "last_trick": None if hand.last_trick is None else trick_to_dict(hand.last_trick),
-        "tricks_played": hand.tricks_played,
-        "played": [[seat, format_cards(cards)] for seat, cards in hand.played],
-        "opponent_points": hand.opponent_points,
-        "opponent_trick_points": hand.opponent_trick_points,
-        "declarer_trick_points": hand.declarer_trick_points,
-        "failed_throws": [_failed_to_dict(f) for f in hand.failed_throws],
-        "result": None if hand.result is None else result_to_dict(hand.result),
-    }
-    if hand.undo is not None:  # only with R12 `take_backs`
-        data["undo"] = _hand_to_dict(hand.undo)
-    if hand.points_by_seat:  # only in Finding Friends
-        data["friend_calls"] = [call.to_dict() for call in hand.friend_calls]
-        data["call_seats"] = list(hand.call_seats)
-        data["points_by_seat"] = list(hand.points_by_seat)
-    return data
-
-
-def _trick_from(data: dict[str, Any] | None, rules: RuleSet) -> Trick | None:
-    trick = _trick_from_dict(data, rules.throw_ruff)
-    if trick is None or rules.players == SEATS:
-        return trick
-    return replace(trick, seat_count=rules.players)
-
-
-def _hand_from_dict(data: dict[str, Any], rules: RuleSet) -> HandState:
-    undo = data.get("undo")
-    return HandState(
-        number=int(data["number"]), seed=int(data["seed"]), deal_no=int(data["deal_no"]),
-        phase=Phase(data["phase"]), level=Rank.parse(data["level"]),
-        starter=_opt_int(data["starter"]),
-        hands=tuple(_cards_in(text) for text in data["hands"]),
-        stock=_cards_in(data["stock"]), kitty=_cards_in(data["kitty"]),
-        batch=int(data["batch"]), responded=tuple(int(s) for s in data["responded"]),
-        declarations=tuple(Declaration(int(seat), _cards_in(text))
-                           for seat, text in data["declarations"]),
-        trump=None if data["trump"] is None else Trump.parse(data["trump"]),
-        trump_how=None if data["trump_how"] is None else TrumpHow(data["trump_how"]),
-        revealed=_cards_in(data["revealed"]), turn=_opt_int(data["turn"]),
-        trick=_trick_from(data["trick"], rules),
-        last_trick=_trick_from(data["last_trick"], rules),
-        tricks_played=int(data["tricks_played"]),
-        played=tuple((int(seat), _cards_in(text)) for seat, text in data["played"]),
-        opponent_points=int(data["opponent_points"]),
-        opponent_trick_points=int(data["opponent_trick_points"]),
-        declarer_trick_points=int(data["declarer_trick_points"]),
-        failed_throws=tuple(_failed_from_dict(f) for f in data["failed_throws"]),
-        result=_result_from_dict(data["result"]),
-        undo=None if undo is None else _hand_from_dict(undo, rules),
-        friend_calls=tuple(FriendCall.from_dict(call) for call in data.get("friend_calls", ())),
-        call_seats=tuple(_opt_int(seat) for seat in data.get("call_seats", ())),
-        points_by_seat=tuple(int(points) for points in data.get("points_by_seat", ())),
-    )
-
-
 def _match_to_dict(match: Match, *, rules: bool = True) -> dict[str, Any]:
     data: dict[str, Any] = {"v": STATE_VERSION}
     if rules:
         data["rules"] = match.rules.to_dict()
     data.update(levels=[str(r) for r in match.levels], hand_no=match.hand_no,
                 starter=match.starter, winner=match.winner,
-                hand=None if match.hand is None else _hand_to_dict(match.hand))
+                hand=None if match.hand is None else hand_to_dict(match.hand))
     return data
 
 
 def _match_from_dict(data: dict[str, Any]) -> Match:
     if data.get("v") != STATE_VERSION:
         raise ValueError(f"unsupported state version {data.get('v')!r}")
-    hand = data["hand"]
     rules = RuleSet.from_dict(data["rules"])
-    return Match(
-        rules=rules, levels=_levels(data["levels"]),
-        hand_no=int(data["hand_no"]), starter=_opt_int(data["starter"]),
-        winner=_opt_int(data["winner"]),
-        hand=None if hand is None else _hand_from_dict(hand, rules),
-    )
+    hand = None if data["hand"] is None else hand_from_dict(data["hand"], rules)
+    levels = levels_from_texts(data["levels"])
+    winner = opt_int(data["winner"])
+    if len(levels) != rules.players:  # today's release: levels per team, the winning team
+        winner = winner_seat(winner, rules, None if hand is None else hand.starter)
+        levels = per_seat(levels, rules)
+    return Match(rules=rules, levels=levels, hand_no=int(data["hand_no"]),
+                 starter=opt_int(data["starter"]), winner=winner, hand=hand)
+

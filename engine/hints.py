@@ -13,7 +13,7 @@ from itertools import combinations
 from engine.cards import Card
 from engine.deal import deal_shape
 from engine.follow import build_follow, forced_cards
-from engine.game import SEATS, Cards, Phase
+from engine.game import Cards, Phase
 from engine.throw import beats_unit
 from engine.trick import trick_winner
 from engine.trump import Trump
@@ -105,12 +105,14 @@ def _follow_options(view: PlayerView, lead: Cards, trump: Trump) -> list[Cards]:
 
 
 def _allies(view: PlayerView) -> tuple[int, ...]:
-    """The other seats the seat knows to be on its side: its partner (teams); in Finding
-    Friends the starter's known side, for the starter and the revealed friends (F4)."""
-    if not view.public.friends_mode:
-        return ((view.seat + 2) % SEATS,)
-    side = view.public.declarer_seats
-    return tuple(seat for seat in side if seat != view.seat) if view.seat in side else ()
+    """The other seats the seat knows to be on its side: its partners (fixed teams), and
+    the starter's known side for the starter and the revealed friends (F4)."""
+    public = view.public
+    known = set(public.variant.partners(view.seat, public.seats))
+    if view.seat in public.declarer_seats:
+        known.update(public.declarer_seats)
+    known.discard(view.seat)
+    return tuple(sorted(known))
 
 
 def _forced_first(play: Cards, forced: Counter[Card], trump: Trump) -> Cards:

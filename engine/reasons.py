@@ -178,3 +178,28 @@ def ruling(key: str, /, **params: Param) -> Reason:
     """The `Reason` for `key` (a key of `ENGLISH`) with `params` (see the module docstring)."""
     template = ENGLISH[template_key(key, params)]
     return Reason(template.format(**display_params(params, ENGLISH_SUITS)), key, params)
+
+
+class TractorError(Exception):
+    """Base of every error the engine raises for a bad action (never for a bug).
+
+    `str(error)` is the English message; `ruling` is the same text as a `Reason` (with the
+    message key and parameters when raised with one, key ``""`` for plain text).
+    """
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message)
+        self.ruling: Reason = message if isinstance(message, Reason) else Reason(str(message))
+
+    @property
+    def reason(self) -> str:
+        """The message shown to the player (the `ruling`, a `str`)."""
+        return self.ruling
+
+
+class InvalidNotation(TractorError, ValueError):
+    """Card text that cannot be parsed; names the bad token."""
+
+    def __init__(self, message: str, token: str = "") -> None:
+        super().__init__(message)
+        self.token = token

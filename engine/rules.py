@@ -6,6 +6,9 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum, StrEnum
 from typing import Any
 
+from engine.variant import VARIANTS, Variant
+from engine.variant import Mode as Mode  # the stored option's values, kept importable here
+
 
 class KittyMultiplier(StrEnum):
     """How the kitty's points are multiplied when the opponents win the last trick (R10)."""
@@ -70,13 +73,6 @@ class FixedTrump(StrEnum):
     NO_TRUMP = "NT"
 
 
-class Mode(StrEnum):
-    """What game the table plays."""
-
-    TEAMS = "teams"  # R1–R11: four players in two fixed partnerships
-    FRIENDS = "friends"  # Finding Friends: 4–8 players, partners called by a card
-
-
 _ENUM_OPTIONS: dict[str, type[StrEnum]] = {
     "mode": Mode,
     "kitty_multiplier": KittyMultiplier,
@@ -133,8 +129,9 @@ class RuleSet:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise TypeError(f"{name} is a whole number, not {value!r}")
-        if self.mode is Mode.TEAMS and (self.players != 4 or self.decks not in (0, 2)):
-            raise ValueError("teams mode is four players with two decks")
+        refused = self.variant.table_error(self.players, self.decks)
+        if refused is not None:
+            raise ValueError(refused)
         if not 4 <= self.players <= 8:
             raise ValueError("players is 4–8")
         if self.decks != 0 and not 2 <= self.decks <= 4:
@@ -147,6 +144,11 @@ class RuleSet:
             raise ValueError("turn_timer_s is 0 (off) or 15–600 seconds")
         if self.ready_timeout_s != 0 and not 15 <= self.ready_timeout_s <= 600:
             raise ValueError("ready_timeout_s is 0 (no limit) or 15–600 seconds")
+
+    @property
+    def variant(self) -> Variant:
+        """The game this table plays (`engine.variant`): ask it, not the mode."""
+        return VARIANTS[self.mode]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (enum values as strings)."""

@@ -8,8 +8,7 @@ from functools import cache
 from typing import Literal
 
 from engine.cards import ALL_CARDS, Card, Rank, Suit, as_rank
-from engine.errors import InvalidNotation
-from engine.reasons import ruling
+from engine.reasons import InvalidNotation, ruling
 
 TRUMPS: Literal["T"] = "T"
 """The effective suit of every trump card (jokers, level cards, the trump suit)."""

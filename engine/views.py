@@ -13,30 +13,52 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import lru_cache
+from typing import Any, Protocol
 
 from engine import wire
 from engine.cards import ALL_CARDS, Card, Rank, format_cards
 from engine.deal import deal_shape
 from engine.declaring import legal_declarations as declarations_for
 from engine.events import TrumpHow
-from engine.friends import FriendCall, side_of
-from engine.game import (
+from engine.friends import FriendCall
+from engine.memo import ByIdentity
+from engine.phase import Phase
+from engine.rules import RuleSet
+from engine.state import (
     Cards,
     Declaration,
     FailedThrow,
     HandResult,
-    Phase,
+    HandState,
     Trick,
     result_to_dict,
     trick_to_dict,
 )
-from engine.memo import ByIdentity
-from engine.rules import Mode, RuleSet
 from engine.trump import Trump
+from engine.variant import Variant
 
-if TYPE_CHECKING:
-    from engine.game import Match
+
+class Match(Protocol):
+    """What a view is made from (`engine.game.Match`; named here so that this module does
+    not import the state machine, which imports it)."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def levels(self) -> tuple[Rank, ...]: ...
+    @property
+    def hand_no(self) -> int: ...
+    @property
+    def starter(self) -> int | None: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def hand(self) -> HandState | None: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def seats(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +69,7 @@ class PublicView:
     rules: RuleSet
     hand_no: int
     levels: tuple[Rank, ...]
-    """Team A's (seats 0, 2) and team B's (seats 1, 3) levels; Finding Friends: one level
-    per seat (F5)."""
+    """Every seat's level (F5; partners share theirs)."""
     level: Rank | None
     """The level rank of the current hand."""
     starter: int | None
@@ -78,6 +99,7 @@ class PublicView:
     result: HandResult | None
     """After settlement: the kitty, the seed and the outcome."""
     match_winner: int | None
+    """The seat that won the match (with fixed teams, with its partner)."""
     take_back_seat: int | None = None
     """With R12 `take_backs`: the seat that may take back its last play now, if any."""
     friend_calls: tuple[FriendCall, ...] = ()
@@ -86,12 +108,12 @@ class PublicView:
     """Finding Friends: per call, the seat that played the called copy, or `None` while it
     is unplayed (F4)."""
     points_by_seat: tuple[int, ...] = ()
-    """Finding Friends: trick points each seat has won this hand."""
+    """Trick points each seat has won this hand."""
 
     @property
-    def friends_mode(self) -> bool:
-        """Whether this table plays Finding Friends."""
-        return self.rules.mode is Mode.FRIENDS
+    def variant(self) -> Variant:
+        """The game this table plays (`engine.variant`)."""
+        return self.rules.variant
 
     @property
     def seats(self) -> int:
@@ -100,26 +122,22 @@ class PublicView:
 
     @property
     def declarer_team(self) -> int | None:
-        """0 (seats 0, 2) or 1 (seats 1, 3), once the starter is known; `None` in Finding
-        Friends (no teams)."""
-        return None if self.starter is None or self.friends_mode else self.starter % 2
+        """The starter's fixed team (0: seats 0, 2; 1: seats 1, 3) once it is known; `None`
+        where sides are not fixed (Finding Friends)."""
+        return None if self.starter is None else self.variant.team_of(self.starter)
 
     @property
     def declarer_seats(self) -> tuple[int, ...]:
-        """The seats known to be on the starter's side, sorted: the starter's team (teams
-        mode); the starter and the revealed friends (Finding Friends, F4)."""
+        """The seats known to be on the starter's side, sorted: its partners and the
+        revealed friends (F4)."""
         if self.starter is None:
             return ()
-        if self.friends_mode:
-            return side_of(self.starter, self.call_seats)
-        return (self.starter % 2, self.starter % 2 + 2)
+        return self.variant.side(self.starter, self.seats, self.call_seats)
 
     @property
     def seat_levels(self) -> tuple[Rank, ...]:
-        """Each seat's level: its team's (teams mode) or its own (Finding Friends)."""
-        if self.friends_mode:
-            return self.levels
-        return tuple(self.levels[seat % 2] for seat in range(self.seats))
+        """Each seat's level (`levels`, kept for its readers)."""
+        return self.levels
 
     @property
     def trick_winner(self) -> int | None:
@@ -163,18 +181,15 @@ class PublicView:
                                f.penalty] for f in self.failed_throws],
             "result": None if self.result is None else result_to_dict(self.result),
             "match_winner": self.match_winner, "take_back_seat": self.take_back_seat,
-        } | (self._friends_dict() if self.friends_mode else {})
-
-    def _friends_dict(self) -> dict[str, Any]:
-        return {"friend_calls": [call.to_dict() for call in self.friend_calls],
-                "call_seats": list(self.call_seats),
-                "points_by_seat": list(self.points_by_seat),
-                "declarer_seats": list(self.declarer_seats),
-                "seat_levels": [str(r) for r in self.seat_levels]}
+            "friend_calls": [call.to_dict() for call in self.friend_calls],
+            "call_seats": list(self.call_seats), "points_by_seat": list(self.points_by_seat),
+            "declarer_seats": list(self.declarer_seats),
+            "seat_levels": [str(r) for r in self.seat_levels],
+        }
 
     def __reduce__(self) -> tuple[Callable[..., PublicView], tuple[Any, ...]]:
         """Pickled as plain data (`engine.wire`)."""
-        return wire.public_reduce(self)
+        return _public_from, (wire.public_wire(self),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +236,21 @@ class PlayerView:
 
     def __reduce__(self) -> tuple[Callable[..., PlayerView], tuple[Any, ...]]:
         """Pickled as plain data (`engine.wire`)."""
-        return wire.player_reduce(self)
+        kitty = self.kitty
+        return _player_from, (self.seat, wire.public_wire(self.public), wire.codes_of(self.hand),
+                              None if kitty is None else wire.codes_of(kitty))
+
+
+@lru_cache(maxsize=wire.KEPT)
+def _public_from(data: bytes) -> PublicView:
+    """A public view from `wire.public_wire`'s bytes (rebuilt once per distinct bytes)."""
+    return PublicView(*wire.public_fields(data))
+
+
+def _player_from(seat: int, public: bytes, hand: bytes, kitty: bytes | None) -> PlayerView:
+    return PlayerView(seat, _public_from(public), wire.cards_of(hand),
+                      None if kitty is None else wire.cards_of(kitty))
+
 
 
 _NO_CARDS: Cards = ()

@@ -17,21 +17,22 @@ from dataclasses import fields
 from functools import cache, lru_cache
 from itertools import accumulate, chain, pairwise
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import engine.views  # (a cycle: a view pickles through here; used at call time only)
 from engine.cards import ALL_CARDS, Card, Rank, Suit
 from engine.events import TrumpHow
 from engine.friends import FriendCall
-from engine.game import Cards, Declaration, FailedThrow, HandResult, Phase, Trick
 from engine.memo import ByIdentity
+from engine.phase import Phase
 from engine.rules import RuleSet, ThrowRuff
+from engine.state import Cards, Declaration, FailedThrow, HandResult, Trick
 from engine.trump import Trump
 
-if TYPE_CHECKING:
-    from engine.views import PlayerView, PublicView
+__all__ = ["KEPT", "cards_of", "codes_of", "public_fields", "public_wire"]
 
-__all__ = ["player_reduce", "public_reduce"]
+PublicView = Any
+"""An `engine.views.PublicView` (which pickles through here: named by its fields only, so
+that this module does not import it back)."""
 
 KEPT = 256
 """Views whose pickled form is kept (one for each table's last move, and more)."""
@@ -41,16 +42,25 @@ _CARD = ALL_CARDS.__getitem__
 _RANK = {int(rank): rank for rank in Rank}.__getitem__
 
 
-def public_reduce(view: PublicView) -> tuple[Callable[[bytes], PublicView], tuple[bytes]]:
-    """`PublicView.__reduce__`."""
-    return _public_from, (_wires.get(view, _public_wire),)
+def public_wire(view: PublicView) -> bytes:
+    """A public view's fields as bytes (made once per view object); `public_fields` reads
+    them back."""
+    return _wires.get(view, _public_wire)
 
 
-def player_reduce(view: PlayerView) -> tuple[Callable[..., PlayerView], tuple[Any, ...]]:
-    """`PlayerView.__reduce__`: the public part as `public_reduce`, and the seat's cards."""
-    kitty = view.kitty
-    return _player_from, (view.seat, _wires.get(view.public, _public_wire),
-                          _codes(view.hand), None if kitty is None else _codes(kitty))
+def public_fields(wire: bytes) -> tuple[Any, ...]:
+    """The fields of the public view `public_wire` made `wire` from, in order."""
+    return _public_in(*pickle.loads(wire))
+
+
+def codes_of(cards: Iterable[Card]) -> bytes:
+    """Cards as the bytes of their codes."""
+    return bytes(map(_CODE, cards))
+
+
+def cards_of(codes: bytes) -> Cards:
+    """Inverse of `codes` (the shared cards of `ALL_CARDS`)."""
+    return tuple(map(_CARD, codes))
 
 
 _wires: ByIdentity[PublicView, bytes] = ByIdentity(KEPT)
@@ -60,32 +70,14 @@ def _public_wire(view: PublicView) -> bytes:
     return pickle.dumps(_public_out(view), pickle.HIGHEST_PROTOCOL)
 
 
-@lru_cache(maxsize=KEPT)
-def _public_from(wire: bytes) -> PublicView:
-    return _public_in(*pickle.loads(wire))
-
-
-def _player_from(seat: int, public: bytes, hand: bytes, kitty: bytes | None) -> PlayerView:
-    return engine.views.PlayerView(seat, _public_from(public), _cards(hand),
-                                   None if kitty is None else _cards(kitty))
-
-
-def _codes(cards: Iterable[Card]) -> bytes:
-    return bytes(map(_CODE, cards))
-
-
-def _cards(codes: bytes) -> Cards:
-    return tuple(map(_CARD, codes))
-
-
 def _plays_out(plays: Sequence[Cards]) -> tuple[bytes, bytes]:
     """Several plays: their lengths and all their cards."""
-    return bytes(map(len, plays)), _codes(chain.from_iterable(plays))
+    return bytes(map(len, plays)), codes_of(chain.from_iterable(plays))
 
 
 def _plays_in(lengths: bytes, codes: bytes) -> list[Cards]:
-    cards = _cards(codes)
-    return [cards[start:end] for start, end in pairwise(accumulate(lengths, initial=0))]
+    played = cards_of(codes)
+    return [played[start:end] for start, end in pairwise(accumulate(lengths, initial=0))]
 
 
 def _values(cls: type) -> Callable[[Any], tuple[Any, ...]]:
@@ -135,8 +127,8 @@ def _public_out(view: PublicView) -> tuple[Any, ...]:
         bytes(view.levels), None if level is None else int(level), view.starter,
         None if trump is None else (int(trump.level), trump.suit and trump.suit.value),
         view.trump_how and view.trump_how.value,
-        tuple([(d.seat, _codes(d.cards)) for d in view.declarations]),
-        _codes(view.revealed), view.deal_no, view.batch, view.awaiting, view.turn,
+        tuple([(d.seat, codes_of(d.cards)) for d in view.declarations]),
+        codes_of(view.revealed), view.deal_no, view.batch, view.awaiting, view.turn,
         view.cards_left, _trick_out(view.trick), _trick_out(view.last_trick),
         view.tricks_played, (bytes(seats), *_plays_out(plays)), view.opponent_points,
         tuple(map(_FAILED_THROW, view.failed_throws)),
@@ -155,15 +147,15 @@ def _public_in(phase: str, rules: tuple[Any, ...], hand_no: int, levels: bytes,
                result: tuple[Any, ...] | None, match_winner: int | None,
                take_back_seat: int | None, friend_calls: tuple[tuple[Any, ...], ...],
                call_seats: tuple[int | None, ...], points_by_seat: tuple[int, ...]
-               ) -> PublicView:
-    """The view `_public_out` flattened."""
-    return engine.views.PublicView(
+               ) -> tuple[Any, ...]:
+    """The fields `_public_out` flattened."""
+    return (
         Phase(phase), _rules_in(rules), hand_no, tuple(map(_RANK, levels)),
         None if level is None else _RANK(level), starter,
         None if trump is None else _trump_in(*trump),
         None if trump_how is None else TrumpHow(trump_how),
-        tuple([Declaration(seat, _cards(codes)) for seat, codes in declarations]),
-        _cards(revealed), deal_no, batch, awaiting, turn, cards_left, _trick_in(trick),
+        tuple([Declaration(seat, cards_of(codes)) for seat, codes in declarations]),
+        cards_of(revealed), deal_no, batch, awaiting, turn, cards_left, _trick_in(trick),
         _trick_in(last_trick), tricks_played,
         tuple(zip(played[0], _plays_in(*played[1:]), strict=True)), opponent_points,
         tuple([FailedThrow(*f) for f in failed_throws]),

@@ -45,10 +45,20 @@ from engine.actions import Action, Pass, StartHand
 from engine.ai import Player, make_player
 from engine.cards import Rank
 from engine.errors import TractorError
-from engine.game import Match, Phase, team_of
+from engine.game import Match, Phase
 from engine.rules import RuleSet
+from engine.variant import find_variant
 
 LEVELS = [r for r in Rank if not r.is_joker]
+
+TEAMS = find_variant("teams")
+
+
+def team_of(seat: int) -> int:
+    """The fixed team of `seat` in the four-player game (0: seats 0 and 2, 1: seats 1, 3)."""
+    team = TEAMS.team_of(seat)
+    assert team is not None
+    return team
 
 
 @dataclass(slots=True)

@@ -75,11 +75,12 @@ def hand_summary(match: Match, match_no: int) -> dict[str, Any]:
     hand = match.hand
     assert hand is not None and hand.result is not None and hand.trump is not None
     result = hand.result
+    variant, seats = match.variant, match.seats
     return {
         "match": match_no, "hand": hand.number, "seed": hand.seed, "deals": hand.deal_no + 1,
         "trump": str(hand.trump), "trump_how": None if hand.trump_how is None
         else hand.trump_how.value,
-        "starter": hand.starter, "levels": [str(r) for r in result.levels],
+        "starter": hand.starter, "levels": [str(r) for r in variant.side_levels(result.levels)],
         "declarer_trick_points": hand.declarer_trick_points,
         "opponent_trick_points": hand.opponent_trick_points,
         "throw_penalties": sum(f.penalty for f in hand.failed_throws),
@@ -87,13 +88,20 @@ def hand_summary(match: Match, match_no: int) -> dict[str, Any]:
         "kitty_points": result.kitty_points, "kitty_multiplier": result.kitty_multiplier,
         "kitty_scored": result.kitty_scored, "opponent_points": result.opponent_points,
         "result": [result.side, result.levels_gained],
-        "new_levels": [str(r) for r in result.new_levels], "next_starter": result.next_starter,
-        "tricks": hand.tricks_played, "match_winner": result.match_winner,
-    } | ({} if match.rules.mode is Mode.TEAMS else {
+        "new_levels": [str(r) for r in variant.side_levels(result.new_levels)],
+        "next_starter": result.next_starter,
+        "tricks": hand.tricks_played, "match_winner": _winner(result.match_winner, match),
+    } | ({} if not variant.calling(seats) else {
         "calls": [call.to_dict() for call in hand.friend_calls],
         "call_seats": list(hand.call_seats), "declarer_seats": list(result.declarer_seats),
         "points_by_seat": list(hand.points_by_seat),
     })
+
+
+def _winner(seat: int | None, match: Match) -> int | None:
+    """The match winner as printed since the first release: the seat, or its fixed team."""
+    team = None if seat is None else match.variant.team_of(seat)
+    return seat if team is None else team
 
 
 def run(hands: int, seed: int, rules: RuleSet | None = None) -> Iterator[dict[str, Any]]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from bot.core.errors import UserFacingError
 from engine.friends import FriendCall
 from engine.game import Phase
-from engine.rules import Mode, RuleSet
+from engine.rules import RuleSet
 
 __all__ = ["CALLING", "MAX_CALLS", "CallChoices", "CallDraft", "call_choices", "calls_ok",
            "encode_calls", "is_friends", "parse_calls"]
@@ -30,7 +30,9 @@ _CALL = re.compile(r"(?:[2-9JQKA]|10)[SHDC][1-4]")
 
 
 def is_friends(rules: RuleSet) -> bool:
-    return rules.mode is Mode.FRIENDS
+    """Whether the table's sides are made in play, not fixed (Finding Friends: levels,
+    points and sides shown per seat); the variant answers (`engine.variant`)."""
+    return not rules.variant.fixed_sides
 
 
 def call_code(call: FriendCall) -> str:

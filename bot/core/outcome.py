@@ -128,5 +128,12 @@ def match_record(match: Match, *, match_key: str, table_id: int, guild_id: int,
     return MatchRecord(
         match_key=match_key, table_id=table_id, guild_id=guild_id, channel_id=channel_id,
         players=players, levels_a=str(match.levels[0]), levels_b=str(match.levels[1]),
-        winner_team=None if match.winner is None else ("A", "B")[match.winner],
+        winner_team=None if match.winner is None else ("A", "B")[_team(match, match.winner)],
         hands_played=hands_played)
+
+
+def _team(match: Match, seat: int) -> int:
+    """The fixed team (0: A, 1: B) of `seat` in a teams match."""
+    team = match.variant.team_of(seat)
+    assert team is not None
+    return team

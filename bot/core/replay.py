@@ -291,7 +291,7 @@ def _start_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> list
                        cards=cards_text(view.standing.cards)))
     elif view.revealed:
         lines.append(t("replay.trump_revealed", lang, cards=cards_text(view.revealed)))
-    if view.friends_mode:
+    if view.variant.calling(view.seats):
         if view.friend_calls:
             lines.append(t("replay.calls", lang, player=starter, calls=", ".join(
                 call_text(call, lang) for call in view.friend_calls)))
@@ -304,7 +304,7 @@ def _result_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> lis
     result = view.result
     assert result is not None
     lines = kitty_lines(result, lang, "replay")
-    if view.friends_mode and view.starter is not None:
+    if view.variant.calling(view.seats) and view.starter is not None:
         side = result.declarer_seats or view.declarer_seats
         others = [seat for seat in range(view.seats) if seat not in side]
         lines.append(t("replay.sides", lang, side=_names(seats, side),
@@ -319,11 +319,12 @@ def _result_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> lis
     else:
         lines.append(t("replay.result.opponents", lang, points=result.opponent_points))
     if result.match_winner is not None:
-        if view.friends_mode:
+        team = view.variant.team_of(result.match_winner)
+        if team is None:
             lines.append(t("replay.match_won_by", lang,
                            player=seats[result.match_winner].mention))
         else:
-            lines.append(t("replay.match_won", lang, team=_team(seats, result.match_winner)))
+            lines.append(t("replay.match_won", lang, team=_team(seats, team)))
     return lines
 
 

@@ -209,7 +209,7 @@ def levels_line(doc: TableDoc, public: PublicView, locale: str) -> str:
     if is_friends(public.rules):
         return t("table.seat_levels", locale,
                  levels=seat_levels_text(doc, public.seat_levels, locale))
-    a, b = public.levels
+    a, b = public.variant.side_levels(public.levels)
     return t("table.team_levels", locale,
              team_a=f"{seat_name(doc, 0, locale)} & {seat_name(doc, 2, locale)}",
              level_a=str(a),
@@ -420,7 +420,7 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
     else:
         lines.append(t("summary.opponents_take_over", locale,
                        team=_team(doc, 1 - declarers, locale)))
-    a, b = result.new_levels
+    a, b = public.variant.side_levels(result.new_levels)
     lines.append(t("summary.levels", locale, team_a=_team(doc, 0, locale), level_a=str(a),
                    team_b=_team(doc, 1, locale), level_b=str(b)))
     if result.match_winner is None:

@@ -18,7 +18,6 @@ from enum import Enum
 from engine.cards import Card, Rank
 from engine.deal import deal_shape, take_over_points
 from engine.game import Trick
-from engine.rules import Mode
 from engine.trick import trick_winner
 from engine.trump import Trump
 from engine.views import PublicView
@@ -75,7 +74,7 @@ class Sides:
 def sides_of(view: PublicView) -> Sides:
     """Read the seats, sides, calls and points from the public view."""
     rules = view.rules
-    friends = rules.mode is Mode.FRIENDS
+    friends = not rules.variant.fixed_sides
     seats = view.seats
     shape = deal_shape(rules)
     starter = view.starter

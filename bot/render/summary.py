@@ -34,6 +34,7 @@ from engine.deal import level_step
 from engine.events import HandSettled, KittyRevealed
 from engine.game import HandResult
 from engine.trump import Trump
+from engine.variant import find_variant
 from engine.views import PublicView
 
 WIDTH: Final = 720
@@ -41,6 +42,9 @@ WIDTH: Final = 720
 HEIGHT: Final = 700
 KITTY_W: Final = 96
 DETAIL: Final = 28
+
+TEAMS = find_variant("teams")
+"""The teams picture's questions (its seats' teams, the winning team)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +63,13 @@ class HandSummary:
     """Finding Friends: levels per seat, sides from the calls."""
     decks: int = 2
     declarer_seats: tuple[int, ...] = ()
-    """Finding Friends: the starter's final side (the starter and its friends)."""
+    """The starter's final side (its team; Finding Friends: the starter and its friends)."""
 
     @property
     def declarer_team(self) -> int:
-        return self.starter % 2
+        team = TEAMS.team_of(self.starter)
+        assert team is not None
+        return team
 
     @property
     def step(self) -> int:
@@ -88,7 +94,8 @@ class HandSummary:
                        starter=view.starter, result=result, kitty_counted=counted,
                        friends=True, decks=sides.decks, declarer_seats=declarers)
         return cls(hand_no=view.hand_no, level=view.level, trump=view.trump,
-                   starter=view.starter, result=result, kitty_counted=counted)
+                   starter=view.starter, result=result, kitty_counted=counted,
+                   declarer_seats=declarers)
 
     @classmethod
     def from_events(cls, revealed: KittyRevealed, settled: HandSettled, *, level: Rank,
@@ -206,11 +213,12 @@ def summary_image(summary: HandSummary, seats: Sequence[SeatLabel], *, four_colo
     text(draw, (x, 514), labels.new_levels, DETAIL, MUTED, bold=True, anchor="lm")
     teams = (labels.team_a, labels.team_b)
     up_team = summary.declarer_team if hand.side == "declarers" else 1 - summary.declarer_team
+    won = None if hand.match_winner is None else TEAMS.team_of(hand.match_winner)
     for team in (0, 1):
         y = 554 + team * 44
         old, new = hand.levels[team], hand.new_levels[team]
         value = f"{old} → {new}" if new != old else str(new)
-        colour = GOLD if team == up_team and (new != old or hand.match_winner == team) \
+        colour = GOLD if team == up_team and (new != old or won == team) \
             else WHITE
         value_w = text(draw, (right, y), value, 34, colour, bold=True, anchor="rm")
         members = f" ({seats[team].name} & {seats[team + 2].name})" if len(seats) == 4 else ""
@@ -218,8 +226,8 @@ def summary_image(summary: HandSummary, seats: Sequence[SeatLabel], *, four_colo
         text(draw, (x, y), name, 28, WHITE, bold=True, anchor="lm")
     starter_name = seats[hand.next_starter].name if len(seats) == 4 else \
         str(hand.next_starter + 1)
-    if hand.match_winner is not None:
-        banner = labels.match_won.format(team=teams[hand.match_winner])
+    if won is not None:
+        banner = labels.match_won.format(team=teams[won])
         text(draw, (x, 654), fit(banner, 28, right - x, bold=True), 28, GOLD, bold=True,
              anchor="lm")
     else:

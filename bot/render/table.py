@@ -48,7 +48,6 @@ from bot.render.style import (
 from engine.cards import Card, Rank
 from engine.deal import take_over_points
 from engine.game import SEATS, Phase, Trick
-from engine.rules import Mode
 from engine.trump import Trump
 from engine.views import PublicView
 
@@ -96,7 +95,7 @@ def table_png(view: PublicView, seats: tuple[SeatLabel, ...], four_colour: bool,
               bottom: int) -> bytes:
     """`render_table`, cached: the same table drawn again (another message's edit, a replay
     step, a second viewer at the same seat) costs a lookup."""
-    if view.rules.mode is Mode.FRIENDS:
+    if not view.rules.variant.fixed_sides:  # sides made in play: the ring of 4–8 seats
         image = ring_image(view, seats, four_colour=four_colour, labels=labels, bottom=bottom)
     else:
         image = table_image(view, seats, four_colour=four_colour, labels=labels, bottom=bottom)

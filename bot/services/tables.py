@@ -415,9 +415,9 @@ class TableService:
             elif isinstance(event, HandSettled):
                 self._settled(tx, match)
             elif isinstance(event, MatchWon):
-                winner = (seat_name(doc, match.winner, locale)
-                          if is_friends(match.rules) and match.winner is not None
-                          else team_names(doc, event.team, locale))
+                team = match.variant.team_of(event.seat)
+                winner = (seat_name(doc, event.seat, locale) if team is None
+                          else team_names(doc, team, locale))
                 pub.announcements.append(Announcement(
                     "🏆 " + t("announce.match_won", locale, team=winner)))
         if actor is not None and actor in humans:
@@ -451,9 +451,10 @@ class TableService:
         public = match.public_view()
         result = public.result
         assert result is not None
+        team = None if result.match_winner is None else match.variant.team_of(
+            result.match_winner)
         won = "" if result.match_winner is None else (
-            f", seat {result.match_winner} won" if is_friends(match.rules)
-            else f", team {'AB'[result.match_winner]} won")
+            f", seat {result.match_winner} won" if team is None else f", team {'AB'[team]} won")
         table_logger(tx.table_id, public.hand_no).info(
             "hand settled: opponents %s points, %s +%s%s", result.opponent_points, result.side,
             result.levels_gained, won)
@@ -462,7 +463,7 @@ class TableService:
             "trump": None if public.trump is None else str(public.trump),
             "opponent_points": result.opponent_points, "side": result.side,
             "levels_gained": result.levels_gained,
-            "new_levels": [str(r) for r in result.new_levels],
+            "new_levels": [str(r) for r in match.variant.side_levels(result.new_levels)],
         })
         text = summary_text(doc, public, doc.locale)
         doc.last_summary = text

@@ -1,6 +1,9 @@
-"""Computer players for Finding Friends (issue 14; rules F1–F6): every `make_player` player
-answers a friends-mode view through `friends_aware` — `random` with random legal moves,
-every other name and level with `FriendsPlayer`, the rule player.
+"""Computer players for Finding Friends (issue 14; rules F1–F6). Each registry name has its
+own Friends player (`FRIENDS_PLAYERS`), at its own strength: `random` random legal moves,
+`greedy` (easy) `GreedyFriendsPlayer`, `expert` (normal) `FriendsPlayer` (the rule player),
+`ai1` and `ai` (strong) `SearchingFriendsPlayer` (the rule player plus a sampled search of
+each trick it follows). `engine.ai.registry` composes them with the four-player players by
+the variant a view plays (`ByMode`), nothing patched.
 
 The rule player counts cards with D decks (`engine.ai.friends_know`), plays to the sides as
 far as they are known (`engine.ai.friends_play`), and decides the rest like this:
@@ -29,20 +32,26 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Callable, Sequence
 
 from engine.actions import Action, Bury, CallFriends, Declare, Pass, Play
 from engine.ai.bidding import ai_bury, greedy_declaration, trump_count
 from engine.ai.friends_know import FriendsTable
-from engine.ai.friends_play import choose_play
+from engine.ai.friends_play import (
+    card_value,
+    choose_play,
+    discard_key,
+    follow_candidates,
+    reveals_friend,
+    self_voiding,
+)
+from engine.ai.moves import follow_options
 from engine.ai.players import Player
 from engine.ai.random_agent import RandomAgent
-from engine.cards import Card
+from engine.cards import Card, card_points
 from engine.deal import deal_shape
 from engine.friends import FriendCall, legal_calls
 from engine.game import Phase
-from engine.rules import Mode
 from engine.trump import Trump
 from engine.views import PlayerView
 
@@ -100,27 +109,121 @@ class RandomFriendsPlayer:
         return self.agent.act(view)
 
 
-P = TypeVar("P", bound=Player)
+class GreedyFriendsPlayer(FriendsPlayer):
+    """Easy: `greedy`'s heuristics applied to Finding Friends — declares like `greedy`,
+    buries and calls like the rule player, and plays greedily for the side it knows: leads
+    its strongest side card (else its cheapest), takes a trick an enemy is winning with the
+    cheapest play that wins now if there are points in it, else plays its cheapest cards."""
+
+    def decide(self, view: PlayerView) -> Action:
+        public = view.public
+        if public.phase is Phase.DECLARING:
+            level = public.level
+            assert level is not None
+            option = greedy_declaration(view.hand, view.legal_declarations, level)
+            return Pass(view.seat) if option is None else Declare(view.seat, option)
+        if public.phase is Phase.PLAYING:
+            return Play(view.seat, tuple(greedy_friends_play(FriendsTable(view))))
+        return super().decide(view)
+
+
+def greedy_friends_play(t: FriendsTable) -> list[Card]:
+    """`GreedyFriendsPlayer`'s play (its docstring)."""
+    trump, cheap = t.trump, discard_key(t)
+    if not t.plays:
+        tops = [c for c in t.hand if not trump.is_trump(c) and trump.strength(c) >= TOP]
+        return [max(tops, key=trump.strength)] if tops else [min(t.hand, key=cheap)]
+    options = follow_candidates(t)
+    winner = (t.leader + t.winner_index(t.plays)) % t.seats
+    points = sum(card_points(p) for p in t.plays)
+    if not t.allied(winner) and points > 0:
+        winning = [o for o in options if t.wins_now(o)]
+        if winning:
+            return min(winning, key=lambda o: sum(card_value(c, trump) for c in o))
+    return min(options, key=lambda o: sum(cheap(c) for c in o))
+
+
+SEARCH_SAMPLES = 12
+"""Deals of the unseen cards `SearchingFriendsPlayer` plays each candidate follow against."""
+
+
+class SearchingFriendsPlayer(FriendsPlayer):
+    """Strong: the rule player, and when following with a choice, a search — each candidate
+    play is tried against `SEARCH_SAMPLES` deals of the unseen cards to the seats still to
+    play (each answering as greedy would for the side it is likely on), and the play that
+    keeps most points for this seat's side at the least cost in control wins; the rule
+    player's own choice breaks ties and is kept unless another is clearly better."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.rng = random.Random(f"searching-friends:{seed}")
+
+    def decide(self, view: PlayerView) -> Action:
+        if view.public.phase is Phase.PLAYING and view.lead is not None:
+            return Play(view.seat, tuple(self.follow(FriendsTable(view))))
+        return super().decide(view)
+
+    def follow(self, t: FriendsTable) -> list[Card]:
+        chosen = choose_play(t)
+        every = follow_candidates(t)
+        options = [o for o in every if not self_voiding(t, o)]
+        later = t.later()
+        if len(options) < 2 or not later or reveals_friend(t, chosen):
+            return chosen  # a hidden friend showing itself is the rule player's to time
+        pool = list(t.unseen.elements())
+        worlds = []
+        for _ in range(SEARCH_SAMPLES):
+            self.rng.shuffle(pool)
+            hands, start = {}, 0
+            for seat in later:
+                hands[seat] = pool[start:start + t.left[seat]]
+                start += t.left[seat]
+            worlds.append(hands)
+
+        def value(option: list[Card]) -> float:
+            total = sum(_trick_value(t, option, hands) for hands in worlds) / len(worlds)
+            return total - 0.5 * sum(card_value(c, t.trump) for c in option)
+        best = max(options, key=value)
+        return best if value(best) > value(chosen) + 2.0 else chosen
+
+
+def _trick_value(t: FriendsTable, option: list[Card], hands: dict[int, list[Card]]) -> float:
+    """The trick's points for this seat's side (minus for the enemies') when it plays
+    `option` and the later seats answer from `hands` as greedy would."""
+    trump = t.trump
+    plays = [*t.plays, option]
+    for seat, hand in hands.items():
+        answers = follow_options(hand, plays[0], trump) if len(hand) >= len(plays[0]) else []
+        if not answers:
+            continue  # a sampled hand too short to follow (the sample is only a guess)
+        winner = (t.leader + t.winner_index(plays)) % t.seats
+        with_winner = t.allied(seat) == t.allied(winner)
+        winning = [a for a in answers if t.winner_index([*plays, a]) == len(plays)]
+        if not with_winner and winning:
+            plays.append(min(winning, key=lambda a: sum(card_value(c, trump) for c in a)))
+        else:
+            plays.append(min(answers, key=lambda a: (card_points(a) * (-1 if with_winner
+                                                                       else 1),
+                                                     sum(trump.strength(c) for c in a))))
+    winner = (t.leader + t.winner_index(plays)) % t.seats
+    points = sum(card_points(p) for p in plays)
+    return points * (2 * t.ally(winner) - 1)
+
+
+FRIENDS_PLAYERS: dict[str, Callable[[int], Player]] = {
+    "random": RandomFriendsPlayer,
+    "greedy": GreedyFriendsPlayer,
+    "expert": FriendsPlayer,
+    "ai1": SearchingFriendsPlayer,
+    "ai": SearchingFriendsPlayer,
+}
+"""The Finding Friends player of each registry name (an experiment plays as the rule
+player)."""
 
 
 def friends_player(name: str, seed: int) -> Player:
     """The Finding Friends player that plays for player `name` (a registry name)."""
-    return RandomFriendsPlayer(seed) if name == "random" else FriendsPlayer(seed)
-
-
-def friends_aware(player: P, name: str, seed: int) -> P:
-    """`player` (built by the registry as `name`), answering Finding Friends views with
-    `friends_player(name, seed)` and every other view as before. The player keeps its class
-    (its `decide` is wrapped on the instance), so the four-player game is untouched."""
-    friends = friends_player(name, seed)
-    teams = player.decide
-
-    def decide(view: PlayerView) -> Action:
-        if view.public.rules.mode is Mode.FRIENDS:
-            return friends.decide(view)
-        return teams(view)
-    setattr(player, "decide", decide)  # noqa: B010 - an instance attribute, not the class's
-    return player
+    return FRIENDS_PLAYERS.get(name, FriendsPlayer)(seed)
 
 
 # --- declaring ------------------------------------------------------------------------------

@@ -115,7 +115,7 @@ def reveal_cards(t: FriendsTable) -> list[Card] | None:
     return None
 
 
-def _self_voiding(t: FriendsTable, option: Sequence[Card]) -> bool:
+def self_voiding(t: FriendsTable, option: Sequence[Card]) -> bool:
     """Whether the starter would play a called copy itself (its call then adds nobody)."""
     if t.seat != t.starter:
         return False
@@ -123,7 +123,7 @@ def _self_voiding(t: FriendsTable, option: Sequence[Card]) -> bool:
                for call in t.calls)
 
 
-def _reveals(t: FriendsTable, option: Sequence[Card]) -> bool:
+def reveals_friend(t: FriendsTable, option: Sequence[Card]) -> bool:
     return any(0 < call.needed <= option.count(call.call.card) for call in t.friend_calls)
 
 
@@ -152,7 +152,7 @@ def choose_lead(t: FriendsTable) -> list[Card]:
         if ruffable(suit):
             return []
         safe = [list(u.cards) for u in decompose_suit(group, trump) if t.unit_safe(u.cards)]
-        return [u for u in safe if not _self_voiding(t, u)]
+        return [u for u in safe if not self_voiding(t, u)]
 
     cash = best_cash(groups, safe_of)
     if cash is not None:
@@ -167,7 +167,7 @@ def choose_lead(t: FriendsTable) -> list[Card]:
                    if u.width >= 2 and t.unit_safe(u.cards)]
     if safe_trumps:
         return max(safe_trumps, key=len)
-    side = [c for s in range(4) for c in groups[s] if not _self_voiding(t, [c])]
+    side = [c for s in range(4) for c in groups[s] if not self_voiding(t, [c])]
     if not t.declarer:  # an opponent does not lead where a hidden friend's card wins
         called = {call.suit for call in t.calls if call.open}
         side = [c for c in side if trump.suit_index(c) not in called] or side
@@ -205,7 +205,7 @@ def choose_follow(t: FriendsTable) -> list[Card]:
     trump = t.trump
     plays = t.plays
     every = follow_candidates(t)
-    options = [o for o in every if not _self_voiding(t, o)] or every
+    options = [o for o in every if not self_voiding(t, o)] or every
     if len(options) == 1:
         return options[0]
     winner = (t.leader + t.winner_index(plays)) % t.seats
@@ -215,18 +215,18 @@ def choose_follow(t: FriendsTable) -> list[Card]:
     trick_points = card_points(c for p in plays for c in p)
 
     def cheapness(option: Sequence[Card]) -> float:
-        return sum(cheap(c) for c in option) + (500 if _self_voiding(t, option) else 0)
+        return sum(cheap(c) for c in option) + (500 if self_voiding(t, option) else 0)
 
     def cost(option: Sequence[Card]) -> float:
         return sum(card_value(c, trump) for c in option) + (
-            50 if _self_voiding(t, option) else 0)
+            50 if self_voiding(t, option) else 0)
 
     def holds(option: Sequence[Card]) -> bool:
         return not enemies_later or not t.beatable([*plays, option], enemies_later)
 
     winning = [o for o in options if t.wins_now(o)]
     sure = [o for o in winning if holds(o)]
-    revealing = [o for o in sure if _reveals(t, o)]
+    revealing = [o for o in sure if reveals_friend(t, o)]
     if revealing:  # a hidden friend shows itself by taking the trick
         return min(revealing, key=cost)
     if t.allied(winner):

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.actions import Action
 from engine.ai.expert import ExpertPlayer
-from engine.ai.friends import friends_aware
+from engine.ai.friends import friends_player
 from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
 from engine.ai.search import AiPlayer
+from engine.rules import Mode
+from engine.views import PlayerView
 
 PLAYERS: dict[str, Callable[[int], Player]] = {
     "random": RandomPlayer,
@@ -49,8 +52,21 @@ def player_name(name_or_level: str) -> str:
     return key
 
 
+class ByMode:
+    """A computer player for every game mode: the player of the mode a view plays decides
+    (chosen by the variant's stored value, `RuleSet.mode`)."""
+
+    def __init__(self, players: dict[Mode, Player]) -> None:
+        self.players = players
+
+    def decide(self, view: PlayerView) -> Action:
+        return self.players[view.public.rules.mode].decide(view)
+
+
 def make_player(name_or_level: str = DEFAULT_LEVEL, seed: int = 0) -> Player:
-    """A computer player by name or level, deterministic given `seed`; it plays Finding
-    Friends views through `engine.ai.friends` (F1–F6)."""
+    """A computer player by name or level, deterministic given `seed`, for every mode: the
+    four-player game with the registry's player, Finding Friends with its Friends player at
+    the same level (`engine.ai.friends.FRIENDS_PLAYERS`, F1–F6)."""
     name = player_name(name_or_level)
-    return friends_aware({**PLAYERS, **EXPERIMENTS}[name](seed), name, seed)
+    return ByMode({Mode.TEAMS: {**PLAYERS, **EXPERIMENTS}[name](seed),
+                   Mode.FRIENDS: friends_player(name, seed)})

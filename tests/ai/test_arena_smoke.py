@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from ai_puzzle_support import replayed
 
-from engine.game import Phase, team_of
+from engine.game import Phase
 from tools.arena import (
     HandRecord,
     compare,
@@ -19,6 +19,7 @@ from tools.arena import (
     report,
     run,
     summarize,
+    team_of,
     wilson,
 )
 

@@ -16,8 +16,9 @@ from engine.game import HandState, Match, Phase, Trick
 from engine.rules import Mode, RuleSet
 from engine.trump import Trump
 
-PLAYERS = ("strong", "normal", "easy", "ai1", "greedy")
-"""Every non-random name or level plays Finding Friends with the rule player."""
+PLAYERS = ("strong", "normal", "ai1")
+"""The rule player (normal) and the strong search over it (ai1, ai) keep these; easy plays
+Finding Friends greedily (issue 27: each level at its own strength)."""
 
 
 def C(text: str) -> tuple[Card, ...]:

@@ -14,9 +14,10 @@ from engine.actions import Action, CallFriends
 from engine.ai import CHOICES, make_player
 from engine.ai.friends import FriendsPlayer, RandomFriendsPlayer
 from engine.ai.players import Player
+from engine.ai.registry import ByMode
 from engine.friends import FriendCall
 from engine.game import Match, Phase
-from engine.rules import FixedTrump, Follow, ThrowRuff
+from engine.rules import FixedTrump, Follow, Mode, ThrowRuff
 from engine.views import PlayerView
 from tools.friends_arena import friends_rules, play_hand, run
 
@@ -71,16 +72,17 @@ def test_make_player_dispatches_friends_views(name: str) -> None:
     assert outcome.illegal == 0
 
 
-def test_the_hook_keeps_the_teams_players_as_they_are() -> None:
+def test_the_composition_keeps_the_teams_players_as_they_are() -> None:
     """The four-player game still gets the player's own decisions."""
     from engine.actions import StartHand
 
     match, _ = Match.new().apply(StartHand(3))
     view: PlayerView = match.view_for(0)
     for name in NAMES:
-        hooked = make_player(name, 2)
-        plain = type(hooked)(2)
-        assert hooked.decide(view) == plain.decide(view)
+        composed = make_player(name, 2)
+        assert isinstance(composed, ByMode)
+        plain = type(composed.players[Mode.TEAMS])(2)
+        assert composed.decide(view) == plain.decide(view)
 
 
 def test_random_and_rule_players_call_exactly_f_friends() -> None:
@@ -105,6 +107,6 @@ class _CallSpy:
 
 def test_the_arena_is_legal_quick_and_the_rule_player_beats_its_baselines() -> None:
     for baseline in ("random", "selfish"):
-        found = run("strong", baseline, 5, 0, 4, 1)
+        found = run("normal", baseline, 5, 0, 4, 1)  # the rule player
         assert found["illegal_moves"] == 0
         assert found["a_starter_points"] > found["b_starter_points"]

@@ -16,6 +16,15 @@ from engine.ai import (
     make_player,
     player_name,
 )
+from engine.ai.players import Player
+from engine.ai.registry import ByMode
+from engine.rules import Mode
+
+
+def four_player(player: Player) -> Player:
+    """The player a `make_player` player plays the four-player game with."""
+    assert isinstance(player, ByMode)
+    return player.players[Mode.TEAMS]
 
 
 def test_names_and_levels() -> None:
@@ -28,11 +37,11 @@ def test_names_and_levels() -> None:
     ("easy", GreedyPlayer), ("normal", ExpertPlayer), ("strong", AiPlayer),
     ("ai", AiPlayer), ("ai1", Ai1Player), (" Expert ", ExpertPlayer), ("STRONG", AiPlayer)])
 def test_make_player_takes_names_and_levels(given: str, kind: type) -> None:
-    assert isinstance(make_player(given, 3), kind)
+    assert isinstance(four_player(make_player(given, 3)), kind)
 
 
 def test_the_default_is_the_strongest() -> None:
-    assert isinstance(make_player(), AiPlayer)
+    assert isinstance(four_player(make_player()), AiPlayer)
     assert player_name("Normal") == "expert"
 
 
@@ -45,7 +54,7 @@ def test_experiments_are_built_but_not_offered(monkeypatch: pytest.MonkeyPatch) 
     from engine.ai.registry import EXPERIMENTS
     monkeypatch.setitem(EXPERIMENTS, "ai-trial", AiPlayer)
     assert "ai-trial" not in PLAYERS
-    assert isinstance(make_player("ai-trial", 1), AiPlayer)
+    assert isinstance(four_player(make_player("ai-trial", 1)), AiPlayer)
     with pytest.raises(ValueError) as refused:
         make_player("smart", 0)
     assert "ai-trial" not in str(refused.value)

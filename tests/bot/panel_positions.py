@@ -23,6 +23,9 @@ RULES: tuple[RuleSet, ...] = (
     RuleSet(take_backs=True),
     RuleSet(mode=Mode.FRIENDS, players=5),
 )
+PLAYER = {Mode.TEAMS: "greedy", Mode.FRIENDS: "expert"}
+"""Who plays the positions: the greedy computer, and in Finding Friends the rule player
+(which every level played Finding Friends with until issue 27: the same positions)."""
 NAMES = ("Alice", "Bob_the*Bold*", "小明", "Zoë ~~x~~", "Dee", "Eve", "Fay", "Gus")
 
 
@@ -111,8 +114,8 @@ def positions(seeds: range = range(2), every: int = 4) -> Iterator[Position]:
                     actor = public.awaiting[0] if public.phase is Phase.DECLARING \
                         else public.turn
                     assert actor is not None
-                    match, _ = match.apply(computer_action(match.view_for(actor), "greedy",
-                                                           seed, step))
+                    match, _ = match.apply(computer_action(match.view_for(actor),
+                                                           PLAYER[rules.mode], seed, step))
             doc = _doc(match, rng, step)
             for seat in range(rules.players):
                 yield Position(f"{rules.mode.value}/{seed}/end/{seat}", doc, seat, ())

@@ -107,11 +107,11 @@ def test_a_later_hand_with_no_declaration_turns_trump_up_from_the_kitty() -> Non
                LevelPoint(1, str(after_first[0]), str(after_first[1]), 2.0),
                LevelPoint(2, str(after_second[0]), str(after_second[1]), 3.0)]
     levels = levels_before(history, 2)
-    assert levels == tuple(str(r) for r in first.levels)
+    assert levels == tuple(str(r) for r in first.variant.side_levels(first.levels))
     frames = replay_frames(record, RuleSet(), levels)
     check_public(frames, second)
     # Without the match's level history both teams show the hand's level.
-    assert replay_frames(record)[0].view.levels == (hand.level, hand.level)
+    assert replay_frames(record)[0].view.levels == (hand.level,) * 4  # one per seat
     text = frame_text(frames, 0, SEATS, "en", hand_id=9)
     revealed = " ".join(c.pretty for c in hand.revealed)
     assert f"Nobody declared: {revealed} turned up from the kitty set trump." in text

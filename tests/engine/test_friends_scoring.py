@@ -11,10 +11,12 @@ from friends_support import C, F, friends_rules, playing, run
 from engine.actions import Play
 from engine.cards import Rank
 from engine.events import HandSettled, KittyRevealed, MatchWon
-from engine.friends import match_winner, next_starter
 from engine.game import Match, Phase
 from engine.rules import LevelScoring, MustDefend, RuleSet
 from engine.scoring import settle
+from engine.variant import find_variant
+
+FRIENDS = find_variant("friends")
 
 
 def r10_table(points: int) -> tuple[str, int]:
@@ -57,16 +59,16 @@ def test_f5_one_level_per_hand_takes_over_at_40_per_deck() -> None:
 ])
 def test_f6_with_teams_the_next_starter_is_r10s(starter: int, side: tuple[int, ...], won: bool,
                                                 expected: int) -> None:
-    assert next_starter(starter, side, 4, won) == expected
+    assert FRIENDS.next_starter(starter, side, 4, won) == expected
 
 
 def test_f6_next_starter_and_match_winner() -> None:
-    assert next_starter(4, (1, 4), 6, True) == 1  # the next friend after the starter
-    assert next_starter(4, (4,), 6, True) == 4  # alone: the starter again
-    assert next_starter(4, (4, 5), 6, False) == 0  # the next opponent after the starter
-    assert match_winner(3, (), 6) is None
-    assert match_winner(3, (1, 3), 6) == 3  # the starter among them
-    assert match_winner(3, (1, 5), 6) == 5  # else the first after the starter
+    assert FRIENDS.next_starter(4, (1, 4), 6, True) == 1  # the next friend after the starter
+    assert FRIENDS.next_starter(4, (4,), 6, True) == 4  # alone: the starter again
+    assert FRIENDS.next_starter(4, (4, 5), 6, False) == 0  # the next opponent after the starter
+    assert FRIENDS.match_winner(3, (), 6) is None
+    assert FRIENDS.match_winner(3, (1, 3), 6) == 3  # the starter among them
+    assert FRIENDS.match_winner(3, (1, 5), 6) == 5  # else the first after the starter
 
 
 # ---------------------------------------------------------------- the F5 worked example

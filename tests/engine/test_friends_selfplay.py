@@ -19,13 +19,15 @@ from engine.actions import StartHand, action_from_dict
 from engine.cards import card_points
 from engine.deal import deal_shape
 from engine.events import FriendRevealed, HandSettled
-from engine.friends import side_of
 from engine.game import Match, Phase
 from engine.rules import RuleSet
+from engine.variant import find_variant
 from tools import bench_engine as bench
 from tools import selfplay
 
 TABLES = [(players, decks) for players in range(4, 9) for decks in (2, 3, 4)]
+
+FRIENDS = find_variant("friends")
 
 
 def check_hands(hands: int, seed: int, rules: RuleSet) -> int:
@@ -48,7 +50,7 @@ def check_hands(hands: int, seed: int, rules: RuleSet) -> int:
                 assert hand.call_seats[event.call_index] == event.seat
         if hand.phase is Phase.PLAYING and hand.friend_calls:
             assert len(hand.friend_calls) == shape.friends
-            side = side_of(hand.starter, hand.call_seats)  # type: ignore[arg-type]
+            side = FRIENDS.side(hand.starter, len(hand.hands), hand.call_seats)  # type: ignore[arg-type]
             known = sum(p for s, p in enumerate(hand.points_by_seat) if s not in side)
             penalties = sum(f.penalty for f in hand.failed_throws)
             assert hand.opponent_points == max(0, known + penalties)
@@ -57,8 +59,8 @@ def check_hands(hands: int, seed: int, rules: RuleSet) -> int:
             result = hand.result
             assert result is not None
             assert sum(hand.points_by_seat) + card_points(hand.kitty) == 100 * shape.decks
-            assert result.declarer_seats == side_of(hand.starter,  # type: ignore[arg-type]
-                                                    hand.call_seats)
+            assert result.declarer_seats == FRIENDS.side(hand.starter,  # type: ignore[arg-type]
+                                                      len(hand.hands), hand.call_seats)
             assert len(result.new_levels) == shape.seats
             moved = {s for s in range(shape.seats) if result.new_levels[s] != result.levels[s]}
             winners = set(result.declarer_seats) if result.side == "declarers" \

@@ -29,6 +29,7 @@ TEAMS_RESULT_KEYS = {
     "seed", "kitty", "kitty_points", "kitty_multiplier", "kitty_scored", "opponent_points",
     "side", "levels_gained", "levels", "new_levels", "next_starter", "match_winner",
 }
+PER_SEAT_HAND_KEYS = {"friend_calls", "call_seats", "points_by_seat"}
 FRIENDS_VIEW_KEYS = {"friend_calls", "call_seats", "points_by_seat", "declarer_seats",
                      "seat_levels"}
 
@@ -105,13 +106,15 @@ def test_friends_view_fields_and_properties() -> None:
         match.view_for(6)
 
 
-def test_teams_views_have_no_new_keys_and_their_properties_agree() -> None:
+def test_teams_views_have_the_same_keys_and_their_properties_agree() -> None:
+    """One shape in both modes (issue 27): per-seat levels, points and sides."""
     match = Match.new()
     for _, _, after, _ in selfplay_steps(1, 5):
         match = after
         view = match.public_view()
         assert view.phase is not Phase.CALLING  # never in teams mode
-        assert not FRIENDS_VIEW_KEYS & set(view.to_dict())
+        assert set(view.to_dict()) >= FRIENDS_VIEW_KEYS
+        assert len(view.points_by_seat) == 4 and len(view.levels) == 4
         assert view.seats == 4 and len(view.seat_levels) == 4
         if view.starter is not None:
             assert view.declarer_seats == tuple(sorted({view.starter, (view.starter + 2) % 4}))
@@ -129,16 +132,54 @@ def test_legal_calls_lists_every_non_trump_card_and_copy_for_the_starter_only() 
 # ---------------------------------------------------------------- stored state
 
 
-def test_a_teams_matchs_stored_state_keeps_its_format() -> None:
+def test_a_teams_matchs_stored_state_has_the_one_shape() -> None:
     for before, _, after, _ in selfplay_steps(2, 11, RuleSet(take_backs=True)):
         for match in (before, after):
             data = match.to_dict()
             assert set(data) == {"v", "rules", "levels", "hand_no", "starter", "winner", "hand"}
-            assert len(data["levels"]) == 2
+            assert len(data["levels"]) == 4  # one per seat since issue 27
             if data["hand"] is not None:
-                assert set(data["hand"]) - {"undo"} == TEAMS_HAND_KEYS
+                assert set(data["hand"]) - {"undo"} == TEAMS_HAND_KEYS | PER_SEAT_HAND_KEYS
                 if data["hand"]["result"] is not None:
-                    assert set(data["hand"]["result"]) == TEAMS_RESULT_KEYS
+                    assert set(data["hand"]["result"]) == TEAMS_RESULT_KEYS | {"declarer_seats"}
+
+
+def todays_release(data: dict[str, Any]) -> dict[str, Any]:
+    """A teams match's stored state as the release before issue 27 wrote it: levels per
+    team, the winner a team, no per-seat points, no declarer seats in a result."""
+    old = json.loads(json.dumps(data))
+    old["levels"] = old["levels"][:2]
+    if old["winner"] is not None:
+        old["winner"] %= 2
+    hands = [old["hand"]] if old["hand"] is not None else []
+    while hands:
+        hand = hands.pop()
+        for key in PER_SEAT_HAND_KEYS:
+            hand.pop(key, None)
+        result = hand["result"]
+        if result is not None:
+            result["levels"], result["new_levels"] = result["levels"][:2], \
+                result["new_levels"][:2]
+            if result["match_winner"] is not None:
+                result["match_winner"] %= 2
+            del result["declarer_seats"]
+        if hand.get("undo") is not None:
+            hands.append(hand["undo"])
+    return old
+
+
+def test_a_stored_teams_match_from_todays_release_loads_per_seat() -> None:
+    """The codec normalises the per-team shape (issue 27): the same match, every phase."""
+    won = 0
+    for rules in (RuleSet(take_backs=True, throw_penalty=10), RuleSet()):
+        for before, action, after, events in selfplay_steps(30, 3, rules):
+            for match in (before, after):
+                restored = Match.from_dict(todays_release(match.to_dict()))
+                assert restored == match, match.hand_no
+                won += match.winner is not None
+            old = Match.from_dict(todays_release(before.to_dict()))
+            assert old.apply(action) == (after, events)
+    assert won  # a won match is among them
 
 
 @pytest.mark.parametrize(("players", "decks"), [(4, 2), (5, 2), (6, 3), (7, 3), (8, 4),

@@ -49,7 +49,7 @@ def seed_where(predicate, seeds=range(500)) -> int:
 def test_a_new_match_waits_for_its_first_hand():
     match = Match.new()
     assert match.phase is Phase.BETWEEN_HANDS
-    assert match.levels == (Rank.TWO, Rank.TWO)
+    assert match.levels == (Rank.TWO,) * 4  # one per seat
     assert match.starter is None and match.hand is None and match.hand_no == 0
 
 
@@ -147,7 +147,7 @@ def test_first_hand_the_standing_declaration_makes_the_starter():
     assert events[-4:] == [WindowClosed(5, True, False), StarterSet(3),
                            TrumpSet(trump, 3, TrumpHow.DECLARED), KittyTaken(3)]
     assert match.starter == 3 and match.hand is not None
-    assert match.hand.starter == 3 and match.hand.declarer_team == 1
+    assert match.hand.starter == 3 and match.variant.team_of(3) == 1
     assert match.hand.turn == 3 and match.hand.trump == trump
     assert match.public_view().cards_left == (25, 25, 25, 33)
 

@@ -262,9 +262,10 @@ def test_the_declarers_winning_the_last_trick_keep_the_kitty_from_scoring():
     match = playing(["AH AH KH", "3D 4D 5D", "4D 6D 7D", "7C 8C 9C"], "2S", kitty=KITTY)
     match, events = play_last_trick(match)
     assert events[-2] == KittyRevealed(C(KITTY), 25, 6, 0)
-    assert events[-1] == HandSettled(1, 0, "declarers", 3, (TWO, TWO), (Rank.FIVE, TWO), 2, 99)
+    assert events[-1] == HandSettled(1, 0, "declarers", 3, (TWO,) * 4, (Rank.FIVE, TWO) * 2,
+                                     2, 99)
     assert match.phase is Phase.BETWEEN_HANDS
-    assert match.levels == (Rank.FIVE, TWO) and match.starter == 2  # the partner starts
+    assert match.levels == (Rank.FIVE, TWO) * 2 and match.starter == 2  # the partner starts
     result = match.public_view().result
     assert result is not None and result.kitty == C(KITTY) and result.seed == 99
 
@@ -272,7 +273,7 @@ def test_the_declarers_winning_the_last_trick_keep_the_kitty_from_scoring():
 def test_after_the_opponents_take_over_the_next_seat_starts_at_its_level():
     match = playing(LAST, "2S", kitty=KITTY, levels=("2", "4"))
     match, events = play_last_trick(match)
-    assert match.starter == 1 and match.levels == (TWO, Rank.SIX)
+    assert match.starter == 1 and match.levels == (TWO, Rank.SIX) * 2
     match, events = match.apply(StartHand(5))
     assert events[:2] == (HandStarted(2, 1, Rank.SIX), StarterSet(1))
     assert match.hand is not None and match.hand.level == Rank.SIX and match.hand_no == 2
@@ -292,7 +293,8 @@ def test_passing_ace_wins_the_match():
 def test_opponents_can_win_the_match_too():
     match = playing(LAST, "2S", kitty=KITTY, levels=("2", "A"))
     match, events = play_last_trick(match)
-    assert events[-1] == MatchWon(1) and match.levels == (TWO, Rank.ACE)
+    # seat 1 (team B) is the first winner after the starter, seat 0 (F6, R11)
+    assert events[-1] == MatchWon(1) and match.levels == (TWO, Rank.ACE) * 2
 
 
 def test_loop_variant_wraps_and_plays_on():
@@ -301,7 +303,7 @@ def test_loop_variant_wraps_and_plays_on():
                     levels=("K", "9"), rules=rules)
     match, events = play_last_trick(match)
     assert not any(isinstance(e, MatchWon) for e in events)
-    assert match.phase is Phase.BETWEEN_HANDS and match.levels == (Rank.THREE, Rank.NINE)
+    assert match.phase is Phase.BETWEEN_HANDS and match.levels == (Rank.THREE, Rank.NINE) * 2
 
 
 def test_must_defend_a_stops_the_jump_at_ace():
@@ -309,7 +311,7 @@ def test_must_defend_a_stops_the_jump_at_ace():
     match = playing(["AH AH QH", "3D 4D 5D", "4D 6D 7D", "7C 8C 9C"], "KS", kitty=KITTY,
                     levels=("K", "9"), rules=rules)
     match, _ = play_last_trick(match)
-    assert match.levels == (Rank.ACE, Rank.NINE) and match.winner is None
+    assert match.levels == (Rank.ACE, Rank.NINE) * 2 and match.winner is None
 
 
 def test_hand_summary_counts_add_up():
@@ -334,7 +336,8 @@ def test_the_fast_state_copies_copy_every_field_like_replace():
     changed: dict[str, Any] = {
         name: object() for name in ("hands", "turn", "trick", "last_trick", "tricks_played",
                                     "played", "opponent_points", "opponent_trick_points",
-                                    "declarer_trick_points", "failed_throws")}
+                                    "declarer_trick_points", "failed_throws", "call_seats",
+                                    "points_by_seat")}
     answers: dict[str, Any] = {"responded": object(), "declarations": object()}
     for copied, expected in [(_after_play(hand, **changed), replace(hand, **changed)),
                              (_answered(hand, **answers), replace(hand, **answers))]:

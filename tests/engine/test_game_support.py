@@ -61,9 +61,12 @@ def playing(hands: Sequence[str], trump: str, starter: int = 0, *, turn: int | N
         trump=chosen, trump_how=TrumpHow.DECLARED,
         turn=starter if turn is None else turn, opponent_points=opponent_points,
         opponent_trick_points=opponent_points, tricks_played=tricks_played,
+        points_by_seat=tuple(opponent_points if seat == (starter + 1) % 4 else 0
+                             for seat in range(4)),  # the opponents' points: one seat's
     )
-    return Match(rules=rules or RuleSet(), levels=(Rank.parse(levels[0]), Rank.parse(levels[1])),
-                 hand_no=1, starter=starter, hand=hand)
+    team_levels = (Rank.parse(levels[0]), Rank.parse(levels[1]))
+    return Match(rules=rules or RuleSet(), levels=team_levels * 2, hand_no=1, starter=starter,
+                 hand=hand)
 
 
 def card_census(match: Match) -> Counter[Card]:

@@ -64,7 +64,7 @@ def test_declarers_go_up_one_level_even_with_no_points_lost() -> None:
     one, _ = last_trick(ONE, 0, NO_POINTS, DECLARERS_WIN)
     assert (table.side, table.levels_gained) == ("declarers", 3)
     assert (one.side, one.levels_gained) == ("declarers", 1)
-    assert one.new_levels == (Rank.THREE, Rank.TWO) and one.next_starter == 2
+    assert one.new_levels == (Rank.THREE, Rank.TWO) * 2 and one.next_starter == 2
 
 
 @pytest.mark.parametrize(("before", "kitty", "table", "one"), [

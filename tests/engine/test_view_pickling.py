@@ -147,19 +147,19 @@ def test_a_view_pickles_as_plain_data() -> None:
     for view in views("teams"):
         public = view.public
         assert globals_named(pickle.dumps(view, pickle.HIGHEST_PROTOCOL)) == {
-            "engine.wire _player_from"}
+            "engine.views _player_from"}
         if public.failed_throws or public.result or (public.trick and public.trick.failed_throw):
             continue
-        assert globals_named(wire.public_reduce(public)[1][0]) == set()
+        assert globals_named(wire.public_wire(public)) == set()
 
 
 def test_a_view_is_made_into_data_once_and_rebuilt_once() -> None:
     """The public part of a view sent with several jobs is encoded once, and a worker
     rebuilds it once (the same object for equal bytes)."""
     match = list(games(RuleSet(), 1, 3))[40]
-    first, again = wire.public_reduce(match.public_view()), wire.public_reduce(
+    first, again = wire.public_wire(match.public_view()), wire.public_wire(
         match.public_view())
-    assert first[1][0] is again[1][0]
+    assert first is again
     seat0 = pickle.loads(pickle.dumps(match.view_for(0)))
     seat1 = pickle.loads(pickle.dumps(match.view_for(1)))
     assert seat0.public is seat1.public and seat0.hand != seat1.hand

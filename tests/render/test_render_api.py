@@ -75,7 +75,8 @@ def test_summary_from_events_matches_the_view() -> None:
     from_events = HandSummary.from_events(revealed, done, level=view.level, trump=view.trump,
                                           starter=view.starter,
                                           match_winner=result.match_winner,
-                                          kitty_counted=from_view.kitty_counted)
+                                          kitty_counted=from_view.kitty_counted,
+                                          declarer_seats=result.declarer_seats)
     assert from_events == from_view
 
 
