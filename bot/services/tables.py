@@ -45,6 +45,7 @@ from bot.core.text import (
 from bot.i18n import t
 from bot.runtime import offload
 from bot.runtime.logging import table_logger
+from bot.runtime.offload import Workers
 from bot.services.forced import forced_play
 from bot.services.players import computer_action
 from bot.services.repository import TableRepository
@@ -124,8 +125,10 @@ class TableService:
     """One per bot: tables' lifecycle, locks, timers and computer seats."""
 
     def __init__(self, repository: TableRepository, config: Config, *,
-                 publish: PublishSink, clock: Clock) -> None:
+                 publish: PublishSink, clock: Clock, workers: Workers | None = None) -> None:
+        """`workers`: the pool the computer players think in (default: threads)."""
         self.repository = repository
+        self.workers = workers if workers is not None else Workers(0)
         self.store = repository.store
         self.config = config
         self.clock = clock
@@ -608,9 +611,9 @@ class TableService:
             seat = match.public_view().turn
             if seat is None:
                 return
-            action = await offload.run(
+            action = await self.workers.run(
                 computer_action, match.view_for(seat), self.player_of(doc, seat),
-                table_id, match.hand_no, step)
+                table_id, match.hand_no, step, priority=offload.COMPUTERS)
             log.info("time's up for seat %s (%s)", seat, kind)
 
             def timeout(tx: Tx) -> None:
@@ -685,9 +688,9 @@ class TableService:
                 if (doc.step != step or match is None or seat not in seats_to_act(match)
                         or not doc.seat(seat).computer_acts):
                     return
-                action = await offload.run(
+                action = await self.workers.run(
                     computer_action, match.view_for(seat), self.player_of(doc, seat),
-                    table_id, match.hand_no, step, doc.action_seq)
+                    table_id, match.hand_no, step, doc.action_seq, priority=offload.COMPUTERS)
                 def apply(tx: Tx, action: Action = action) -> None:
                     self._computer_apply(tx, seat, action)
                 try:
