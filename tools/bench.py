@@ -302,7 +302,7 @@ class _Bench:
         immediate ones (the next hand): the simulated people always answer, and SimCord's
         timers are virtual."""
         original = service._after_commit
-        timers = service.timers
+        timers = getattr(service, "autopilot", service).timers
         arm = timers.arm
 
         def arm_now(table_id: int, deadline: float | None, step: int) -> None:
@@ -439,10 +439,10 @@ async def run_bench(config: BenchConfig) -> dict[str, Any]:
 
 async def _quiesce(bot: Any) -> None:
     """Let the work in flight finish, start no more computer turns, then close."""
-    service = bot.service
-    service._closed = True
-    while service._tasks:
-        await asyncio.gather(*list(service._tasks), return_exceptions=True)
+    autopilot = getattr(bot.service, "autopilot", bot.service)  # older bots: the service
+    autopilot._closed = True
+    while autopilot._tasks:
+        await asyncio.gather(*list(autopilot._tasks), return_exceptions=True)
     await bot.publisher.idle()
     await bot.close_store()
 

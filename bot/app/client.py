@@ -2,7 +2,7 @@
 imports this module but the package's lazy ``bot.create_bot``).
 
 ``setup_hook`` opens the database, builds every part once with what it needs (the worker
-pool, repository, publisher and its pictures, service, router, features — no wiring after
+pool, repository, publisher and its pictures, autopilot, service, router, features — no wiring after
 the fact), installs the translator,
 adds the ``/tractor`` group with the features' commands, registers the one dynamic item,
 restores the open tables (timers re-armed, computer seats resumed, table messages
@@ -28,6 +28,7 @@ from bot.runtime.collector import PauseGuard
 from bot.runtime.config import Config
 from bot.runtime.logging import log
 from bot.runtime.offload import Workers
+from bot.services.autopilot import Autopilot
 from bot.services.pictures import Pictures
 from bot.services.repository import TableRepository
 from bot.services.tables import TableService
@@ -95,8 +96,9 @@ class TractorBot(commands.Bot):
         selections = Selections()
         self.publisher = Publisher(self, repository, selections, self.config,
                                    Pictures(workers))
+        autopilot = Autopilot(store, self.config, clock=discord_clock, workers=workers)
         self.service = TableService(repository, self.config, clock=discord_clock,
-                                    publish=self.publisher.submit, workers=workers)
+                                    publish=self.publisher.submit, autopilot=autopilot)
         access = Access(self.service)
         router = ComponentRouter(lambda interaction: reader_locale(interaction, store),
                                  access.owner)

@@ -117,7 +117,7 @@ async def test_a_play_is_published_with_one_worker_job(tmp_path: Path,
         await w.bot.publisher.idle()
         panel = w.dm_panel(alice)
         asked.clear()
-        w.bot.service._closed = True  # the computers wait: this publish only
+        w.bot.service.autopilot._closed = True  # the computers wait: this publish only
         assert_ok(await alice.user.click(panel, custom_id=find(panel, "play").custom_id))
         await w.bot.publisher.idle()
         assert asked == [("_each", "table_png", "_draw_hand")], asked
