@@ -105,6 +105,8 @@ class Publisher:
         self._pending: dict[int, _Job] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, float] = {}
+        self._napping: dict[int, asyncio.Future[None]] = {}
+        """The drains waiting out the edit interval (cut short for a person's panel)."""
         self._ephemeral: dict[PanelKey, _Ephemeral] = {}
         self._ephemeral_dirty: set[PanelKey] = set()
         self._ephemeral_tasks: dict[PanelKey, asyncio.Task[None]] = {}
@@ -116,6 +118,10 @@ class Publisher:
         job = self._pending.setdefault(table_id, _Job())
         job.publish.merge(publish)
         job.ended = job.ended or ended
+        if publish.panels:  # people first: a drain waiting out the edit interval goes now
+            nap = self._napping.get(table_id)
+            if nap is not None:
+                nap.cancel()
         task = self._running.get(table_id)
         if task is None or task.done():
             self._running[table_id] = asyncio.create_task(
@@ -137,17 +143,19 @@ class Publisher:
                 interval = self.config.edit_interval
                 if interval > 0 and not job.publish.repost and not job.ended:
                     wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()
-                    if wait > 0 and job.publish.panels:
-                        # People first (issue 32): the interval spaces the TABLE message's
-                        # edits; the DM panels (a person's own, after their move) go now.
-                        first = _Job()
-                        first.publish.panels, job.publish.panels = job.publish.panels, {}
-                        try:
-                            await self._publish(table_id, first)
-                        except Exception:
-                            table_logger(table_id).exception("publishing failed")
+                    if job.publish.panels:
+                        # People first (issue 32): a person's DM panel (their own, after
+                        # their move; their turn) does not wait for the interval, which
+                        # spaces out the edits the computers' moves bring.
+                        wait = 0.0
                     if wait > 0:
-                        await asyncio.sleep(wait)
+                        nap = asyncio.ensure_future(asyncio.sleep(wait))
+                        self._napping[table_id] = nap  # a person's panel cuts it short
+                        try:
+                            await asyncio.wait({nap})
+                        finally:
+                            nap.cancel()
+                            self._napping.pop(table_id, None)
                         later = self._pending.pop(table_id, None)
                         if later is not None:
                             job.publish.merge(later.publish)
