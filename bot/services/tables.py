@@ -52,8 +52,8 @@ from bot.storage import (
     TableExists,
     TableStatus,
 )
-from engine.actions import Action, StartHand
-from engine.cards import Rank
+from engine.actions import Action, StartHand, TakeBack
+from engine.cards import Card, Rank
 from engine.events import (
     CardsDealt,
     CardsPlayed,
@@ -87,10 +87,12 @@ PublishSink = Callable[[int, Publish, bool], None]
 
 @dataclass(frozen=True, slots=True)
 class ReadyState:
-    """The answer to a Ready: whether the hand was dealt, and who is still awaited."""
+    """The answer to a Ready: whether the hand was dealt, who is still awaited, and the
+    table as the Ready left it (read only: to name them)."""
 
     dealt: bool
     waiting: tuple[int, ...]
+    doc: TableDoc | None = None
 
 
 @dataclass(slots=True)
@@ -520,6 +522,14 @@ class TableService:
         tx, _ = await self.transact(table_id, fn)
         return tx
 
+    async def take_back(self, table_id: int, user_id: int, *, step: int | None = None
+                        ) -> tuple[Card, ...]:
+        """`user_id` takes back their last play (R12 `take_backs`; the engine rules on it,
+        `TractorError`); the cards returned to their hand. `step` as in `act`."""
+        tx = await self.act(table_id, user_id, TakeBack, step=step)
+        taken = [e for e in tx.events if isinstance(e, PlayTakenBack)]
+        return taken[0].cards if taken else ()
+
     async def back(self, table_id: int, user_id: int) -> bool:
         """`I'm back`: the seat leaves autopilot. Returns False if it was not on autopilot."""
         def fn(tx: Tx) -> bool:
@@ -552,12 +562,12 @@ class TableService:
                 raise UserFacingError("error.no_deal_pending")
             if seat in doc.ready:
                 tx.changed = False
-                return ReadyState(False, tuple(doc.unready))
+                return ReadyState(False, tuple(doc.unready), doc)
             doc.ready.append(seat)
             tx.publish.table = True
             if not self.deal_if_ready(tx):
-                return ReadyState(False, tuple(doc.unready))
-            return ReadyState(True, ())
+                return ReadyState(False, tuple(doc.unready), doc)
+            return ReadyState(True, (), doc)
         _, state = await self.transact(table_id, fn)
         return state
 
