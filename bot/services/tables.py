@@ -117,7 +117,8 @@ class Tx:
 
 
 class TableService:
-    """One per bot: tables' lifecycle, locks, timers and computer seats."""
+    """One per bot: tables' lifecycle and every change to them (the autopilot moves them
+    on its own through here)."""
 
     def __init__(self, repository: TableRepository, config: Config, *,
                  publish: PublishSink, clock: Clock, autopilot: Autopilot) -> None:
