@@ -8,6 +8,12 @@ Bury / Play. Humans think ``--think`` seconds on average (uniform, 0 to twice th
 Reported (wall-clock, so run it on a quiet machine or pinned: ``taskset -c 0``):
 
 * Play press → commit p50/p99: the Play button's interaction sent → the move committed;
+* card pick → panel redrawn p50/p99 (``pick_to_panel_ms``): a card select sent → its panel
+  redrawn (the answer carrying it, or the edit after a late deferral);
+* Play → own panel p50/p99 (``play_to_panel_ms``): the Play press sent → the person's own
+  DM panel shows a later step (edited or sent again: their hand without the cards played);
+* computer moves a second (``computer_moves_per_second``) and the worker processes' CPU as
+  a share of one core (``worker_core_share``): what people first costs the computers;
 * first reply p50/p99: any interaction sent → its acknowledgement (Discord's 3 s limit); a
   card pick's is the redrawn panel itself (UPDATE_MESSAGE), or the router's late deferral
   when the redraw had not begun within 0.25 s (bot/ui/components.py ``ANSWER_WITHIN``);
@@ -157,7 +163,21 @@ class _Human:
         await press.done.wait()
         if press.acked is not None:
             self.bench.acks.append(press.acked - press.sent)
+        if press.kind == "select" and press.finished is not None:
+            self.bench.picks.append(press.finished - press.sent)
         self.bench.meter.presses.pop(press.token, None)
+
+    async def panel_after(self, step: int) -> float | None:
+        """Wait until the DM panel shows a step after `step`; when it was seen."""
+        event = self.bench.meter.channel_events.setdefault(
+            self.actor.user.dm_channel.id, asyncio.Event())
+        while not self.bench.stopping:
+            panel = self.panel()
+            if panel is not None and any(_verb(c)[1] > step for c in _components(panel)):
+                return time.perf_counter()
+            event.clear()
+            await event.wait()
+        return None
 
     async def ready(self, step: int) -> None:
         """Press Ready on the table message (the next deal waits for everyone)."""
@@ -246,6 +266,9 @@ class _Human:
             committed = await bench.changed(self.table_id, step)
             if verb == "play" and committed is not None:
                 bench.commits.append(committed - press.sent)
+                seen = await self.panel_after(step)
+                if seen is not None:
+                    bench.own_panels.append(seen - press.sent)
             await self.done(press)
 
 
@@ -264,7 +287,10 @@ class _Bench:
         self.passes: dict[int, set[int]] = defaultdict(set)
         self.commits: list[float] = []
         self.acks: list[float] = []
+        self.picks: list[float] = []
+        self.own_panels: list[float] = []
         self.moves = 0
+        self.computer_moves = 0
         self.hands = 0
         self.failures: Counter[str] = Counter()
         self.stopping = False
@@ -276,7 +302,7 @@ class _Bench:
         immediate ones (the next hand): the simulated people always answer, and SimCord's
         timers are virtual."""
         original = service._after_commit
-        timers = service.timers
+        timers = getattr(service, "autopilot", service).timers
         arm = timers.arm
 
         def arm_now(table_id: int, deadline: float | None, step: int) -> None:
@@ -290,6 +316,11 @@ class _Bench:
             self.docs[tx.table_id] = tx.doc
             self.commit_times[tx.table_id] = time.perf_counter()
             self.moves += len(tx.actions)
+            for action in tx.actions:
+                seat = action.action.get("seat")
+                entry = None if not isinstance(seat, int) else tx.doc.seats[seat]
+                if entry is not None and (entry.user_id is None or entry.autopilot):
+                    self.computer_moves += 1
             self.hands += sum(isinstance(e, HandSettled) for e in tx.events)
             for action in tx.actions:
                 if action.action.get("type") == "pass":
@@ -371,7 +402,6 @@ async def run_bench(config: BenchConfig) -> dict[str, Any]:
     import simcord
 
     from bot import create_bot
-    from bot.runtime import offload
     from bot.runtime.config import Config
 
     if config.loop_cpus is not None:
@@ -390,12 +420,8 @@ async def run_bench(config: BenchConfig) -> dict[str, Any]:
     try:
         async with simcord.run(bot, settle_timeout=60.0) as env:
             if config.workers and (config.worker_cpus is not None or config.worker_nice != 10):
-                try:
-                    offload.configure(config.workers, cpus=config.worker_cpus,
-                                      nice=config.worker_nice)
-                except TypeError:  # an older bot (before/after figures): pin them from here
-                    await offload.run(os.getpid)  # the pool's processes exist from now on
-                    _pin_workers(config.worker_cpus, config.worker_nice)
+                await _workers(bot).run(os.getpid)  # the pool's processes exist from now on
+                _pin_workers(bot, config.worker_cpus, config.worker_nice)
             bench = _Bench(config, env)
             unhook = bench.hook(bot.service)
             try:
@@ -413,10 +439,10 @@ async def run_bench(config: BenchConfig) -> dict[str, Any]:
 
 async def _quiesce(bot: Any) -> None:
     """Let the work in flight finish, start no more computer turns, then close."""
-    service = bot.service
-    service._closed = True
-    while service._tasks:
-        await asyncio.gather(*list(service._tasks), return_exceptions=True)
+    autopilot = getattr(bot.service, "autopilot", bot.service)  # older bots: the service
+    autopilot._closed = True
+    while autopilot._tasks:
+        await asyncio.gather(*list(autopilot._tasks), return_exceptions=True)
     await bot.publisher.idle()
     await bot.close_store()
 
@@ -425,9 +451,8 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     config = bench.config
     meter = bench.meter
     repository = bot.service.repository
-    from bot.runtime import offload
     meter.calibrate()
-    meter.install(bot._connection, in_process=offload.workers() == 0)
+    meter.install(bot._connection, in_process=_pool(bot) is None)
     import bot.ui.edits as edits
     import bot.ui.publish as publish
     for module in (publish, edits):  # the publisher's edit interval, late deferrals
@@ -447,13 +472,14 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         if config.warmup > 0:  # the tables spread over the phases of a hand first
             await wall_sleep(config.warmup)
         stats_before = Counter(repository.stats)
-        bench.moves = bench.hands = 0
-        for kept in (bench.commits, bench.acks, bench.failures):
+        bench.moves = bench.hands = bench.computer_moves = 0
+        for kept in (bench.commits, bench.acks, bench.picks, bench.own_panels,
+                     bench.failures):
             kept.clear()
         with _Window(meter, loop, config.lag_every, config.stacks,
                      profile=config.profile) as window:
-            drawn0 = _drawn()
-            workers0 = _workers_cpu()
+            drawn0 = _drawn(bot)
+            workers0 = _workers_cpu(bot)
             ending = wall_sleep(config.seconds)
             ending.add_done_callback(lambda _: bench.stop())
             stopper = asyncio.ensure_future(_wait_stop(bench))
@@ -462,9 +488,9 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             window.close()
-            workers_cpu = _workers_cpu() - workers0
-            if offload.workers():
-                meter.counts["render"] = _drawn() - drawn0
+            workers_cpu = _workers_cpu(bot) - workers0
+            if _pool(bot) is not None:
+                meter.counts["render"] = _drawn(bot) - drawn0
     finally:
         for task in tasks:
             task.cancel()
@@ -482,9 +508,13 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         "lag_every": config.lag_every,
         "warmup": config.warmup,
         **shared,
-        "worker_cpus": _workers_affinity(),
+        "worker_cpus": _workers_affinity(bot),
         "hands": hands,
         "play_to_commit_ms": _ms(bench.commits),
+        "pick_to_panel_ms": _ms(bench.picks),
+        "play_to_panel_ms": _ms(bench.own_panels),
+        "computer_moves_per_second": round(bench.computer_moves / shared["seconds"], 1),
+        "worker_core_share": round(workers_cpu / shared["seconds"], 2),
         "first_reply_ms": _ms(bench.acks),
         "cpu_s": {"total": round(cpu, 3), "loop_process": round(loop_cpu, 3),
                   "think": round(meter.cpu["think"], 3),
@@ -509,36 +539,51 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     }
 
 
-def _pin_workers(cpus: tuple[int, ...] | None, nice: int) -> None:
-    from bot.runtime import offload
-    for pid in list(getattr(offload._pool, "_processes", None) or {}):
+def _workers(bot: Any) -> Any:
+    """The bot's worker pool: ``bot.workers``, or the module of a bot from before it was
+    an object (before/after figures)."""
+    found = getattr(bot, "workers", None)
+    if found is None:
+        from bot.runtime import offload
+        return offload
+    return found
+
+
+def _pool(bot: Any) -> Any:
+    """The pool of worker processes (None: threads)."""
+    workers = _workers(bot)
+    return getattr(workers, "pool", None) if hasattr(bot, "workers") else getattr(
+        workers, "_pool", None)
+
+
+def _pin_workers(bot: Any, cpus: tuple[int, ...] | None, nice: int) -> None:
+    for pid in list(getattr(_pool(bot), "_processes", None) or {}):
         with contextlib.suppress(OSError):
             if cpus is not None:
                 os.sched_setaffinity(pid, cpus)
             os.setpriority(os.PRIO_PROCESS, pid, nice)
 
 
-def _drawn() -> int:
-    """Pictures drawn so far (`bot.services.pictures`; an older bot counted cache misses)."""
-    from bot.services import pictures
+def _drawn(bot: Any) -> int:
+    """Pictures drawn so far (the publisher's `Pictures`, or an older bot's module)."""
+    pictures = getattr(bot.publisher, "pictures", None)
+    if pictures is None:
+        from bot.services import pictures
     return sum(getattr(cache, "drawn", cache.misses) for cache in (pictures.hands,
                                                                      pictures.tables))
 
 
-def _workers_affinity() -> list[int] | None:
-    from bot.runtime import offload
-    pool = offload._pool
-    found: set[int] = set()
+def _workers_affinity(bot: Any = None) -> list[int] | None:
+    pool = _pool(bot) if bot is not None else None
     for pid in list(getattr(pool, "_processes", None) or {}):
         with contextlib.suppress(OSError):
-            found |= os.sched_getaffinity(pid)
-    return sorted(found) or None
+            return sorted(os.sched_getaffinity(pid))
+    return None
 
 
-def _workers_cpu() -> float:
-    """CPU seconds used so far by `bot.runtime.offload`'s worker processes (Linux /proc)."""
-    from bot.runtime import offload
-    pool = offload._pool
+def _workers_cpu(bot: Any) -> float:
+    """CPU seconds used so far by the bot's worker processes (Linux /proc)."""
+    pool = _pool(bot)
     total = 0.0
     tick = os.sysconf("SC_CLK_TCK")
     for pid in list(getattr(pool, "_processes", None) or {}):
@@ -564,11 +609,14 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
            f"worker cpus {report['worker_cpus']}")
     yield (f"  moves {report['moves']} ({report['moves_per_second']}/s), "
            f"hands {report['hands']}")
-    for key, label in (("play_to_commit_ms", "Play → commit"), ("first_reply_ms", "first reply"),
-                       ("loop_lag_ms", "loop lag")):
+    for key, label in (("play_to_commit_ms", "Play → commit"),
+                       ("pick_to_panel_ms", "pick → panel"), ("play_to_panel_ms", "Play → panel"),
+                       ("first_reply_ms", "first reply"), ("loop_lag_ms", "loop lag")):
         entry = report[key]
         yield (f"  {label:14} p50 {entry['p50']} ms, p99 {entry['p99']} ms, "
                f"max {entry['max']} ms (n={entry['n']})")
+    yield (f"  computer moves {report['computer_moves_per_second']}/s, worker CPU "
+           f"{report['worker_core_share']:.0%} of a core")
     yield (f"  CPU per hand {report['cpu_per_hand_s']} s; outside thinking, rendering and "
            f"the simulated Discord {report['own_cpu_per_hand_s']} s")
     yield (f"  own CPU per move {report['own_cpu_per_move_ms']} ms = "
@@ -588,7 +636,9 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
         yield f"  loop held {entry['ms']} ms in: " + " ← ".join(reversed(entry["stack"]))
 
 
-SWEEP_HEADER = ("| tables | moves/s | Play → commit p50 / p99 | first reply p50 / p99 | "
+SWEEP_HEADER = ("| tables | moves/s | Play → commit p50 / p99 | pick → panel p50 / p99 | "
+                "Play → own panel p50 / p99 | computer moves/s | worker CPU | "
+                "first reply p50 / p99 | "
                 "loop lag p50 / p99 | loop CPU per move | worker CPU per move | "
                 "loads / parses / saves / renders per move | load average |")
 
@@ -603,7 +653,10 @@ def sweep_row(report: dict[str, Any]) -> str:
     per = report["per_move"]
     counts = " / ".join(_num(per[k]) for k in ("loads", "parses", "saves", "renders"))
     return (f"| {report['tables']} | {report['moves_per_second']} | "
-            f"{pair('play_to_commit_ms')} | {pair('first_reply_ms')} | {pair('loop_lag_ms')} | "
+            f"{pair('play_to_commit_ms')} | {pair('pick_to_panel_ms')} | "
+            f"{pair('play_to_panel_ms')} | {report['computer_moves_per_second']} | "
+            f"{report['worker_core_share']:.0%} | "
+            f"{pair('first_reply_ms')} | {pair('loop_lag_ms')} | "
             f"{cpu['loop_process'] / moves * 1000:.1f} ms | "
             f"{cpu['workers'] / moves * 1000:.1f} ms | {counts} | "
             f"{report['load_average'][0]} |")

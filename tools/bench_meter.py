@@ -68,6 +68,8 @@ class _Press:
     kind: str
     acked: float | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    finished: float | None = None
+    """When `done` was set (a card pick: its panel redrawn)."""
 
 
 def _pct(values: list[float], q: float) -> float | None:
@@ -223,9 +225,9 @@ class _Meter:
         from engine.game import Match
 
         if in_process:
-            self.timed_function(bot.players.__name__, "computer_action", "think")
+            self.timed_function(bot.services.players.__name__, "computer_action", "think")
             for name in ("table_png", "hand_png", "summary_png"):
-                self.timed_function(bot.images.__name__, name, "render")
+                self.timed_function(bot.core.images.__name__, name, "render")
         from_dict = vars(Match)["from_dict"].__func__
         self._patch(Match, "from_dict", classmethod(self._wrap(from_dict, "parse", "think")))
         self._patch(Match, "apply", self._wrap(vars(Match)["apply"], "apply", "think"))
@@ -389,12 +391,16 @@ class _Meter:
                     press.acked = now
                 if (press.kind != "select" or not callback
                         or (isinstance(payload, dict) and payload.get("type") == 7)):
+                    if press.finished is None:
+                        press.finished = now
                     press.done.set()
             return
         found = self.CHANNEL.match(path)
         if found is not None and method == "PATCH" and found.group(2):
             waiting = self.edits.pop(int(found.group(2)), None)
             if waiting is not None:
+                if waiting.finished is None:
+                    waiting.finished = now
                 waiting.done.set()
         if found is not None and method in ("POST", "PATCH"):
             event = self.channel_events.get(int(found.group(1)))

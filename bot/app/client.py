@@ -1,8 +1,9 @@
 """The composition root: `create_bot(database)` and its ``setup_hook`` (nothing in bot/
 imports this module but the package's lazy ``bot.create_bot``).
 
-``setup_hook`` opens the database, builds every part once with what it needs (repository,
-publisher, service, router, features — no wiring after the fact), installs the translator,
+``setup_hook`` opens the database, builds every part once with what it needs (the worker
+pool, repository, publisher and its pictures, autopilot, service, router, features — no wiring after
+the fact), installs the translator,
 adds the ``/tractor`` group with the features' commands, registers the one dynamic item,
 restores the open tables (timers re-armed, computer seats resumed, table messages
 refreshed with a "restored after restart" line), syncs the commands (to
@@ -22,10 +23,13 @@ from discord.ext import commands
 
 from bot.core.selection import Selections
 from bot.features import App, load_features, make_tractor_group
-from bot.runtime import memory, offload
+from bot.runtime import memory
 from bot.runtime.collector import PauseGuard
 from bot.runtime.config import Config
 from bot.runtime.logging import log
+from bot.runtime.offload import Workers
+from bot.services.autopilot import Autopilot
+from bot.services.pictures import Pictures
 from bot.services.repository import TableRepository
 from bot.services.tables import TableService
 from bot.storage import Storage, open_store
@@ -56,6 +60,7 @@ class TractorBot(commands.Bot):
     store: Storage
     service: TableService
     publisher: Publisher
+    workers: Workers
     app: App
 
     def __init__(self, config: Config) -> None:
@@ -84,14 +89,16 @@ class TractorBot(commands.Bot):
         # Migrate on a private event loop first: a fresh file is created and migrated
         # before the bot's loop touches it (cheap when it is already up to date).
         await asyncio.to_thread(prepare_database, self.config.database_path)
-        offload.configure(self.config.workers)
+        self.workers = workers = Workers(self.config.workers)
         self.store = store = await open_store(self.config.database_path)
         self._store_open = True
         repository = TableRepository(store)
         selections = Selections()
-        self.publisher = Publisher(self, repository, selections, self.config)
+        self.publisher = Publisher(self, repository, selections, self.config,
+                                   Pictures(workers))
+        autopilot = Autopilot(store, self.config, clock=discord_clock, workers=workers)
         self.service = TableService(repository, self.config, clock=discord_clock,
-                                    publish=self.publisher.submit)
+                                    publish=self.publisher.submit, autopilot=autopilot)
         access = Access(self.service)
         router = ComponentRouter(lambda interaction: reader_locale(interaction, store),
                                  access.owner)
@@ -134,7 +141,7 @@ class TractorBot(commands.Bot):
                 await self.service.repository.flush_meta()
             finally:
                 await self.store.close()
-            offload.shutdown()
+            self.workers.shutdown()
 
     async def close(self) -> None:
         try:

@@ -28,7 +28,8 @@ class PaceFeature(Feature):
         if state.dealt:
             await send(interaction, t("ready.dealt", locale))
             return
-        _, doc = await self.app.service.load(cid.table)
+        doc = state.doc
+        assert doc is not None
         players = ", ".join(mention(doc, seat, locale) for seat in state.waiting)
         await send(interaction, t("ready.done", locale, players=players or "—"))
 

@@ -261,6 +261,7 @@ class PlayFeature(Feature, name="Play"):
             if settings.language:
                 locale = resolve_locale(settings.language)
         return await build_panel(doc, table_id, seat, locale, selected,
+                                 pictures=self.app.publisher.pictures,
                                  four_colour=four_colour)
 
     async def _edit_panel(self, interaction: discord.Interaction[Any], doc: TableDoc,

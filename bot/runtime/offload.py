@@ -1,20 +1,23 @@
 """Blocking work off the event loop: pictures and computer players (issue 16).
 
-`run(fn, *args)` runs a module-level function either in a pool of worker *processes*
-(``configure(workers=N)``, N ≥ 1: real parallelism, the loop never waits for the
-interpreter lock while a picture is drawn, and the workers run at a lower priority so the
-loop's process comes first on a busy core) or, by default, in a thread
-(``asyncio.to_thread``). The functions and their arguments must pickle (views, labels,
-card tuples do; a view as plain data, `engine.wire`). The composition root configures it
-from `Config.workers` and shuts the pool down when the bot closes; `python -m tools.bench
---workers N` compares both.
+`Workers` is the worker pool, an object: the composition root builds it from
+`Config.workers` and hands it to what needs it (the publisher and its pictures, the
+autopilot's computer players), and shuts it down when the bot closes. ``run(fn, *args)``
+runs a module-level function either in a pool of worker *processes* (``Workers(N)``, N ≥ 1:
+real parallelism, the loop never waits for the interpreter lock while a picture is drawn,
+and the workers run at a lower priority so the loop's process comes first on a busy core)
+or, with ``Workers(0)``, in a thread (``asyncio.to_thread``). The functions and their
+arguments must pickle (views, labels, card tuples do; a view as plain data,
+`engine.wire`); `python -m tools.bench --workers N` compares both.
 
-With a pool, jobs wait in the bot's process and are handed to the workers a few at a time
-(`workers` + 1 in flight), earliest *deadline* first: a job's deadline is when it was asked
-for plus its `priority` (seconds of grace): `URGENT` for what a click waits on (a hand
-picture: selecting cards answers with the redrawn hand), `NORMAL` for the rest (computer
-players, the table picture, which the publisher coalesces anyway). So a backlog of table
-pictures or computer turns never holds up a click, and nothing waits forever.
+People first (issue 32 item 3): with a pool, jobs wait in the bot's process and go to the
+workers by strict priority, first come first served within one: `PEOPLE` (what a person
+waits for: their own panel's picture and Quick plays, a card pick's redraw, My hand), then
+`PICTURES` (the table picture, a hand's summary), then `COMPUTERS` (computer players and
+timeouts). Other jobs go only while a worker is free; a person's job may also take the one
+place in each worker's pipe behind the job it runs, so it waits behind at most that job,
+never behind a backlog of computer turns or other tables' pictures. Computers slow down
+under load (their turns wait); people's clicks do not.
 
 No thread stands between the loop and the workers (`_Pool`): the loop writes a job to its
 worker's pipe and reads the answers from the worker's answer pipe itself
@@ -58,136 +61,183 @@ from typing import Any, TypeVar
 
 from bot.runtime.logging import log
 
-__all__ = ["NORMAL", "URGENT", "Want", "configure", "run", "shutdown", "warm", "workers"]
+__all__ = ["COMPUTERS", "NORMAL", "PEOPLE", "PICTURES", "URGENT", "Want", "Workers"]
 
 T = TypeVar("T")
 
-URGENT = 0.0
-"""Someone is waiting for it (a hand picture answering a click)."""
-NORMAL = 0.5
-"""May wait half a second behind urgent jobs asked for later."""
+PEOPLE = 0
+"""A person waits for it: their own panel (a card pick's redraw, the panel after Play, My
+hand), its picture and Quick plays."""
+PICTURES = 1
+"""Pictures people see but did not click for: the table picture, a hand's summary."""
+COMPUTERS = 2
+"""Computer players' and timeouts' thinking: may wait while people are served."""
+URGENT, NORMAL = PEOPLE, PICTURES
+"""The names before issue 32 (a job's grace in seconds then; now its class)."""
 TIMEOUT = 30.0
 """Seconds a worker may take for one job before it is taken to be stuck."""
 PIPE_SIZE = 1 << 20
 """Bytes an answer pipe holds (Linux; the default 64 KiB would split a picture, and each
 part would wake the loop)."""
 
-_pool: _Pool | None = None
-_workers = 0
-_timeout = TIMEOUT
-_settings: dict[str, Any] = {}
-_in_flight = 0
-_waiting: list[tuple[float, int, asyncio.Future[None]]] = []
-_order = itertools.count()
 
+class Workers:
+    """The worker pool: `count` processes (0: threads), built by the composition root and
+    handed to what uses it (the publisher's pictures, the autopilot's computer players).
 
-def configure(workers: int, *, cpus: Collection[int] | None = None, nice: int = 10,
-              timeout: float = TIMEOUT) -> None:
-    """Use `workers` processes from now on (0: threads). Replaces any earlier pool.
-    `cpus`: the cores the workers run on (default: the bot's own, inherited); `nice`: how
-    much lower their priority is; `timeout`: seconds before a job's worker is taken to be
-    stuck (killed, the job tried once more)."""
-    global _workers, _timeout, _settings
-    shutdown()
-    _workers, _timeout = max(0, workers), timeout
-    _settings = {"cpus": None if cpus is None else sorted(cpus), "nice": nice}
-    if _workers:
-        _start()
+    Jobs wait in the bot's process by strict priority, `PEOPLE` before `PICTURES` before
+    `COMPUTERS`, first come first served within one: a person's job overtakes every
+    queued picture and computer turn. A job of `PEOPLE` may go to the workers while one
+    other job is in flight per worker (its worker answers it next); the others only while
+    a worker is free, so a person's job waits behind at most the job running."""
 
+    def __init__(self, count: int = 0, *, cpus: Collection[int] | None = None,
+                 nice: int = 10, timeout: float = TIMEOUT) -> None:
+        """`count` processes (0: threads); `cpus`: the cores the workers run on
+        (default: the bot's own, inherited); `nice`: how much lower their priority is;
+        `timeout`: seconds before a job's worker is taken to be stuck (killed, the job
+        tried once more)."""
+        self.count = max(0, count)
+        self.timeout = timeout
+        self._settings: dict[str, Any] = {
+            "cpus": None if cpus is None else sorted(cpus), "nice": nice}
+        self.pool: _Pool | None = None
+        self._in_flight = 0
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        if self.count:
+            self._start()
 
-def _start() -> None:
-    """A new pool, its workers started at once, from a thread of their own: starting a
-    process polls the ones already started with a zero timeout, which never ends on a
-    clock that stands still (SimCord's virtual ``time.monotonic`` on the loop's thread,
-    local play), so no process may be started from the loop's thread."""
-    global _pool
-    # forkserver: workers never inherit the bot's threads (SQLite, timers) mid-flight.
-    context = multiprocessing.get_context("forkserver")
-    started: list[_Worker] = []
-    starter = threading.Thread(
-        target=lambda: started.extend(_Worker.start(context, _settings)
-                                      for _ in range(_workers)),
-        name="offload-start")
-    starter.start()
-    starter.join()
-    if len(started) != _workers:
-        for worker in started:
-            worker.close(kill=True)
-        raise RuntimeError("offload: the worker processes could not be started")
-    _pool = _Pool(started, _timeout)
+    def _start(self) -> None:
+        """A new pool, its workers started at once, from a thread of their own: starting
+        a process polls the ones already started with a zero timeout, which never ends on
+        a clock that stands still (SimCord's virtual ``time.monotonic`` on the loop's
+        thread, local play), so no process may be started from the loop's thread."""
+        # forkserver: workers never inherit the bot's threads (SQLite, timers) mid-flight.
+        context = multiprocessing.get_context("forkserver")
+        started: list[_Worker] = []
+        starter = threading.Thread(
+            target=lambda: started.extend(_Worker.start(context, self._settings)
+                                          for _ in range(self.count)),
+            name="offload-start")
+        starter.start()
+        starter.join()
+        if len(started) != self.count:
+            for worker in started:
+                worker.close(kill=True)
+            raise RuntimeError("offload: the worker processes could not be started")
+        self.pool = _Pool(started, self.timeout)
 
+    def shutdown(self) -> None:
+        """Stop the workers (jobs still waiting run in threads); idempotent."""
+        pool, self.pool, self.count = self.pool, None, 0
+        if pool is not None:
+            pool.close(BrokenProcessPool("the pool was shut down"))
+        self._release_waiting()
 
-def workers() -> int:
-    return _workers
+    def _restart(self, broken: _Pool, why: str) -> None:
+        """Replace `broken` by a fresh pool (once, however many of its jobs failed)."""
+        if self.pool is not broken:
+            return
+        log.warning("offload: worker pool %s; starting a new one", why)
+        broken.close(BrokenProcessPool(why))  # a stuck worker would otherwise keep its core
+        self._start()
 
-
-def shutdown() -> None:
-    global _pool, _workers
-    pool, _pool, _workers = _pool, None, 0
-    if pool is not None:
-        pool.close(BrokenProcessPool("the pool was shut down"))
-    _release_waiting()
-
-
-def _restart(broken: _Pool, why: str) -> None:
-    """Replace `broken` by a fresh pool (once, however many of its jobs failed)."""
-    if _pool is not broken:
-        return
-    log.warning("offload: worker pool %s; starting a new one", why)
-    broken.close(BrokenProcessPool(why))  # a stuck worker would otherwise keep its core
-    _start()
-
-
-async def run(fn: Callable[..., T], *args: Any, priority: float = NORMAL) -> T:
-    """``fn(*args)`` in a worker process, or in a thread when no pool is configured.
-    `priority`: seconds this job may wait behind jobs asked for later (`URGENT`,
-    `NORMAL`)."""
-    for attempt in (1, 2):
-        if _pool is None:
-            return await asyncio.to_thread(fn, *args)
-        await _turn(priority)
-        pool = _pool
-        try:
-            if pool is None:  # shut down while waiting
+    async def run(self, fn: Callable[..., T], *args: Any, priority: int = COMPUTERS) -> T:
+        """``fn(*args)`` in a worker process, or in a thread when there is none.
+        `priority`: `PEOPLE`, `PICTURES` or `COMPUTERS`."""
+        for attempt in (1, 2):
+            if self.pool is None:
                 return await asyncio.to_thread(fn, *args)
-            result: T = await pool.submit(fn, args)
-            return result
-        except BrokenProcessPool:
-            if attempt == 2 or pool is None:
-                raise
-            _restart(pool, "broke (a worker died)")
-        except TimeoutError:
-            if attempt == 2 or pool is None:
-                raise
-            _restart(pool, f"did not answer within {_timeout:g} s (a worker is stuck)")
-        finally:
-            _done()
-    raise AssertionError("unreachable")
+            await self._turn(priority)
+            pool = self._current()
+            try:
+                if pool is None:  # shut down while waiting
+                    return await asyncio.to_thread(fn, *args)
+                result: T = await pool.submit(fn, args)
+                return result
+            except BrokenProcessPool:
+                if attempt == 2 or pool is None:
+                    raise
+                self._restart(pool, "broke (a worker died)")
+            except TimeoutError:
+                if attempt == 2 or pool is None:
+                    raise
+                self._restart(pool, f"did not answer within {self.timeout:g} s "
+                                    "(a worker is stuck)")
+            finally:
+                self._done()
+        raise AssertionError("unreachable")
+
+    async def warm(self, wants: Sequence[Want], priority: int = PEOPLE) -> None:
+        """Several jobs in ONE round trip to the workers (one job sent, one answer, one
+        wakeup of the loop instead of one each), each answer handed to its `keep`. A job
+        that fails is left to the usual path, which asks again and reports the error; a
+        pool that breaks or sticks twice raises as `run` does (the usual path's first job
+        would have). With fewer than two there is nothing to save: nothing is done."""
+        if len(wants) < 2:
+            return
+        answers = await self.run(_each, tuple((want.fn, want.args) for want in wants),
+                                 priority=priority)
+        for want, (ok, value) in zip(wants, answers, strict=True):
+            if ok:
+                want.keep(value)
+
+    def _current(self) -> _Pool | None:
+        """The pool now (it may have been shut down while a job waited)."""
+        return self.pool
+
+    def _free(self, priority: int) -> bool:
+        """Whether a job of `priority` may go to the workers now."""
+        return self._in_flight < self.count + (priority == PEOPLE)
+
+    async def _turn(self, priority: int) -> None:
+        """Wait until this job may go to the workers (strict priority, then first come)."""
+        if not self._waiting and self._free(priority):
+            self._in_flight += 1
+            return
+        loop = asyncio.get_running_loop()
+        ticket: asyncio.Future[None] = loop.create_future()
+        heapq.heappush(self._waiting, (priority, next(self._order), ticket))
+        self._grant()
+        try:
+            await ticket  # `_grant` counts it in flight when it grants the turn
+        except asyncio.CancelledError:
+            if ticket.done() and not ticket.cancelled():
+                self._done()  # granted, then cancelled before it ran: pass the turn on
+            raise
+
+    def _done(self) -> None:
+        self._in_flight = max(0, self._in_flight - 1)
+        self._grant()
+
+    def _grant(self) -> None:
+        """Let the first waiting jobs go while they may."""
+        waiting = self._waiting
+        while waiting and self._free(waiting[0][0]):
+            _, _, ticket = heapq.heappop(waiting)
+            if not ticket.done() and not ticket.get_loop().is_closed():
+                ticket.set_result(None)
+                self._in_flight += 1
+
+    def _release_waiting(self) -> None:
+        """Let every waiting job go (to the new pool, or to a thread)."""
+        self._in_flight = 0
+        waiting = list(self._waiting)
+        self._waiting.clear()
+        for _, _, ticket in waiting:
+            if not ticket.done() and not ticket.get_loop().is_closed():
+                ticket.set_result(None)
 
 
 @dataclass(frozen=True, slots=True)
 class Want:
     """A job whose answer a cache keeps (`keep` stores it where the usual path looks), so
-    that it can be asked for ahead, together with others (`warm`)."""
+    that it can be asked for ahead, together with others (`Workers.warm`)."""
 
     fn: Callable[..., Any]
     args: tuple[Any, ...]
     keep: Callable[[Any], None]
-
-
-async def warm(wants: Sequence[Want], priority: float = URGENT) -> None:
-    """Several jobs in ONE round trip to the workers (one job sent, one answer, one
-    wakeup of the loop instead of one each), each answer handed to its `keep`. A job that
-    fails is left to the usual path, which asks again and reports the error; a pool that
-    breaks or sticks twice raises as `run` does (the usual path's first job would have).
-    With fewer than two there is nothing to save: nothing is done."""
-    if len(wants) < 2:
-        return
-    answers = await run(_each, tuple((want.fn, want.args) for want in wants),
-                        priority=priority)
-    for want, (ok, value) in zip(wants, answers, strict=True):
-        if ok:
-            want.keep(value)
 
 
 def _each(calls: tuple[tuple[Callable[..., Any], tuple[Any, ...]], ...]
@@ -200,44 +250,6 @@ def _each(calls: tuple[tuple[Callable[..., Any], tuple[Any, ...]], ...]
         except Exception:
             answers.append((False, None))
     return answers
-
-
-async def _turn(priority: float) -> None:
-    """Wait until this job may go to the workers (earliest deadline first)."""
-    global _in_flight
-    if _in_flight <= _workers and not _waiting:
-        _in_flight += 1
-        return
-    loop = asyncio.get_running_loop()
-    ticket: asyncio.Future[None] = loop.create_future()
-    heapq.heappush(_waiting, (loop.time() + priority, next(_order), ticket))
-    try:
-        await ticket  # `_done` counts it in flight when it grants the turn
-    except asyncio.CancelledError:
-        if ticket.done() and not ticket.cancelled():
-            _done()  # granted, then cancelled before it ran: pass the turn on
-        raise
-
-
-def _done() -> None:
-    global _in_flight
-    _in_flight = max(0, _in_flight - 1)
-    while _waiting and _in_flight <= _workers:
-        _, _, ticket = heapq.heappop(_waiting)
-        if not ticket.done() and not ticket.get_loop().is_closed():
-            ticket.set_result(None)
-            _in_flight += 1
-
-
-def _release_waiting() -> None:
-    """Let every waiting job go (to the new pool, or to a thread)."""
-    global _in_flight
-    _in_flight = 0
-    waiting = list(_waiting)
-    _waiting.clear()
-    for _, _, ticket in waiting:
-        if not ticket.done() and not ticket.get_loop().is_closed():
-            ticket.set_result(None)
 
 
 # ---- the pool: worker processes behind two pipes each ----------------------------------

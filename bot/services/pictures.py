@@ -5,9 +5,10 @@ level, the selection and the viewer's style and language, not on the rest of the
 `hand_picture` keys it on exactly that, so a panel re-sent because the *table* moved (a new
 turn, someone else's play) reuses the bytes, and only the seat whose hand changed is drawn
 again. `table_picture` draws the public table (the publisher coalesces edits, so once per
-published edit). Misses are drawn by `bot.runtime.offload` (worker processes or a thread), a hand
-picture before other work (a click waits for it); a picture asked for again while it is
-being drawn is drawn once.
+published edit). Misses are drawn by the worker pool (`bot.runtime.offload.Workers`, worker
+processes or a thread) the composition root hands to `Pictures`: a hand picture among
+people's jobs (a person waits for it), a table picture after them; a picture asked for
+again while it is being drawn is drawn once.
 """
 
 from __future__ import annotations
@@ -19,18 +20,20 @@ from typing import Any
 
 from bot.core.images import SeatLabel, hand_png, table_png
 from bot.runtime import offload
+from bot.runtime.offload import Want, Workers
 from engine.cards import Card
 from engine.game import Phase
 from engine.views import PlayerView, PublicView
 
-__all__ = ["hand_picture", "hand_want", "table_picture", "table_want"]
+__all__ = ["Pictures", "hand_key"]
 
 CACHE_SIZE = 4096
 
 
 class _Lru:
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, workers: Workers) -> None:
         self.size = size
+        self.workers = workers
         self.items: OrderedDict[Hashable, bytes] = OrderedDict()
         self.hits = self.misses = self.drawn = 0
         self.drawing: dict[Hashable, asyncio.Future[bytes]] = {}
@@ -51,18 +54,18 @@ class _Lru:
         while len(self.items) > self.size:
             self.items.popitem(last=False)
 
-    def want(self, key: Hashable, fn: Callable[..., bytes], *args: Any) -> offload.Want | None:
-        """The picture for `key` as a job to ask ahead (`offload.warm`); None when it is
+    def want(self, key: Hashable, fn: Callable[..., bytes], *args: Any) -> Want | None:
+        """The picture for `key` as a job to ask ahead (`Workers.warm`); None when it is
         drawn or being drawn."""
         if key in self.items or key in self.drawing:
             return None
-        return offload.Want(fn, args, lambda png: self._kept(key, png))
+        return Want(fn, args, lambda png: self._kept(key, png))
 
     def _kept(self, key: Hashable, png: bytes) -> None:
         self.drawn += 1
         self.put(key, png)
 
-    async def draw(self, key: Hashable, priority: float, fn: Callable[..., bytes],
+    async def draw(self, key: Hashable, priority: int, fn: Callable[..., bytes],
                    *args: Any) -> bytes:
         """The picture for `key`: cached, being drawn, or drawn now by `fn(*args)`."""
         png = self.get(key)
@@ -71,7 +74,7 @@ class _Lru:
         pending = self.drawing.get(key)
         if pending is None or pending.get_loop() is not asyncio.get_running_loop():
             self.drawn += 1
-            pending = asyncio.ensure_future(offload.run(fn, *args, priority=priority))
+            pending = asyncio.ensure_future(self.workers.run(fn, *args, priority=priority))
             self.drawing[key] = pending
             pending.add_done_callback(lambda done: self._drawn(key, done))
         return await asyncio.shield(pending)
@@ -83,10 +86,6 @@ class _Lru:
             self.put(key, done.result())
 
 
-hands = _Lru(CACHE_SIZE)
-tables = _Lru(CACHE_SIZE // 4)
-
-
 def hand_key(view: PlayerView, locale: str, selected: Sequence[Card],
              four_colour: bool) -> Hashable:
     """Everything the hand picture shows (see `bot.render.hand.hand_png`)."""
@@ -96,30 +95,45 @@ def hand_key(view: PlayerView, locale: str, selected: Sequence[Card],
             public.trump, public.level, tuple(selected), four_colour, locale)
 
 
-async def hand_picture(view: PlayerView, locale: str, selected: Sequence[Card] = (),
-                       four_colour: bool = True) -> bytes:
-    """The seat's hand picture (drawn only when what it shows changed)."""
-    return await hands.draw(hand_key(view, locale, selected, four_colour), offload.URGENT,
-                            _draw_hand, view, locale, tuple(selected), four_colour)
+class Pictures:
+    """The hand and table pictures, cached, drawn by `workers` (which the panels' Quick
+    plays and the publisher's summaries use too: `workers`)."""
 
+    def __init__(self, workers: Workers, size: int = CACHE_SIZE) -> None:
+        self.workers = workers
+        self.hands = _Lru(size, workers)
+        self.tables = _Lru(size // 4, workers)
 
-def hand_want(view: PlayerView, locale: str, selected: Sequence[Card] = (),
-              four_colour: bool = True) -> offload.Want | None:
-    """`hand_picture` as a job to ask ahead (None: no need)."""
-    return hands.want(hand_key(view, locale, selected, four_colour), _draw_hand, view,
-                      locale, tuple(selected), four_colour)
+    async def hand_picture(self, view: PlayerView, locale: str, selected: Sequence[Card] = (),
+                           four_colour: bool = True) -> bytes:
+        """The seat's hand picture (drawn only when what it shows changed; a person's
+        job: it is their own panel)."""
+        return await self.hands.draw(hand_key(view, locale, selected, four_colour),
+                                     offload.PEOPLE, _draw_hand, view, locale,
+                                     tuple(selected), four_colour)
 
+    def hand_want(self, view: PlayerView, locale: str, selected: Sequence[Card] = (),
+                  four_colour: bool = True) -> Want | None:
+        """`hand_picture` as a job to ask ahead (None: no need)."""
+        return self.hands.want(hand_key(view, locale, selected, four_colour), _draw_hand,
+                               view, locale, tuple(selected), four_colour)
 
-def table_want(public: PublicView, seats: Sequence[SeatLabel], locale: str
-               ) -> offload.Want | None:
-    """`table_picture` as a job to ask ahead (None: no need)."""
-    return tables.want((public, tuple(seats), locale), table_png, public, list(seats), locale)
+    def table_want(self, public: PublicView, seats: Sequence[SeatLabel], locale: str
+                   ) -> Want | None:
+        """`table_picture` as a job to ask ahead (None: no need)."""
+        return self.tables.want((public, tuple(seats), locale), table_png, public,
+                                list(seats), locale)
 
+    async def table_picture(self, public: PublicView, seats: Sequence[SeatLabel],
+                            locale: str) -> bytes:
+        """The public table picture (the same table drawn again costs a lookup)."""
+        return await self.tables.draw((public, tuple(seats), locale), offload.PICTURES,
+                                      table_png, public, list(seats), locale)
 
-async def table_picture(public: PublicView, seats: Sequence[SeatLabel], locale: str) -> bytes:
-    """The public table picture (the same table drawn again costs a lookup)."""
-    return await tables.draw((public, tuple(seats), locale), offload.NORMAL,
-                             table_png, public, list(seats), locale)
+    @property
+    def drawn(self) -> int:
+        """Pictures drawn so far (benchmarks)."""
+        return self.hands.drawn + self.tables.drawn
 
 
 def _draw_hand(view: PlayerView, locale: str, selected: tuple[Card, ...],

@@ -5,8 +5,15 @@ live tables kept in memory between moves.
 The database stays the truth (the bot is the only writer of its tables): every accepted
 change is written (`save`) before anyone sees it, and the in-memory copy is replaced only
 after that write committed. A table is read from storage on a cache miss, or when storage
-shows another version than the cached one (a channel lookup); a save refused as stale, or
-failing, drops the cached copy, so the next load reads the database again. Callers always get
+shows a newer version than the cached one (a channel lookup); a save refused as stale, or
+failing, drops the cached copy, so the next load reads the database again.
+
+Reads without the table's lock (a channel lookup, a cache miss) may come back after a save
+that committed while they were out: versions are compared by ORDER, never by difference.
+The highest version each table is known to have reached (`_newest`: saved here or read) is
+kept, and a read older than it never replaces the live copy nor is handed out: the newer
+live copy is, or storage is read again (issue 32 item 1: a lookup rolled the cache back, so
+the table message stayed a step behind and the next move was refused as stale). Callers always get
 their own copy of the document (`TableDoc` fields copied one level; the parsed engine
 `Match`, which is immutable, is shared), so a refused transaction never leaks into the
 cache and no deep copy is made; readers that change nothing ask for the live document
@@ -44,6 +51,9 @@ __all__ = ["TableRepository", "fresh_copy"]
 
 META_IDLE = 10.0
 """Seconds deferred bookkeeping waits for the table's next save before it is saved alone."""
+READS = 3
+"""Reads of a table from storage at most, while each comes back older than a save made
+meanwhile (a read begun after that save is as new: the second always suffices)."""
 CACHE_SIZE = 10_000
 """Live tables kept in memory (least recently used dropped first)."""
 
@@ -95,6 +105,8 @@ class TableRepository:
         self.store = store
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: OrderedDict[int, tuple[StoredTable, TableDoc]] = OrderedDict()
+        self._newest: dict[int, int] = {}
+        """The highest version each table is known to have reached (saved or read)."""
         self._cache_size = cache_size
         self._meta: dict[int, list[Callable[[TableDoc], None]]] = {}
         self._meta_idle = meta_idle
@@ -122,16 +134,35 @@ class TableRepository:
             live.popitem(last=False)
         return stored, doc if shared else fresh_copy(doc)
 
-    def _from_storage(self, stored: StoredTable, shared: bool = False
-                      ) -> tuple[StoredTable, TableDoc]:
-        cached = self._live.get(stored.id)
+    def _from_storage(self, stored: StoredTable, shared: bool = False, *, last: bool = False
+                      ) -> tuple[StoredTable, TableDoc] | None:
+        """`stored` as the live table, unless it is older than a version already known
+        (a read that raced a save): then the live copy if it is that new, else None (the
+        caller reads again; `last`: the read handed out as it is, not kept)."""
+        table_id = stored.id
+        newest = self._newest.get(table_id, 0)
+        cached = self._live.get(table_id)
+        if stored.version < newest:
+            self.stats["stale"] += 1
+            if cached is not None and cached[0].version >= newest:
+                return self._remember(*cached, shared)
+            if not last:
+                return None
+            self.stats["parse"] += 1
+            return stored, TableDoc.from_dict(stored.doc)
+        self._saw(table_id, stored.version)
         if cached is not None and cached[0].version == stored.version:
             return self._remember(stored, cached[1], shared)
         self.stats["parse"] += 1
         doc = TableDoc.from_dict(stored.doc)
-        for fn in self._meta.get(stored.id, ()):
+        for fn in self._meta.get(table_id, ()):
             fn(doc)
         return self._remember(stored, doc, shared)
+
+    def _saw(self, table_id: int, version: int) -> None:
+        """The table is known to have reached `version` (no older read is kept from now)."""
+        if version > self._newest.get(table_id, 0):
+            self._newest[table_id] = version
 
     def forget(self, table_id: int) -> None:
         """Drop the in-memory copy (the next load reads storage)."""
@@ -148,9 +179,15 @@ class TableRepository:
         if cached is not None:
             self.stats["hit"] += 1
             return self._remember(*cached, shared)
-        self.stats["load"] += 1
-        stored = await self.store.load_table(table_id)
-        return None if stored is None else self._from_storage(stored, shared)
+        for attempt in range(READS):
+            self.stats["load"] += 1
+            stored = await self.store.load_table(table_id)
+            if stored is None:
+                return None
+            found = self._from_storage(stored, shared, last=attempt == READS - 1)
+            if found is not None:
+                return found
+        raise AssertionError("unreachable")
 
     async def load(self, table_id: int, *, shared: bool = False
                    ) -> tuple[StoredTable, TableDoc]:
@@ -163,9 +200,15 @@ class TableRepository:
 
     async def in_channel(self, channel_id: int) -> tuple[StoredTable, TableDoc] | None:
         """The open table of a channel, if any."""
-        self.stats["load"] += 1
-        stored = await self.store.table_in_channel(channel_id)
-        return None if stored is None else self._from_storage(stored)
+        for attempt in range(READS):
+            self.stats["load"] += 1
+            stored = await self.store.table_in_channel(channel_id)
+            if stored is None:
+                return None
+            found = self._from_storage(stored, last=attempt == READS - 1)
+            if found is not None:
+                return found
+        raise AssertionError("unreachable")
 
     # ---- writes --------------------------------------------------------------------------
 
@@ -183,9 +226,14 @@ class TableRepository:
         try:
             saved = await self.store.save_table(stored.id, stored.version, doc.to_dict(),
                                                 **changes)  # type: ignore[arg-type]
-        except BaseException:  # stale, or not known to be written
+        except StaleVersion as stale:  # another writer got there first
+            self.forget(stored.id)
+            self._saw(stored.id, stale.actual)
+            raise
+        except BaseException:  # not known to be written
             self.forget(stored.id)
             raise
+        self._saw(saved.id, saved.version)
         later = self._meta.pop(saved.id, [])[written:]  # deferred while this save ran
         if not later:
             self._idle_done(saved.id)

@@ -6,17 +6,16 @@ compare-and-set, including the hand's actions and the hand/match records) → pu
 
 Callers pass a *transaction function* that mutates a `Tx` (the loaded `TableDoc`, plus the
 records, announcements and panel refreshes to publish) and raises `TractorError` or
-`UserFacingError` to refuse; a refused transaction writes nothing. Computer seats and
-timeouts decide from ``view_for(seat)`` in a thread, outside the lock, then apply their
-action through the same path, checked against the step they were computed for.
+`UserFacingError` to refuse; a refused transaction writes nothing. What moves without a
+person (timers, computer seats, forced plays, the restore after a restart) is the
+`bot.services.autopilot.Autopilot`, told of every commit and acting through the same path.
 
 Built by the composition root with everything it uses (repository, config, the publish
-sink, the clock); it never imports discord.
+sink, the autopilot, the clock); it never imports discord.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import random
 import secrets
@@ -27,13 +26,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bot.core import seat_rules
 from bot.core.errors import UserFacingError
 from bot.core.friends import CALLING, is_friends
-from bot.core.levels import level_of, player_name
 from bot.core.options import option_values, with_option
 from bot.core.outcome import Announcement, Publish, hand_record, match_record
-from bot.core.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
+from bot.core.table import Seat, TableDoc, TimerKind, bump_step
 from bot.core.text import (
     call_text,
-    cards_text,
     deadline_text,
     event_lines,
     mention,
@@ -43,12 +40,9 @@ from bot.core.text import (
     team_names,
 )
 from bot.i18n import t
-from bot.runtime import offload
 from bot.runtime.logging import table_logger
-from bot.services.forced import forced_play
-from bot.services.players import computer_action
 from bot.services.repository import TableRepository
-from bot.services.timers import Clock, Timers
+from bot.services.timers import Clock
 from bot.storage import (
     HandAction,
     HandRecord,
@@ -58,9 +52,8 @@ from bot.storage import (
     TableExists,
     TableStatus,
 )
-from engine.actions import Action, CloseWindow, Pass, Play, StartHand
-from engine.cards import Rank
-from engine.errors import TractorError
+from engine.actions import Action, StartHand, TakeBack
+from engine.cards import Card, Rank
 from engine.events import (
     CardsDealt,
     CardsPlayed,
@@ -83,6 +76,7 @@ from engine.rules import FixedTrump, RuleSet
 
 if TYPE_CHECKING:
     from bot.runtime.config import Config
+    from bot.services.autopilot import Autopilot
 
 __all__ = ["PublishSink", "ReadyState", "TableService", "Tx"]
 
@@ -93,10 +87,12 @@ PublishSink = Callable[[int, Publish, bool], None]
 
 @dataclass(frozen=True, slots=True)
 class ReadyState:
-    """The answer to a Ready: whether the hand was dealt, and who is still awaited."""
+    """The answer to a Ready: whether the hand was dealt, who is still awaited, and the
+    table as the Ready left it (read only: to name them)."""
 
     dealt: bool
     waiting: tuple[int, ...]
+    doc: TableDoc | None = None
 
 
 @dataclass(slots=True)
@@ -121,23 +117,24 @@ class Tx:
 
 
 class TableService:
-    """One per bot: tables' lifecycle, locks, timers and computer seats."""
+    """One per bot: tables' lifecycle and every change to them (the autopilot moves them
+    on its own through here)."""
 
     def __init__(self, repository: TableRepository, config: Config, *,
-                 publish: PublishSink, clock: Clock) -> None:
+                 publish: PublishSink, clock: Clock, autopilot: Autopilot) -> None:
+        """`publish`: the sink a commit's outcome goes to; `autopilot`: what moves on its
+        own after a commit (timers, computer seats, forced plays), acting back through
+        this service."""
         self.repository = repository
         self.store = repository.store
         self.config = config
         self.clock = clock
-        self.timers = Timers(self._on_timer, clock)
         self._publish = publish
-        self._pending_computer: set[tuple[int, int, int]] = set()
-        self._pending_forced: set[tuple[int, int, int]] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self.autopilot = autopilot
+        autopilot.serve(self)
         self._rng: random.Random = (
             random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
         )
-        self._closed = False
 
     # ---- plumbing ----------------------------------------------------------------------
 
@@ -171,13 +168,10 @@ class TableService:
         return tx, value
 
     def _after_commit(self, tx: Tx) -> None:
-        doc = tx.doc
         if tx.end:
-            self.timers.cancel(tx.table_id)
+            self.autopilot.ended(tx.table_id)
         else:
-            self.timers.arm(tx.table_id, doc.deadline if doc.timer else None, doc.timer_step)
-            self._schedule_computers(tx.table_id, doc)
-            self._schedule_forced(tx.table_id, doc)
+            self.autopilot.committed(tx.table_id, tx.doc)
         self._publish(tx.table_id, tx.publish, tx.end)
 
     async def update_meta(self, table_id: int, fn: Callable[[TableDoc], None]) -> None:
@@ -185,8 +179,12 @@ class TableService:
         await self.repository.update_meta(table_id, fn)
 
     async def close(self) -> None:
-        self._closed = True
-        await self.timers.close()
+        """Nothing moves on its own from now on (the autopilot stops)."""
+        await self.autopilot.close()
+
+    async def restore(self) -> list[int]:
+        """Re-arm every open table after a (re)start (`Autopilot.restore`)."""
+        return await self.autopilot.restore()
 
     def log(self, table_id: int, doc: TableDoc | None = None) -> Any:
         hand = None
@@ -300,7 +298,7 @@ class TableService:
                 tx.publish.announcements.append(Announcement(t(
                     "announce.first_deal", doc.locale, deadline=deadline_text(doc.deadline))))
             else:
-                self._start_hand(tx)
+                self.start_hand(tx)
         await self.transact(table_id, fn)
 
     @staticmethod
@@ -349,7 +347,7 @@ class TableService:
     def new_seed(self) -> int:
         return self._rng.getrandbits(63)
 
-    def _start_hand(self, tx: Tx) -> None:
+    def start_hand(self, tx: Tx) -> None:
         doc = tx.doc
         match = doc.get_match()
         assert match is not None and doc.match_key is not None
@@ -361,13 +359,13 @@ class TableService:
                            number=seat + 1))
         seat_rules.start_holders(doc)
         doc.ready = []
-        self._apply(tx, StartHand(self.new_seed()))
+        self.apply(tx, StartHand(self.new_seed()))
         new = doc.get_match()
         assert new is not None
         tx.hand = self._hand_record(tx, new)
         tx.match = self._match_record(tx, new)  # the line-up may have changed between hands
 
-    def _apply(self, tx: Tx, action: Action, *, actor: int | None = None) -> tuple[Event, ...]:
+    def apply(self, tx: Tx, action: Action, *, actor: int | None = None) -> tuple[Event, ...]:
         """Apply an engine action to the doc (raises `TractorError`, changing nothing)."""
         doc = tx.doc
         match = doc.get_match()
@@ -521,10 +519,18 @@ class TableService:
                 raise UserFacingError("error.stale")
             action = make(seat)
             entry = doc.seat(seat)
-            self._apply(tx, action, actor=seat)
+            self.apply(tx, action, actor=seat)
             entry.misses = 0
         tx, _ = await self.transact(table_id, fn)
         return tx
+
+    async def take_back(self, table_id: int, user_id: int, *, step: int | None = None
+                        ) -> tuple[Card, ...]:
+        """`user_id` takes back their last play (R12 `take_backs`; the engine rules on it,
+        `TractorError`); the cards returned to their hand. `step` as in `act`."""
+        tx = await self.act(table_id, user_id, TakeBack, step=step)
+        taken = [e for e in tx.events if isinstance(e, PlayTakenBack)]
+        return taken[0].cards if taken else ()
 
     async def back(self, table_id: int, user_id: int) -> bool:
         """`I'm back`: the seat leaves autopilot. Returns False if it was not on autopilot."""
@@ -558,12 +564,12 @@ class TableService:
                 raise UserFacingError("error.no_deal_pending")
             if seat in doc.ready:
                 tx.changed = False
-                return ReadyState(False, tuple(doc.unready))
+                return ReadyState(False, tuple(doc.unready), doc)
             doc.ready.append(seat)
             tx.publish.table = True
             if not self.deal_if_ready(tx):
-                return ReadyState(False, tuple(doc.unready))
-            return ReadyState(True, ())
+                return ReadyState(False, tuple(doc.unready), doc)
+            return ReadyState(True, (), doc)
         _, state = await self.transact(table_id, fn)
         return state
 
@@ -574,235 +580,5 @@ class TableService:
         if (doc.get_match() is None or doc.phase is not Phase.BETWEEN_HANDS or not doc.full
                 or not doc.ready or doc.unready):
             return False
-        self._start_hand(tx)
+        self.start_hand(tx)
         return True
-
-    # ---- timers and computer seats -----------------------------------------------------
-
-    async def _on_timer(self, table_id: int, step: int) -> None:
-        if self._closed:
-            return
-        try:
-            _, doc = await self.load(table_id)
-        except UserFacingError:
-            return
-        if doc.step != step or doc.timer_step != step or doc.timer is None:
-            return
-        kind = doc.timer
-        match = doc.get_match()
-        if match is None:
-            return
-        log = self.log(table_id, doc)
-        if kind == "declare":
-            await self._guarded(table_id, step, lambda tx: self._apply(tx, CloseWindow()))
-        elif kind == "next_hand":
-            def next_hand(tx: Tx) -> None:
-                if tx.doc.get_match() is not None and tx.doc.phase is Phase.BETWEEN_HANDS:
-                    if tx.doc.full:
-                        self._start_hand(tx)
-                    else:  # a seat was emptied: the hand starts once it is filled
-                        tx.doc.timer, tx.doc.deadline = None, None
-                else:
-                    tx.changed = False
-            await self._guarded(table_id, step, next_hand)
-        else:
-            seat = match.public_view().turn
-            if seat is None:
-                return
-            action = await offload.run(
-                computer_action, match.view_for(seat), self.player_of(doc, seat),
-                table_id, match.hand_no, step)
-            log.info("time's up for seat %s (%s)", seat, kind)
-
-            def timeout(tx: Tx) -> None:
-                doc = tx.doc
-                entry = doc.seat(seat)
-                locale = doc.locale
-                if entry.user_id is not None:
-                    entry.misses += 1
-                    doc.add_note(t("timer.auto_played", locale,
-                                   player=seat_name(doc, seat, locale)))
-                    if entry.misses >= 2 and not entry.autopilot:
-                        entry.autopilot = True
-                        doc.add_note(t("timer.autopilot", locale,
-                                       player=mention(doc, seat, locale)))
-                self._apply(tx, action, actor=seat)
-            await self._guarded(table_id, step, timeout)
-
-    async def _guarded(self, table_id: int, step: int, fn: Callable[[Tx], Any]) -> bool:
-        """Apply `fn` only if the table is still at `step`; swallow a race lost."""
-        def checked(tx: Tx) -> None:
-            if tx.doc.step != step:
-                tx.changed = False
-                return
-            fn(tx)
-        try:
-            tx, _ = await self.transact(table_id, checked)
-        except (UserFacingError, StaleVersion):
-            return False
-        return tx.changed
-
-    def player_of(self, doc: TableDoc, seat: int) -> str:
-        """The engine player deciding for `seat`: its level, else ``TRACTOR_COMPUTER``."""
-        entry = doc.seats[seat]
-        level = None if entry is None else entry.level
-        return player_name(level or self.config.computer_player)
-
-    def _schedule_computers(self, table_id: int, doc: TableDoc) -> None:
-        if self._closed:
-            return
-        match = doc.get_match()
-        if match is None:
-            return
-        for seat in seats_to_act(match):
-            entry = doc.seats[seat]
-            if entry is None or not entry.computer_acts:
-                continue
-            key = (table_id, seat, doc.step)
-            if key in self._pending_computer:
-                continue
-            self._pending_computer.add(key)
-            task = asyncio.create_task(self._computer_turn(table_id, seat, doc.step, doc),
-                                       name=f"tractor-computer-{table_id}-{seat}")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _computer_turn(self, table_id: int, seat: int, step: int,
-                             committed: TableDoc | None = None) -> None:
-        """Decide for a computer seat at `step` (off the loop) and apply it. `committed`:
-        the table as the commit that reached `step` left it (read only), decided from at
-        once unless the turn waits first (``action_delay``) or is tried again."""
-        key = (table_id, seat, step)
-        try:
-            if self.config.action_delay > 0:
-                committed = None
-                await asyncio.sleep(self.config.action_delay)
-            for _attempt in range(2):
-                if committed is not None:
-                    doc, committed = committed, None
-                else:
-                    _, doc = await self.load(table_id)
-                match = doc.get_match()
-                if (doc.step != step or match is None or seat not in seats_to_act(match)
-                        or not doc.seat(seat).computer_acts):
-                    return
-                action = await offload.run(
-                    computer_action, match.view_for(seat), self.player_of(doc, seat),
-                    table_id, match.hand_no, step, doc.action_seq)
-                def apply(tx: Tx, action: Action = action) -> None:
-                    self._computer_apply(tx, seat, action)
-                try:
-                    await self._guarded(table_id, step, apply)
-                    return
-                except TractorError as error:
-                    # The view went out of date (someone declared first): decide again,
-                    # and pass if that fails too.
-                    self.log(table_id, doc).debug("computer seat %s refused: %s", seat, error)
-            # Refused twice: a race lost twice, or a computer player's bug (either mode).
-            self.log(table_id, doc).warning("computer seat %s refused twice: passing", seat)
-            await self._guarded(table_id, step,
-                                lambda tx: self._computer_apply(tx, seat, Pass(seat)))
-        except UserFacingError:
-            return
-        except TractorError:
-            return
-        except Exception:
-            self.log(table_id).exception("computer seat %s failed", seat)
-        finally:
-            self._pending_computer.discard(key)
-
-    def _schedule_forced(self, table_id: int, doc: TableDoc) -> None:
-        """A human to play whose only legal play is forced: play it for them after
-        ``Config.forced_pause`` seconds if they asked to (``/tractor settings forced_plays``)."""
-        match = doc.get_match()
-        if self._closed or match is None or match.phase is not Phase.PLAYING:
-            return
-        seat = match.public_view().turn
-        entry = None if seat is None else doc.seats[seat]
-        if seat is None or entry is None or entry.user_id is None or entry.autopilot:
-            return
-        known = self.store.known_user_settings(entry.user_id)
-        if known is not None and not known.auto_forced:
-            return  # they did not ask (their settings are in memory: no task for it)
-        key = (table_id, seat, doc.step)
-        if key in self._pending_forced:
-            return
-        self._pending_forced.add(key)
-        task = asyncio.create_task(self._forced_turn(table_id, seat, entry.user_id, doc.step),
-                                   name=f"tractor-forced-{table_id}-{seat}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _forced_turn(self, table_id: int, seat: int, user_id: int, step: int) -> None:
-        try:
-            if not (await self.store.user_settings(user_id)).auto_forced:
-                return
-            _, doc = await self.load(table_id)
-            match = doc.get_match()
-            cards = None if match is None or doc.step != step else forced_play(
-                match.view_for(seat))
-            if cards is None:
-                return
-            await asyncio.sleep(self.config.forced_pause)
-            if self._closed:
-                return
-
-            def play(tx: Tx) -> None:
-                entry = tx.doc.seats[seat]
-                if entry is None or entry.user_id != user_id:
-                    tx.changed = False
-                    return
-                tx.doc.add_note(t("note.forced_play", tx.doc.locale,
-                                  player=seat_name(tx.doc, seat, tx.doc.locale),
-                                  cards=cards_text(cards)))
-                self._apply(tx, Play(seat, cards), actor=seat)
-            await self._guarded(table_id, step, play)
-        except (UserFacingError, TractorError, StaleVersion):
-            return
-        except Exception:
-            self.log(table_id).exception("forced play of seat %s failed", seat)
-        finally:
-            self._pending_forced.discard((table_id, seat, step))
-
-    def _computer_apply(self, tx: Tx, seat: int, action: Action) -> None:
-        match = tx.doc.get_match()
-        if match is None or seat not in seats_to_act(match) or not tx.doc.seat(seat).computer_acts:
-            tx.changed = False
-            return
-        self._apply(tx, action, actor=seat)
-
-    # ---- restart --------------------------------------------------------------------
-
-    async def restore(self) -> list[int]:
-        """Re-arm timers and computer seats of every open table after a (re)start, and mark
-        them "restored after restart": the table message is refreshed (re-posted if it is
-        gone) and every DM panel edited in place (same step, so its buttons keep working).
-
-        A deadline that passed while the bot was down (or is about to) gets a short grace
-        (`Config.restart_grace` seconds from now), so nobody is timed out by the downtime.
-        """
-        restored: list[int] = []
-        grace = self.config.restart_grace
-        for stored in await self.store.active_tables():
-            table_id = stored.id
-
-            def fn(tx: Tx) -> None:
-                doc = tx.doc
-                doc.restored = True
-                for entry in doc.seats:  # documents from before levels: the default's
-                    if entry is not None and entry.is_computer and entry.level is None:
-                        entry.level = level_of(self.config.computer_player)
-                if doc.timer is not None and doc.deadline is not None:
-                    doc.deadline = max(doc.deadline, self.clock() + grace)
-                if doc.match is not None:
-                    for seat in doc.humans:
-                        if doc.seat(seat).panel_message is not None:
-                            tx.publish.panel(seat, "edit")
-            try:
-                await self.transact(table_id, fn)
-            except Exception:
-                self.log(table_id).exception("could not restore")
-                continue
-            restored.append(table_id)
-            self.log(table_id).info("restored after restart")
-        return restored

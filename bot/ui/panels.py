@@ -50,7 +50,8 @@ from bot.core.text import (
 )
 from bot.i18n import t
 from bot.runtime import offload
-from bot.services import pictures
+from bot.runtime.offload import Want, Workers
+from bot.services.pictures import Pictures
 from bot.services.players import QuickPlay, quick_plays, shape_of
 from bot.ui import rows
 from bot.ui.calling import call_lines, call_rows, usable_draft
@@ -435,17 +436,19 @@ def _declare_label(choice: tuple[Card, ...] | None, public: Any, seat: int, loca
 
 
 async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
-                      selected: list[str], *, four_colour: bool = True) -> Panel:
-    """The hand panel of `seat` (its picture and Quick plays are made off the loop; both
-    missing: in one job)."""
+                      selected: list[str], *, pictures: Pictures,
+                      four_colour: bool = True) -> Panel:
+    """The hand panel of `seat` (its picture and Quick plays are made off the loop by
+    `pictures`' workers, as a person's jobs; both missing: in one job)."""
     match = doc.get_match()
     assert match is not None
     view = match.view_for(seat)
     cards = tuple(selected_cards(view, selected))
     if known_plays(view) is None:  # and the picture too: both in one job
-        await offload.warm(panel_wants(view, locale, cards, four_colour))
+        await pictures.workers.warm(panel_wants(pictures, view, locale, cards, four_colour),
+                                    offload.PEOPLE)
     image = await pictures.hand_picture(view, locale, cards, four_colour)
-    plays = await panel_plays(view)
+    plays = await panel_plays(view, pictures.workers)
     content, components = compose_panel(doc, table_id, view, selected, locale, plays)
     return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
 
@@ -479,12 +482,12 @@ def known_plays(view: PlayerView) -> list[QuickPlay] | None:
     return _PLAYS.get(view)
 
 
-async def panel_plays(view: PlayerView) -> list[QuickPlay]:
+async def panel_plays(view: PlayerView, workers: Workers) -> list[QuickPlay]:
     """The Quick plays of a panel: none unless the seat plays now; else computed once per
     view (off the loop), so the panel rebuilt for each card picked reuses them."""
     plays = known_plays(view)
     if plays is None:
-        plays = await offload.run(quick_plays, view, priority=offload.URGENT)
+        plays = await workers.run(quick_plays, view, priority=offload.PEOPLE)
         _keep_plays(view, plays)
     return plays
 
@@ -495,13 +498,13 @@ def _keep_plays(view: PlayerView, plays: list[QuickPlay]) -> None:
         _PLAYS.popitem(last=False)
 
 
-def panel_wants(view: PlayerView, locale: str, selected: Sequence[Card],
-                four_colour: bool) -> list[offload.Want]:
+def panel_wants(pictures: Pictures, view: PlayerView, locale: str, selected: Sequence[Card],
+                four_colour: bool) -> list[Want]:
     """What the worker must make for a panel (its picture, its Quick plays) that it has
-    not made already, to ask for ahead (`offload.warm`; `selected`: the cards)."""
+    not made already, to ask for ahead (`Workers.warm`; `selected`: the cards)."""
     wants = [pictures.hand_want(view, locale, selected, four_colour)]
     if known_plays(view) is None:
-        wants.append(offload.Want(quick_plays, (view,), lambda plays: _keep_plays(view, plays)))
+        wants.append(Want(quick_plays, (view,), lambda plays: _keep_plays(view, plays)))
     return [want for want in wants if want is not None]
 
 
@@ -569,7 +572,7 @@ def ready_view(table_id: int, hand_no: int, step: int, locale: str) -> Rows:
     return Rows([[ready_button(table_id, hand_no, step, locale)]])
 
 
-async def build_table_message(doc: TableDoc, table_id: int) -> Panel:
+async def build_table_message(doc: TableDoc, table_id: int, pictures: Pictures) -> Panel:
     """The public table message: text, the table image (public view only) and buttons."""
     locale = doc.locale
     match = doc.get_match()

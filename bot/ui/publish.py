@@ -10,7 +10,7 @@ bot/ui/edits.py: Discord's reply is not parsed into a message, and a picture the
 carries already is kept instead of uploaded again (a hand picture while only the table
 moved, a table picture that did not change). What a publish needs from the worker (the
 table picture, the DM panels' pictures and Quick plays) is asked for in one job before the
-first message (`offload.warm`); the messages are then built and sent as before.
+first message (`Workers.warm`); the messages are then built and sent as before.
 
 The ephemeral ``My hand`` panel follows the game too. Discord lets the bot edit an
 ephemeral message only through the interaction that made it (its token lives 15 minutes),
@@ -40,7 +40,8 @@ from bot.core.text import mention
 from bot.i18n import resolve_locale, t
 from bot.runtime import offload
 from bot.runtime.logging import table_logger
-from bot.services import pictures
+from bot.runtime.offload import Want
+from bot.services.pictures import Pictures
 from bot.services.repository import TableRepository
 from bot.ui.edits import TOKEN_GONE, edit_original_quietly, edit_quietly, send_quietly
 from bot.ui.notify import TurnPings
@@ -93,15 +94,19 @@ class Publisher:
     """Per-table ordered publishing, outside the table lock."""
 
     def __init__(self, client: discord.Client, repository: TableRepository,
-                 selections: Selections, config: Config) -> None:
+                 selections: Selections, config: Config, pictures: Pictures) -> None:
         self.bot = client
         self.repository = repository
         self.store = repository.store
         self.selections = selections
         self.config = config
+        self.pictures = pictures
+        """The pictures, and through them the worker pool (`pictures.workers`)."""
         self._pending: dict[int, _Job] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, float] = {}
+        self._napping: dict[int, asyncio.Future[None]] = {}
+        """The drains waiting out the edit interval (cut short for a person's panel)."""
         self._ephemeral: dict[PanelKey, _Ephemeral] = {}
         self._ephemeral_dirty: set[PanelKey] = set()
         self._ephemeral_tasks: dict[PanelKey, asyncio.Task[None]] = {}
@@ -113,6 +118,10 @@ class Publisher:
         job = self._pending.setdefault(table_id, _Job())
         job.publish.merge(publish)
         job.ended = job.ended or ended
+        if publish.panels:  # people first: a drain waiting out the edit interval goes now
+            nap = self._napping.get(table_id)
+            if nap is not None:
+                nap.cancel()
         task = self._running.get(table_id)
         if task is None or task.done():
             self._running[table_id] = asyncio.create_task(
@@ -134,8 +143,19 @@ class Publisher:
                 interval = self.config.edit_interval
                 if interval > 0 and not job.publish.repost and not job.ended:
                     wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()
+                    if job.publish.panels:
+                        # People first (issue 32): a person's DM panel (their own, after
+                        # their move; their turn) does not wait for the interval, which
+                        # spaces out the edits the computers' moves bring.
+                        wait = 0.0
                     if wait > 0:
-                        await asyncio.sleep(wait)
+                        nap = asyncio.ensure_future(asyncio.sleep(wait))
+                        self._napping[table_id] = nap  # a person's panel cuts it short
+                        try:
+                            await asyncio.wait({nap})
+                        finally:
+                            nap.cancel()
+                            self._napping.pop(table_id, None)
                         later = self._pending.pop(table_id, None)
                         if later is not None:
                             job.publish.merge(later.publish)
@@ -170,7 +190,8 @@ class Publisher:
             await self._close_table_message(doc, channel)
             return  # an ended table is not saved again: nothing to record
         hand_no = 0 if match is None else match.hand_no
-        await offload.warm(self._wants(table_id, doc, job))
+        wants, people = self._wants(table_id, doc, job)
+        await self.pictures.workers.warm(wants, offload.PEOPLE if people else offload.PICTURES)
         if job.publish.repost or doc.table_message is None or doc.table_message_hand != hand_no:
             message_id = await self._post_table(table_id, doc, channel)
             if message_id is not None:
@@ -189,15 +210,18 @@ class Publisher:
                     await self.pings.maybe_ping(table_id, doc, seat, channel)
         await self._record_meta(table_id, meta)
 
-    def _wants(self, table_id: int, doc: TableDoc, job: _Job) -> list[offload.Want]:
+    def _wants(self, table_id: int, doc: TableDoc, job: _Job) -> tuple[list[Want], bool]:
         """What the worker must make for this publish (the table picture, the DM panels'
         pictures and Quick plays) and has not made yet, to ask for in one job: the steps
         below then find it made. Only what they will surely ask for (a panel whose
-        player's settings are not in memory is left to its own step)."""
+        player's settings are not in memory is left to its own step). And whether a
+        person's panel is among them (then it is a person's job)."""
         match = doc.get_match()
         if match is None:
-            return []
-        wants = []
+            return [], False
+        pictures = self.pictures
+        wants: list[Want | None] = []
+        people = False
         if job.publish.repost or job.publish.table or doc.table_message is None \
                 or doc.table_message_hand != match.hand_no:
             wants.append(pictures.table_want(match.public_view(), seat_labels(doc, doc.locale),
@@ -211,10 +235,13 @@ class Publisher:
             if settings is None or settings.panel == "ephemeral":
                 continue
             view = match.view_for(seat)
-            wants += panel_wants(view, resolve_locale(settings.language or entry.locale),
-                                 selected_cards(view, self.selections.get(table_id, seat)),
-                                 settings.four_colour)
-        return [want for want in wants if want is not None]
+            panel = panel_wants(pictures, view,
+                                resolve_locale(settings.language or entry.locale),
+                                selected_cards(view, self.selections.get(table_id, seat)),
+                                settings.four_colour)
+            people = people or bool(panel)
+            wants += panel
+        return [want for want in wants if want is not None], people
 
     async def _record_meta(self, table_id: int, meta: dict[str, Any]) -> None:
         """Keep the new message ids. A new table message or hand summary (once a hand, or
@@ -249,7 +276,7 @@ class Publisher:
         """Post an announcement; returns the message id when it carries the Ready button."""
         files: list[discord.File] = []
         if announcement.summary_image and announcement.summary_view is not None:
-            image = await offload.run(summary_png, announcement.summary_view,
+            image = await self.pictures.workers.run(summary_png, announcement.summary_view,
                                             seat_labels(doc, doc.locale), doc.locale)
             files.append(Panel("", image, f"hand-{table_id}-summary.png", None).files()[0])
         mentions = (discord.AllowedMentions(users=[discord.Object(announcement.ping)])
@@ -280,7 +307,7 @@ class Publisher:
 
     async def _post_table(self, table_id: int, doc: TableDoc,
                           channel: discord.PartialMessageable) -> int | None:
-        panel = await build_table_message(doc, table_id)
+        panel = await build_table_message(doc, table_id, self.pictures)
         try:
             message_id = await send_quietly(channel, panel.content, picture=panel.picture,
                                             allowed_mentions=NONE, **panel.view_kwargs())
@@ -298,7 +325,7 @@ class Publisher:
     async def _edit_table(self, table_id: int, doc: TableDoc,
                           channel: discord.PartialMessageable) -> bool:
         assert doc.table_message is not None
-        panel = await build_table_message(doc, table_id)
+        panel = await build_table_message(doc, table_id, self.pictures)
         message = channel.get_partial_message(doc.table_message)
         try:
             await edit_quietly(message, content=panel.content, picture=panel.picture,
@@ -344,7 +371,7 @@ class Publisher:
         meta["seats"][seat] = (user_id, changes)
         selected = self.selections.get(table_id, seat)
         locale = resolve_locale(settings.language or entry.locale)
-        panel = await build_panel(doc, table_id, seat, locale, selected,
+        panel = await build_panel(doc, table_id, seat, locale, selected, pictures=self.pictures,
                                   four_colour=settings.four_colour)
         past = entry.panel_hand not in (-1, hand_no)
         if past:
@@ -502,7 +529,7 @@ class Publisher:
         settings = await self.store.user_settings(tracked.user_id)
         locale = resolve_locale(settings.language or tracked.locale)
         selected = self.selections.get(table_id, seat)
-        panel = await build_panel(doc, table_id, seat, locale, selected,
+        panel = await build_panel(doc, table_id, seat, locale, selected, pictures=self.pictures,
                                   four_colour=settings.four_colour)
         if self._ephemeral.get(key) is not tracked:
             # A newer panel interaction came in meanwhile: refresh that one instead.

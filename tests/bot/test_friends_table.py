@@ -32,7 +32,8 @@ from bot.core.friends import CallDraft, call_choices, parse_calls
 from bot.core.options import OPTIONS
 from bot.core.table import Seat, TableDoc
 from bot.features.lobby import option_page
-from bot.services import pictures
+from bot.runtime.offload import Workers
+from bot.services.pictures import Pictures
 from bot.services.players import computer_action
 from bot.ui.calling import choices_for
 from bot.ui.ids import InvalidId, VerbSpec, parse_id
@@ -96,13 +97,13 @@ class FriendsScanner(LeakScanner):
 def _watch_pictures(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """Record what every table picture is drawn from."""
     seen: list[Any] = []
-    original = pictures.table_picture
+    original = Pictures.table_picture
 
-    async def table_picture(public: Any, *args: Any, **kwargs: Any) -> Any:
+    async def table_picture(self: Pictures, public: Any, *args: Any, **kwargs: Any) -> Any:
         seen.append(public)
-        return await original(public, *args, **kwargs)
+        return await original(self, public, *args, **kwargs)
 
-    monkeypatch.setattr(pictures, "table_picture", table_picture)
+    monkeypatch.setattr(Pictures, "table_picture", table_picture)
     return seen
 
 
@@ -438,7 +439,8 @@ async def test_panel_of_eight_seats_and_a_draft_no_longer_legal() -> None:
     doc.options = {**doc.options, **match.rules.to_dict()}
     doc.set_match(match)
     level = f"{trump.level}{'S' if trump.suit is None else trump.suit.value}1"
-    panel = await build_panel(doc, 1, view.seat, "en", CallDraft(level).values())
+    panel = await build_panel(doc, 1, view.seat, "en", CallDraft(level).values(),
+                              pictures=Pictures(Workers()))
     assert "Your calls (0/3): —" in panel.content
     assert panel.view is not None
     copies = next(c for c in panel.view.children if ":fcopy:" in (c.custom_id or ""))

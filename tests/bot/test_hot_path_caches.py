@@ -10,6 +10,7 @@ import pytest
 from bot.core.selection import groups, instances, pool, pool_values
 from bot.core.table import seats_to_act
 from bot.render.sorting import hand_groups
+from bot.runtime.offload import Workers
 from bot.services.players import computer_action, quick_plays
 from bot.ui.panels import panel_plays
 from engine.actions import Play, StartHand
@@ -62,17 +63,17 @@ def playing_match() -> Match:
 
 @pytest.mark.asyncio
 async def test_quick_plays_only_for_the_seat_to_play_and_per_view() -> None:
-    assert await panel_plays(dealt_view()) == []  # declaring: nothing to play
+    assert await panel_plays(dealt_view(), Workers()) == []  # declaring: nothing to play
     match = playing_match()
     turn = match.public_view().turn
     for seat in range(4):
         view = match.view_for(seat)
-        assert await panel_plays(view) == quick_plays(view)
+        assert await panel_plays(view, Workers()) == quick_plays(view)
         assert bool(quick_plays(view)) == (seat == turn)
     view = match.view_for(turn)
     played, _ = match.apply(Play(turn, quick_plays(view)[0].cards))
     after = played.view_for(turn)  # the same seat once it played: nothing more to play
-    assert await panel_plays(view) and await panel_plays(after) == []
+    assert await panel_plays(view, Workers()) and await panel_plays(after, Workers()) == []
 
 
 def test_the_heap_is_settled_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,13 +20,18 @@ from bot.runtime import offload
 
 
 @pytest.fixture
-def pool() -> Iterator[offload._Pool]:
-    offload.configure(2)
+def workers() -> Iterator[offload.Workers]:
+    made = offload.Workers(2)
     try:
-        assert offload._pool is not None
-        yield offload._pool
+        yield made
     finally:
-        offload.shutdown()
+        made.shutdown()
+
+
+@pytest.fixture
+def pool(workers: offload.Workers) -> offload._Pool:
+    assert workers.pool is not None
+    return workers.pool
 
 
 def _echo(value: object) -> tuple[object, int]:
@@ -45,11 +50,11 @@ def _waiting_bytes(fd: int) -> int:
 
 
 async def test_answers_that_arrived_together_share_one_wakeup() -> None:
-    offload.configure(1)
+    workers = offload.Workers(1)
     try:
-        pool = offload._pool
+        pool = workers.pool
         assert pool is not None
-        pid = await offload.run(os.getpid)  # up
+        pid = await workers.run(os.getpid)  # up
         futures = [pool.submit(_echo, (n,)) for n in range(3)]
         expected = sum(4 + len(pickle.dumps((True, (n, pid)), pickle.HIGHEST_PROTOCOL))
                        for n in range(3))
@@ -61,14 +66,15 @@ async def test_answers_that_arrived_together_share_one_wakeup() -> None:
         assert await asyncio.gather(*futures) == [(0, pid), (1, pid), (2, pid)]
         assert pool.wakeups - before == 1  # three answers, one wakeup of the loop
     finally:
-        offload.shutdown()
+        workers.shutdown()
 
 
-async def test_every_answer_reaches_its_caller_once_in_order(pool: offload._Pool) -> None:
+async def test_every_answer_reaches_its_caller_once_in_order(
+        pool: offload._Pool, workers: offload.Workers) -> None:
     finished: list[int] = []
 
     async def job(n: int) -> None:
-        value, _ = await offload.run(_echo, n)
+        value, _ = await workers.run(_echo, n)
         finished.append(int(str(value)))
 
     await asyncio.gather(*(job(n) for n in range(40)))
@@ -77,7 +83,7 @@ async def test_every_answer_reaches_its_caller_once_in_order(pool: offload._Pool
     order: list[tuple[int, int]] = []
 
     async def timed(n: int) -> None:
-        value, pid = await offload.run(_echo, n)
+        value, pid = await workers.run(_echo, n)
         order.append((pid, int(str(value))))
 
     await asyncio.gather(*(timed(n) for n in range(20)))
@@ -87,29 +93,32 @@ async def test_every_answer_reaches_its_caller_once_in_order(pool: offload._Pool
         assert numbers == sorted(numbers)
 
 
-async def test_a_cancelled_jobs_answer_goes_to_nobody_else(pool: offload._Pool) -> None:
-    await offload.run(os.getpid)
-    slow = asyncio.ensure_future(offload.run(_nap, 0.3, "slow"))
+async def test_a_cancelled_jobs_answer_goes_to_nobody_else(
+        pool: offload._Pool, workers: offload.Workers) -> None:
+    await workers.run(os.getpid)
+    slow = asyncio.ensure_future(workers.run(_nap, 0.3, "slow"))
     while not any(w.queue for w in pool.workers):
         await asyncio.sleep(0)
     slow.cancel()
     with pytest.raises(asyncio.CancelledError):
         await slow
-    assert await asyncio.gather(*(offload.run(_nap, 0.0, n) for n in range(4))) == [0, 1, 2, 3]
+    assert await asyncio.gather(*(workers.run(_nap, 0.0, n) for n in range(4))) == [0, 1, 2, 3]
 
 
-async def test_a_worker_that_died_idle_is_noticed_and_replaced(pool: offload._Pool) -> None:
-    pids = set(await asyncio.gather(*(offload.run(os.getpid) for _ in range(4))))
+async def test_a_worker_that_died_idle_is_noticed_and_replaced(
+        pool: offload._Pool, workers: offload.Workers) -> None:
+    pids = set(await asyncio.gather(*(workers.run(os.getpid) for _ in range(4))))
     for pid in pids:
         os.kill(pid, signal.SIGKILL)
     while not pool.broken:  # its closed pipe wakes the loop
         await asyncio.sleep(0.01)
-    assert offload._pool is pool  # replaced when next used
-    pid = await offload.run(os.getpid)
-    assert pid not in pids and offload._pool is not pool
+    assert workers.pool is pool  # replaced when next used
+    pid = await workers.run(os.getpid)
+    assert pid not in pids and workers.pool is not pool
 
 
-async def test_an_answer_larger_than_the_pipe_arrives_whole(pool: offload._Pool) -> None:
+async def test_an_answer_larger_than_the_pipe_arrives_whole(
+        pool: offload._Pool, workers: offload.Workers) -> None:
     size = 3 * offload.PIPE_SIZE + 12345  # several reads, frames split anywhere
-    first, second = await asyncio.gather(offload.run(bytes, size), offload.run(_echo, "after"))
+    first, second = await asyncio.gather(workers.run(bytes, size), workers.run(_echo, "after"))
     assert first == bytes(size) and second[0] == "after"

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from botkit import by_panel, play_hand, world
 
+from bot.services.autopilot import Autopilot
 from bot.services.tables import TableService
 
 
@@ -23,27 +24,27 @@ async def test_computer_turns_and_turns_without_forced_plays_load_nothing(
         loads: list[str] = []
         forced: list[int] = []
         real_load = TableService.load
-        real_forced = TableService._forced_turn
+        real_forced = Autopilot._forced_turn
 
         async def load(self: TableService, table_id: int) -> Any:
             loads.append(sys._getframe(1).f_code.co_name)
             return await real_load(self, table_id)
 
-        async def forced_turn(self: TableService, table_id: int, seat: int, *rest: Any) -> None:
+        async def forced_turn(self: Autopilot, table_id: int, seat: int, *rest: Any) -> None:
             forced.append(seat)
             await real_forced(self, table_id, seat, *rest)
 
         monkeypatch.setattr(TableService, "load", load)
-        monkeypatch.setattr(TableService, "_forced_turn", forced_turn)
+        monkeypatch.setattr(Autopilot, "_forced_turn", forced_turn)
         computer_moves = 0
-        real_apply = service._computer_apply
+        real_apply = service.autopilot._computer_apply
 
         def computer_apply(*args: Any) -> None:
             nonlocal computer_moves
             computer_moves += 1
             real_apply(*args)
 
-        monkeypatch.setattr(service, "_computer_apply", computer_apply)
+        monkeypatch.setattr(service.autopilot, "_computer_apply", computer_apply)
         await play_hand(w, by_panel)
         assert computer_moves > 20  # the computers played their cards
         assert "_computer_turn" not in loads

@@ -14,7 +14,7 @@ from test_publish_pictures import alice_to_play, pick_first
 
 from bot.core.table import TableDoc
 from bot.runtime import offload
-from bot.services import pictures
+from bot.services.pictures import Pictures, _draw_hand
 from bot.ui import panels
 from engine.actions import Play, StartHand
 from engine.game import Match
@@ -50,12 +50,13 @@ async def test_a_panel_asks_the_worker_once_and_makes_no_task(monkeypatch: pytes
                                                               ) -> None:
     asked: list[str] = []
 
-    async def run(fn: Any, *args: Any, priority: float = offload.NORMAL) -> Any:
+    async def run(fn: Any, *args: Any, priority: int = offload.COMPUTERS) -> Any:
         asked.append(fn.__name__)
         return fn(*args)
 
-    monkeypatch.setattr(offload, "run", run)
-    pictures.hands.items.clear()
+    workers = offload.Workers()
+    monkeypatch.setattr(workers, "run", run)
+    pictures = Pictures(workers)
     panels._PLAYS.clear()
     match = playing_match()
     turn = match.public_view().turn
@@ -67,30 +68,33 @@ async def test_a_panel_asks_the_worker_once_and_makes_no_task(monkeypatch: pytes
     loop.set_task_factory(lambda loop, coro, **kw: made.append(coro.__qualname__)
                           or asyncio.Task(coro, loop=loop, **kw))
     try:
-        first = await panels.build_panel(doc, 7, turn, "en", [])  # both missing: one job
+        # both missing: one job
+        first = await panels.build_panel(doc, 7, turn, "en", [], pictures=pictures)
         assert (asked, made) == (["_each"], [])
         asked.clear()
-        again = await panels.build_panel(doc, 7, turn, "en", [])  # both known: no job
+        # both known: no job
+        again = await panels.build_panel(doc, 7, turn, "en", [], pictures=pictures)
         assert (asked, made) == ([], []) and again.content == first.content
-        assert again.image == first.image == pictures._draw_hand(
+        assert again.image == first.image == _draw_hand(
             match.view_for(turn), "en", (), True)
-        await panels.build_panel(doc, 7, (turn + 1) % 4, "en", [])  # a picture only
+        # a picture only
+        await panels.build_panel(doc, 7, (turn + 1) % 4, "en", [], pictures=pictures)
         assert asked == ["_draw_hand"]
         assert not any("hand_picture" in name or "panel_plays" in name for name in made)
     finally:
         loop.set_task_factory(None)
-        pictures.hands.items.clear()
         panels._PLAYS.clear()
 
 
 @pytest.mark.asyncio
 async def test_warming_hands_each_answer_to_its_cache_and_leaves_failures() -> None:
     kept: list[Any] = []
-    await offload.warm([offload.Want(abs, (-2,), kept.append),
+    workers = offload.Workers()
+    await workers.warm([offload.Want(abs, (-2,), kept.append),
                         offload.Want(int, ("x",), kept.append),  # fails: left to its path
                         offload.Want(len, ("abc",), kept.append)])
     assert kept == [2, 3]
-    await offload.warm([offload.Want(abs, (-2,), kept.append)])  # one: nothing to save
+    await workers.warm([offload.Want(abs, (-2,), kept.append)])  # one: nothing to save
     assert kept == [2, 3]
 
 
@@ -100,20 +104,20 @@ async def test_a_play_is_published_with_one_worker_job(tmp_path: Path,
     (they were two round trips, one after the other); what is shown is what it was."""
     async with alice_to_play(tmp_path) as (w, alice):
         asked: list[tuple[str, ...]] = []
-        run = offload.run
+        workers = w.bot.workers
+        run = workers.run
 
         async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
             inner = tuple(f.__name__ for f, _ in args[0]) if fn is offload._each else ()
             asked.append((fn.__name__, *inner))
             return await run(fn, *args, **kwargs)
 
-        monkeypatch.setattr(offload, "run", counted)
+        monkeypatch.setattr(workers, "run", counted)
         await pick_first(w, alice)
         await w.bot.publisher.idle()
         panel = w.dm_panel(alice)
         asked.clear()
-        pictures.tables.items.clear()  # (another test may have drawn the same table)
-        w.bot.service._closed = True  # the computers wait: this publish only
+        w.bot.service.autopilot._closed = True  # the computers wait: this publish only
         assert_ok(await alice.user.click(panel, custom_id=find(panel, "play").custom_id))
         await w.bot.publisher.idle()
         assert asked == [("_each", "table_png", "_draw_hand")], asked

@@ -16,19 +16,19 @@ from botkit import find, world
 
 from bot.runtime import offload
 from bot.runtime.config import Config, ConfigError
-from bot.services import pictures
+from bot.services.pictures import Pictures, _draw_hand, hand_key
 from engine.actions import Pass, StartHand
 from engine.game import Match, Phase
 from engine.rules import RuleSet
 
 
 @pytest.fixture
-def pool() -> Iterator[None]:
-    offload.configure(1)
+def pool() -> Iterator[offload.Workers]:
+    workers = offload.Workers(1)
     try:
-        yield
+        yield workers
     finally:
-        offload.shutdown()
+        workers.shutdown()
 
 
 def test_workers_setting() -> None:
@@ -41,8 +41,9 @@ def test_workers_setting() -> None:
 
 
 async def test_threads_by_default() -> None:
-    assert offload.workers() == 0
-    assert await offload.run(divmod, 7, 2) == (3, 1)
+    workers = offload.Workers()
+    assert workers.count == 0 and workers.pool is None
+    assert await workers.run(divmod, 7, 2) == (3, 1)
 
 
 def dealt() -> Match:
@@ -51,60 +52,103 @@ def dealt() -> Match:
     return match
 
 
-async def test_a_worker_process_draws_the_same_picture(pool: None) -> None:
+async def test_a_worker_process_draws_the_same_picture(pool: offload.Workers) -> None:
     match = dealt()
-    assert offload.workers() == 1
+    assert pool.count == 1
     view = match.view_for(0)
-    drawn = await offload.run(pictures._draw_hand, view, "en", (), True)
-    assert drawn == pictures._draw_hand(view, "en", (), True)
+    drawn = await pool.run(_draw_hand, view, "en", (), True)
+    assert drawn == _draw_hand(view, "en", (), True)
     assert drawn.startswith(b"\x89PNG")
 
 
 def test_a_hand_picture_is_keyed_on_what_it_shows() -> None:
     match = dealt()
-    before = pictures.hand_key(match.view_for(1), "en", (), True)
+    before = hand_key(match.view_for(1), "en", (), True)
     moved, _ = match.apply(Pass(0))
     assert moved.public_view() != match.public_view()
     # another seat acted: seat 1's cards, trump and level are the same, so is the key
-    assert pictures.hand_key(moved.view_for(1), "en", (), True) == before
-    assert pictures.hand_key(match.view_for(1), "zh_Hans", (), True) != before
-    assert pictures.hand_key(match.view_for(2), "en", (), True) != before
+    assert hand_key(moved.view_for(1), "en", (), True) == before
+    assert hand_key(match.view_for(1), "zh_Hans", (), True) != before
+    assert hand_key(match.view_for(2), "en", (), True) != before
 
 
-# ---- the workers' queue: earliest deadline first ---------------------------------------
+# ---- the workers' queue: people first -----------------------------------------------
 
 def _which(name: str) -> str:
     return name
 
 
-async def test_waiting_jobs_go_to_the_workers_most_urgent_first(pool: None) -> None:
-    await offload.run(_which, "warm")  # the worker is up
+async def test_waiting_jobs_go_to_the_workers_people_first(pool: offload.Workers) -> None:
+    await pool.run(_which, "warm")  # the worker is up
     finished: list[str] = []
 
-    async def job(name: str, priority: float) -> None:
-        finished.append(await offload.run(_which, name, priority=priority))
+    async def job(name: str, priority: int) -> None:
+        finished.append(await pool.run(_which, name, priority=priority))
 
-    # one worker: two jobs are handed over at once; the rest wait in the bot's process
+    # one worker: one job is handed over; the rest wait in the bot's process
     jobs = [asyncio.ensure_future(job(name, priority)) for name, priority in [
-        ("first", offload.NORMAL), ("second", offload.NORMAL),
-        ("table", offload.NORMAL), ("computer", offload.NORMAL),
-        ("hand", offload.URGENT)]]
+        ("first", offload.COMPUTERS), ("second", offload.COMPUTERS),
+        ("table", offload.PICTURES), ("computer", offload.COMPUTERS),
+        ("hand", offload.PEOPLE)]]
     await asyncio.gather(*jobs)
-    assert finished == ["first", "second", "hand", "table", "computer"]
+    assert finished == ["first", "hand", "table", "second", "computer"]
+
+
+class _HeldPool:
+    """A pool whose jobs answer only when the test says (no process, no clock)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, asyncio.Future[str]]] = []
+
+    def submit(self, fn: Any, args: tuple[Any, ...]) -> asyncio.Future[str]:
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.sent.append((args[0], future))
+        return future
+
+
+async def test_a_persons_job_overtakes_queued_computer_jobs() -> None:
+    """A backlog of computer turns and table pictures: a person's job goes to the worker
+    at once, behind at most the job it is running, and is answered before the backlog."""
+    workers = offload.Workers(0)
+    held = _HeldPool()
+    workers.count, workers.pool = 1, held  # type: ignore[assignment]
+    backlog = [asyncio.ensure_future(workers.run(_which, f"computer{n}",
+                                                 priority=offload.COMPUTERS))
+               for n in range(5)]
+    backlog += [asyncio.ensure_future(workers.run(_which, "table",
+                                                  priority=offload.PICTURES))]
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert [name for name, _ in held.sent] == ["computer0"]  # one in flight, five wait
+    person = asyncio.ensure_future(workers.run(_which, "hand", priority=offload.PEOPLE))
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert [name for name, _ in held.sent] == ["computer0", "hand"]  # sent at once
+    for _ in range(7):
+        name, future = next((n, f) for n, f in held.sent if not f.done())
+        future.set_result(name)
+        for _ in range(3):
+            await asyncio.sleep(0)
+    assert await person == "hand"
+    assert [name for name, _ in held.sent] == [
+        "computer0", "hand", "table", "computer1", "computer2", "computer3", "computer4"]
+    assert [await job for job in backlog] == [
+        "computer0", "computer1", "computer2", "computer3", "computer4", "table"]
 
 
 async def test_a_picture_asked_twice_while_drawn_is_drawn_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    real = offload.run
+    workers = offload.Workers()
+    real = workers.run
 
     async def counting(fn: Any, *args: Any, **kwargs: Any) -> Any:
         calls.append(fn.__name__)
         return await real(fn, *args, **kwargs)
 
-    monkeypatch.setattr(offload, "run", counting)
+    monkeypatch.setattr(workers, "run", counting)
     view = dealt().view_for(3)
-    pictures.hands.items.clear()
+    pictures = Pictures(workers)
     first, second = await asyncio.gather(pictures.hand_picture(view, "en"),
                                          pictures.hand_picture(view, "en"))
     assert first == second and calls == ["_draw_hand"]
@@ -127,47 +171,47 @@ def _sleep(seconds: float) -> int:
     return os.getpid()
 
 
-def _worker_pids() -> list[int]:
-    return list(offload._pool._processes) if offload._pool is not None else []  # type: ignore[attr-defined]
+def _worker_pids(workers: offload.Workers) -> list[int]:
+    return list(workers.pool._processes) if workers.pool is not None else []  # type: ignore[arg-type]
 
 
-async def test_a_killed_worker_is_replaced_and_its_jobs_answered(pool: None) -> None:
-    first_pid = await offload.run(os.getpid)
-    in_flight = asyncio.ensure_future(offload.run(_sleep, 0.5))
+async def test_a_killed_worker_is_replaced_and_its_jobs_answered(pool: offload.Workers) -> None:
+    first_pid = await pool.run(os.getpid)
+    in_flight = asyncio.ensure_future(pool.run(_sleep, 0.5))
     await asyncio.sleep(0.2)
     os.kill(first_pid, signal.SIGKILL)
     second_pid = await in_flight  # tried again in the new pool
     assert second_pid != first_pid
     view = dealt().view_for(0)
-    assert (await offload.run(pictures._draw_hand, view, "en", (), True)).startswith(
+    assert (await pool.run(_draw_hand, view, "en", (), True)).startswith(
         b"\x89PNG")
 
 
 async def test_a_stuck_worker_is_killed_and_the_job_tried_again(tmp_path: Path) -> None:
-    offload.configure(1, timeout=3.0)
+    workers = offload.Workers(1, timeout=3.0)
     try:
-        await offload.run(os.getpid)  # started and warm (the timeout counts from here on)
-        stuck = _worker_pids()
-        assert await offload.run(_slow_once, str(tmp_path / "marker")) == "drawn"
-        assert _worker_pids() and not set(stuck) & set(_worker_pids())
+        await workers.run(os.getpid)  # started and warm (the timeout counts from here on)
+        stuck = _worker_pids(workers)
+        assert await workers.run(_slow_once, str(tmp_path / "marker")) == "drawn"
+        assert _worker_pids(workers) and not set(stuck) & set(_worker_pids(workers))
         for pid in stuck:  # the stuck worker was killed, not left on its core
             with pytest.raises(ProcessLookupError):
                 os.kill(pid, 0)
     finally:
-        offload.shutdown()
+        workers.shutdown()
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 async def test_a_table_keeps_going_after_its_worker_died(tmp_path: Path, workers: int) -> None:
     # two workers: starting the second process polls the first on SimCord's standing clock
     async with world(tmp_path, humans=1, workers=workers) as w:
-        assert offload.workers() == workers
+        assert w.bot.workers.count == workers
         await w.open_table(1)
         await w.start()
         user = w.users[0]
         before = w.dm_panel(user)
-        assert before.attachments and _worker_pids()
-        for pid in _worker_pids():
+        assert before.attachments and _worker_pids(w.bot.workers)
+        for pid in _worker_pids(w.bot.workers):
             os.kill(pid, signal.SIGKILL)
         step = (await w.doc()).step
         button = find(before, "pass")
@@ -181,9 +225,9 @@ async def test_a_table_keeps_going_after_its_worker_died(tmp_path: Path, workers
 
 
 async def test_a_worker_starting_up_slowly_is_not_taken_for_stuck() -> None:
-    offload.configure(1, timeout=0.5)
+    workers = offload.Workers(1, timeout=0.5)
     try:  # the first answer (start-up and imports included) may take longer than that
-        pid = await offload.run(_sleep, 1.5)
-        assert await offload.run(os.getpid) == pid
+        pid = await workers.run(_sleep, 1.5)
+        assert await workers.run(os.getpid) == pid
     finally:
-        offload.shutdown()
+        workers.shutdown()

@@ -161,7 +161,8 @@ async def test_computer_levels_in_the_lobby_and_after_a_restart(tmp_path: Path) 
         assert [s.level for s in doc.seats[1:]] == ["normal", "strong", "easy"]
         content = w.table_message().content
         assert "Computer 2 · normal" in content and "Computer 3 · strong" in content
-        assert w.bot.service.player_of(doc, 1) != w.bot.service.player_of(doc, 3)
+        assert w.bot.service.autopilot.player_of(doc, 1) != w.bot.service.autopilot.player_of(
+            doc, 3)
         await alice.slash(w.channel, "tractor seat addbot", seat=2, level="easy")
         assert (await w.doc()).seat(1).level == "easy"  # a computer's level changed
         result = await alice.slash(w.channel, "tractor seat removebot")

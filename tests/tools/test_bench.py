@@ -17,7 +17,8 @@ async def test_bench_reports_every_figure(tmp_path: Path) -> None:
     report = await run_bench(BenchConfig(tables=2, seconds=2.0, think=0.0, computer="greedy",
                                          database=str(tmp_path / "bench.sqlite3")))
     assert report["tables"] == 2 and report["humans"] == 2
-    for key in ("play_to_commit_ms", "first_reply_ms", "loop_lag_ms"):
+    for key in ("play_to_commit_ms", "first_reply_ms", "loop_lag_ms", "pick_to_panel_ms",
+                "play_to_panel_ms"):
         assert set(report[key]) == {"n", "p50", "p99", "max"}
     assert report["first_reply_ms"]["n"] > 0  # the people did press buttons
     assert report["moves"] > 0
@@ -59,6 +60,8 @@ def test_sweep_prints_one_row_per_table_count(capsys: pytest.CaptureFixture[str]
                 "load_average": [1.0, 1.0, 1.0], "cpus": [0], "worker_cpus": [1],
                 "moves": 10, "hands": 0, "moves_per_second": 10.0,
                 "play_to_commit_ms": entry, "first_reply_ms": entry, "loop_lag_ms": entry,
+                "pick_to_panel_ms": entry, "play_to_panel_ms": entry,
+                "computer_moves_per_second": 1.0, "worker_core_share": 0.5,
                 "cpu_per_hand_s": None, "own_cpu_per_hand_s": None,
                 "own_cpu_per_move_ms": 1.0, "own_over_apply": 10.0, "apply_per_move_ms": 0.1,
                 "per_move": {"loads": 1, "reads": 0, "parses": 0, "saves": 1, "renders": 1},
