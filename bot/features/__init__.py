@@ -40,7 +40,8 @@ P = ParamSpec("P")
 F = TypeVar("F", bound="Feature")
 
 GROUP_NAME = "tractor"
-FEATURES = ("lobby", "seats", "play", "pace", "records", "admin", "takeback", "tricks")
+FEATURES = ("lobby", "seats", "play", "calling", "pace", "records", "admin", "takeback",
+            "tricks")
 """The feature modules, in the order their commands are registered."""
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "VerbSpec",
     "make_id",
     "parse_id",
+    "verb_of",
 ]
 
 PREFIX = "tr"
@@ -153,6 +154,13 @@ def parse_id(custom_id: str, verbs: dict[str, VerbSpec]) -> ComponentId:
     elif not spec.extra(rest):
         raise InvalidId(f"bad arg {rest[:20]!r}")
     return cid
+
+
+def verb_of(custom_id: str) -> str | None:
+    """The verb of a ``tr:`` id (None: not one of ours), to read a message's own components
+    back (a panel's selects' defaults); a click's id is parsed whole, by `parse_id`."""
+    parts = custom_id.split(":")
+    return parts[4] if len(parts) in (5, 6) and parts[0] == PREFIX else None
 
 
 def _parse_records(parts: list[str], verbs: dict[str, VerbSpec]) -> ComponentId:
