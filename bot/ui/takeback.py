@@ -1,0 +1,56 @@
+"""Taking back one's last play (R12 `take_backs`), answered: shared by the panel's
+``Take back`` button (the take-backs room) and ``/tractor tricks takeback`` (the Tricks
+room's subgroup). The engine decides who may take back what (`engine.actions.TakeBack`);
+the service turns the `PlayTakenBack` event into a table line and refreshes the panels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.core.selection import Selections
+from bot.core.text import cards_text
+from bot.i18n import t
+from bot.services.tables import TableService, Tx
+from bot.ui.publish import Publisher
+from bot.ui.replies import locale_of, send
+from engine.actions import TakeBack
+from engine.events import PlayTakenBack
+
+__all__ = ["TakeBacks", "taken_back"]
+
+
+class TakeBacks:
+    """Take-backs for the rooms that offer them."""
+
+    def __init__(self, service: TableService, selections: Selections,
+                 publisher: Publisher) -> None:
+        self.service = service
+        self.selections = selections
+        self.publisher = publisher
+
+    async def typed(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """``/tractor tricks takeback``: take back your last play at this table."""
+        tx = await self.service.act(table_id, interaction.user.id, TakeBack)
+        seat = tx.doc.seat_of(interaction.user.id)
+        if seat is not None:
+            self.selections.clear(table_id, seat)
+            self.publisher.refresh_ephemeral(table_id, seat)
+        await send(interaction, t("takeback.done", locale_of(interaction),
+                                  cards=taken_back(tx)))
+
+    async def clicked(self, interaction: discord.Interaction[Any], table_id: int,
+                      seat: int | None, step: int) -> None:
+        """The panel's ``Take back`` (of the panel's `step`); an ephemeral panel is
+        refreshed (a DM panel is, by the publish)."""
+        await self.service.act(table_id, interaction.user.id, TakeBack, step=step)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral and seat is not None:
+            self.publisher.refresh_ephemeral(table_id, seat)
+
+
+def taken_back(tx: Tx) -> str:
+    """The cards a take-back returned, as text."""
+    events = [e for e in tx.events if isinstance(e, PlayTakenBack)]
+    return cards_text(events[0].cards) if events else ""
