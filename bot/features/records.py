@@ -389,10 +389,9 @@ class Records(Feature):
     async def _page_button(self, interaction: discord.Interaction, cid: ComponentId,
                            values: list[str]) -> None:
         """A leaderboard's ◀ / ▶ (``arg``: ``by.scope[.season]``, ``step``: the page)."""
-        by, scope, *season = cid.arg.split(".")
-        content, view = await leaderboard_message(
-            interaction, self.app.store, by, scope, cid.step,
-            int(season[0]) if season else None)
+        by, scope, season = cid.board
+        content, view = await leaderboard_message(interaction, self.app.store, by, scope,
+                                                  cid.step, season)
         await edit_clicked(interaction, content=content, view=view, allowed_mentions=NO_PINGS)
 
     async def _replay_button(self, interaction: discord.Interaction, cid: ComponentId,

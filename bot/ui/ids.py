@@ -92,6 +92,13 @@ class ComponentId:
         parts = self.arg.split(".", 1)
         return parts[1] if len(parts) == 2 else ""
 
+    @property
+    def board(self) -> tuple[str, str, int | None]:
+        """A leaderboard button's ``arg`` (``by.scope[.season]``): its words and season."""
+        by, _, rest = self.arg.partition(".")
+        scope, _, season = rest.partition(".")
+        return by, scope, int(season) if season.isdigit() else None
+
     def __str__(self) -> str:
         if self.prefix == RECORDS:
             return _records_id(self)
@@ -108,9 +115,9 @@ def _records_id(cid: ComponentId) -> str:
     if cid.verb == "rp":
         custom_id = f"{RECORDS}:rp:{cid.hand}:{cid.step}"
     else:
-        by, scope, *season = cid.arg.split(".")
-        custom_id = f"{RECORDS}:{cid.verb}:{by}:{scope}:{cid.step}" + "".join(
-            f":{s}" for s in season)
+        by, scope, season = cid.board
+        custom_id = f"{RECORDS}:{cid.verb}:{by}:{scope}:{cid.step}" + (
+            "" if season is None else f":{season}")
     assert len(custom_id) <= MAX_ID, custom_id
     return custom_id
 
