@@ -112,8 +112,9 @@ class Shape:
             raise ValueError("--seats must be between 4 and 8")
         if decks is not None and not 2 <= decks <= 4:
             raise ValueError("--decks must be 2, 3 or 4")
-        if mode is None and ((seats or 4) != 4 or (decks or 2) != 2):
-            mode = "friends"
+        from bot.core.options import shape_mode
+
+        mode = mode or shape_mode(seats, decks)
         if (mode or "teams") == "teams":
             if (seats or 4) != 4 or (decks or 2) != 2:
                 raise ValueError("--mode teams is four seats and two decks; Finding Friends "

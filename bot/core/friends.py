@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.core.errors import UserFacingError
 from engine.friends import FriendCall
@@ -21,7 +22,7 @@ from engine.game import Phase
 from engine.rules import RuleSet
 
 __all__ = ["CALLING", "MAX_CALLS", "CallChoices", "CallDraft", "call_choices", "calls_ok",
-           "encode_calls", "is_friends", "parse_calls"]
+           "encode_calls", "is_friends", "parse_calls", "suit_of"]
 
 CALLING = Phase.CALLING
 MAX_CALLS = 3
@@ -38,6 +39,11 @@ def is_friends(rules: RuleSet) -> bool:
 def call_code(call: FriendCall) -> str:
     """``AH1``: the first A♥."""
     return f"{call.card}{call.copy}"
+
+
+def suit_of(call: FriendCall) -> str:
+    """The called card's suit letter (a call never names a joker)."""
+    return "" if call.card.suit is None else call.card.suit.value
 
 
 def encode_calls(calls: Sequence[FriendCall]) -> str:
@@ -68,27 +74,30 @@ def parse_calls(text: str, legal: Sequence[FriendCall], wanted: int) -> list[Fri
 @dataclass(frozen=True, slots=True)
 class CallDraft:
     """The starter's friend call being made: the calls so far (``AH1-10S2``) and the card
-    being picked (suit letter, rank text, copy); empty picks take the first legal ones."""
+    being picked (suit letter, rank text, copy); empty picks take the first legal ones.
+    Kept with the table (`bot.core.table.TableDoc.call_draft`), so a restart keeps it."""
 
     calls: str = ""
     suit: str = ""
     rank: str = ""
     copy: int = 0
 
-    def values(self) -> list[str]:
-        """As kept in `bot.core.selection.Selections` while the phase is CALLING."""
-        return [f"calls:{self.calls}", f"suit:{self.suit}", f"rank:{self.rank}",
-                f"copy:{self.copy}"]
+    def to_dict(self) -> dict[str, Any]:
+        return {"calls": self.calls, "suit": self.suit, "rank": self.rank,
+                "copy": self.copy}
 
     @classmethod
-    def of(cls, values: Sequence[str]) -> CallDraft:
-        """Back from `values` (anything else is ignored: a fresh draft)."""
-        fields = dict(v.split(":", 1) for v in values if ":" in v)
-        calls = fields.get("calls", "")
-        copy = fields.get("copy", "0")
-        return cls(calls if calls_ok(calls) else "", fields.get("suit", "")[:1],
-                   fields.get("rank", "")[:2],
-                   int(copy) if len(copy) == 1 and copy in "01234" else 0)
+    def from_dict(cls, data: Any) -> CallDraft:
+        """Back from `to_dict` (anything malformed: a fresh draft; the calls are checked
+        against the legal ones when used, `call_choices`)."""
+        if not isinstance(data, dict):
+            return cls()
+        calls, suit, rank, copy = (data.get(k) for k in ("calls", "suit", "rank", "copy"))
+        if not (isinstance(calls, str) and calls_ok(calls) and isinstance(suit, str)
+                and len(suit) <= 1 and isinstance(rank, str) and len(rank) <= 2
+                and isinstance(copy, int) and 0 <= copy <= 4):
+            return cls()
+        return cls(calls, suit, rank, copy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +117,9 @@ def call_choices(draft: CallDraft, legal: Sequence[FriendCall], wanted: int) -> 
     (else the first), its rank (else the highest), its copy (else the first)."""
     made = tuple(parse_calls(draft.calls, legal, wanted))
     left = [c for c in legal if c not in made]
-    suits = tuple(dict.fromkeys(c.card.suit.value for c in left))
+    suits = tuple(dict.fromkeys(suit_of(c) for c in left))
     suit = draft.suit if draft.suit in suits else (suits[0] if suits else "")
-    in_suit = sorted((c for c in left if c.card.suit.value == suit),
+    in_suit = sorted((c for c in left if suit_of(c) == suit),
                      key=lambda c: (-c.card.rank, c.copy))
     ranks = tuple(dict.fromkeys(str(c.card.rank) for c in in_suit))
     rank = draft.rank if draft.rank in ranks else (ranks[0] if ranks else "")

@@ -26,7 +26,7 @@ from bot.i18n import t
 from engine.rules import RuleSet
 
 __all__ = ["BOT_DEFAULTS", "OPTIONS", "Option", "option_values", "options_from", "options_text",
-           "parse_value", "rules_from", "rules_of", "with_option"]
+           "parse_value", "rules_from", "rules_of", "shape_mode", "with_option"]
 
 Kind = Literal["seconds", "number", "choice", "bool"]
 
@@ -185,13 +185,21 @@ def with_option(options: Mapping[str, Any], name: str, value: Any) -> dict[str, 
     return values | rules.to_dict()
 
 
+def shape_mode(players: int | None = None, decks: int | None = None) -> str | None:
+    """The mode a table's shape implies: ``friends`` when more players, or other decks, than
+    the four-player game's (4 players, 2 decks; None or 0: not asked) are asked for, else
+    None. THE one place the mode is inferred (``/tractor new``, an options select, local
+    play's ``--seats``/``--decks``)."""
+    return "friends" if (players or 4) != 4 or (decks or 2) != 2 else None
+
+
 def _implied(values: Mapping[str, Any], name: str, value: Any) -> dict[str, Any]:
     """The table's shape follows one change: back to teams is four players and two decks;
-    more players, or other decks, than the four-player game is Finding Friends."""
+    a shape beyond the four-player game's is Finding Friends (`shape_mode`)."""
     if name == "mode" and value == "teams":
         return {"players": 4, "decks": 0}
-    if values.get("mode") == "teams" and (
-            (name == "players" and value != 4) or (name == "decks" and value not in (0, 2))):
+    if values.get("mode") == "teams" and name in ("players", "decks") \
+            and isinstance(value, int) and shape_mode(**{name: value}):
         return {"mode": "friends"}
     return {}
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.core.errors import UserFacingError
-from bot.core.friends import CALLING
+from bot.core.friends import CALLING, CallDraft
 from bot.core.options import rules_of
 from engine.game import Match, Phase
 from engine.rules import RuleSet
@@ -144,6 +144,9 @@ class TableDoc:
     """Between hands (and before the first deal): the seats whose player pressed Ready."""
     summary_message: int | None = None
     """The last hand's summary message (it carries the Ready button until the next deal)."""
+    call_draft: tuple[int, CallDraft] | None = None
+    """Finding Friends: the step and the starter's friend call being made at that step
+    (`call_draft_now`), kept so that a restart shows it (bookkeeping: no step change)."""
     _parsed: tuple[dict[str, Any], Match] | None = field(default=None, repr=False,
                                                          compare=False)
     """``(match, Match.from_dict(match))``: the match is parsed once per document."""
@@ -167,7 +170,8 @@ class TableDoc:
             "waiting": [None if s is None else s.to_dict() for s in self.waiting],
             "ready": list(self.ready),
             "summary_message": self.summary_message,
-        }
+        } | ({} if self.call_draft is None else {
+            "call_draft": {"step": self.call_draft[0], **self.call_draft[1].to_dict()}})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableDoc:
@@ -195,6 +199,7 @@ class TableDoc:
             waiting=waiting[:len(seats)],
             ready=[int(s) for s in data.get("ready", [])],
             summary_message=_opt_int(data.get("summary_message")),
+            call_draft=_call_draft(data.get("call_draft")),
         )
 
     # ---- queries ---------------------------------------------------------------------
@@ -301,6 +306,13 @@ class TableDoc:
     def names(self) -> list[str]:
         return ["" if s is None else s.name for s in self.seats]
 
+    def call_draft_now(self) -> CallDraft:
+        """The friend call being made at this step (a fresh one: none, or one kept from an
+        earlier step, whose panel has moved on)."""
+        if self.call_draft is None or self.call_draft[0] != self.step:
+            return CallDraft()
+        return self.call_draft[1]
+
     def add_note(self, line: str, keep: int = 6) -> None:
         self.notes.append(line)
         del self.notes[:-keep]
@@ -339,3 +351,10 @@ def seats_to_act(match: Match) -> list[int]:
 
 def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def _call_draft(data: Any) -> tuple[int, CallDraft] | None:
+    """A stored ``call_draft`` (None if absent or malformed)."""
+    if not isinstance(data, dict) or not isinstance(data.get("step"), int):
+        return None
+    return data["step"], CallDraft.from_dict(data)

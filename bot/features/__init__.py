@@ -1,4 +1,5 @@
-"""The features ("rooms"): lobby, play and records. Each keeps its slash commands, the
+"""The features ("rooms"): lobby, seats, play, the friend call, pace, records, settings,
+admin, take-backs and tricks. Each keeps its slash commands, the
 component verbs it handles (registered in the `ComponentRouter`) and its private helpers
 together; this module holds what they share.
 
@@ -40,7 +41,8 @@ P = ParamSpec("P")
 F = TypeVar("F", bound="Feature")
 
 GROUP_NAME = "tractor"
-FEATURES = ("lobby", "seats", "play", "pace", "records", "admin", "takeback", "tricks")
+FEATURES = ("lobby", "seats", "play", "calling", "pace", "records", "settings", "admin",
+            "takeback", "tricks")
 """The feature modules, in the order their commands are registered."""
 
 

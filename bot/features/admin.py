@@ -19,9 +19,10 @@ from discord import app_commands
 from bot.core.errors import UserFacingError
 from bot.core.options import OPTIONS, Option, options_from, options_text, parse_value
 from bot.features import App, Feature, add_feature, guarded
-from bot.features.records import LANGUAGE_CHOICES
 from bot.i18n import NATIVE_NAMES, lstr, server_locale, stored_server_language, t
 from bot.storage import GuildSettings, Season
+from bot.ui.access import manages_guild
+from bot.ui.choices import LANGUAGE_CHOICES
 from bot.ui.replies import reader_locale, send
 
 __all__ = ["Admin", "parse_typed"]
@@ -33,11 +34,6 @@ RESET_CHOICES = [app_commands.Choice(name=lstr("choice.defaults.all"), value=ALL
                  *OPTION_CHOICES]
 TRUE_WORDS = {"true", "yes", "on", "1"}
 FALSE_WORDS = {"false", "no", "off", "0"}
-
-
-def manages_guild(interaction: discord.Interaction[Any]) -> bool:
-    perms = getattr(interaction, "permissions", None)
-    return bool(perms and perms.manage_guild)
 
 
 def parse_typed(option: Option, raw: str) -> Any:

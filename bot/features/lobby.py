@@ -10,7 +10,6 @@ import discord
 from discord import app_commands, ui
 
 from bot.core.errors import UserFacingError
-from bot.core.levels import LEVELS
 from bot.core.options import (
     OPTIONS,
     Option,
@@ -18,20 +17,18 @@ from bot.core.options import (
     options_from,
     options_text,
     parse_value,
+    shape_mode,
 )
-from bot.core.table import MAX_SEATS, Seat, TableDoc
+from bot.core.table import TableDoc
 from bot.features import ALIAS_KEY, App, Feature, add_feature, guarded
 from bot.i18n import lstr, server_locale, t
-from bot.services.seating import Seating
 from bot.ui.access import manages_channels
+from bot.ui.choices import LEVEL_CHOICES, SEAT_CHOICES
 from bot.ui.components import button, select
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import edit_clicked, locale_of, pages, send
+from bot.ui.seat_answers import SeatAnswers
 
-SEAT_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in range(1, MAX_SEATS + 1)]
-"""Seats 1–8 (a table has 4–8: `bot.core.seat_rules.free_seat` refuses the others)."""
-LEVEL_CHOICES = [app_commands.Choice(name=lstr(f"level.{level}"), value=level)
-                 for level in LEVELS]
 OPTION_ROWS = 4
 """Option selects per page of the options message (the fifth row holds ◀ ▶)."""
 
@@ -51,7 +48,7 @@ class Lobby(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.seating = Seating(app.service)
+        self.seats = SeatAnswers(app.service)
         add = app.router.add
         for verb, handler in (("join", self._join_button), ("leave", self._leave_button),
                               ("addbot", self._addbot_button), ("start", self._start_button),
@@ -94,22 +91,15 @@ class Lobby(Feature):
         decks: app_commands.Range[int, 2, 4] | None = None,
     ) -> None:
         """Open a table in this channel (one per channel), with the table options."""
-        if mode is None and ((players or 4) != 4 or (decks or 2) != 2):
-            mode = "friends"  # more players or decks than the four-player game
-        given = {"mode": mode, "players": players, "decks": decks,
-                 "turn_timer": turn_timer, "declare_window": declare_window,
-                 "kitty_multiplier": kitty_multiplier, "no_bid": no_bid,
-                 "must_defend": must_defend, "match_end": match_end, "no_trump": no_trump,
-                 "throw_penalty": throw_penalty, "follow": follow, "throw_ruff": throw_ruff,
-                 "level_scoring": level_scoring, "fixed_trump": fixed_trump,
-                 "take_backs": take_backs, "unseen_count": unseen_count,
-                 "ready_timeout": ready_timeout}
+        mode = mode or shape_mode(players, decks)
+        # The options given: the parameters above, each an option's command (stated once).
+        given = {OPTIONS_BY_COMMAND[name].name: value for name, value in locals().items()
+                 if name in OPTIONS_BY_COMMAND and value is not None}
         reader = await self.ack(interaction)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         store = self.app.store
         settings = await store.guild_settings(interaction.guild_id)
-        options = options_from(settings.table_options, {
-            OPTIONS_BY_COMMAND[k].name: v for k, v in given.items() if v is not None})
+        options = options_from(settings.table_options, given)
         locale = server_locale(settings.language, interaction.guild_locale)
         user = interaction.user
         name = getattr(user, "display_name", user.name)
@@ -129,48 +119,11 @@ class Lobby(Feature):
         """Take a seat at this channel's table (a computer's seat too, before the start)."""
         await self.ack(interaction)
         table_id, _ = await self.here(interaction)
-        await self.join_table(interaction, table_id, None if seat is None else seat - 1)
+        await self.seats.join(interaction, table_id, None if seat is None else seat - 1)
 
     async def _join_button(self, interaction: discord.Interaction[Any], cid: ComponentId,
                            values: list[str]) -> None:
-        await self.join_table(interaction, cid.table, None)
-
-    async def join_table(self, interaction: discord.Interaction[Any], table_id: int,
-                    seat: int | None) -> None:
-        locale = locale_of(interaction)
-        user = interaction.user
-        name = getattr(user, "display_name", user.name)
-        index, now = await self.seating.join(table_id, user.id, name, locale, seat)
-        await send(interaction, t("join.done" if now else "join.next_hand", locale,
-                                  number=index + 1))
-        await self._welcome_dm(interaction, table_id, index, locale)
-
-    async def _welcome_dm(self, interaction: discord.Interaction[Any], table_id: int,
-                          seat: int, locale: str) -> None:
-        """DM the player now, so closed DMs are found (and explained) while they are here."""
-        user = interaction.user
-        where = getattr(interaction.channel, "mention", "#?")
-        try:
-            dm = await user.create_dm()
-            await dm.send(t("join.welcome_dm", locale, channel=where),
-                          allowed_mentions=discord.AllowedMentions.none())
-        except discord.Forbidden:
-            await send(interaction, t("error.dm_closed", locale))
-
-            def closed(doc: TableDoc) -> None:
-                entry = _person(doc, seat, user.id)
-                if entry is not None:
-                    entry.dm_closed = True
-                    entry.dm_notice_sent = True
-            await self.app.service.update_meta(table_id, closed)
-        except discord.HTTPException:
-            pass
-        else:
-            def opened(doc: TableDoc) -> None:
-                entry = _person(doc, seat, user.id)
-                if entry is not None:
-                    entry.dm_channel = dm.id
-            await self.app.service.update_meta(table_id, opened)
+        await self.seats.join(interaction, cid.table, None)
 
     @app_commands.command(name="leave", description=lstr("cmd.leave.desc"))
     @guarded
@@ -185,7 +138,7 @@ class Lobby(Feature):
         await self._leave(interaction, cid.table)
 
     async def _leave(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        await self.seating.leave(table_id, interaction.user.id)
+        await self.seats.seating.leave(table_id, interaction.user.id)
         await send(interaction, t("leave.done", locale_of(interaction)))
 
     @app_commands.command(name="addbot", description=lstr("cmd.addbot.desc"))
@@ -197,18 +150,11 @@ class Lobby(Feature):
         """Seat a computer player (the first empty seat unless you pick one), at a level."""
         await self.ack(interaction)
         table_id, _ = await self.here(interaction)
-        await self.add_bot(interaction, table_id, None if seat is None else seat - 1, level)
+        await self.seats.add_bot(interaction, table_id, None if seat is None else seat - 1, level)
 
     async def _addbot_button(self, interaction: discord.Interaction[Any], cid: ComponentId,
                              values: list[str]) -> None:
-        await self.add_bot(interaction, cid.table, None, None)
-
-    async def add_bot(self, interaction: discord.Interaction[Any], table_id: int,
-                      seat: int | None, level: str | None) -> None:
-        """``/tractor addbot`` and ``/tractor seat addbot``."""
-        index = await self.seating.add_bot(table_id, interaction.user.id, seat, level,
-                                           can_manage=manages_channels(interaction))
-        await send(interaction, t("addbot.done", locale_of(interaction), number=index + 1))
+        await self.seats.add_bot(interaction, cid.table, None, None)
 
     # ---- start and end -------------------------------------------------------------
 
@@ -369,14 +315,6 @@ class Lobby(Feature):
         page = int(cid.arg)
         await edit_clicked(interaction, view=options_view(doc, cid.table, locale,
                                                                    page))
-
-
-def _person(doc: TableDoc, seat: int, user_id: int) -> Seat | None:
-    """`user_id`'s entry at `seat`, seated or waiting for the next hand."""
-    for entry in (doc.seats[seat], doc.waiting[seat]):
-        if entry is not None and entry.user_id == user_id:
-            return entry
-    return None
 
 
 OPTIONS_BY_COMMAND: dict[str, Option] = {o.command: o for o in OPTIONS.values() if o.command}

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands, ui
 
 from bot.core.errors import UserFacingError
-from bot.core.friends import CALLING, is_friends
+from bot.core.friends import is_friends
 from bot.core.selection import pick_instances, pool, selection_cards
 from bot.core.table import TableDoc
 from bot.core.text import (
@@ -26,12 +26,13 @@ from bot.core.text import (
     team_names,
     trick_line,
 )
-from bot.features import App, Feature, add_feature, calling, guarded
-from bot.i18n import lstr, resolve_locale, t
+from bot.features import App, Feature, add_feature, guarded
+from bot.i18n import lstr, t
 from bot.services.players import computer_action, quick_plays, shape_of, suggest_bury
 from bot.ui.edits import edit_original_quietly
+from bot.ui.hand import HandPanels, has_verb, message_selection, select_values
 from bot.ui.ids import ComponentId, VerbSpec
-from bot.ui.panels import DECLARE_SUITS, Panel, build_panel, declaration_for
+from bot.ui.panels import DECLARE_SUITS, declaration_for
 from bot.ui.replies import edit_clicked, fail, fit, locale_of, quote, reader_locale, send
 from engine.actions import Action, Bury, Declare, Pass, Play
 from engine.cards import Card, parse_cards
@@ -52,30 +53,6 @@ def _group_ok(text: str) -> bool:
 
 def _suit_ok(text: str) -> bool:
     return text in dict(DECLARE_SUITS)
-
-
-def message_selection(message: discord.Message | None) -> list[str]:
-    """The card instances selected in a panel message (its card selects' defaults)."""
-    chosen: list[str] = []
-    for child in _children(message):
-        custom_id = getattr(child, "custom_id", None) or ""
-        if custom_id.split(":")[4:5] == ["sel"]:
-            chosen += [o.value for o in getattr(child, "options", []) if o.default]
-    return chosen
-
-
-def select_values(message: discord.Message | None, custom_id: str) -> list[str]:
-    """All option values of one select of a message."""
-    for child in _children(message):
-        if getattr(child, "custom_id", None) == custom_id:
-            return [option.value for option in getattr(child, "options", [])]
-    return []
-
-
-def _children(message: discord.Message | None) -> list[Any]:
-    if message is None:
-        return []
-    return [child for row in message.components for child in getattr(row, "children", [])]
 
 
 class CardsModal(ui.Modal):
@@ -108,6 +85,7 @@ class PlayFeature(Feature, name="Play"):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
+        self.panels = HandPanels(app.store, app.publisher, app.selections)
         add = app.router.add
         panel = self._panel_verb
         # A card pick only redraws the clicked panel: the panel is the click's answer.
@@ -124,7 +102,6 @@ class PlayFeature(Feature, name="Play"):
         add(VerbSpec("last", "table"), self._last_trick, ack="reply")
         add(VerbSpec("score", "table"), self._score_sheet, ack="reply")
         add(VerbSpec("back", "table", seat="optional"), self._back_button, ack="reply")
-        calling.register(self)
 
     async def doc_for(self, interaction: discord.Interaction[Any], table_id: int) -> TableDoc:
         """The table, loaded once per interaction (the owner check keeps it)."""
@@ -135,13 +112,11 @@ class PlayFeature(Feature, name="Play"):
     async def _type(self, interaction: discord.Interaction[Any], cid: ComponentId,
                     values: list[str]) -> None:
         """Opens the modal at once (a modal must be the first response)."""
-        kind = {"decl": "declare"}.get(cid.verb, "play")
+        kind = "play"
         message = interaction.message
-        if message is not None and any((getattr(c, "custom_id", "") or "").split(":")[4:5]
-                                       == ["bury"] for c in _children(message)):
+        if has_verb(message, "bury"):
             kind = "bury"
-        elif message is not None and any((getattr(c, "custom_id", "") or "").split(":")[4:5]
-                                         == ["decl"] for c in _children(message)):
+        elif has_verb(message, "decl"):
             kind = "declare"
         await interaction.response.send_modal(CardsModal(self, cid, kind,
                                                          locale_of(interaction)))
@@ -162,8 +137,6 @@ class PlayFeature(Feature, name="Play"):
         cards_pool = pool(view)
         if verb in SELECTION_VERBS:
             current = message_selection(interaction.message)
-            if match.phase == CALLING and verb == "refresh":  # the friend call being made
-                current = selections.get(cid.table, seat)
             if stale and verb != "refresh":
                 current = []
             if verb == "sel" and not stale:
@@ -178,12 +151,12 @@ class PlayFeature(Feature, name="Play"):
             elif verb == "clear":
                 current = []
             selections.set(cid.table, seat, current)
-            await self._edit_panel(interaction, doc, cid.table, seat, current, locale)
-            self._track_panel(interaction, cid.table, seat)
+            await self.panels.edit(interaction, doc, cid.table, seat, current, locale)
+            self.panels.track(interaction, cid.table, seat)
             return
         if stale:
-            await self._stale(interaction, doc, cid.table, seat, locale)
-            self._track_panel(interaction, cid.table, seat)
+            await self.panels.stale(interaction, doc, cid.table, seat, locale)
+            self.panels.track(interaction, cid.table, seat)
             return
         if verb in ("hint", "suggest"):
             if verb == "suggest":
@@ -199,10 +172,10 @@ class PlayFeature(Feature, name="Play"):
                                                    leading=view.lead is None), locale))
             current = pick_instances(cards_pool, chosen)
             selections.set(cid.table, seat, current)
-            panel = await self._panel(doc, cid.table, seat, current, locale)
+            panel = await self.panels.panel(doc, cid.table, seat, current, locale)
             await edit_clicked(interaction, content=fit(f"{panel.content}\n{note}"),
                                picture=panel.picture, view=panel.view)
-            self._track_panel(interaction, cid.table, seat)
+            self.panels.track(interaction, cid.table, seat)
             return
         selected = message_selection(interaction.message) or selections.get(cid.table, seat)
         cards = tuple(selection_cards(cards_pool, selected))
@@ -223,59 +196,16 @@ class PlayFeature(Feature, name="Play"):
         except UserFacingError as error:
             if error.key == "error.stale":
                 _, doc = await self.app.service.load(cid.table)
-                await self._stale(interaction, doc, cid.table, seat, locale)
-                self._track_panel(interaction, cid.table, seat)
+                await self.panels.stale(interaction, doc, cid.table, seat, locale)
+                self.panels.track(interaction, cid.table, seat)
                 return
             raise
         if verb in ("play", "bury"):
             selections.clear(cid.table, seat)
-        if self._track_panel(interaction, cid.table, seat):
+        if self.panels.track(interaction, cid.table, seat):
             # An ephemeral panel is refreshed by the publisher from the latest table, so it
             # never shows an older state than a refresh that raced it.
             self.app.publisher.refresh_ephemeral(cid.table, seat)
-
-    def _track_panel(self, interaction: discord.Interaction[Any], table_id: int,
-                     seat: int) -> bool:
-        """Remember this interaction as the seat's latest ephemeral hand panel when its
-        original response is that panel: the ``My hand`` reply, or an ephemeral panel
-        message a component was used on (answered by an update or a deferred update)."""
-        kind = interaction.response.type
-        kinds = discord.InteractionResponseType
-        message = interaction.message
-        if kind in (kinds.message_update, kinds.deferred_message_update):
-            if message is None or not message.flags.ephemeral:
-                return False
-        elif kind is not kinds.deferred_channel_message:
-            return False
-        self.app.publisher.track_ephemeral(table_id, seat, interaction, locale_of(interaction),
-                                           new=kind is kinds.deferred_channel_message)
-        return True
-
-    async def _panel(self, doc: TableDoc, table_id: int, seat: int, selected: list[str],
-                     locale: str) -> Panel:
-        entry = doc.seats[seat]
-        four_colour = True
-        if entry is not None and entry.user_id is not None:
-            settings = await self.app.store.user_settings(entry.user_id)
-            four_colour = settings.four_colour
-            if settings.language:
-                locale = resolve_locale(settings.language)
-        return await build_panel(doc, table_id, seat, locale, selected,
-                                 pictures=self.app.publisher.pictures,
-                                 four_colour=four_colour)
-
-    async def _edit_panel(self, interaction: discord.Interaction[Any], doc: TableDoc,
-                          table_id: int, seat: int, selected: list[str], locale: str) -> None:
-        panel = await self._panel(doc, table_id, seat, selected, locale)
-        await edit_clicked(interaction, content=panel.content, picture=panel.picture,
-                           view=panel.view)
-
-    async def _stale(self, interaction: discord.Interaction[Any], doc: TableDoc,
-                     table_id: int, seat: int, locale: str) -> None:
-        """"This table has moved on": the panel is replaced by a fresh one."""
-        self.app.selections.clear(table_id, seat)
-        await self._edit_panel(interaction, doc, table_id, seat, [], locale)
-        await interaction.followup.send(t("error.stale", locale), ephemeral=True)
 
     # ---- the table message's buttons ----------------------------------------------------
 
@@ -292,14 +222,14 @@ class PlayFeature(Feature, name="Play"):
             raise UserFacingError("error.not_at_table")
         if doc.get_match() is None:
             raise UserFacingError("error.no_match")
-        panel = await self._panel(doc, table_id, seat,
+        panel = await self.panels.panel(doc, table_id, seat,
                                   self.app.selections.get(table_id, seat), locale)
         # The panel replaces the "thinking…" original response, which the publisher then
         # edits as the game moves on.
         await edit_original_quietly(interaction, content=panel.content, picture=panel.picture,
                                     view=panel.view,
                                     allowed_mentions=discord.AllowedMentions.none())
-        self._track_panel(interaction, table_id, seat)
+        self.panels.track(interaction, table_id, seat)
 
     async def _last_trick(self, interaction: discord.Interaction[Any], cid: ComponentId,
                           values: list[str]) -> None:

@@ -1,13 +1,15 @@
-"""Records: ``/tractor stats``, ``leaderboard``, ``history``, ``replay`` and ``settings``.
+"""Records: ``/tractor records stats|leaderboard|history|replay`` (and their old names).
 
-Replies to the person who asked (stats, replay, settings) are ephemeral, in their language
-(their ``/tractor settings language``, else the Discord client's). The leaderboard and the
-history are public messages in the server's language; they mention players without pinging
-anyone. Paging buttons are verbs of the component router (`bot.ui.components`) whose
-custom id carries everything needed (``rec:lb:<by>:<scope>:<page>[:<season>]``,
-``rec:rp:<hand>:<step>``, parsed and range-checked by `bot.ui.ids`), so they keep working
-after a restart. Matches with computer seats are shown (history, stats) but ranked nowhere:
-`bot.storage.Store` keeps them out of ratings and leaderboards.
+Replies to the person who asked (stats, replay) are ephemeral, in their language (their
+``/tractor settings language``, else the Discord client's: `bot.ui.replies.reader_locale`);
+a refusal (an unknown season or hand) takes the one error path (`bot.ui.replies.fail`). The
+leaderboard and the history are public messages in the server's language; they mention
+players without pinging anyone. Paging buttons are verbs of the component router
+(`bot.ui.components`) whose custom id carries everything needed
+(``rec:lb:<by>:<scope>:<page>[:<season>]``, ``rec:rp:<hand>:<step>``, parsed and range-
+checked by `bot.ui.ids`), so they keep working after a restart. Matches with computer seats
+are shown (history, stats) but ranked nowhere: `bot.storage.Store` keeps them out of
+ratings and leaderboards.
 
 Stats, leaderboard and history take ``mode:`` (``teams``, the default, or ``friends``):
 Finding Friends is counted, rated and ranked apart from the four-player game (issue 14).
@@ -26,6 +28,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.errors import UserFacingError
 from bot.core.options import rules_of
 from bot.core.replay import (
     Frame,
@@ -38,12 +41,9 @@ from bot.core.replay import (
 )
 from bot.features import App, Feature, add_feature, guarded
 from bot.i18n import (
-    NATIVE_NAMES,
-    SUPPORTED,
     lstr,
     resolve_locale,
     server_locale,
-    stored_server_language,
     t,
     tn,
 )
@@ -60,7 +60,7 @@ from bot.storage import (
 )
 from bot.ui.components import button
 from bot.ui.ids import RECORDS, ComponentId, VerbSpec
-from bot.ui.replies import edit_clicked, send
+from bot.ui.replies import edit_clicked, reader_locale, send
 from engine.rules import RuleSet
 
 __all__ = ["Records", "setup"]
@@ -76,12 +76,6 @@ REPLAY_CACHE = 32
 
 
 # ---------------------------------------------------------------------------- helpers
-
-
-async def reply_locale(interaction: discord.Interaction, store: Storage) -> str:
-    """The language to answer ``interaction.user`` in: their setting, else their client's."""
-    settings = await store.user_settings(interaction.user.id)
-    return resolve_locale(settings.language or interaction.locale)
 
 
 async def public_locale(interaction: discord.Interaction, store: Storage) -> str:
@@ -121,11 +115,6 @@ def id_ranges(ids: Sequence[int]) -> str:
         if value is not None:
             start = prev = value
     return ", ".join(parts)
-
-
-async def fail(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral error answer (works before or after the acknowledgement)."""
-    await send(interaction, text)
 
 
 # ---------------------------------------------------------------------------- stats
@@ -380,18 +369,10 @@ def replay_view(hand: int, step: int, steps: int) -> discord.ui.View:
 _BY_CHOICES = [app_commands.Choice(name=lstr(f"choice.by.{b}"), value=b) for b in BY]
 _SCOPE_CHOICES = [app_commands.Choice(name=lstr(f"choice.scope.{s}"), value=s) for s in SCOPES]
 _MODE_CHOICES = [app_commands.Choice(name=lstr(f"choice.mode.{m}"), value=m) for m in MODES]
-_DECK_CHOICES = [app_commands.Choice(name=lstr("choice.deck.four_colour"), value="four-colour"),
-                 app_commands.Choice(name=lstr("choice.deck.two_colour"), value="two-colour")]
-_PANEL_CHOICES = [app_commands.Choice(name=lstr("choice.panel.dm"), value="dm"),
-                  app_commands.Choice(name=lstr("choice.panel.ephemeral"), value="ephemeral")]
-LANGUAGE_CHOICES = [app_commands.Choice(name=lstr(f"choice.language.{lang.lower()}"),
-                                       value=lang) for lang in SUPPORTED]
-_USER_LANGUAGE_CHOICES = [app_commands.Choice(name=lstr("choice.language.auto"), value="auto"),
-                          *LANGUAGE_CHOICES]
 
 
 class Records(Feature):
-    """Stats, leaderboards, match history, hand replays and settings."""
+    """Stats, leaderboards, match history and hand replays."""
 
     subgroup = "records"
     grouped = ("stats", "leaderboard", "history", "replay")
@@ -408,10 +389,9 @@ class Records(Feature):
     async def _page_button(self, interaction: discord.Interaction, cid: ComponentId,
                            values: list[str]) -> None:
         """A leaderboard's ◀ / ▶ (``arg``: ``by.scope[.season]``, ``step``: the page)."""
-        by, scope, *season = cid.arg.split(".")
-        content, view = await leaderboard_message(
-            interaction, self.app.store, by, scope, cid.step,
-            int(season[0]) if season else None)
+        by, scope, season = cid.board
+        content, view = await leaderboard_message(interaction, self.app.store, by, scope,
+                                                  cid.step, season)
         await edit_clicked(interaction, content=content, view=view, allowed_mentions=NO_PINGS)
 
     async def _replay_button(self, interaction: discord.Interaction, cid: ComponentId,
@@ -435,7 +415,7 @@ class Records(Feature):
         assert interaction.guild_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.app.store
-        locale = await reply_locale(interaction, store)
+        locale = await reader_locale(interaction, store)
         target = user or interaction.user
         name = discord.utils.escape_markdown(target.display_name)
         embed: discord.Embed
@@ -516,6 +496,7 @@ class Records(Feature):
 
     @app_commands.command(name="replay", description=lstr("cmd.replay.desc"))
     @app_commands.describe(hand=lstr("cmd.replay.hand.desc"))
+    @guarded  # a refusal (an unknown or unfinished hand) takes the one error path
     async def replay(self, interaction: discord.Interaction,
                      hand: app_commands.Range[int, 1, 999_999_999_999]) -> None:
         """Step through a finished hand trick by trick (only what was public)."""
@@ -523,15 +504,15 @@ class Records(Feature):
         await self.show_replay(interaction, hand, 0, edit=False)
 
     async def _frames_for(self, store: Storage, interaction: discord.Interaction,
-                          hand_id: int, locale: str
-                          ) -> tuple[tuple[Frame, ...], Players, dict[str, Any]] | str:
-        """The replay's frames, players and table document, or the error for the user."""
+                          hand_id: int) -> tuple[tuple[Frame, ...], Players, dict[str, Any]]:
+        """The replay's frames, players and table document (`UserFacingError` when the
+        hand is not this server's, not finished or cannot be replayed)."""
         record = await store.hand_record(hand_id)
         table = None if record is None else await store.load_table(record.table_id)
         if record is None or table is None or table.guild_id != interaction.guild_id:
-            return t("replay.not_found", locale, id=hand_id)
+            raise UserFacingError("replay.not_found", id=hand_id)
         if record.result_side is None:
-            return t("replay.not_finished", locale, id=hand_id)
+            raise UserFacingError("replay.not_finished", id=hand_id)
         frames = self._frames.get(hand_id)
         if frames is None:
             options = table.doc.get("options")
@@ -544,7 +525,7 @@ class Records(Feature):
             try:
                 frames = await asyncio.to_thread(replay_frames, record, rules, levels)
             except ReplayError:
-                return t("replay.unavailable", locale, id=hand_id)
+                raise UserFacingError("replay.unavailable", id=hand_id) from None
             self._frames[hand_id] = frames
             while len(self._frames) > REPLAY_CACHE:
                 self._frames.popitem(last=False)
@@ -586,12 +567,8 @@ class Records(Feature):
         """Answer with step ``step`` of hand ``hand_id`` (a new ephemeral message, or by
         editing the replay message whose button was clicked)."""
         store = self.app.store
-        locale = await reply_locale(interaction, store)
-        found = await self._frames_for(store, interaction, hand_id, locale)
-        if isinstance(found, str):
-            await fail(interaction, found)
-            return
-        frames, players, table_doc = found
+        locale = await reader_locale(interaction, store)
+        frames, players, table_doc = await self._frames_for(store, interaction, hand_id)
         step = min(max(step, 0), len(frames) - 1)
         seats = await self._seats(interaction, players, table_doc, locale)
         settings = await store.user_settings(interaction.user.id)
@@ -606,71 +583,6 @@ class Records(Feature):
                                allowed_mentions=NO_PINGS)
         else:
             await send(interaction, text, files=files, view=view, allowed_mentions=NO_PINGS)
-
-    # ---- /tractor settings
-
-    @app_commands.command(name="settings", description=lstr("cmd.settings.desc"))
-    @app_commands.describe(deck=lstr("cmd.settings.deck.desc"),
-                           panel=lstr("cmd.settings.panel.desc"),
-                           language=lstr("cmd.settings.language.desc"),
-                           server_language=lstr("cmd.settings.server_language.desc"),
-                           turn_ping=lstr("cmd.settings.turn_ping.desc"),
-                           forced_plays=lstr("cmd.settings.forced_plays.desc"))
-    @app_commands.choices(deck=_DECK_CHOICES, panel=_PANEL_CHOICES,
-                          language=_USER_LANGUAGE_CHOICES, server_language=LANGUAGE_CHOICES)
-    async def settings(self, interaction: discord.Interaction, deck: str | None = None,
-                       panel: str | None = None, language: str | None = None,
-                       server_language: str | None = None, turn_ping: bool | None = None,
-                       forced_plays: bool | None = None) -> None:
-        """Your card colours, hand panel and language; the server's language (Manage Server)."""
-        assert interaction.guild_id is not None
-        await interaction.response.defer(ephemeral=True, thinking=True)  # before the database
-        store = self.app.store
-        if server_language is not None and not interaction.permissions.manage_guild:
-            await fail(interaction, t("settings.need_manage_server",
-                                      await reply_locale(interaction, store)))
-            return
-        changed = any(v is not None for v in (deck, panel, language, server_language,
-                                              turn_ping, forced_plays))
-        changes: dict[str, Any] = {}
-        if turn_ping is not None:
-            changes["turn_ping"] = turn_ping
-        if forced_plays is not None:
-            changes["auto_forced"] = forced_plays
-        if deck is not None:
-            changes["four_colour"] = deck == "four-colour"
-        if panel in ("dm", "ephemeral"):
-            changes["panel"] = panel
-        if language is not None:
-            changes["language"] = None if language not in SUPPORTED else language
-        user = (await store.set_user_settings(interaction.user.id, **changes) if changes
-                else await store.user_settings(interaction.user.id))
-        if server_language in SUPPORTED:
-            guild = await store.set_guild_settings(
-                interaction.guild_id, language=stored_server_language(server_language))
-            await self.app.service.relocalize(interaction.guild_id,
-                                              server_locale(guild.language, None))
-        else:
-            guild = await store.guild_settings(interaction.guild_id)
-        public = server_locale(guild.language, interaction.guild_locale)
-        locale = resolve_locale(user.language or interaction.locale)
-        deck_key = "four_colour" if user.four_colour else "two_colour"
-        lang_name = (t("choice.language.auto", locale) if user.language is None
-                     else NATIVE_NAMES.get(user.language, user.language))
-        lines = [t("settings.saved", locale)] if changed else []
-        lines += [
-            t("settings.title", locale),
-            t("settings.deck", locale, value=t(f"choice.deck.{deck_key}", locale)),
-            t("settings.panel", locale, value=t(f"choice.panel.{user.panel}", locale)),
-            t("settings.language", locale, value=lang_name),
-            t("settings.turn_ping", locale,
-              value=t("option.yes" if user.turn_ping else "option.no", locale)),
-            t("settings.forced_plays", locale,
-              value=t("option.yes" if user.auto_forced else "option.no", locale)),
-            t("settings.server_title", locale),
-            t("settings.server_language", locale, value=NATIVE_NAMES[public]),
-        ]
-        await send(interaction, "\n".join(lines), allowed_mentions=NO_PINGS)
 
 
 async def setup(app: App) -> None:

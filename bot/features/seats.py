@@ -1,7 +1,8 @@
 """Seats during a match (issue 13): ``/tractor seat take|kick|swap|addbot|removebot``.
 
-``take`` and ``addbot`` are the lobby's ``/tractor join`` and ``/tractor addbot`` (the
-names players already type keep working); the transactions are `bot.services.seating.Seating`.
+``take`` and ``addbot`` answer as the lobby's ``/tractor join`` and ``/tractor addbot`` do
+(the names players already type keep working), through `bot.ui.seat_answers.SeatAnswers`;
+the transactions are `bot.services.seating.Seating`.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ import discord
 from discord import app_commands
 
 from bot.features import App, Feature, add_feature, guarded
-from bot.features.lobby import LEVEL_CHOICES, SEAT_CHOICES, Lobby
 from bot.i18n import lstr, t
-from bot.services.seating import Seating
 from bot.ui.access import manages_channels
+from bot.ui.choices import LEVEL_CHOICES, SEAT_CHOICES
 from bot.ui.replies import send
+from bot.ui.seat_answers import SeatAnswers
 
 
 def _index(seat: int | None) -> int | None:
@@ -31,12 +32,8 @@ class Seats(Feature):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.seating = Seating(app.service)
-
-    def lobby(self) -> Lobby:
-        cog = self.app.client.get_cog("Lobby")
-        assert isinstance(cog, Lobby)
-        return cog
+        self.seats = SeatAnswers(app.service)
+        self.seating = self.seats.seating
 
     @app_commands.command(name="take", description=lstr("cmd.seat.take.desc"))
     @app_commands.describe(seat=lstr("cmd.join.seats.desc"))
@@ -47,7 +44,7 @@ class Seats(Feature):
         """Take a free seat or a computer's (during a hand: from the next hand)."""
         await self.ack(interaction)
         table_id, _ = await self.here(interaction)
-        await self.lobby().join_table(interaction, table_id, _index(seat))
+        await self.seats.join(interaction, table_id, _index(seat))
 
     @app_commands.command(name="kick", description=lstr("cmd.seat.kick.desc"))
     @app_commands.describe(seat=lstr("cmd.seat.kick.seats.desc"))
@@ -85,7 +82,7 @@ class Seats(Feature):
         """Seat a computer player, or set a computer's level."""
         await self.ack(interaction)
         table_id, _ = await self.here(interaction)
-        await self.lobby().add_bot(interaction, table_id, _index(seat), level)
+        await self.seats.add_bot(interaction, table_id, _index(seat), level)
 
     @app_commands.command(name="removebot", description=lstr("cmd.seat.removebot.desc"))
     @app_commands.describe(seat=lstr("cmd.seat.removebot.seats.desc"))

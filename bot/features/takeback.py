@@ -1,5 +1,5 @@
-"""Take-backs (R12 `take_backs`): the panel's ``Take back`` button, and `take_back` for
-``/tractor tricks takeback`` (in the Tricks room's subgroup).
+"""Take-backs (R12 `take_backs`): the panel's ``Take back`` button (``/tractor tricks
+takeback`` is in the Tricks room's subgroup; both answer through `bot.ui.takeback`).
 
 The engine decides who may take back what (`PublicView.take_back_seat`, `TakeBack`); a
 refusal is its translated ruling. The service applies it (`TableService.take_back`, which
@@ -13,22 +13,9 @@ from typing import Any
 
 import discord
 
-from bot.core.text import cards_text
 from bot.features import App, Feature, add_feature
-from bot.i18n import t
 from bot.ui.ids import ComponentId, VerbSpec
-from bot.ui.replies import locale_of, send
-
-
-async def take_back(feature: Feature, interaction: discord.Interaction[Any]) -> None:
-    """``/tractor tricks takeback``: take back your last play at this channel's table."""
-    table_id, doc = await feature.here(interaction)
-    cards = await feature.app.service.take_back(table_id, interaction.user.id)
-    seat = doc.seat_of(interaction.user.id)
-    if seat is not None:
-        feature.app.selections.clear(table_id, seat)
-        feature.app.publisher.refresh_ephemeral(table_id, seat)
-    await send(interaction, t("takeback.done", locale_of(interaction), cards=cards_text(cards)))
+from bot.ui.takeback import TakeBacks as TakeBackAnswers
 
 
 class TakeBacks(Feature, name="TakeBacks"):
@@ -36,14 +23,12 @@ class TakeBacks(Feature, name="TakeBacks"):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
+        self.take_backs = TakeBackAnswers(app.service, app.selections, app.publisher)
         app.router.add(VerbSpec("takeback", "panel", seat="required"), self._button)
 
     async def _button(self, interaction: discord.Interaction[Any], cid: ComponentId,
                       values: list[str]) -> None:
-        await self.app.service.take_back(cid.table, interaction.user.id, step=cid.step)
-        message = interaction.message
-        if message is not None and message.flags.ephemeral and cid.seat is not None:
-            self.app.publisher.refresh_ephemeral(cid.table, cid.seat)
+        await self.take_backs.clicked(interaction, cid.table, cid.seat, cid.step)
 
 
 async def setup(app: App) -> None:

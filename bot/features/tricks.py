@@ -20,10 +20,10 @@ from bot.core.options import option_values
 from bot.core.table import TableDoc
 from bot.core.text import cards_text, level_text, trick_line, trump_text
 from bot.features import App, Feature, add_feature, guarded
-from bot.features.takeback import take_back
 from bot.i18n import lstr, t
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import locale_of, pages, send
+from bot.ui.takeback import TakeBacks
 from engine.cards import ALL_CARDS, Card, Suit
 from engine.deal import deal_shape
 from engine.game import Phase, Trick
@@ -115,13 +115,14 @@ def tricks_lines(doc: TableDoc, public: PublicView, known: Sequence[Card],
 
 class TricksView(Feature, name="Tricks"):
     """Seeing the hand so far (``/tractor tricks show``), and taking back one's last play
-    (``/tractor tricks takeback``, see bot/features/takeback.py)."""
+    (``/tractor tricks takeback``, answered by `bot.ui.takeback`)."""
 
     subgroup = "tricks"
     grouped = ("show", "takeback")
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
+        self.take_backs = TakeBacks(app.service, app.selections, app.publisher)
         app.router.add(VerbSpec("tricks", "table"), self._button, ack="reply")
 
     async def _button(self, interaction: discord.Interaction[Any], cid: ComponentId,
@@ -141,7 +142,8 @@ class TricksView(Feature, name="Tricks"):
     async def takeback(self, interaction: discord.Interaction[Any]) -> None:
         """Take back your last play, before the next seat acts (tables with take-backs)."""
         await self.ack(interaction)
-        await take_back(self, interaction)
+        table_id, doc = await self.here(interaction)
+        await self.take_backs.typed(interaction, table_id, doc.seat_of(interaction.user.id))
 
     async def show(self, interaction: discord.Interaction[Any], doc: TableDoc) -> None:
         locale = locale_of(interaction)

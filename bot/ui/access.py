@@ -13,7 +13,7 @@ from bot.services.tables import TableService
 from bot.ui.ids import ComponentId
 from bot.ui.replies import locale_of
 
-__all__ = ["Access", "manages_channels"]
+__all__ = ["Access", "manages_channels", "manages_guild"]
 
 DOC_KEY = "tractor.doc"
 
@@ -22,6 +22,12 @@ def manages_channels(interaction: discord.Interaction[Any]) -> bool:
     """The user has Manage Channels here (may end tables and change anyone's seat)."""
     perms = getattr(interaction, "permissions", None)
     return bool(perms and perms.manage_channels)
+
+
+def manages_guild(interaction: discord.Interaction[Any]) -> bool:
+    """The user has Manage Server here (may change the server's defaults and language)."""
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and perms.manage_guild)
 
 
 class Access:

@@ -10,13 +10,15 @@ once all F are made, **Undo** takes the last one back. Only legal calls are offe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import ui
 
 from bot.core.errors import UserFacingError
-from bot.core.friends import CallChoices, CallDraft, call_choices, encode_calls
+from bot.core.friends import CallChoices, CallDraft, call_choices, encode_calls, suit_of
 from bot.core.text import call_text, copy_word
 from bot.i18n import t
 from bot.ui.components import button, select
@@ -26,45 +28,65 @@ from engine.deal import deal_shape
 from engine.friends import FriendCall, legal_calls
 from engine.views import PlayerView
 
-__all__ = ["CALL_SELECTS", "call_lines", "call_rows", "choices_for", "usable_draft"]
+__all__ = ["CALL_SELECTS", "Calling", "call_lines", "call_rows", "calling", "usable_calling"]
 
 CALL_SELECTS = ("fsuit", "frank", "fcopy")
 """The call selects' verbs (suit, rank, copy), rows 0–2."""
 
 
-def choices_for(view: PlayerView, draft: CallDraft) -> CallChoices:
-    """The call selects' choices for the starter's `view` (a forged draft is refused)."""
-    return call_choices(draft, legal_calls(view), deal_shape(view.public.rules).friends)
+@dataclass(frozen=True, slots=True)
+class Calling:
+    """The starter's call being made, checked against the legal calls (computed once per
+    click or panel): what the panel's lines and rows show (`call_lines`, `call_rows`)."""
+
+    legal: tuple[FriendCall, ...]
+    wanted: int
+    """Friends to call (`engine.deal.DealShape.friends`)."""
+    draft: CallDraft
+    choices: CallChoices
+
+    @classmethod
+    def of(cls, legal: Sequence[FriendCall], wanted: int, draft: CallDraft) -> Calling:
+        """`draft` among the `legal` calls (a forged draft: ``error.bad_button``)."""
+        return cls(tuple(legal), wanted, draft, call_choices(draft, legal, wanted))
+
+    def after(self, draft: CallDraft) -> Calling:
+        """Another draft among the same legal calls."""
+        return Calling.of(self.legal, self.wanted, draft)
 
 
-def usable_draft(view: PlayerView, draft: CallDraft) -> CallDraft:
-    """`draft` if its calls are legal now, else a fresh one (a draft kept from an earlier
-    hand, or from before a restart, never breaks the panel)."""
+def calling(view: PlayerView, draft: CallDraft) -> Calling:
+    """`draft` for the starter's `view` (a forged draft: ``error.bad_button``)."""
+    return Calling.of(legal_calls(view), deal_shape(view.public.rules).friends, draft)
+
+
+def usable_calling(view: PlayerView, draft: CallDraft) -> Calling:
+    """`calling` of `draft` if its calls are legal now, else of a fresh draft (a draft kept
+    from an earlier hand never breaks the panel)."""
+    fresh = calling(view, CallDraft())
     try:
-        choices_for(view, draft)
+        return fresh.after(draft)
     except UserFacingError:
-        return CallDraft()
-    return draft
+        return fresh
 
 
-def call_lines(view: PlayerView, draft: CallDraft, locale: str) -> list[str]:
+def call_lines(view: PlayerView, call: Calling, locale: str) -> list[str]:
     """The panel's lines while calling: the prompt and the calls so far."""
-    wanted = deal_shape(view.public.rules).friends
     if not view.to_move:
         return []
-    made = choices_for(view, draft).made
+    made = call.choices.made
     listed = ", ".join(call_text(c, locale) for c in made) or "—"
-    return [t("panel.call_prompt", locale, count=wanted),
-            t("panel.calls_so_far", locale, calls=listed, made=len(made), total=wanted)]
+    return [t("panel.call_prompt", locale, count=call.wanted),
+            t("panel.calls_so_far", locale, calls=listed, made=len(made), total=call.wanted)]
 
 
-def call_rows(table_id: int, view: PlayerView, draft: CallDraft, step: int,
+def call_rows(table_id: int, view: PlayerView, call: Calling, step: int,
               locale: str) -> list[ui.Item[Any]]:
     """Rows 0–3 of the starter's panel: the three selects and Add · Undo · Call friends."""
     public = view.public
     seat = view.seat
-    wanted = deal_shape(public.rules).friends
-    choices = choices_for(view, draft)
+    wanted = call.wanted
+    choices = call.choices
     code = encode_calls(choices.made)
 
     def cid(verb: str) -> ComponentId:
@@ -75,7 +97,7 @@ def call_rows(table_id: int, view: PlayerView, draft: CallDraft, step: int,
     full = len(choices.made) >= wanted
     items: list[ui.Item[Any]] = []
     if choices.suits and not full:
-        suit = None if pick is None else pick.card.suit.value
+        suit = None if pick is None else suit_of(pick)
         rank = None if pick is None else str(pick.card.rank)
         items.append(select(cid("fsuit"), row=0, placeholder=t("panel.call_suit", locale),
                             options=[discord.SelectOption(label=Suit(s).symbol, value=s,

@@ -31,6 +31,7 @@ __all__ = [
     "VerbSpec",
     "make_id",
     "parse_id",
+    "verb_of",
 ]
 
 PREFIX = "tr"
@@ -91,6 +92,13 @@ class ComponentId:
         parts = self.arg.split(".", 1)
         return parts[1] if len(parts) == 2 else ""
 
+    @property
+    def board(self) -> tuple[str, str, int | None]:
+        """A leaderboard button's ``arg`` (``by.scope[.season]``): its words and season."""
+        by, _, rest = self.arg.partition(".")
+        scope, _, season = rest.partition(".")
+        return by, scope, int(season) if season.isdigit() else None
+
     def __str__(self) -> str:
         if self.prefix == RECORDS:
             return _records_id(self)
@@ -107,9 +115,9 @@ def _records_id(cid: ComponentId) -> str:
     if cid.verb == "rp":
         custom_id = f"{RECORDS}:rp:{cid.hand}:{cid.step}"
     else:
-        by, scope, *season = cid.arg.split(".")
-        custom_id = f"{RECORDS}:{cid.verb}:{by}:{scope}:{cid.step}" + "".join(
-            f":{s}" for s in season)
+        by, scope, season = cid.board
+        custom_id = f"{RECORDS}:{cid.verb}:{by}:{scope}:{cid.step}" + (
+            "" if season is None else f":{season}")
     assert len(custom_id) <= MAX_ID, custom_id
     return custom_id
 
@@ -153,6 +161,13 @@ def parse_id(custom_id: str, verbs: dict[str, VerbSpec]) -> ComponentId:
     elif not spec.extra(rest):
         raise InvalidId(f"bad arg {rest[:20]!r}")
     return cid
+
+
+def verb_of(custom_id: str) -> str | None:
+    """The verb of a ``tr:`` id (None: not one of ours), to read a message's own components
+    back (a panel's selects' defaults); a click's id is parsed whole, by `parse_id`."""
+    parts = custom_id.split(":")
+    return parts[4] if len(parts) in (5, 6) and parts[0] == PREFIX else None
 
 
 def _parse_records(parts: list[str], verbs: dict[str, VerbSpec]) -> ComponentId:

@@ -28,7 +28,7 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot.core.friends import CALLING, CallDraft
+from bot.core.friends import CALLING
 from bot.core.images import SeatLabel
 from bot.core.selection import groups as card_groups
 from bot.core.selection import pool, pool_values
@@ -54,7 +54,7 @@ from bot.runtime.offload import Want, Workers
 from bot.services.pictures import Pictures
 from bot.services.players import QuickPlay, quick_plays, shape_of
 from bot.ui import rows
-from bot.ui.calling import call_lines, call_rows, usable_draft
+from bot.ui.calling import Calling, call_lines, call_rows, usable_calling
 from bot.ui.components import Components, button, link_button
 from bot.ui.edits import Picture
 from bot.ui.ids import ComponentId, make_id
@@ -207,7 +207,7 @@ def _hand_text(view: PlayerView) -> str:
 
 
 def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list[Card],
-                  locale: str, table_url: str | None, draft: CallDraft | None = None) -> str:
+                  locale: str, table_url: str | None, call: Calling | None = None) -> str:
     public = view.public
     seat = view.seat
     lines = [header(doc, public, locale)]
@@ -235,8 +235,8 @@ def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list
                            player=seat_name(doc, public.turn or 0, locale),
                            deadline=when or "—"))
     elif phase == CALLING:
-        if view.to_move:
-            lines += call_lines(view, draft or CallDraft(), locale)
+        if view.to_move and call is not None:
+            lines += call_lines(view, call, locale)
         elif public.turn is not None:
             lines.append(status_line(doc, public, locale))
     elif phase is Phase.PLAYING:
@@ -285,7 +285,7 @@ def _quick_options(plays: list[QuickPlay], view: PlayerView, locale: str) -> lis
 
 def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[str],
                locale: str, table_url: str | None, plays: list[QuickPlay],
-               draft: CallDraft | None = None) -> Rows | Components | None:
+               call: Calling | None = None) -> Rows | Components | None:
     """The components of a seat's panel (None when there is nothing to do)."""
     public = view.public
     seat = view.seat
@@ -312,11 +312,11 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
             rows.button(cid("refresh"), t("button.refresh", locale)),
             *link]])
     if phase == CALLING:
-        if not view.to_move:
+        if not view.to_move or call is None:
             return None
         links = [link_button(t("button.table", locale), table_url, row=4)] if table_url \
             else []
-        return Components([*call_rows(table_id, view, draft or CallDraft(), step, locale),
+        return Components([*call_rows(table_id, view, call, step, locale),
                            button(ComponentId(table_id, hand_no, step, "refresh", str(seat)),
                                   label=t("button.refresh", locale), row=4),
                            *links])
@@ -437,9 +437,10 @@ def _declare_label(choice: tuple[Card, ...] | None, public: Any, seat: int, loca
 
 async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
                       selected: list[str], *, pictures: Pictures,
-                      four_colour: bool = True) -> Panel:
+                      four_colour: bool = True, call: Calling | None = None) -> Panel:
     """The hand panel of `seat` (its picture and Quick plays are made off the loop by
-    `pictures`' workers, as a person's jobs; both missing: in one job)."""
+    `pictures`' workers, as a person's jobs; both missing: in one job); `call`: the friend
+    call being made, when the click made it (else the table's `TableDoc.call_draft_now`)."""
     match = doc.get_match()
     assert match is not None
     view = match.view_for(seat)
@@ -449,7 +450,7 @@ async def build_panel(doc: TableDoc, table_id: int, seat: int, locale: str,
                                     offload.PEOPLE)
     image = await pictures.hand_picture(view, locale, cards, four_colour)
     plays = await panel_plays(view, pictures.workers)
-    content, components = compose_panel(doc, table_id, view, selected, locale, plays)
+    content, components = compose_panel(doc, table_id, view, selected, locale, plays, call)
     return Panel(content, image, f"hand-{table_id}-{seat}.png", components)
 
 
@@ -460,14 +461,16 @@ def selected_cards(view: PlayerView, selected: list[str]) -> list[Card]:
 
 
 def compose_panel(doc: TableDoc, table_id: int, view: PlayerView, selected: list[str],
-                  locale: str, plays: list[QuickPlay]) -> tuple[str, Rows | Components | None]:
-    """The text and components of a seat's hand panel (`plays`: its Quick plays)."""
-    draft = usable_draft(view, CallDraft.of(selected)) if view.public.phase == CALLING \
-        else None
+                  locale: str, plays: list[QuickPlay], call: Calling | None = None
+                  ) -> tuple[str, Rows | Components | None]:
+    """The text and components of a seat's hand panel (`plays`: its Quick plays; `call`:
+    the friend call being made, else the table's draft is shown)."""
+    if call is None and view.public.phase == CALLING and view.to_move:
+        call = usable_calling(view, doc.call_draft_now())
     url = table_url(doc)
     content = panel_content(doc, table_id, view, selected_cards(view, selected), locale, url,
-                            draft)
-    return content, panel_view(doc, table_id, view, selected, locale, url, plays, draft)
+                            call)
+    return content, panel_view(doc, table_id, view, selected, locale, url, plays, call)
 
 
 _PLAYS: OrderedDict[PlayerView, list[QuickPlay]] = OrderedDict()

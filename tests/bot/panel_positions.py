@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from bot.core.friends import CALLING, CallDraft
+from bot.core.friends import CALLING
 from bot.core.selection import pool_values
 from bot.core.table import Seat, TableDoc
 from bot.services.players import computer_action, quick_plays
@@ -65,7 +65,7 @@ def _doc(match: Match, rng: random.Random, step: int) -> TableDoc:
 def _selections(match: Match, seat: int, rng: random.Random) -> list[tuple[str, ...]]:
     view = match.view_for(seat)
     if view.public.phase == CALLING:
-        return [(), tuple(CallDraft().values())]
+        return [(), ()]  # the call's draft is the table's (`TableDoc.call_draft`)
     values = [v for v, _ in pool_values(view)]
     out: list[tuple[str, ...]] = [()]
     if not values:

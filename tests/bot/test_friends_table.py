@@ -35,7 +35,7 @@ from bot.features.lobby import option_page
 from bot.runtime.offload import Workers
 from bot.services.pictures import Pictures
 from bot.services.players import computer_action
-from bot.ui.calling import choices_for
+from bot.ui.calling import calling
 from bot.ui.ids import InvalidId, VerbSpec, parse_id
 from bot.ui.panels import build_panel
 from engine.actions import CloseWindow, StartHand
@@ -331,11 +331,14 @@ async def test_restart_while_calling_then_timeout_calls_for_the_starter(
         await w.restart()
         match = await w.match()
         assert match.phase is Phase.CALLING  # nothing lost, nothing decided by the restart
-        # a call not yet confirmed is a draft in memory, not an action: the restored panel is
-        # redrawn from what was committed, its text and selects agreeing
+        # a call added but not confirmed is a draft, kept with the table: the restored panel
+        # shows it, its text and buttons agreeing; Undo takes it back
         panel = w.dm_panel(alice)
         assert "restored after a restart" in (panel.content or "")
-        assert "(0/1)" in (panel.content or "") and find(panel, "fsuit") is not None
+        assert "(1/1)" in (panel.content or "") and find(panel, "fsuit") is None
+        assert_ok(await alice.user.click(panel, custom_id=find(panel, "fundo").custom_id))
+        panel = w.dm_panel(alice)
+        assert "(0/1)" in (panel.content or "")
         assert_ok(await alice.user.select(panel, ["D"],
                                           custom_id=find(panel, "fsuit").custom_id))
         doc = await w.doc()
@@ -348,6 +351,75 @@ async def test_restart_while_calling_then_timeout_calls_for_the_starter(
         notes = "\n".join((await w.doc()).notes)
         assert "calls friends:" in notes
         assert (await w.doc()).seat(0).misses == 1
+
+
+async def test_restart_with_a_half_made_call_shows_it_and_the_call_completes(
+        tmp_path: Path) -> None:
+    """Issue 32 item 2: the friend call being drafted survives a restart. At six seats the
+    starter calls 2 friends; 1 is added, the bot restarts: the restored DM panel (and the
+    My hand panel) show that call, and adding the second completes the call with both."""
+    async with world(tmp_path, humans=2) as w:
+        await _calling_table(w, players=6)
+        alice = w.users[0]
+        panel = w.dm_panel(alice)
+        assert "(0/2)" in (panel.content or "")
+        assert_ok(await alice.user.select(panel, ["D"],
+                                          custom_id=find(panel, "fsuit").custom_id))
+        panel = w.dm_panel(alice)
+        first = find(panel, "fadd").label.removeprefix("Add ")
+        assert "♦" in first
+        assert_ok(await alice.user.click(panel, custom_id=find(panel, "fadd").custom_id))
+        panel = w.dm_panel(alice)
+        assert f"(1/2): {first}" in (panel.content or "")
+        await w.restart()
+        assert (await w.match()).phase is Phase.CALLING
+        panel = w.dm_panel(alice)
+        assert "restored after a restart" in (panel.content or "")
+        assert f"(1/2): {first}" in (panel.content or ""), panel.content
+        mine = (await alice.click(w.table_message(), label="My hand")).response
+        assert f"(1/2): {first}" in (mine.content or "")
+        assert_ok(await alice.user.click(panel, custom_id=find(panel, "fadd").custom_id))
+        panel = w.dm_panel(alice)
+        assert "(2/2)" in (panel.content or "") and not find(panel, "fcall").disabled
+        assert_ok(await alice.user.click(panel, custom_id=find(panel, "fcall").custom_id))
+        public = (await w.match()).public_view()
+        assert public.phase is Phase.PLAYING and len(public.friend_calls) == 2
+        assert first in "\n".join(m.content or "" for m in w.public_messages())
+
+
+async def test_legal_calls_are_computed_once_a_click(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27: each call click (a select, Add, Undo) lists the legal calls once, for its
+    checks and for the panel it redraws; the draft is kept with the table at the same step."""
+    import bot.ui.calling as ui_calling
+    async with world(tmp_path, humans=2) as w:
+        await _calling_table(w, players=6)
+        alice = w.users[0]
+        listed: list[int] = []
+        original = ui_calling.legal_calls
+
+        def counted(view: Any) -> Any:
+            listed.append(view.seat)
+            return original(view)
+        monkeypatch.setattr(ui_calling, "legal_calls", counted)
+        step = (await w.doc()).step
+        for verb, value in (("fsuit", "S"), ("frank", None), ("fadd", None),
+                            ("fundo", None), ("fadd", None)):
+            panel = w.dm_panel(alice)
+            component = find(panel, verb)
+            if verb == "frank":
+                value = component.options[-1].value
+            listed.clear()
+            if value is None:
+                assert_ok(await alice.user.click(panel, custom_id=component.custom_id))
+            else:
+                assert_ok(await alice.user.select(panel, [value],
+                                                  custom_id=component.custom_id))
+            assert listed == [0], verb
+        doc = await w.doc()
+        assert doc.step == step and doc.call_draft is not None
+        assert len(doc.call_draft_now().calls.split("-")) == 1
+        assert "(1/2)" in (w.dm_panel(alice).content or "")
 
 
 def test_seat_ids_and_stored_tables_of_four_seats() -> None:
@@ -439,14 +511,15 @@ async def test_panel_of_eight_seats_and_a_draft_no_longer_legal() -> None:
     doc.options = {**doc.options, **match.rules.to_dict()}
     doc.set_match(match)
     level = f"{trump.level}{'S' if trump.suit is None else trump.suit.value}1"
-    panel = await build_panel(doc, 1, view.seat, "en", CallDraft(level).values(),
-                              pictures=Pictures(Workers()))
+    doc.call_draft = (doc.step, CallDraft(level))
+    assert TableDoc.from_dict(doc.to_dict()).call_draft_now() == CallDraft(level)
+    panel = await build_panel(doc, 1, view.seat, "en", [], pictures=Pictures(Workers()))
     assert "Your calls (0/3): —" in panel.content
     assert panel.view is not None
     copies = next(c for c in panel.view.children if ":fcopy:" in (c.custom_id or ""))
     assert len(copies.item.options) == 4  # four decks
     with pytest.raises(UserFacingError):
-        choices_for(view, CallDraft(level))
+        calling(view, CallDraft(level))
 
 
 async def test_eight_seats_one_person_buries_calls_three_and_plays(tmp_path: Path) -> None:
