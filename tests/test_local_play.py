@@ -326,6 +326,46 @@ async def test_two_local_people_are_partners_and_both_view_the_page(tmp_path: Pa
         assert {viewer["id"] for viewer in state["viewers"]} == {str(m.id) for m in s.humans}
 
 
+async def shown(page: Page, words: str, *, tries: int = 600) -> dict[str, Any]:
+    """The page's state once one of its messages starts with `words` (the pump
+    republishes what the bot posts, in real time); fails after `tries` polls."""
+    for _ in range(tries):
+        state = await page.state()
+        if any(m["content"].startswith(words) for m in state["messages"].values()):
+            return state
+        await asyncio.sleep(0.05)
+    texts = [m["content"][:40] for m in state["messages"].values()]
+    raise AssertionError(f"the page never showed {words!r}: {texts}")
+
+
+async def test_two_local_people_see_the_deal_and_the_table_again(tmp_path: Path) -> None:
+    """Issue 31 item 1: with two people at the table (and the table's edits coalesced, as
+    by default), opening the page deals the hand and the channel shows it; /tractor table
+    then posts the table again below. Before, the first person's Ready began a coalesced
+    edit outside the bot's scope whose pause never ended: the channel stayed at Hand 0."""
+    paced = FAST.with_changes(edit_interval=0.3)
+    async with local_session(tmp_path / "local.sqlite3", players=2, port=0,
+                             config=paced) as session:
+        page = Page(session)
+        opened = await page.open()
+        assert not any(m["content"].startswith("**Hand 1**")
+                       for m in opened["messages"].values())
+        state = await shown(page, "**Hand 1**")
+        tables = [mid for mid, m in state["messages"].items()
+                  if m["content"].startswith("**Hand 1**")]
+        receipt = await page.command(state, "tractor table")
+        assert not receipt["rejected"], receipt
+        for _ in range(600):
+            state = await page.state()
+            again = [mid for mid, m in state["messages"].items()
+                     if m["content"].startswith("**Hand 1**")]
+            if again and again[-1] not in tables:
+                break
+            await asyncio.sleep(0.05)
+        assert again and again[-1] not in tables, "the table was not posted again"
+        assert not session.env.errors, session.env.errors
+
+
 async def test_local_play_runs_in_real_time(tmp_path: Path) -> None:
     """With the computers' pauses on, the simulated clock follows the wall clock and the
     page is republished as the computer players move, with nobody clicking."""

@@ -34,8 +34,9 @@ The pump and the page's actions take turns on one lock.
 
 This leans on internals of the pinned SimCord 3.2.1, each exercised by
 tests/test_local_play.py: ``Env._advancing`` and ``Env._real_advance_task`` (the timer
-switch), ``Backend.advance_clock`` and ``Backend.bot_user`` before the bot logs in, and
-the preview's ``_action``, ``_publish``, ``_pages`` and ``_closed`` (see `_PageActions`).
+switch), ``Env._bot_scope`` (the bot's own calls, `LocalSession.as_bot`),
+``Backend.advance_clock`` and ``Backend.bot_user`` before the bot logs in, and the
+preview's ``_action``, ``_publish``, ``_pages`` and ``_closed`` (see `_PageActions`).
 """
 
 from __future__ import annotations
@@ -201,6 +202,22 @@ class LocalSession:
         """Return when "End session" in the page closed the preview."""
         await self.preview.wait_closed()
 
+    async def as_bot(self, call: Callable[[], Awaitable[T]]) -> T:
+        """Call the bot's own code (its service) directly, as the bot's work.
+
+        SimCord runs the bot's tasks on its virtual clock only when they begin in the
+        bot's scope (``Env._bot_scope``: pinned SimCord 3.2.1), as every Discord event
+        does. A task the bot starts from a call made outside it (the publisher's drain,
+        say) would sleep on a timer that never fires: the second person's Ready began a
+        coalesced table edit that waited forever, so a two-person game's channel froze at
+        "Hand 0" (issue 31 item 1)."""
+        async def run() -> T:
+            return await call()
+
+        with self.env._bot_scope():  # the task takes the scope with its context
+            task = asyncio.ensure_future(run())
+        return await task
+
     async def _answered(self, operation: Callable[[], Awaitable[T]]) -> T:
         """Run `operation` (lock held), settling for the bot's answer but not its timers.
 
@@ -293,8 +310,8 @@ class _Pump:
             return
         for human in session.humans:
             with contextlib.suppress(UserFacingError):
-                await session._answered(
-                    lambda human=human: session.bot.service.ready(stored.id, human.id))
+                await session._answered(lambda human=human: session.as_bot(
+                    lambda: session.bot.service.ready(stored.id, human.id)))
 
     async def follow(self) -> None:
         """Keep the page's starting point at the newest message, so a page opened (or
