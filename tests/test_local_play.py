@@ -550,6 +550,37 @@ def test_python_m_bot_without_token_serves_local_play(
     assert not Path(f"{database}-wal").exists() or Path(f"{database}-wal").stat().st_size == 0
 
 
+GOOD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OTA.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def test_a_second_process_on_the_same_database_is_refused(tmp_path: Path) -> None:
+    """Issue 31 item 4: while one ``make play`` runs on a file, a second one on it (local
+    play, or the bot in Discord mode) is refused with one line and status 2 before it
+    touches anything: it prints no page, and the first one carries on. Once the first
+    has stopped, the file can be used again."""
+    database = tmp_path / "data" / "local.sqlite3"
+    with local_play_process(tmp_path, database) as (child, _, url):
+        size = database.stat().st_size
+        second = run_local_play(tmp_path, "--database", str(database))
+        assert_one_line(second, 2, "is already in use by another tractor-bot")
+        assert f"(process {child.pid})" in second.stderr
+        assert "Open this page" not in second.stdout
+        discord_mode = subprocess.run(
+            [sys.executable, "-m", "bot", "--database", str(database), "--env-file",
+             empty_env_file(tmp_path)], capture_output=True, text=True, timeout=60,
+            env=clean_env(tmp_path, DISCORD_TOKEN=GOOD_TOKEN), cwd=tmp_path)
+        assert_one_line(discord_mode, 2, "is already in use by another tractor-bot")
+        assert database.stat().st_size == size
+        assert http_get(url)[0] == 200 and child.poll() is None  # the first one plays on
+        child.send_signal(signal.SIGTERM)
+        child.communicate(timeout=30)
+    assert child.returncode == 0
+    with local_play_process(tmp_path, database) as (again, _, _):
+        again.send_signal(signal.SIGTERM)
+        again.communicate(timeout=30)
+    assert again.returncode == 0
+
+
 async def test_a_saved_game_keeps_its_seats_and_players_is_ignored(tmp_path: Path) -> None:
     """Issue 12: ``make play ARGS="--players 2"`` over a one-person save resumes the save
     with its one person, and says plainly that the option was ignored and how to start

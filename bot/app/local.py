@@ -706,6 +706,12 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
     if config.log_level != "DEBUG":  # the simulated Discord's own notices (voice, intents)
         logging.getLogger("discord").setLevel(logging.ERROR)
     database = args.database or DEFAULT_DATABASE
+    from bot.runtime.dblock import DatabaseInUse, hold
+
+    try:
+        hold(database)  # one process per file, before anything reads it (issue 31 item 4)
+    except DatabaseInUse as error:
+        return fail(EXIT_CONFIG, str(error))
     try:
         saved = asyncio.run(saved_table(database))
     except Exception as error:
