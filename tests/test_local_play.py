@@ -366,6 +366,25 @@ async def test_two_local_people_see_the_deal_and_the_table_again(tmp_path: Path)
         assert not session.env.errors, session.env.errors
 
 
+async def test_the_page_address_of_a_saved_game_survives_a_restart(tmp_path: Path) -> None:
+    """Issue 31 item 5: the key after ``#`` is the same at every start on one database
+    (kept beside it, for its owner only), so a tab opened before a restart works after a
+    reload; another database has another key."""
+    database = tmp_path / "data" / "local.sqlite3"
+    async with local_session(database, port=0, config=FAST) as session:
+        before = session.url.split("#", 1)[1]
+    key_file = Path(f"{database}.page-key")
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    async with local_session(database, port=0, config=FAST) as session:
+        assert session.url.split("#", 1)[1] == before
+        old_tab = Page(session)
+        old_tab.key = before  # the address the browser kept
+        state = await old_tab.open()  # a reload of the old tab
+        assert state["messages"], state
+    async with local_session(tmp_path / "other.sqlite3", port=0, config=FAST) as session:
+        assert session.url.split("#", 1)[1] != before
+
+
 async def test_local_play_runs_in_real_time(tmp_path: Path) -> None:
     """With the computers' pauses on, the simulated clock follows the wall clock and the
     page is republished as the computer players move, with nobody clicking."""
@@ -598,6 +617,7 @@ async def test_a_saved_game_keeps_its_seats_and_players_is_ignored(tmp_path: Pat
     assert "— You and 3 computer players; the saved game was resumed from" in said, said
     assert "--players 2 was ignored: a resumed game keeps its seats" in said, said
     assert "/tractor end" in said and "--database PATH" in said, said
+    assert "address is the one of last time: reload a tab still open" in said, said
 
     async with local_session(database, players=1, port=0, config=FAST) as session:
         assert session.resumed and [m.id for m in session.humans] == [you]

@@ -9,10 +9,12 @@ read as ``/tractor new mode: players: decks:`` reads them). Everyone is seated t
 the bot's own slash commands (``/tractor new``, ``join``, ``addbot``, ``start``), exactly
 as on Discord. Then SimCord's preview serves the channel on loopback and the address is
 printed on its own line (``http://127.0.0.1:PORT/#…``; the part after ``#`` is the
-session key, so keep it to yourself). The page shows ``#tractor`` as a Discord client
-would: the table message and its buttons, the ephemeral ``My hand`` panel, and a composer
-for the ``/tractor`` commands. With several local players the page's viewer switch swaps
-seats. Ctrl-C, SIGTERM or "End session" in the page stops it; the database is closed.
+session key, so keep it to yourself; it is kept beside the database, `page_key`, so the
+address of a saved game stays the same after a restart). The page shows ``#tractor`` as
+a Discord client would: the table message and its buttons, the ephemeral ``My hand``
+panel, and a composer for the ``/tractor`` commands. With several local players the
+page's viewer switch swaps seats. Ctrl-C, SIGTERM or "End session" in the page stops
+it; the database is closed.
 
 The game lives in ``./data/local.sqlite3`` (``--database``). The simulated world is built
 the same way every time (same server, channel and player ids), so an unfinished game
@@ -72,6 +74,7 @@ __all__ = [
     "Shape",
     "local_session",
     "main",
+    "page_key",
     "saved_people",
     "saved_table",
     "serve",
@@ -451,6 +454,28 @@ def _saved(document: Mapping[str, Any]) -> SavedTable:
     return SavedTable(max(1, len(doc.humans)), shape)
 
 
+def page_key(database: str | os.PathLike[str]) -> str:
+    """The page's key (the part of its address after ``#``) for the game in `database`.
+
+    It is kept beside the database (``<database>.page-key``, readable by its owner only),
+    so the address stays the same across restarts and an open tab works again after a
+    reload (issue 31 item 5); another file gets another key. A key that cannot be kept (a
+    read-only folder) is a fresh one for this run."""
+    import secrets
+
+    path = Path(f"{os.fspath(database)}.page-key")
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        kept = path.read_text().strip()
+        if len(kept) >= 32 and all(c.isalnum() or c in "-_" for c in kept):
+            return kept
+    key = secrets.token_urlsafe(32)
+    with contextlib.suppress(OSError):
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(key + "\n")
+    return key
+
+
 @contextlib.asynccontextmanager
 async def local_session(
     database: str | os.PathLike[str] = DEFAULT_DATABASE,
@@ -502,6 +527,7 @@ async def local_session(
             preview = env.preview(
                 channel, viewers=humans, layout="channel", port=port, width=1100, height=860
             )
+            preview.capability = page_key(database)  # the same address after a restart
             async with preview:
                 session = LocalSession(env, bot, guild, channel, humans, database, preview)
                 _PageActions(session)
@@ -577,6 +603,9 @@ def _announce(session: LocalSession, out: IO[str], *, ignored: Sequence[str] = (
             "and start again, or play in another file with --database PATH.",
             file=out,
         )
+    if session.resumed:
+        print("The page's address is the one of last time: reload a tab still open.",
+              file=out)
     print("Open this page to play (press Ctrl-C here to stop):", file=out)
     print(session.url, file=out)
     out.flush()
