@@ -39,6 +39,7 @@ from bot.app.local import (
     SavedTable,
     Shape,
     _announce,
+    house_rules,
     local_session,
     saved_people,
     saved_table,
@@ -430,8 +431,12 @@ def test_tractor_bot_help(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: tractor-bot ")
     for option in ("--players", "--port", "--database", "--no-browser", "--local", "--env-file",
-                   "--mode", "--seats", "--decks"):
+                   "--mode", "--seats", "--decks", "--rule"):
         assert option in done.stdout
+    from bot.core.options import HOUSE_RULES
+
+    for name in HOUSE_RULES:  # every house rule, from the options registry
+        assert f"  {name}: " in done.stdout, name
     assert "DISCORD_TOKEN" in done.stdout
 
 
@@ -609,13 +614,15 @@ async def test_a_saved_game_keeps_its_seats_and_players_is_ignored(tmp_path: Pat
         you = session.humans[0].id
     assert await saved_people(database) == 1
 
-    with local_play_process(tmp_path, database, "--players", "2") as (child, printed, _):
+    with local_play_process(tmp_path, database, "--players", "2", "--rule", "take_backs=true"
+                            ) as (child, printed, _):
         child.send_signal(signal.SIGTERM)
         _, err = child.communicate(timeout=30)
     assert child.returncode == 0, err
     said = " ".join(printed)
     assert "— You and 3 computer players; the saved game was resumed from" in said, said
-    assert "--players 2 was ignored: a resumed game keeps its seats" in said, said
+    assert ("--players 2 and --rule take_backs=true were ignored: a resumed game keeps its "
+            "seats") in said, said
     assert "/tractor end" in said and "--database PATH" in said, said
     assert "address is the one of last time: reload a tab still open" in said, said
 
@@ -751,6 +758,10 @@ def test_the_table_options_choose_a_shape(
         (["--mode", "friends", "--decks", "5"], "--decks must be 2, 3 or 4"),
         (["--mode", "teams", "--seats", "6"], "--mode teams is four seats and two decks"),
         (["--mode", "teams", "--decks", "3"], "--mode teams is four seats and two decks"),
+        (["--rule", "turn_timer=soon"], "--rule turn_timer=soon: turn_timer takes a number"),
+        (["--rule", "follow=r9"], "follow takes r8 or suit_only"),
+        (["--rule", "colour=red"], "say NAME=VALUE with NAME one of turn_timer,"),
+        (["--rule", "take_backs"], "say NAME=VALUE"),
     ],
 )
 def test_a_table_that_cannot_be_is_one_line_and_status_2(
@@ -761,6 +772,22 @@ def test_a_table_that_cannot_be_is_one_line_and_status_2(
     assert main(["--local", "--no-browser", *options]) == 2  # before anything starts
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("tractor-bot: ") and words in err[0], err
+
+
+async def test_local_play_takes_house_rules_on_the_command_line(tmp_path: Path) -> None:
+    """Issue 31 item 6: ``make play ARGS="--rule take_backs=true --rule throw_penalty=10"``
+    opens the table with those rules (through /tractor new, as on Discord), and the table
+    message names them during play."""
+    rules = house_rules(["take_backs=true", "throw-penalty=10", "must_defend=a"])
+    assert rules == {"take_backs": True, "throw_penalty": 10, "must_defend": "A"}
+    async with local_session(tmp_path / "local.sqlite3", port=0, config=FAST,
+                             rules=rules) as session:
+        doc, _ = await oracle(session)
+        assert doc.options["take_backs"] is True and doc.options["throw_penalty"] == 10
+        assert doc.options["must_defend"] == "A"
+        table = session.channel.last_message
+        assert table is not None and "House rules (not the defaults): " in table.content
+        assert "Take-backs: yes" in table.content, table.content
 
 
 async def test_a_saved_friends_game_keeps_its_shape(tmp_path: Path) -> None:

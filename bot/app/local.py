@@ -72,6 +72,7 @@ __all__ = [
     "LocalSession",
     "SavedTable",
     "Shape",
+    "house_rules",
     "local_session",
     "main",
     "page_key",
@@ -423,10 +424,13 @@ async def _command(session: LocalSession, member: Any, name: str, **options: Any
         raise RuntimeError(f"/{name} failed in the bot: {errors[0]!r}") from errors[0]
 
 
-async def _seat_table(session: LocalSession, shape: Shape) -> None:
-    """Open the table and fill it through the bot's own commands, as players would."""
+async def _seat_table(session: LocalSession, shape: Shape,
+                      rules: Mapping[str, Any] | None = None) -> None:
+    """Open the table and fill it through the bot's own commands, as players would;
+    `rules`: house rules, as ``/tractor new`` takes them (`house_rules`)."""
     host, *others = session.humans
-    await _command(session, host, "tractor new", **shape.new_options())  # host: seat 1
+    await _command(session, host, "tractor new",  # host: seat 1
+                   **shape.new_options(), **dict(rules or {}))
     if shape.friends:  # partners are called: the people sit in the next seats
         seats: tuple[int, ...] = tuple(range(2, len(session.humans) + 1))
     else:
@@ -485,10 +489,12 @@ async def local_session(
     port: int = 0,
     config: Config | None = None,
     seat: bool = True,
+    rules: Mapping[str, Any] | None = None,
 ) -> AsyncIterator[LocalSession]:
     """Run local play: the bot in a simulated "Tractor Club", served on ``127.0.0.1:port``.
 
-    `players` people sit at a table of `shape` (computer players in the other seats).
+    `players` people sit at a table of `shape` (computer players in the other seats),
+    with the house `rules` (``/tractor new``'s parameters: `house_rules`).
     `config` holds the bot's settings (the environment's by default; its token and
     database are not used). With `seat`, the table is opened and started (or the
     unfinished one re-posted, with the shape it was saved with). On exit the page, the
@@ -535,7 +541,7 @@ async def local_session(
                     saved = await _stored_table(session)
                     session.resumed = saved is not None
                     if saved is None:
-                        await _seat_table(session, shape)
+                        await _seat_table(session, shape, rules)
                         saved = await _stored_table(session)
                     if saved is not None:
                         session.shape = saved.shape
@@ -599,8 +605,8 @@ def _announce(session: LocalSession, out: IO[str], *, ignored: Sequence[str] = (
                    else f"{', '.join(ignored[:-1])} and {ignored[-1]}")
         print(
             f"{options} {'was' if len(ignored) == 1 else 'were'} ignored: a resumed game "
-            "keeps its seats. To start afresh, end this game with /tractor end in the page "
-            "and start again, or play in another file with --database PATH.",
+            "keeps its seats and rules. To start afresh, end this game with /tractor end in the "
+            "page and start again, or play in another file with --database PATH.",
             file=out,
         )
     if session.resumed:
@@ -621,6 +627,7 @@ async def serve(
     open_browser: bool = True,
     out: IO[str] = sys.stdout,
     ignored: Sequence[str] = (),
+    rules: Mapping[str, Any] | None = None,
 ) -> int:
     """Run local play until Ctrl-C, SIGTERM or "End session"; returns the exit status.
     `ignored`: see `_announce`."""
@@ -641,7 +648,7 @@ async def serve(
             loop.add_signal_handler(sig, on_signal)
     try:
         async with local_session(database, players=players, shape=shape, port=port,
-                                 config=config) as session:
+                                 config=config, rules=rules) as session:
             up = True
             _announce(session, out, ignored=ignored)
             if open_browser:
@@ -691,7 +698,22 @@ def _ignored(args: argparse.Namespace, saved: SavedTable, requested: Shape) -> l
     if requested != saved.shape:
         ignored += [f"--{name} {value}" for name in ("mode", "seats", "decks")
                     if (value := getattr(args, name, None)) is not None]
+    ignored += [f"--rule {rule}" for rule in getattr(args, "rule", None) or ()]
     return ignored
+
+
+def house_rules(given: Sequence[str] | None) -> dict[str, Any]:
+    """``--rule NAME=VALUE`` options as ``/tractor new``'s parameters (the options
+    registry reads them, `bot.core.options.house_rule`); `ValueError`, one line, for a
+    rule or value it does not know."""
+    from bot.core.options import house_rule
+
+    rules: dict[str, Any] = {}
+    for text in given or ():
+        option, value = house_rule(text)
+        assert option.command is not None
+        rules[option.command] = value
+    return rules
 
 
 def _simcord_missing() -> str | None:
@@ -718,6 +740,10 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
     try:
         shape = Shape.chosen(getattr(args, "mode", None), getattr(args, "seats", None),
                              getattr(args, "decks", None))
+    except ValueError as error:
+        return fail(EXIT_CONFIG, str(error))
+    try:
+        rules = house_rules(getattr(args, "rule", None))
     except ValueError as error:
         return fail(EXIT_CONFIG, str(error))
     if not 0 <= port <= 65535:
@@ -754,7 +780,7 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
         return asyncio.run(
             serve(database, players=players, port=port, config=config,
                   shape=shape if saved is None else saved.shape,
-                  open_browser=not args.no_browser, ignored=ignored)
+                  open_browser=not args.no_browser, ignored=ignored, rules=rules)
         )
     except KeyboardInterrupt:  # a second Ctrl-C while shutting down
         return 130

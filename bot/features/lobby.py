@@ -14,6 +14,7 @@ from bot.core.levels import LEVELS
 from bot.core.options import (
     OPTIONS,
     Option,
+    house_rules_line,
     option_values,
     options_from,
     options_text,
@@ -302,7 +303,7 @@ class Lobby(Feature):
         friends = option_values(values)["mode"] == "friends"
         summary = t("rules.summary_friends" if friends else "rules.summary", locale)
         text = (f"{summary}\n{self.rule_book_line(locale)}\n\n{title}\n"
-                f"{options_text(values, locale)}")
+                f"{options_text(values, locale)}\n{house_rules_line(values, locale, always=True)}")
         return text, doc, table_id
 
     def rule_book_line(self, locale: str) -> str:
@@ -399,12 +400,16 @@ def options_view(doc: TableDoc, table_id: int, locale: str, page: int) -> ui.Vie
     current = option_values(doc.options)
     view = ui.View(timeout=None)
     for row, option in enumerate(options[page * OPTION_ROWS:(page + 1) * OPTION_ROWS]):
-        choices = [discord.SelectOption(label=option.label(value, locale)[:100],
+        # Each choice reads "Title: value", so the one shown (the current one) names both
+        # the option and its value; a current value the select does not offer is in its
+        # placeholder, the same way (issue 31 item 6).
+        choices = [discord.SelectOption(label=option.line(value, locale)[:100],
                                         value=option.encode(value),
                                         default=current.get(option.name) == value)
                    for value in option.choices]
         view.add_item(select(ComponentId(table_id, 0, doc.step, "opt", option.name),
-                             options=choices, placeholder=option.title(locale)[:150], row=row))
+                             options=choices, row=row,
+                             placeholder=option.line(current[option.name], locale)[:150]))
     for target in range(pages):  # one button per other page: "◀ 1/2", "2/2 ▶"
         if target != page:
             label = f"◀ {target + 1}/{pages}" if target < page else f"{target + 1}/{pages} ▶"
