@@ -386,6 +386,30 @@ async def test_the_page_address_of_a_saved_game_survives_a_restart(tmp_path: Pat
         assert session.url.split("#", 1)[1] != before
 
 
+async def test_local_people_run_the_server_and_are_not_sent_to_dms(tmp_path: Path) -> None:
+    """Issue 31 item 8, local play: nothing in the channel tells the local people their
+    hand is in their DMs (the page has none), and they may switch the public messages'
+    language (Manage Server, as the server's owner would); the world's ids, which the
+    saved games are found by, are those of before."""
+    async with local_session(tmp_path / "local.sqlite3", players=2, port=0,
+                             config=FAST) as session:
+        assert session.channel.id == 1456074443980800005
+        assert [m.id for m in session.humans] == [1456074443980800006, 1456074443980800007]
+        page = Page(session)
+        await page.open()
+        state = await shown(page, "**Hand 1**")
+        texts = [m["content"] for m in state["messages"].values()]
+        assert any("**My hand**" in text for text in texts), texts
+        assert not any("DM" in text for text in texts), texts
+        for member in session.humans:
+            result = await session.act(lambda m=member: m.slash(
+                session.channel, "tractor settings", server_language="zh_Hans"))
+            replies = [m.content for m in [result.response, *result.followups] if m is not None]
+            assert not any("Manage Server" in reply for reply in replies), replies
+        settings = await session.bot.store.guild_settings(session.guild.id)
+        assert settings.language == "zh_Hans"
+
+
 async def test_local_play_runs_in_real_time(tmp_path: Path) -> None:
     """With the computers' pauses on, the simulated clock follows the wall clock and the
     page is republished as the computer players move, with nobody clicking."""

@@ -37,7 +37,8 @@ The pump and the page's actions take turns on one lock.
 This leans on internals of the pinned SimCord 3.2.1, each exercised by
 tests/test_local_play.py: ``Env._advancing`` and ``Env._real_advance_task`` (the timer
 switch), ``Env._bot_scope`` (the bot's own calls, `LocalSession.as_bot`),
-``Backend.advance_clock`` and ``Backend.bot_user`` before the bot logs in, and the
+``Backend.advance_clock``, ``Backend.add_member_role`` and ``Backend.bot_user``
+before the bot logs in, and the
 preview's ``_action``, ``_publish``, ``_pages`` and ``_closed`` (see `_PageActions`).
 """
 
@@ -499,6 +500,7 @@ async def local_session(
     database are not used). With `seat`, the table is opened and started (or the
     unfinished one re-posted, with the shape it was saved with). On exit the page, the
     simulated Discord and the bot (its database included) are shut down, in that order."""
+    import discord
     import simcord
 
     from bot import create_bot
@@ -510,7 +512,7 @@ async def local_session(
     database = Path(database)
     database.parent.mkdir(parents=True, exist_ok=True)
     bot = create_bot(database, config=base.with_changes(
-        token=None, dev_guild_id=None, sync_commands=True,
+        token=None, dev_guild_id=None, sync_commands=True, hands_by_dm=False,
         start_delay=max(base.start_delay, LOCAL_FIRST_DEAL)))
     env = simcord.Env(bot, settle_timeout=_SETTLE, check_errors=False)
     # The world exists before the bot logs in, as on Discord, and is built in the same
@@ -521,6 +523,12 @@ async def local_session(
         guild.add_member(env.create_user(username, global_name=display))
         for username, display in _player_names(players)
     )
+    # The people at this computer run the server, as its owner would (Manage Server: the
+    # public messages' language, the server's defaults). The role is made after them, so
+    # the ids of the world, and the games saved with it, stay as they were.
+    host = guild.create_role("Host", permissions=discord.Permissions(manage_guild=True))
+    for human in humans:
+        env.backend.add_member_role(guild.id, human.id, host.id)
     env.backend.bot_user.name = BOT_NAME
     # SimCord's clock starts at 2026-01-01; it is set to the wall clock before the bot logs
     # in, so the deadlines of a restored game and the page's timestamps are real ones.

@@ -227,7 +227,8 @@ class Lobby(Feature):
 
     async def _start(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         await self.app.service.start(table_id, interaction.user.id)
-        await send(interaction, t("start.done", locale_of(interaction)))
+        done = "start.done" if self.app.config.hands_by_dm else "start.done_local"
+        await send(interaction, t(done, locale_of(interaction)))
 
     @app_commands.command(name="end", description=lstr("cmd.end.desc"))
     @guarded
