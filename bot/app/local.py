@@ -314,9 +314,11 @@ class _Pump:
         if stored is None:
             return
         for human in session.humans:
+            async def ready(user_id: int = human.id) -> None:
+                await session.as_bot(lambda: session.bot.service.ready(stored.id, user_id))
+
             with contextlib.suppress(UserFacingError):
-                await session._answered(lambda human=human: session.as_bot(
-                    lambda: session.bot.service.ready(stored.id, human.id)))
+                await session._answered(ready)
 
     async def follow(self) -> None:
         """Keep the page's starting point at the newest message, so a page opened (or
