@@ -54,7 +54,12 @@ def run_discord(config: Config) -> int:
 
     setup_logging(config.log_level, secret=config.token)
     from bot.app.client import create_bot, prepare_database
+    from bot.runtime.dblock import DatabaseInUse, hold
 
+    try:
+        hold(config.database_path)  # one process per database file, for its whole life
+    except DatabaseInUse as error:
+        return fail(EXIT_CONFIG, str(error))
     try:
         prepare_database(config.database_path)
     except Exception as error:

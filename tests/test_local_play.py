@@ -39,6 +39,7 @@ from bot.app.local import (
     SavedTable,
     Shape,
     _announce,
+    house_rules,
     local_session,
     saved_people,
     saved_table,
@@ -326,6 +327,89 @@ async def test_two_local_people_are_partners_and_both_view_the_page(tmp_path: Pa
         assert {viewer["id"] for viewer in state["viewers"]} == {str(m.id) for m in s.humans}
 
 
+async def shown(page: Page, words: str, *, tries: int = 600) -> dict[str, Any]:
+    """The page's state once one of its messages starts with `words` (the pump
+    republishes what the bot posts, in real time); fails after `tries` polls."""
+    for _ in range(tries):
+        state = await page.state()
+        if any(m["content"].startswith(words) for m in state["messages"].values()):
+            return state
+        await asyncio.sleep(0.05)
+    texts = [m["content"][:40] for m in state["messages"].values()]
+    raise AssertionError(f"the page never showed {words!r}: {texts}")
+
+
+async def test_two_local_people_see_the_deal_and_the_table_again(tmp_path: Path) -> None:
+    """Issue 31 item 1: with two people at the table (and the table's edits coalesced, as
+    by default), opening the page deals the hand and the channel shows it; /tractor table
+    then posts the table again below. Before, the first person's Ready began a coalesced
+    edit outside the bot's scope whose pause never ended: the channel stayed at Hand 0."""
+    paced = FAST.with_changes(edit_interval=0.3)
+    async with local_session(tmp_path / "local.sqlite3", players=2, port=0,
+                             config=paced) as session:
+        page = Page(session)
+        opened = await page.open()
+        assert not any(m["content"].startswith("**Hand 1**")
+                       for m in opened["messages"].values())
+        state = await shown(page, "**Hand 1**")
+        tables = [mid for mid, m in state["messages"].items()
+                  if m["content"].startswith("**Hand 1**")]
+        receipt = await page.command(state, "tractor table")
+        assert not receipt["rejected"], receipt
+        for _ in range(600):
+            state = await page.state()
+            again = [mid for mid, m in state["messages"].items()
+                     if m["content"].startswith("**Hand 1**")]
+            if again and again[-1] not in tables:
+                break
+            await asyncio.sleep(0.05)
+        assert again and again[-1] not in tables, "the table was not posted again"
+        assert not session.env.errors, session.env.errors
+
+
+async def test_the_page_address_of_a_saved_game_survives_a_restart(tmp_path: Path) -> None:
+    """Issue 31 item 5: the key after ``#`` is the same at every start on one database
+    (kept beside it, for its owner only), so a tab opened before a restart works after a
+    reload; another database has another key."""
+    database = tmp_path / "data" / "local.sqlite3"
+    async with local_session(database, port=0, config=FAST) as session:
+        before = session.url.split("#", 1)[1]
+    key_file = Path(f"{database}.page-key")
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    async with local_session(database, port=0, config=FAST) as session:
+        assert session.url.split("#", 1)[1] == before
+        old_tab = Page(session)
+        old_tab.key = before  # the address the browser kept
+        state = await old_tab.open()  # a reload of the old tab
+        assert state["messages"], state
+    async with local_session(tmp_path / "other.sqlite3", port=0, config=FAST) as session:
+        assert session.url.split("#", 1)[1] != before
+
+
+async def test_local_people_run_the_server_and_are_not_sent_to_dms(tmp_path: Path) -> None:
+    """Issue 31 item 8, local play: nothing in the channel tells the local people their
+    hand is in their DMs (the page has none), and they may switch the public messages'
+    language (Manage Server, as the server's owner would); the world's ids, which the
+    saved games are found by, are those of before."""
+    async with local_session(tmp_path / "local.sqlite3", players=2, port=0,
+                             config=FAST) as session:
+        assert session.channel.id == 1456074443980800005
+        assert [m.id for m in session.humans] == [1456074443980800006, 1456074443980800007]
+        page = Page(session)
+        await page.open()
+        state = await shown(page, "**Hand 1**")
+        texts = [m["content"] for m in state["messages"].values()]
+        assert any("**My hand**" in text for text in texts), texts
+        assert not any("DM" in text for text in texts), texts
+        for member in session.humans:
+            result = await session.act(lambda m=member: m.slash(
+                session.channel, "tractor settings", server_language="zh_Hans"))
+            replies = [m.content for m in [result.response, *result.followups] if m is not None]
+            assert not any("Manage Server" in reply for reply in replies), replies
+        settings = await session.bot.store.guild_settings(session.guild.id)
+        assert settings.language == "zh_Hans"
+
+
 async def test_local_play_runs_in_real_time(tmp_path: Path) -> None:
     """With the computers' pauses on, the simulated clock follows the wall clock and the
     page is republished as the computer players move, with nobody clicking."""
@@ -371,8 +455,12 @@ def test_tractor_bot_help(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: tractor-bot ")
     for option in ("--players", "--port", "--database", "--no-browser", "--local", "--env-file",
-                   "--mode", "--seats", "--decks"):
+                   "--mode", "--seats", "--decks", "--rule"):
         assert option in done.stdout
+    from bot.core.options import HOUSE_RULES
+
+    for name in HOUSE_RULES:  # every house rule, from the options registry
+        assert f"  {name}: " in done.stdout, name
     assert "DISCORD_TOKEN" in done.stdout
 
 
@@ -510,6 +598,37 @@ def test_python_m_bot_without_token_serves_local_play(
     assert not Path(f"{database}-wal").exists() or Path(f"{database}-wal").stat().st_size == 0
 
 
+GOOD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OTA.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def test_a_second_process_on_the_same_database_is_refused(tmp_path: Path) -> None:
+    """Issue 31 item 4: while one ``make play`` runs on a file, a second one on it (local
+    play, or the bot in Discord mode) is refused with one line and status 2 before it
+    touches anything: it prints no page, and the first one carries on. Once the first
+    has stopped, the file can be used again."""
+    database = tmp_path / "data" / "local.sqlite3"
+    with local_play_process(tmp_path, database) as (child, _, url):
+        size = database.stat().st_size
+        second = run_local_play(tmp_path, "--database", str(database))
+        assert_one_line(second, 2, "is already in use by another tractor-bot")
+        assert f"(process {child.pid})" in second.stderr
+        assert "Open this page" not in second.stdout
+        discord_mode = subprocess.run(
+            [sys.executable, "-m", "bot", "--database", str(database), "--env-file",
+             empty_env_file(tmp_path)], capture_output=True, text=True, timeout=60,
+            env=clean_env(tmp_path, DISCORD_TOKEN=GOOD_TOKEN), cwd=tmp_path)
+        assert_one_line(discord_mode, 2, "is already in use by another tractor-bot")
+        assert database.stat().st_size == size
+        assert http_get(url)[0] == 200 and child.poll() is None  # the first one plays on
+        child.send_signal(signal.SIGTERM)
+        child.communicate(timeout=30)
+    assert child.returncode == 0
+    with local_play_process(tmp_path, database) as (again, _, _):
+        again.send_signal(signal.SIGTERM)
+        again.communicate(timeout=30)
+    assert again.returncode == 0
+
+
 async def test_a_saved_game_keeps_its_seats_and_players_is_ignored(tmp_path: Path) -> None:
     """Issue 12: ``make play ARGS="--players 2"`` over a one-person save resumes the save
     with its one person, and says plainly that the option was ignored and how to start
@@ -519,14 +638,17 @@ async def test_a_saved_game_keeps_its_seats_and_players_is_ignored(tmp_path: Pat
         you = session.humans[0].id
     assert await saved_people(database) == 1
 
-    with local_play_process(tmp_path, database, "--players", "2") as (child, printed, _):
+    with local_play_process(tmp_path, database, "--players", "2", "--rule", "take_backs=true"
+                            ) as (child, printed, _):
         child.send_signal(signal.SIGTERM)
         _, err = child.communicate(timeout=30)
     assert child.returncode == 0, err
     said = " ".join(printed)
     assert "— You and 3 computer players; the saved game was resumed from" in said, said
-    assert "--players 2 was ignored: a resumed game keeps its seats" in said, said
+    assert ("--players 2 and --rule take_backs=true were ignored: a resumed game keeps its "
+            "seats") in said, said
     assert "/tractor end" in said and "--database PATH" in said, said
+    assert "address is the one of last time: reload a tab still open" in said, said
 
     async with local_session(database, players=1, port=0, config=FAST) as session:
         assert session.resumed and [m.id for m in session.humans] == [you]
@@ -660,6 +782,10 @@ def test_the_table_options_choose_a_shape(
         (["--mode", "friends", "--decks", "5"], "--decks must be 2, 3 or 4"),
         (["--mode", "teams", "--seats", "6"], "--mode teams is four seats and two decks"),
         (["--mode", "teams", "--decks", "3"], "--mode teams is four seats and two decks"),
+        (["--rule", "turn_timer=soon"], "--rule turn_timer=soon: turn_timer takes a number"),
+        (["--rule", "follow=r9"], "follow takes r8 or suit_only"),
+        (["--rule", "colour=red"], "say NAME=VALUE with NAME one of turn_timer,"),
+        (["--rule", "take_backs"], "say NAME=VALUE"),
     ],
 )
 def test_a_table_that_cannot_be_is_one_line_and_status_2(
@@ -670,6 +796,22 @@ def test_a_table_that_cannot_be_is_one_line_and_status_2(
     assert main(["--local", "--no-browser", *options]) == 2  # before anything starts
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("tractor-bot: ") and words in err[0], err
+
+
+async def test_local_play_takes_house_rules_on_the_command_line(tmp_path: Path) -> None:
+    """Issue 31 item 6: ``make play ARGS="--rule take_backs=true --rule throw_penalty=10"``
+    opens the table with those rules (through /tractor new, as on Discord), and the table
+    message names them during play."""
+    rules = house_rules(["take_backs=true", "throw-penalty=10", "must_defend=a"])
+    assert rules == {"take_backs": True, "throw_penalty": 10, "must_defend": "A"}
+    async with local_session(tmp_path / "local.sqlite3", port=0, config=FAST,
+                             rules=rules) as session:
+        doc, _ = await oracle(session)
+        assert doc.options["take_backs"] is True and doc.options["throw_penalty"] == 10
+        assert doc.options["must_defend"] == "A"
+        table = session.channel.last_message
+        assert table is not None and "House rules (not the defaults): " in table.content
+        assert "Take-backs: yes" in table.content, table.content
 
 
 async def test_a_saved_friends_game_keeps_its_shape(tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
             "With DISCORD_TOKEN set it runs the bot on Discord; without it (or with --local) "
             "it plays locally against a simulated Discord in your browser.", 88
         ),
-        epilog=help_table(),
+        epilog=_house_rules() + "\n\n" + help_table(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -75,6 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
              "by seats: 2 for 4-5, 3 for 6-7, 4 for 8)",
     )
     parser.add_argument(
+        "--rule", action="append", metavar="NAME=VALUE", default=None,
+        help="local play, a new table: a house rule (once per rule, e.g. --rule "
+             "turn_timer=60 --rule take_backs=true); the rules and their values are listed "
+             "below. On Discord: the options of /tractor new, or the lobby's selects",
+    )
+    parser.add_argument(
         "--port", type=int, default=LOCAL_PORT, metavar="PORT",
         help=f"local play: the page's port on 127.0.0.1 (default {LOCAL_PORT}; 0 takes a free "
              "one)",
@@ -84,6 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="local play: only print the page's address, do not open a browser",
     )
     return parser
+
+
+def _house_rules() -> str:
+    """The house rules ``--rule`` takes, from the options registry (bot/core/options.py)."""
+    from bot.core.options import house_rules_help
+
+    return "house rules (--rule NAME=VALUE; the same names as /tractor new):\n" + \
+        house_rules_help()
 
 
 def one_line(text: str) -> str:

@@ -9,10 +9,12 @@ read as ``/tractor new mode: players: decks:`` reads them). Everyone is seated t
 the bot's own slash commands (``/tractor new``, ``join``, ``addbot``, ``start``), exactly
 as on Discord. Then SimCord's preview serves the channel on loopback and the address is
 printed on its own line (``http://127.0.0.1:PORT/#…``; the part after ``#`` is the
-session key, so keep it to yourself). The page shows ``#tractor`` as a Discord client
-would: the table message and its buttons, the ephemeral ``My hand`` panel, and a composer
-for the ``/tractor`` commands. With several local players the page's viewer switch swaps
-seats. Ctrl-C, SIGTERM or "End session" in the page stops it; the database is closed.
+session key, so keep it to yourself; it is kept beside the database, `page_key`, so the
+address of a saved game stays the same after a restart). The page shows ``#tractor`` as
+a Discord client would: the table message and its buttons, the ephemeral ``My hand``
+panel, and a composer for the ``/tractor`` commands. With several local players the
+page's viewer switch swaps seats. Ctrl-C, SIGTERM or "End session" in the page stops
+it; the database is closed.
 
 The game lives in ``./data/local.sqlite3`` (``--database``). The simulated world is built
 the same way every time (same server, channel and player ids), so an unfinished game
@@ -34,8 +36,10 @@ The pump and the page's actions take turns on one lock.
 
 This leans on internals of the pinned SimCord 3.2.1, each exercised by
 tests/test_local_play.py: ``Env._advancing`` and ``Env._real_advance_task`` (the timer
-switch), ``Backend.advance_clock`` and ``Backend.bot_user`` before the bot logs in, and
-the preview's ``_action``, ``_publish``, ``_pages`` and ``_closed`` (see `_PageActions`).
+switch), ``Env._bot_scope`` (the bot's own calls, `LocalSession.as_bot`),
+``Backend.advance_clock``, ``Backend.add_member_role`` and ``Backend.bot_user``
+before the bot logs in, and the
+preview's ``_action``, ``_publish``, ``_pages`` and ``_closed`` (see `_PageActions`).
 """
 
 from __future__ import annotations
@@ -69,8 +73,10 @@ __all__ = [
     "LocalSession",
     "SavedTable",
     "Shape",
+    "house_rules",
     "local_session",
     "main",
+    "page_key",
     "saved_people",
     "saved_table",
     "serve",
@@ -202,6 +208,22 @@ class LocalSession:
         """Return when "End session" in the page closed the preview."""
         await self.preview.wait_closed()
 
+    async def as_bot(self, call: Callable[[], Awaitable[T]]) -> T:
+        """Call the bot's own code (its service) directly, as the bot's work.
+
+        SimCord runs the bot's tasks on its virtual clock only when they begin in the
+        bot's scope (``Env._bot_scope``: pinned SimCord 3.2.1), as every Discord event
+        does. A task the bot starts from a call made outside it (the publisher's drain,
+        say) would sleep on a timer that never fires: the second person's Ready began a
+        coalesced table edit that waited forever, so a two-person game's channel froze at
+        "Hand 0" (issue 31 item 1)."""
+        async def run() -> T:
+            return await call()
+
+        with self.env._bot_scope():  # the task takes the scope with its context
+            task = asyncio.ensure_future(run())
+        return await task
+
     async def _answered(self, operation: Callable[[], Awaitable[T]]) -> T:
         """Run `operation` (lock held), settling for the bot's answer but not its timers.
 
@@ -293,9 +315,11 @@ class _Pump:
         if stored is None:
             return
         for human in session.humans:
+            async def ready(user_id: int = human.id) -> None:
+                await session.as_bot(lambda: session.bot.service.ready(stored.id, user_id))
+
             with contextlib.suppress(UserFacingError):
-                await session._answered(
-                    lambda human=human: session.bot.service.ready(stored.id, human.id))
+                await session._answered(ready)
 
     async def follow(self) -> None:
         """Keep the page's starting point at the newest message, so a page opened (or
@@ -404,10 +428,13 @@ async def _command(session: LocalSession, member: Any, name: str, **options: Any
         raise RuntimeError(f"/{name} failed in the bot: {errors[0]!r}") from errors[0]
 
 
-async def _seat_table(session: LocalSession, shape: Shape) -> None:
-    """Open the table and fill it through the bot's own commands, as players would."""
+async def _seat_table(session: LocalSession, shape: Shape,
+                      rules: Mapping[str, Any] | None = None) -> None:
+    """Open the table and fill it through the bot's own commands, as players would;
+    `rules`: house rules, as ``/tractor new`` takes them (`house_rules`)."""
     host, *others = session.humans
-    await _command(session, host, "tractor new", **shape.new_options())  # host: seat 1
+    await _command(session, host, "tractor new",  # host: seat 1
+                   **shape.new_options(), **dict(rules or {}))
     if shape.friends:  # partners are called: the people sit in the next seats
         seats: tuple[int, ...] = tuple(range(2, len(session.humans) + 1))
     else:
@@ -435,6 +462,28 @@ def _saved(document: Mapping[str, Any]) -> SavedTable:
     return SavedTable(max(1, len(doc.humans)), shape)
 
 
+def page_key(database: str | os.PathLike[str]) -> str:
+    """The page's key (the part of its address after ``#``) for the game in `database`.
+
+    It is kept beside the database (``<database>.page-key``, readable by its owner only),
+    so the address stays the same across restarts and an open tab works again after a
+    reload (issue 31 item 5); another file gets another key. A key that cannot be kept (a
+    read-only folder) is a fresh one for this run."""
+    import secrets
+
+    path = Path(f"{os.fspath(database)}.page-key")
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        kept = path.read_text().strip()
+        if len(kept) >= 32 and all(c.isalnum() or c in "-_" for c in kept):
+            return kept
+    key = secrets.token_urlsafe(32)
+    with contextlib.suppress(OSError):
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(key + "\n")
+    return key
+
+
 @contextlib.asynccontextmanager
 async def local_session(
     database: str | os.PathLike[str] = DEFAULT_DATABASE,
@@ -444,14 +493,17 @@ async def local_session(
     port: int = 0,
     config: Config | None = None,
     seat: bool = True,
+    rules: Mapping[str, Any] | None = None,
 ) -> AsyncIterator[LocalSession]:
     """Run local play: the bot in a simulated "Tractor Club", served on ``127.0.0.1:port``.
 
-    `players` people sit at a table of `shape` (computer players in the other seats).
+    `players` people sit at a table of `shape` (computer players in the other seats),
+    with the house `rules` (``/tractor new``'s parameters: `house_rules`).
     `config` holds the bot's settings (the environment's by default; its token and
     database are not used). With `seat`, the table is opened and started (or the
     unfinished one re-posted, with the shape it was saved with). On exit the page, the
     simulated Discord and the bot (its database included) are shut down, in that order."""
+    import discord
     import simcord
 
     from bot import create_bot
@@ -463,7 +515,7 @@ async def local_session(
     database = Path(database)
     database.parent.mkdir(parents=True, exist_ok=True)
     bot = create_bot(database, config=base.with_changes(
-        token=None, dev_guild_id=None, sync_commands=True,
+        token=None, dev_guild_id=None, sync_commands=True, hands_by_dm=False,
         start_delay=max(base.start_delay, LOCAL_FIRST_DEAL)))
     env = simcord.Env(bot, settle_timeout=_SETTLE, check_errors=False)
     # The world exists before the bot logs in, as on Discord, and is built in the same
@@ -474,6 +526,12 @@ async def local_session(
         guild.add_member(env.create_user(username, global_name=display))
         for username, display in _player_names(players)
     )
+    # The people at this computer run the server, as its owner would (Manage Server: the
+    # public messages' language, the server's defaults). The role is made after them, so
+    # the ids of the world, and the games saved with it, stay as they were.
+    host = guild.create_role("Host", permissions=discord.Permissions(manage_guild=True))
+    for human in humans:
+        env.backend.add_member_role(guild.id, human.id, host.id)
     env.backend.bot_user.name = BOT_NAME
     # SimCord's clock starts at 2026-01-01; it is set to the wall clock before the bot logs
     # in, so the deadlines of a restored game and the page's timestamps are real ones.
@@ -486,6 +544,7 @@ async def local_session(
             preview = env.preview(
                 channel, viewers=humans, layout="channel", port=port, width=1100, height=860
             )
+            preview.capability = page_key(database)  # the same address after a restart
             async with preview:
                 session = LocalSession(env, bot, guild, channel, humans, database, preview)
                 _PageActions(session)
@@ -493,7 +552,7 @@ async def local_session(
                     saved = await _stored_table(session)
                     session.resumed = saved is not None
                     if saved is None:
-                        await _seat_table(session, shape)
+                        await _seat_table(session, shape, rules)
                         saved = await _stored_table(session)
                     if saved is not None:
                         session.shape = saved.shape
@@ -557,10 +616,13 @@ def _announce(session: LocalSession, out: IO[str], *, ignored: Sequence[str] = (
                    else f"{', '.join(ignored[:-1])} and {ignored[-1]}")
         print(
             f"{options} {'was' if len(ignored) == 1 else 'were'} ignored: a resumed game "
-            "keeps its seats. To start afresh, end this game with /tractor end in the page "
-            "and start again, or play in another file with --database PATH.",
+            "keeps its seats and rules. To start afresh, end this game with /tractor end in the "
+            "page and start again, or play in another file with --database PATH.",
             file=out,
         )
+    if session.resumed:
+        print("The page's address is the one of last time: reload a tab still open.",
+              file=out)
     print("Open this page to play (press Ctrl-C here to stop):", file=out)
     print(session.url, file=out)
     out.flush()
@@ -576,6 +638,7 @@ async def serve(
     open_browser: bool = True,
     out: IO[str] = sys.stdout,
     ignored: Sequence[str] = (),
+    rules: Mapping[str, Any] | None = None,
 ) -> int:
     """Run local play until Ctrl-C, SIGTERM or "End session"; returns the exit status.
     `ignored`: see `_announce`."""
@@ -596,7 +659,7 @@ async def serve(
             loop.add_signal_handler(sig, on_signal)
     try:
         async with local_session(database, players=players, shape=shape, port=port,
-                                 config=config) as session:
+                                 config=config, rules=rules) as session:
             up = True
             _announce(session, out, ignored=ignored)
             if open_browser:
@@ -646,7 +709,22 @@ def _ignored(args: argparse.Namespace, saved: SavedTable, requested: Shape) -> l
     if requested != saved.shape:
         ignored += [f"--{name} {value}" for name in ("mode", "seats", "decks")
                     if (value := getattr(args, name, None)) is not None]
+    ignored += [f"--rule {rule}" for rule in getattr(args, "rule", None) or ()]
     return ignored
+
+
+def house_rules(given: Sequence[str] | None) -> dict[str, Any]:
+    """``--rule NAME=VALUE`` options as ``/tractor new``'s parameters (the options
+    registry reads them, `bot.core.options.house_rule`); `ValueError`, one line, for a
+    rule or value it does not know."""
+    from bot.core.options import house_rule
+
+    rules: dict[str, Any] = {}
+    for text in given or ():
+        option, value = house_rule(text)
+        assert option.command is not None
+        rules[option.command] = value
+    return rules
 
 
 def _simcord_missing() -> str | None:
@@ -675,6 +753,10 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
                              getattr(args, "decks", None))
     except ValueError as error:
         return fail(EXIT_CONFIG, str(error))
+    try:
+        rules = house_rules(getattr(args, "rule", None))
+    except ValueError as error:
+        return fail(EXIT_CONFIG, str(error))
     if not 0 <= port <= 65535:
         return fail(EXIT_CONFIG, "--port must be between 0 and 65535")
     try:
@@ -690,6 +772,12 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
     if config.log_level != "DEBUG":  # the simulated Discord's own notices (voice, intents)
         logging.getLogger("discord").setLevel(logging.ERROR)
     database = args.database or DEFAULT_DATABASE
+    from bot.runtime.dblock import DatabaseInUse, hold
+
+    try:
+        hold(database)  # one process per file, before anything reads it (issue 31 item 4)
+    except DatabaseInUse as error:
+        return fail(EXIT_CONFIG, str(error))
     try:
         saved = asyncio.run(saved_table(database))
     except Exception as error:
@@ -703,7 +791,7 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
         return asyncio.run(
             serve(database, players=players, port=port, config=config,
                   shape=shape if saved is None else saved.shape,
-                  open_browser=not args.no_browser, ignored=ignored)
+                  open_browser=not args.no_browser, ignored=ignored, rules=rules)
         )
     except KeyboardInterrupt:  # a second Ctrl-C while shutting down
         return 130

@@ -25,8 +25,9 @@ from bot.core.errors import UserFacingError
 from bot.i18n import t
 from engine.rules import RuleSet
 
-__all__ = ["BOT_DEFAULTS", "OPTIONS", "Option", "option_values", "options_from", "options_text",
-           "parse_value", "rules_from", "rules_of", "shape_mode", "with_option"]
+__all__ = ["BOT_DEFAULTS", "HOUSE_RULES", "OPTIONS", "Option", "changed_options", "house_rule",
+           "house_rules_help", "house_rules_line", "option_values", "options_from",
+           "options_text", "parse_value", "rules_from", "rules_of", "shape_mode", "with_option"]
 
 Kind = Literal["seconds", "number", "choice", "bool"]
 
@@ -209,3 +210,82 @@ def options_text(rules: RuleSet | Mapping[str, Any], locale: str) -> str:
     a table's stored options with the bot-only ones)."""
     values = option_values(rules.to_dict() if isinstance(rules, RuleSet) else rules)
     return "\n".join(f"• {o.line(values[o.name], locale)}" for o in OPTIONS.values())
+
+
+SHAPE = frozenset({"mode", "players", "decks"})
+"""The options that make the table's shape (local play: ``--mode``, ``--seats``, ``--decks``)."""
+
+HOUSE_RULES: dict[str, Option] = {o.command: o for o in OPTIONS.values()
+                                  if o.command and o.name not in SHAPE}
+"""The house rules by their ``/tractor new`` parameter name (``--rule NAME=VALUE``)."""
+
+_TRUE = {"true": True, "yes": True, "on": True, "1": True,
+         "false": False, "no": False, "off": False, "0": False}
+
+
+def house_rule(text: str) -> tuple[Option, Any]:
+    """``NAME=VALUE`` (local play's ``--rule``; NAME as ``/tractor new`` names it) as the
+    option and its value. `ValueError` (one line, naming the values allowed) otherwise."""
+    name, sep, raw = text.partition("=")
+    name, raw = name.strip().replace("-", "_"), raw.strip()
+    option = HOUSE_RULES.get(name) or next(
+        (o for o in HOUSE_RULES.values() if o.name == name), None)
+    if not sep or option is None:
+        raise ValueError(f"--rule {text}: say NAME=VALUE with NAME one of "
+                         f"{', '.join(HOUSE_RULES)}")
+    value: Any
+    if option.kind == "bool":
+        value = _TRUE.get(raw.lower())
+    elif option.kind in ("seconds", "number"):
+        value = int(raw) if raw.isdigit() else None
+    else:
+        value = next((v for v in option.choices
+                      if option.encode(v).lower() == raw.lower()), None)
+    if value is not None:
+        try:
+            options_from({}, {option.name: value})
+        except UserFacingError:
+            value = None
+    if value is None:
+        raise ValueError(f"--rule {text}: {option.command} takes {_allowed(option)}")
+    return option, value
+
+
+def _allowed(option: Option) -> str:
+    if option.kind == "bool":
+        return "true or false"
+    if option.kind == "seconds":
+        if 0 not in option.choices:
+            return "a number of seconds"
+        return "a number of seconds (0: " + ("off)" if option.zero == "option.off" else
+                                              "no limit)")
+    if option.kind == "number":
+        return "a number (" + ", ".join(map(str, option.choices)) + " in the lobby)"
+    return " or ".join(option.encode(v) for v in option.choices)
+
+
+def house_rules_help() -> str:
+    """One line per house rule for ``--help``: its name, its values, its default."""
+    return "\n".join(f"  {o.command}: {_allowed(o)} (default {o.encode(o.default)})"
+                      for o in HOUSE_RULES.values())
+
+
+def changed_options(options: Mapping[str, Any]) -> list[Option]:
+    """The options of a table (its stored `options`) whose value differs from the default,
+    in the registry's order (the house rules in force: the table message shows them)."""
+    values = option_values(options)
+    defaults = option_values({})
+    return [o for o in OPTIONS.values() if o.name not in SHAPE
+            and values[o.name] != defaults[o.name]]
+
+
+def house_rules_line(options: Mapping[str, Any], locale: str, *, always: bool = False) -> str:
+    """The line naming every option of a table (its stored `options`) that differs from
+    the default ("" when none does, unless `always`): the table message, ``/tractor
+    rules``."""
+    changed = changed_options(options)
+    if not changed:
+        return t("table.house_rules_none", locale) if always else ""
+    values = option_values(options)
+    return t("table.house_rules", locale,
+             rules=" · ".join(o.line(values[o.name], locale) for o in changed))

@@ -13,6 +13,7 @@ from bot.core.errors import UserFacingError
 from bot.core.options import (
     OPTIONS,
     Option,
+    house_rules_line,
     option_values,
     options_from,
     options_text,
@@ -172,7 +173,8 @@ class Lobby(Feature):
 
     async def _start(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         await self.app.service.start(table_id, interaction.user.id)
-        await send(interaction, t("start.done", locale_of(interaction)))
+        done = "start.done" if self.app.config.hands_by_dm else "start.done_local"
+        await send(interaction, t(done, locale_of(interaction)))
 
     @app_commands.command(name="end", description=lstr("cmd.end.desc"))
     @guarded
@@ -248,7 +250,7 @@ class Lobby(Feature):
         friends = option_values(values)["mode"] == "friends"
         summary = t("rules.summary_friends" if friends else "rules.summary", locale)
         text = (f"{summary}\n{self.rule_book_line(locale)}\n\n{title}\n"
-                f"{options_text(values, locale)}")
+                f"{options_text(values, locale)}\n{house_rules_line(values, locale, always=True)}")
         return text, doc, table_id
 
     def rule_book_line(self, locale: str) -> str:
@@ -337,12 +339,16 @@ def options_view(doc: TableDoc, table_id: int, locale: str, page: int) -> ui.Vie
     current = option_values(doc.options)
     view = ui.View(timeout=None)
     for row, option in enumerate(options[page * OPTION_ROWS:(page + 1) * OPTION_ROWS]):
-        choices = [discord.SelectOption(label=option.label(value, locale)[:100],
+        # Each choice reads "Title: value", so the one shown (the current one) names both
+        # the option and its value; a current value the select does not offer is in its
+        # placeholder, the same way (issue 31 item 6).
+        choices = [discord.SelectOption(label=option.line(value, locale)[:100],
                                         value=option.encode(value),
                                         default=current.get(option.name) == value)
                    for value in option.choices]
         view.add_item(select(ComponentId(table_id, 0, doc.step, "opt", option.name),
-                             options=choices, placeholder=option.title(locale)[:150], row=row))
+                             options=choices, row=row,
+                             placeholder=option.line(current[option.name], locale)[:150]))
     for target in range(pages):  # one button per other page: "◀ 1/2", "2/2 ▶"
         if target != page:
             label = f"◀ {target + 1}/{pages}" if target < page else f"{target + 1}/{pages} ▶"

@@ -173,6 +173,9 @@ class Config:
     rules_url: str | None = None
     """Where players read the full rule book (TRACTOR_RULES_URL): linked from `/tractor
     rules` and help; unset, they name docs/rules.md of the bot's source."""
+    hands_by_dm: bool = True
+    """Whether players are told their hand also comes by DM (Discord). Local play's page
+    shows only the channel, so there it names **My hand** alone."""
     seed: int | None = None
     """Seed the hands' shuffles (tests, demos); None = cryptographically random."""
     debug_start_level: str | None = None

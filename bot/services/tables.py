@@ -295,8 +295,10 @@ class TableService:
                 doc.timer, doc.deadline, doc.timer_step = "next_hand", self.clock() + delay, \
                     doc.step
                 tx.publish.repost = True
+                key = "announce.first_deal" if self.config.hands_by_dm else \
+                    "announce.first_deal_local"
                 tx.publish.announcements.append(Announcement(t(
-                    "announce.first_deal", doc.locale, deadline=deadline_text(doc.deadline))))
+                    key, doc.locale, deadline=deadline_text(doc.deadline))))
             else:
                 self.start_hand(tx)
         await self.transact(table_id, fn)

@@ -30,6 +30,7 @@ from discord import ui
 
 from bot.core.friends import CALLING
 from bot.core.images import SeatLabel
+from bot.core.options import house_rules_line
 from bot.core.selection import groups as card_groups
 from bot.core.selection import pool, pool_values
 from bot.core.table import TableDoc
@@ -594,6 +595,9 @@ def table_text(doc: TableDoc, public: PublicView | None) -> str:
     if public is None:
         return lobby_content(doc, locale)
     content = table_content(doc, public, locale)
+    house_rules = house_rules_line(doc.options, locale)
+    if house_rules:  # the options in force that are not the defaults (issue 31 item 6)
+        content = fit(f"{content}\n{house_rules}")
     if public.phase is Phase.MATCH_OVER:
         content = fit(f"{content}\n{lobby_prompt(doc, locale)}")
     return content

@@ -14,7 +14,7 @@ from simcord.backend.errors import OptionError
 from bot.core.errors import UserFacingError
 from bot.core.options import OPTIONS, option_values, options_from, rules_of, with_option
 from bot.core.table import TableDoc
-from bot.features.lobby import option_page
+from bot.features.lobby import option_page, selectable
 from bot.ui.panels import _selected_line
 from engine.cards import parse_cards
 from engine.events import TrumpHow
@@ -73,7 +73,7 @@ async def test_house_rules_set_at_new_shown_and_changed(tmp_path: Path) -> None:
         shown = turned.response if turned.response is not None else shown
         fixed = next(c for row in shown.message.components for c in row.children
                      if (c.custom_id or "").endswith(":fixed_trump"))
-        assert "♥ Hearts" in [o.label for o in fixed.options]
+        assert "Fixed trump: ♥ Hearts" in [o.label for o in fixed.options]
         assert_ok(await alice.select(shown, ["H"], custom_id=fixed.custom_id))
         assert (await w.doc()).options["fixed_trump"] == "H"
         assert "Fixed trump: ♥ Hearts" in w.table_message().content
@@ -81,6 +81,60 @@ async def test_house_rules_set_at_new_shown_and_changed(tmp_path: Path) -> None:
         refused = await alice.slash(w.channel, "tractor new", follow="suit_only")
         assert len(reply_texts(refused)) == 1 and "already" in reply_texts(refused)[0]
         assert await w.version() == version
+
+
+async def test_every_lobby_select_names_its_option_and_current_value(tmp_path: Path) -> None:
+    """Issue 31 item 6: on every page of the lobby's option selects, what a select shows
+    (its chosen option, or its placeholder when the value is not among its choices, as a
+    45 s turn timer) names the option and its current value; before, page 1 showed a value
+    without its name and page 3 a name without its value."""
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1, turn_timer=45, take_backs=True)
+        alice = w.users[0]
+        current = option_values((await w.doc()).options)
+        shown = (await alice.slash(w.channel, "tractor rules")).response
+        pages = {option_page(o) for o in selectable()}
+        seen = set()
+        for page in sorted(pages):
+            if page:
+                turn = find(shown, "optpage", extra=str(page))
+                assert turn is not None
+                turned = await alice.click(shown, custom_id=turn.custom_id)
+                shown = turned.response if turned.response is not None else shown
+            for row in shown.message.components:
+                for select in row.children:
+                    name = (select.custom_id or "").rsplit(":", 1)[-1]
+                    if name not in OPTIONS or not hasattr(select, "options"):
+                        continue
+                    option = OPTIONS[name]
+                    chosen = [o.label for o in select.options if o.default]
+                    showing = chosen[0] if chosen else select.placeholder
+                    assert showing == option.line(current[name], "en"), (name, showing)
+                    seen.add(name)
+        assert seen == {o.name for o in selectable()}
+        assert "Turn timer: 45 s" in (await alice.slash(w.channel, "tractor rules")
+                                      ).response.content
+
+
+async def test_the_table_message_and_rules_name_the_house_rules(tmp_path: Path) -> None:
+    """Issue 31 item 6: during play the table message names every option that differs
+    from the defaults (and only those); ``/tractor rules`` names them too, or says there
+    are none."""
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1, take_backs=True, throw_penalty=10)
+        await w.start()
+        text = w.table_message().content
+        line = next(x for x in text.splitlines() if x.startswith("House rules"))
+        assert "Take-backs: yes" in line and "10" in line, line
+        assert "Turn timer" not in line and "Kitty" not in line, line  # the defaults
+        rules = (await w.users[0].slash(w.channel, "tractor rules")).response.content
+        assert line in rules, rules
+    async with world(tmp_path / "plain", humans=1) as w:
+        await w.open_table(1)
+        await w.start()
+        assert "House rules" not in w.table_message().content
+        rules = (await w.users[0].slash(w.channel, "tractor rules")).response.content
+        assert "House rules: none (the defaults)" in rules, rules
 
 
 async def test_a_bad_option_value_is_refused_once_and_changes_nothing(tmp_path: Path) -> None:

@@ -125,7 +125,7 @@ def test_discord_mode_modules_do_not_need_simcord(tmp_path: Path) -> None:
             "for m in pkgutil.walk_packages(bot.__path__, 'bot.'):\n"
             "    if m.name != 'bot.app.local' and not m.name.endswith('__main__'):\n"
             "        importlib.import_module(m.name)\n"
-            "import bot.__main__, bot.local\n"  # local play imports SimCord only when run
+            "import bot.__main__, bot.app.local\n"  # local play imports SimCord only when run
             "print('imported')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, cwd=tmp_path, env=child_env(tmp_path, no_simcord=True))
@@ -263,7 +263,7 @@ def test_a_bad_tractor_computer_stops_the_start_in_one_line(tmp_path: Path, mode
 def test_the_entry_point_and_local_play_do_not_import_each_other(tmp_path: Path) -> None:
     """bot/__main__.py imports bot/app/local.py only when local play runs, and local play never
     imports the entry point: what both need is in bot/app/cli.py."""
-    code = ("import sys, bot.local\n"
+    code = ("import sys, bot.app.local\n"
             "assert 'bot.__main__' not in sys.modules, 'bot.app.local imported bot.__main__'\n"
             "del sys.modules['bot.app.local']\n"
             "import bot.__main__\n"
@@ -271,6 +271,6 @@ def test_the_entry_point_and_local_play_do_not_import_each_other(tmp_path: Path)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, cwd=tmp_path, env=child_env(tmp_path))
     assert done.returncode == 0, done.stderr
-    local = (ROOT / "bot" / "local.py").read_text()  # not even inside a function
+    local = (ROOT / "bot" / "app" / "local.py").read_text()  # not even inside a function
     assert not re.search(r"from bot\.__main__ import|import bot\.__main__|from bot import "
                          r"__main__", local)
