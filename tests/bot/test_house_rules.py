@@ -198,3 +198,28 @@ async def test_fixed_trump_turns_the_seats_so_the_creator_starts(tmp_path: Path)
         public = (await w.match()).public_view()
         assert public.starter == 0 and public.phase is Phase.BURYING
         assert any("moved round the table" in (m.content or "") for m in w.public_messages())
+
+
+async def test_take_back_pushes_no_other_button_out_when_the_winner_leads(tmp_path: Path
+                                                                          ) -> None:
+    """Issue 31 item 3: having just won a trick, the leader's panel offers Take back *and*
+    every other action (Play, Clear, Hint, Type…) and the table link."""
+    async with world(tmp_path, humans=4) as w:
+        await w.open_table(4, take_backs=True)
+        await w.start()
+        from botkit import components, seats_to_act
+        for _ in range(300):
+            match = await w.match()
+            public = match.public_view()
+            if (public.phase is Phase.PLAYING and public.trick is None and public.tricks_played
+                    and public.take_back_seat == public.turn):
+                break
+            await by_panel(w, seats_to_act(match)[0])
+        else:
+            raise AssertionError("no trick was won")
+        user = await w.user_of(public.turn)
+        panel = w.dm_panel(user)
+        for verb in ("takeback", "hint", "play", "clear", "type"):
+            assert find(panel, verb) is not None, verb
+        assert not find(panel, "hint").disabled
+        assert any(getattr(c, "url", None) for c in components(panel))
