@@ -57,6 +57,12 @@ def check_hands(hands: int, seed: int, rules: RuleSet) -> int:
             result = hand.result
             assert result is not None
             assert sum(hand.points_by_seat) + card_points(hand.kitty) == 100 * shape.decks
+            # the floor at 0 comes before the kitty (docs/rules.md#f4): penalties are not
+            # carried past 0 into the kitty's points
+            final = side_of(hand.starter, hand.call_seats)  # type: ignore[arg-type]
+            known = sum(p for s, p in enumerate(hand.points_by_seat) if s not in final)
+            penalties = sum(f.penalty for f in hand.failed_throws)
+            assert result.opponent_points == max(0, known + penalties) + result.kitty_scored
             assert result.declarer_seats == side_of(hand.starter,  # type: ignore[arg-type]
                                                     hand.call_seats)
             assert len(result.new_levels) == shape.seats
