@@ -61,6 +61,7 @@ class Labels:
     phase_burying: str = "Burying"
     phase_playing: str = "Trick {number}"
     phase_settled: str = "Hand over"
+    phase_waiting: str = "Not dealt"  # before the first hand is dealt
     result_title: str = "Hand {number} result"
     kitty: str = "Kitty"
     kitty_scored: str = "Kitty {points} × {multiplier} = {total} to the opponents"

@@ -19,7 +19,13 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.render.board import SeatLabel, how_trump_was_set, plays_shown, points_bar
+from bot.render.board import (
+    SeatLabel,
+    between_hands_word,
+    how_trump_was_set,
+    plays_shown,
+    points_bar,
+)
 from bot.render.draw import (
     Box,
     felt,
@@ -320,7 +326,7 @@ def _draw_centre(draw: ImageDraw.ImageDraw, box: Box, view: PublicView, sides: S
     elif view.phase is Phase.PLAYING:
         centre = labels.phase_playing.format(number=view.tricks_played + 1)
     elif settled:
-        centre = labels.phase_settled
+        centre = between_hands_word(view, labels)
     lines = len(sides.calls) + (1 if sides.calls else 0)
     y = (box[1] + box[3]) / 2 - 36 * lines / 2 if lines else (box[1] + box[3]) / 2
     if centre:
