@@ -46,6 +46,7 @@ from bot.core.text import (
     seat_title,
     shape_word,
     status_line,
+    suit_text,
     table_content,
     trick_line,
 )
@@ -140,7 +141,7 @@ def _group_name(cards: Sequence[Card], view: PlayerView, locale: str) -> str:
             name = t("panel.group_top", locale)
         else:
             assert card.suit is not None
-            name = card.suit.symbol
+            name = suit_text(card.suit)
         if name not in names:
             names.append(name)
     return " · ".join(names)
@@ -439,7 +440,8 @@ def declaration_for(view: PlayerView, code: str) -> tuple[Card, ...] | None:
 
 def _declare_label(choice: tuple[Card, ...] | None, public: Any, seat: int, locale: str,
                    code: str) -> str:
-    symbol = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}.get(code)
+    suit = dict(DECLARE_SUITS).get(code)
+    symbol = None if suit is None else suit_text(suit)
     if choice is None:
         return symbol or t("declare.no_trump", locale)
     if symbol is None:

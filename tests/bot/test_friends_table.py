@@ -203,7 +203,7 @@ async def test_call_panel_legal_forged_wrong_person_wrong_phase(tmp_path: Path) 
         mine = (await alice.click(w.table_message(), label="My hand")).response
         assert mine is not None and mine.ephemeral and find(mine, "fsuit") is not None
         assert_ok(await alice.select(mine, ["D"], custom_id=find(mine, "fsuit").custom_id))
-        assert "♦" in find(mine, "fadd").label
+        assert "♢" in find(mine, "fadd").label
         theirs = (await bob.click(w.table_message(), label="My hand")).response
         assert "alice" in theirs.content and "Calling 1 friend(s): " in theirs.content
         assert find(theirs, "fadd") is None
@@ -223,7 +223,7 @@ async def test_call_panel_legal_forged_wrong_person_wrong_phase(tmp_path: Path) 
         panel = w.dm_panel(alice)
         assert_ok(await alice.user.select(panel, ["2"], custom_id=find(panel, "fcopy").custom_id))
         panel = w.dm_panel(alice)
-        assert "the 2nd K♣" in find(panel, "fadd").label
+        assert "the 2nd K♧" in find(panel, "fadd").label
         # forged: a value the select does not offer, an id the message does not carry
         refused = await forge(alice.user, panel, find(panel, "fsuit").custom_id, ["H"])
         assert any("not valid" in text for text in reply_texts(refused))
@@ -237,7 +237,7 @@ async def test_call_panel_legal_forged_wrong_person_wrong_phase(tmp_path: Path) 
         # Add, Undo, Add again, Call friends
         assert_ok(await alice.user.click(panel, custom_id=find(panel, "fadd").custom_id))
         panel = w.dm_panel(alice)
-        assert "the 2nd K♣" in (panel.content or "") and not find(panel, "fcall").disabled
+        assert "the 2nd K♧" in (panel.content or "") and not find(panel, "fcall").disabled
         assert find(panel, "fsuit") is None  # every call made
         assert_ok(await alice.user.click(panel, custom_id=find(panel, "fundo").custom_id))
         panel = w.dm_panel(alice)
@@ -250,8 +250,8 @@ async def test_call_panel_legal_forged_wrong_person_wrong_phase(tmp_path: Path) 
         assert match.phase is Phase.PLAYING
         assert match.public_view().friend_calls == (FriendCall(Card.parse("KC"), 2),)
         texts = [m.content or "" for m in w.public_messages()]
-        assert any("Friends called by alice: the 2nd K♣" in text for text in texts)
-        assert "Friends called: the 2nd K♣ → ?" in (w.table_message().content or "")
+        assert any("Friends called by alice: the 2nd K♧" in text for text in texts)
+        assert "Friends called: the 2nd K♧ → ?" in (w.table_message().content or "")
         # the wrong phase: the call's old button (a modified client) changes nothing
         late = await forge(alice.user, panel, old_call)
         assert any("not valid" in text or "moved on" in text for text in reply_texts(late))

@@ -73,10 +73,10 @@ async def test_house_rules_set_at_new_shown_and_changed(tmp_path: Path) -> None:
         shown = turned.response if turned.response is not None else shown
         fixed = next(c for row in shown.message.components for c in row.children
                      if (c.custom_id or "").endswith(":fixed_trump"))
-        assert "♥ Hearts" in [o.label for o in fixed.options]
+        assert "♡ Hearts" in [o.label for o in fixed.options]
         assert_ok(await alice.select(shown, ["H"], custom_id=fixed.custom_id))
         assert (await w.doc()).options["fixed_trump"] == "H"
-        assert "Fixed trump: ♥ Hearts" in w.table_message().content
+        assert "Fixed trump: ♡ Hearts" in w.table_message().content
         version = await w.version()
         refused = await alice.slash(w.channel, "tractor new", follow="suit_only")
         assert len(reply_texts(refused)) == 1 and "already" in reply_texts(refused)[0]
@@ -117,7 +117,7 @@ async def test_fixed_trump_no_declaring_creator_starts(tmp_path: Path) -> None:
         assert doc.seat(0).user_id == w.users[0].id
         text = w.table_message().content
         assert "fixed for the match" in text, text
-        assert any("Trump for the whole match: ♠" in note for note in doc.notes), doc.notes
+        assert any("Trump for the whole match: ♤" in note for note in doc.notes), doc.notes
 
 
 async def test_take_backs_by_button_and_command_across_a_restart(tmp_path: Path) -> None:
