@@ -1,8 +1,8 @@
 """Turning engine data into localized text (public messages, panels, announcements).
 
 Public text is built from `PublicView` and public events only; a seat's own cards are
-formatted only for that seat's panel. Cards are written as ``A♠`` (parseable by
-``/tractor play``), jokers as ``RJ``/``BJ``.
+formatted only for that seat's panel. Cards are written as ``A♤`` (suits ♤ ♡ ♢ ♧, not
+Discord's emoji suits: `legible`; read back by ``/tractor play``), jokers as ``RJ``/``BJ``.
 """
 
 from __future__ import annotations

@@ -223,3 +223,21 @@ async def test_take_back_pushes_no_other_button_out_when_the_winner_leads(tmp_pa
             assert find(panel, verb) is not None, verb
         assert not find(panel, "hint").disabled
         assert any(getattr(c, "url", None) for c in components(panel))
+
+
+def test_fit_rows_keeps_every_action() -> None:
+    """Take back goes on a row of its own when the cards leave one; when the cards need
+    every select row, the table link (navigation) gives way, never an action."""
+    from bot.ui import rows
+    from bot.ui.panels import fit_rows
+    actions = [rows.button(f"tr:1:1:1:{verb}:0", verb) for verb in
+               ("play", "clear", "hint", "type")]
+    link = rows.link("Table", "https://discord.com/channels/1/2/3")
+    takeback = rows.button("tr:1:1:1:takeback:0", "Take back")
+    few = [parse_cards("AS KS"), parse_cards("2H 3H"), parse_cards("4C")]
+    two, chunks = fit_rows([*actions, link, takeback], few, 4)
+    assert two == [[*actions, link], [takeback]] and sum(map(len, chunks)) == 5
+    many = [parse_cards(" ".join(["AS"] * 25)), parse_cards(" ".join(["KH"] * 25)),
+            parse_cards(" ".join(["QC"] * 25))]
+    one, chunks = fit_rows([*actions, link, takeback], many, 4)
+    assert one == [[*actions, takeback]] and sum(map(len, chunks)) == 75
