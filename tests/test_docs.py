@@ -16,6 +16,7 @@ from engine.rules import RuleSet
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules.md"
 README = ROOT / "README.md"
+PERFORMANCE = ROOT / "docs" / "performance.md"
 
 
 def tracked_text_files() -> list[Path]:
@@ -73,11 +74,22 @@ def test_nothing_links_outside_the_repository() -> None:
 
 
 def test_relative_links_in_the_docs_resolve() -> None:
-    for document in (README, RULES):
+    for document in (README, RULES, PERFORMANCE):
         for target in re.findall(r"\]\((?!https?://|#)([^)#\s]+)(?:#[^)]*)?\)",
                                  document.read_text()):
             assert (document.parent / target).exists(), (document.name, target)
     assert "(docs/rules.md)" in README.read_text()
+    assert "(docs/performance.md)" in README.read_text()
+
+
+def test_the_readme_scaling_section_is_for_operators() -> None:
+    """README's Scaling keeps what an operator needs (one small table); the measurements and
+    the commands that reproduce them are in docs/performance.md (issue 31 item 11)."""
+    readme = README.read_text()
+    scaling = readme[readme.index("### Scaling"):readme.index("## For developers")]
+    assert len(scaling.splitlines()) < 50
+    assert scaling.count("\n|") <= 6  # one small table
+    assert "python -m tools.bench --sweep" in PERFORMANCE.read_text()
 
 
 def friends_sections() -> set[str]:

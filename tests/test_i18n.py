@@ -353,3 +353,23 @@ def test_shipped_font_loads(weight: str) -> None:
 
     font = ImageFont.truetype(str(FONTS_DIR / f"NotoSansCJKsc-{weight}-subset.otf"), 24)
     assert font.getbbox("大王 小王 主 庄 龍 Alice ♠")[2] > 100
+
+
+PERSON = re.compile(r"\{(player|name|who|starter|partner|by|winner|leader)\}")
+AGREES = re.compile(r"\{(player|name|who|starter|partner|by|winner|leader)\}"
+                    r"('s\b| (is|has|was|does|[a-z]+s)\b)")
+
+
+def test_any_name_reads_right_in_english() -> None:
+    """A player's name is never the subject of a verb in the third person, never given an
+    ``'s`` and never referred back to as they/them: the local player is "You", so "You
+    calls friends… You's side" (issue 31 item 8). Chinese has no such agreement."""
+    wrong = []
+    for key, text in messages("en").items():
+        if AGREES.search(text) or (PERSON.search(text) and re.search(
+                r"\b(they|them|their)\b", text)):
+            wrong.append(f"{key}: {text}")
+    assert wrong == []
+    assert t("announce.friends_called", "en", player="You", calls="the 1st A♥") == (
+        "Friends called by You: the 1st A♥. Whoever plays a called card joins the starter's "
+        "side.")

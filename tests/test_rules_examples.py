@@ -8,7 +8,7 @@ import pytest
 
 from engine.cards import Rank, Suit, parse_cards
 from engine.follow import follow_error
-from engine.rules import RuleSet
+from engine.rules import RuleSet, ThrowRuff
 from engine.scoring import advance_level, kitty_multiplier, settle
 from engine.throw import check_throw
 from engine.trick import trick_winner
@@ -58,6 +58,17 @@ def test_r7_throws() -> None:
     assert fails == parse_cards("QS")
 
 
+@pytest.mark.parametrize("lead", ["2D 2H", "2H 2D"])
+def test_r7_equally_small_and_weak_units_lead_the_lowest_suit(lead: str) -> None:
+    # docs/rules.md#r7: of equally weak beatable units, the lowest suit in bridge order
+    spades_2 = Trump(Rank.TWO, Suit.SPADES)
+    others = [parse_cards("2S"), parse_cards("3C"), parse_cards("4C")]
+    assert check_throw(parse_cards(lead), others, spades_2) == parse_cards("2D")
+    assert check_throw(parse_cards("2S 2C 2H"), others[1:], Trump(Rank.TWO, None)) is None
+    assert check_throw(parse_cards("2S 2C 2H 2D"), [parse_cards("BJ")],
+                       Trump(Rank.TWO, None)) == parse_cards("2C")
+
+
 @pytest.mark.parametrize(
     ("hand", "lead", "legal", "illegal"),
     [
@@ -81,6 +92,20 @@ def test_r9_ruffs() -> None:
     assert winner("10C 10C", "AC 3C", "4H 4H", "9H 9H") == 3
     assert winner("10C 10C", "AC 3C", "5H JH", "2C 3C") == 0
     assert winner("AS KS KS", "3H 6H 6H", "4H 8H 8H", "2S 3S 4S") == 2
+
+
+@pytest.mark.parametrize(("throw_ruff", "first", "later"), [
+    ("largest_unit", 1, 2), ("every_unit", 1, 1), ("highest_card", 1, 2)])
+def test_f2_largest_unit_with_three_decks_takes_its_unit_anywhere(throw_ruff: str, first: int,
+                                                                  later: int) -> None:
+    # docs/rules.md#f2: the strongest tractor of two pairs anywhere in the ruff (10♥ 10♥ J♥
+    # J♥ out of a triple and a pair), not only the one placed on the throw's tractor
+    lead = parse_cards("5S 5S 6S 6S 9S 9S 9S QS QS")
+    low = parse_cards("3H 3H 4H 4H 10H 10H 10H JH JH")
+    high = parse_cards("6H 6H 7H 7H 8H 8H 8H 5H 5H")
+    rule = ThrowRuff(throw_ruff)
+    assert trick_winner([lead, low, high], HEARTS_2, rule) == first
+    assert trick_winner([lead, high, low], HEARTS_2, rule) == later
 
 
 def test_r10_the_example_hand() -> None:

@@ -1,15 +1,15 @@
 """Turning engine data into localized text (public messages, panels, announcements).
 
 Public text is built from `PublicView` and public events only; a seat's own cards are
-formatted only for that seat's panel. Cards are written as ``A♠`` (parseable by
-``/tractor play``), jokers as ``RJ``/``BJ``.
+formatted only for that seat's panel. Cards are written as ``A♤`` (suits ♤ ♡ ♢ ♧, not
+Discord's emoji suits: `legible`; read back by ``/tractor play``), jokers as ``RJ``/``BJ``.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Literal
+from typing import Final, Literal
 
 import discord
 
@@ -19,7 +19,7 @@ from bot.core.options import options_text
 from bot.core.table import TableDoc
 from bot.i18n import DEFAULT, messages, t, tn
 from bot.render.sides import play_seats, trick_winning_seat
-from engine.cards import ALL_CARDS, Card, Rank
+from engine.cards import ALL_CARDS, Card, Rank, Suit
 from engine.deal import deal_shape, take_over_points
 from engine.errors import TractorError
 from engine.events import (
@@ -40,11 +40,35 @@ from engine.reasons import Reason, display_params, pretty_cards, template_key
 from engine.trump import Trump
 from engine.views import PublicView
 
-SUIT_SYMBOLS = "♠♥♦♣"
+EMOJI_SUITS: Final = "♠♥♦♣"
+TEXT_SUITS: Final = "♤♡♢♧"
+_LEGIBLE = str.maketrans(EMOJI_SUITS, TEXT_SUITS)
+_PLAIN = str.maketrans(TEXT_SUITS, EMOJI_SUITS)
 
 
-PRETTY: tuple[str, ...] = tuple(c.pretty for c in sorted(ALL_CARDS, key=lambda c: c.code))
-"""`Card.pretty` by `Card.code` (0–53), worked out once."""
+def legible(text: str) -> str:
+    """`text` with the suits written ♤ ♡ ♢ ♧ (issue 31 item 9). Discord draws ♠ ♥ ♦ ♣ as
+    emoji: ♠ ♣ near-black (contrast 1.05:1 on the dark theme), ♥ ♦ red (2.7:1); the outlined
+    suits are no emoji and take the theme's text colour (9.4:1 dark, 12.6:1 light)."""
+    return text.translate(_LEGIBLE)
+
+
+def plain(text: str) -> str:
+    """Typed or copied text with ♤ ♡ ♢ ♧ read as ♠ ♥ ♦ ♣ (the engine's notation)."""
+    return text.translate(_PLAIN)
+
+
+def suit_text(suit: Suit) -> str:
+    """A suit's symbol in the bot's texts and labels (`legible`)."""
+    return legible(suit.symbol)
+
+
+SUIT_SYMBOLS = legible("♠♥♦♣")
+
+
+PRETTY: tuple[str, ...] = tuple(legible(c.pretty)
+                                for c in sorted(ALL_CARDS, key=lambda c: c.code))
+"""`Card.pretty` by `Card.code` (0–53), worked out once, `legible`."""
 assert [c.code for c in ALL_CARDS] == list(range(len(PRETTY)))
 
 
@@ -61,15 +85,15 @@ def cards_text(cards: Sequence[Card]) -> str:
 def ruling_text(reason: str | TractorError, locale: str) -> str:
     """An engine ruling in `locale`: a `TractorError`, or a reason from `follow_error`,
     `lead_error`, `declaration_error` … (`engine.reasons.Reason`). Its ``engine.<key>``
-    message with the parameters made readable (suits as ♠ ♥ ♦ ♣ or the trump word, cards
-    with symbols, seats 1–4); the English text if it has no key in the catalog."""
+    message with the parameters made readable (suits as ♤ ♥ ♦ ♧ or the trump word, cards
+    with symbols, seats 1–4); the English text if it has no key in the catalog; `legible`."""
     if isinstance(reason, TractorError):
         reason = reason.ruling
     if not isinstance(reason, Reason) or not reason.key:
-        return str(reason)
+        return legible(str(reason))
     key = "engine." + template_key(reason.key, reason.params)
     if key not in messages(DEFAULT):
-        return str(reason)
+        return legible(str(reason))
     suits = dict(zip("SHDC", SUIT_SYMBOLS, strict=True)) | {"T": t("term.trump_suit", locale)}
     params = display_params(reason.params, suits, t("punct.list_separator", locale))
     for name, value in params.items():
@@ -79,7 +103,7 @@ def ruling_text(reason: str | TractorError, locale: str) -> str:
             params[name] = pretty_cards(str(value))
         elif name == "token":
             params[name] = discord.utils.escape_markdown(str(value))
-    return t(key, locale, **params)
+    return legible(t(key, locale, **params))
 
 
 def trump_text(trump: Trump | None, locale: str) -> str:
@@ -88,7 +112,7 @@ def trump_text(trump: Trump | None, locale: str) -> str:
         return "?"
     if trump.suit is None:
         return t("term.no_trump", locale)
-    return trump.suit.symbol
+    return suit_text(trump.suit)
 
 
 def level_text(level: Rank | None) -> str:
@@ -185,7 +209,7 @@ def copy_word(copy: int, locale: str) -> str:
 
 def call_text(call: FriendCall, locale: str) -> str:
     """``the 1st A♥``: a friend call, the copy-th `call.card` played (F4)."""
-    return t("friends.call", locale, copy=copy_word(call.copy, locale), card=call.card.pretty)
+    return t("friends.call", locale, copy=copy_word(call.copy, locale), card=PRETTY[call.card.code])
 
 
 def calls_line(doc: TableDoc, public: PublicView, locale: str) -> str:

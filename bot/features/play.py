@@ -20,6 +20,7 @@ from bot.core.table import TableDoc
 from bot.core.text import (
     cards_text,
     levels_line,
+    plain,
     ruling_text,
     seat_name,
     shape_word,
@@ -287,7 +288,7 @@ class PlayFeature(Feature, name="Play"):
         typed_kind: TypedKind = "declare" if kind == "declare" else \
             "bury" if kind == "bury" else "play"
         try:
-            action = parse_action(typed_kind, text[:MAX_TYPED], 0)
+            action = parse_action(typed_kind, plain(text[:MAX_TYPED]), 0)
         except InvalidNotation as error:
             raise UserFacingError("error.bad_cards",
                                   reason=quote(ruling_text(error, locale), 300)) from None
@@ -428,7 +429,7 @@ class PlayFeature(Feature, name="Play"):
             cards = await asyncio.to_thread(suggest_bury, view)
             options.append((t("bury.suggested_choice", locale, cards=cards_text(cards)),
                             tuple(cards)))
-        typed = current.strip()[:MAX_TYPED]
+        typed = plain(current.strip()[:MAX_TYPED])
         out: list[tuple[str, str]] = []
         if typed:
             options = [o for o in options if _matches(typed, o[1])]

@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.core.errors import UserFacingError
 from bot.core.options import option_values
 from bot.core.table import TableDoc
-from bot.core.text import cards_text, level_text, trick_line, trump_text
+from bot.core.text import cards_text, level_text, suit_text, trick_line, trump_text
 from bot.features import App, Feature, add_feature, guarded
 from bot.i18n import lstr, t
 from bot.ui.ids import ComponentId, VerbSpec
@@ -72,7 +72,7 @@ def unseen_lines(cards: Sequence[Card], trump: Trump, locale: str) -> list[str]:
     classes = [t("tricks.class.jokers", locale, count=jokers),
                t("tricks.class.level", locale, level=level_text(trump.level), count=levels)]
     if trump.suit is not None:
-        classes.append(t("tricks.class.suit", locale, suit=trump.suit.symbol,
+        classes.append(t("tricks.class.suit", locale, suit=suit_text(trump.suit),
                          count=len(trumps) - jokers - levels))
     lines = [t("tricks.unseen_trumps", locale, count=len(trumps), classes=" · ".join(classes),
                cards=cards_text(trumps[:TOP_CARDS]) or "—")]
@@ -84,7 +84,7 @@ def unseen_lines(cards: Sequence[Card], trump: Trump, locale: str) -> list[str]:
         if suit == trump.suit:
             continue
         side = trump.sort([c for c in cards if not trump.is_trump(c) and c.suit == suit])
-        lines.append(t("tricks.unseen_suit", locale, suit=suit.symbol, count=len(side),
+        lines.append(t("tricks.unseen_suit", locale, suit=suit_text(suit), count=len(side),
                        cards=cards_text(side[:TOP_CARDS]) or "—"))
     return lines
 

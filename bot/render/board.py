@@ -56,6 +56,12 @@ def declarations_shown(view: PublicView) -> dict[int, tuple[Card, ...]]:
     return shown
 
 
+def between_hands_word(view: PublicView, labels: Labels) -> str:
+    """The centre of the table between hands: "Hand over", or before the first deal
+    "Not dealt" (issue 31 item 8: no hand was over yet)."""
+    return labels.phase_settled if view.hand_no else labels.phase_waiting
+
+
 def how_trump_was_set(view: PublicView, seats: Sequence[SeatLabel], labels: Labels) -> str:
     """"declared by 小明 (×2)", "turned up from the kitty", or the hand's number before
     trump is set."""

@@ -61,6 +61,7 @@ class Labels:
     phase_burying: str = "Burying"
     phase_playing: str = "Trick {number}"
     phase_settled: str = "Hand over"
+    phase_waiting: str = "Not dealt"  # before the first hand is dealt
     result_title: str = "Hand {number} result"
     kitty: str = "Kitty"
     kitty_scored: str = "Kitty {points} × {multiplier} = {total} to the opponents"
@@ -80,6 +81,7 @@ class Labels:
     friends_heading: str = "Friends"  # over the called cards
     call_open: str = "{nth} {card} ?"  # a called card not played yet; {card}: e.g. A♥
     call_found: str = "{nth} {card} → {name}"  # {name}: who played it (the friend)
+    seat_ref: str = "seat {number}"  # a friend too long to name in the centre: its plate's number
     call_void: str = "{nth} {card}: void"  # the starter played their own called card
     nth_1: str = "1st"  # which copy of a called card counts (friends.copy.1 …)
     nth_2: str = "2nd"

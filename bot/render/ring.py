@@ -19,7 +19,13 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.render.board import SeatLabel, how_trump_was_set, plays_shown, points_bar
+from bot.render.board import (
+    SeatLabel,
+    between_hands_word,
+    how_trump_was_set,
+    plays_shown,
+    points_bar,
+)
 from bot.render.draw import (
     Box,
     felt,
@@ -287,11 +293,14 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
 
 
 def call_parts(call: Call, seats: Sequence[SeatLabel], labels: Labels,
-               name_room: float | None = None, size: int = 26) -> list[str | Suit]:
-    """"1st A♥ → Bo" as text and suit-chip parts (the card's suit drawn as a chip)."""
+               name_room: float | None = None, size: int = 26, *,
+               by_seat: bool = False) -> list[str | Suit]:
+    """"1st A♥ → Bo" as text and suit-chip parts (the card's suit drawn as a chip);
+    `by_seat`: "1st A♥ → seat 5", the number the seat's plate shows."""
     template = labels.call_open if call.seat is None else \
         labels.call_void if call.void else labels.call_found
-    name = "" if call.seat is None else seats[call.seat].name
+    name = "" if call.seat is None else \
+        labels.seat_ref.format(number=call.seat + 1) if by_seat else seats[call.seat].name
     if name_room is not None:
         name = fit(name, size, name_room, bold=True)
     before, _, after = template.partition("{card}")
@@ -320,7 +329,7 @@ def _draw_centre(draw: ImageDraw.ImageDraw, box: Box, view: PublicView, sides: S
     elif view.phase is Phase.PLAYING:
         centre = labels.phase_playing.format(number=view.tricks_played + 1)
     elif settled:
-        centre = labels.phase_settled
+        centre = between_hands_word(view, labels)
     lines = len(sides.calls) + (1 if sides.calls else 0)
     y = (box[1] + box[3]) / 2 - 36 * lines / 2 if lines else (box[1] + box[3]) / 2
     if centre:
@@ -343,11 +352,18 @@ def _draw_centre(draw: ImageDraw.ImageDraw, box: Box, view: PublicView, sides: S
 def fitted_call(call: Call, seats: Sequence[SeatLabel], labels: Labels,
                 room: float) -> tuple[list[str | Suit], int]:
     """`call_parts` and the text size that fit `room`: `CALL`, else a little smaller, else
-    with the player's name shortened."""
+    the friend named by the number on its plate (issue 31 item 7: never a cut name), else
+    (a room too narrow even for that) with the player's name shortened."""
     parts = call_parts(call, seats, labels)
     for size in (CALL, CALL_SMALL):
         if rich_width(parts, size, bold=True) <= room:
             return parts, size
+    if call.seat is not None and not call.void:
+        parts = call_parts(call, seats, labels, by_seat=True)
+        for size in (CALL, CALL_SMALL):
+            if rich_width(parts, size, bold=True) <= room:
+                return parts, size
+        parts = call_parts(call, seats, labels)
     extra = rich_width(parts, CALL_SMALL, bold=True) - room
     if call.seat is not None and not call.void:
         name = seats[call.seat].name

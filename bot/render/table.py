@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw
 
 from bot.render.board import (
     SeatLabel,
+    between_hands_word,
     how_trump_was_set,
     plays_shown,
     points_bar,
@@ -138,7 +139,7 @@ def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bo
     elif view.phase is Phase.PLAYING and view.trick is None:
         centre = labels.phase_playing.format(number=view.tricks_played + 1)
     elif settled:
-        centre = labels.phase_settled
+        centre = between_hands_word(view, labels)
     if centre:
         text(draw, _CENTRE, fit(centre, 28, 160, bold=True), 28, MUTED, bold=True,
              anchor="mm")

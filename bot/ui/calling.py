@@ -19,7 +19,7 @@ from discord import ui
 
 from bot.core.errors import UserFacingError
 from bot.core.friends import CallChoices, CallDraft, call_choices, encode_calls, suit_of
-from bot.core.text import call_text, copy_word
+from bot.core.text import call_text, copy_word, suit_text
 from bot.i18n import t
 from bot.ui.components import button, select
 from bot.ui.ids import ComponentId
@@ -100,10 +100,10 @@ def call_rows(table_id: int, view: PlayerView, call: Calling, step: int,
         suit = None if pick is None else suit_of(pick)
         rank = None if pick is None else str(pick.card.rank)
         items.append(select(cid("fsuit"), row=0, placeholder=t("panel.call_suit", locale),
-                            options=[discord.SelectOption(label=Suit(s).symbol, value=s,
+                            options=[discord.SelectOption(label=suit_text(Suit(s)), value=s,
                                                           default=s == suit)
                                      for s in choices.suits]))
-        symbol = Suit(suit).symbol if suit else ""
+        symbol = suit_text(Suit(suit)) if suit else ""
         items.append(select(cid("frank"), row=1, placeholder=t("panel.call_rank", locale),
                             options=[discord.SelectOption(label=f"{r}{symbol}", value=r,
                                                           default=r == rank)

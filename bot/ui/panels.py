@@ -9,7 +9,8 @@ Hand panel rows (classic components: at most 5 rows):
   then ``Suggest`` · ``Bury (k/8)`` · ``Clear`` · ``Type…`` · link;
 - playing: ``Quick plays`` (on your turn), up to three card selects (one per suit group;
   small groups share a select, a group above 25 is split), then ``Play (n)`` · ``Clear`` ·
-  ``Hint`` · ``Type…`` · link.
+  ``Hint`` · ``Type…`` · link, and ``Take back`` (R12) on a row of its own below (no action
+  is ever pushed out: `fit_rows`).
 
 Card select values are *instances* (bot/core/selection.py); the selection is reflected in the
 selects' default values, so a restarted bot reads it back from the message.
@@ -46,6 +47,7 @@ from bot.core.text import (
     seat_title,
     shape_word,
     status_line,
+    suit_text,
     table_content,
     trick_line,
 )
@@ -72,6 +74,7 @@ __all__ = [
     "Panel",
     "build_panel",
     "build_table_message",
+    "fit_rows",
     "pack_groups",
     "ready_view",
     "table_url",
@@ -140,7 +143,7 @@ def _group_name(cards: Sequence[Card], view: PlayerView, locale: str) -> str:
             name = t("panel.group_top", locale)
         else:
             assert card.suit is not None
-            name = card.suit.symbol
+            name = suit_text(card.suit)
         if name not in names:
             names.append(name)
     return " · ".join(names)
@@ -338,7 +341,33 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
     kitty = _kitty_marks(view, values, locale)
     must_word, led_word = t("panel.must_play", locale), t("panel.led_suit", locale)
     must, led = forced_cards(view)
-    chunks = pack_groups(card_groups(view), rows=4 - len(layout))
+    count = len([v for v in selected if v in by_value])
+    my_turn = view.to_move
+    if burying:
+        kitty_size = deal_shape(public.rules).kitty_size
+        buttons = [
+            rows.button(cid("suggest"), t("button.suggest", locale)),
+            rows.button(cid("bury"), t("button.bury", locale, count=count, total=kitty_size),
+                        style=rows.SUCCESS, disabled=count != kitty_size),
+            rows.button(cid("clear"), t("button.clear", locale)),
+            rows.button(cid("type"), t("button.type", locale)),
+            *link]
+    else:
+        picked = [by_value[v] for v in dict.fromkeys(selected) if v in by_value]
+        illegal = play_error(view, picked) is not None
+        buttons = [
+            rows.button(cid("play"), t("button.play_illegal" if illegal else "button.play",
+                                       locale, count=count),
+                        style=rows.SECONDARY if illegal else rows.SUCCESS,
+                        disabled=not my_turn or count == 0 or illegal),
+            rows.button(cid("clear"), t("button.clear", locale)),
+            rows.button(cid("hint"), t("button.hint", locale), disabled=not my_turn),
+            rows.button(cid("type"), t("button.type", locale), disabled=not my_turn),
+            *link]
+        if public.take_back_seat == seat:
+            buttons.append(rows.button(cid("takeback"), t("button.take_back", locale),
+                                       style=rows.DANGER))
+    button_rows, chunks = fit_rows(buttons, card_groups(view), rows.MAX_ROWS - len(layout))
     # The led suit's select first: that is where a follow starts.
     if led:
         chunks.sort(key=lambda chunk: not any(values[i][1] in led for i in chunk))
@@ -357,32 +386,22 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
         layout.append([rows.select(cid("sel", str(index)), options,
                                    placeholder=t("panel.select_group", locale, group=name),
                                    min_values=0, max_values=len(options))])
-    count = len([v for v in selected if v in by_value])
-    if burying:
-        kitty_size = deal_shape(public.rules).kitty_size
-        layout.append([
-            rows.button(cid("suggest"), t("button.suggest", locale)),
-            rows.button(cid("bury"), t("button.bury", locale, count=count, total=kitty_size),
-                        style=rows.SUCCESS, disabled=count != kitty_size),
-            rows.button(cid("clear"), t("button.clear", locale)),
-            rows.button(cid("type"), t("button.type", locale)),
-            *link])
-        return Rows(layout)
-    my_turn = view.to_move
-    picked = [by_value[v] for v in dict.fromkeys(selected) if v in by_value]
-    illegal = play_error(view, picked) is not None
-    layout.append([
-        rows.button(cid("play"), t("button.play_illegal" if illegal else "button.play",
-                                   locale, count=count),
-                    style=rows.SECONDARY if illegal else rows.SUCCESS,
-                    disabled=not my_turn or count == 0 or illegal),
-        rows.button(cid("clear"), t("button.clear", locale)),
-        rows.button(cid("takeback"), t("button.take_back", locale), style=rows.DANGER)
-        if public.take_back_seat == seat else
-        rows.button(cid("hint"), t("button.hint", locale), disabled=not my_turn),
-        rows.button(cid("type"), t("button.type", locale), disabled=not my_turn),
-        *link])
-    return Rows(layout)
+    return Rows([*layout, *button_rows])
+
+
+def fit_rows(buttons: list[Component], groups: list[list[Card]], free: int
+             ) -> tuple[list[list[Component]], list[list[int]]]:
+    """The button rows and the card selects (`pack_groups`) sharing `free` rows: the buttons
+    on one row when they fit; else on two (the usual row, then the rest, so no button
+    moves) when the cards still fit one select fewer; failing that the table link
+    (navigation, not an action) gives way (issue 31 item 3: no action is pushed out)."""
+    if len(buttons) > rows.MAX_PER_ROW:
+        chunks = pack_groups(groups, rows=free - 2)
+        if sum(map(len, chunks)) == sum(map(len, groups)):
+            return [buttons[:rows.MAX_PER_ROW], buttons[rows.MAX_PER_ROW:]], chunks
+        buttons = [b for b in buttons if "url" not in b]
+    assert len(buttons) <= rows.MAX_PER_ROW
+    return [buttons], pack_groups(groups, rows=free - 1)
 
 
 def _kitty_marks(view: PlayerView, values: Sequence[tuple[str, Card]], locale: str
@@ -423,7 +442,8 @@ def declaration_for(view: PlayerView, code: str) -> tuple[Card, ...] | None:
 
 def _declare_label(choice: tuple[Card, ...] | None, public: Any, seat: int, locale: str,
                    code: str) -> str:
-    symbol = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}.get(code)
+    suit = dict(DECLARE_SUITS).get(code)
+    symbol = None if suit is None else suit_text(suit)
     if choice is None:
         return symbol or t("declare.no_trump", locale)
     if symbol is None:

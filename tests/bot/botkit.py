@@ -23,6 +23,7 @@ from simcord.actors import MemberActor
 from bot import create_bot
 from bot.app.client import TractorBot
 from bot.core.table import TableDoc
+from bot.core.text import plain
 from bot.runtime.config import Config
 from engine.cards import Card, Rank, parse_cards
 from engine.deal import deal_shape
@@ -45,7 +46,8 @@ SETTLE = 120.0
 a long chain of work (the computers play a whole hand after a timeout, each move a commit
 and a rendered picture), so under load it must not be what a test's outcome hangs on."""
 
-PRETTY = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9JQKA])([♠♥♦♣])|\b(RJ|BJ)\b")
+PRETTY = re.compile(r"(?<![\w♠♥♦♣♤♡♢♧])(10|[2-9JQKA])([♠♥♦♣♤♡♢♧])|\b(RJ|BJ)\b")
+"""Cards as the bot writes them (♤ ♧ for spades and clubs: bot.core.text.legible)."""
 CANONICAL = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b|\b(RJ|BJ)\b")
 
 
@@ -82,7 +84,7 @@ def cards_in(text: str, pattern: re.Pattern[str] = PRETTY) -> set[Card]:
         if match.group(3):
             found.add(Card.parse(match.group(3)))
         else:
-            found.add(Card.parse(match.group(1) + match.group(2)))
+            found.add(Card.parse(match.group(1) + plain(match.group(2))))
     return found
 
 

@@ -48,7 +48,7 @@ from engine.views import PublicView
 
 CALLED = re.compile(r"Friends called: (.*)")
 SIDE = re.compile(r"Starter's side so far: (.*)")
-FRIEND = re.compile(r"— (.+) is (.+)'s friend!")
+FRIEND = re.compile(r"(.+) played .+: a friend found, now on the side of the starter \((.+)\)!")
 
 
 def text_of(result: Any) -> str:
@@ -154,12 +154,13 @@ async def test_six_seat_hand_two_people_four_computers_restart(
                             for s in range(6))
         assert f"Levels now: {levels}" in summary
         announced = [m.content or "" for m in w.public_messages()]
-        assert any("calls friends:" in text for text in announced)
+        assert any("Friends called by " in text for text in announced)
         starter = doc.names()[public.starter] or f"Computer {public.starter + 1}"
         for seat in public.call_seats:  # each reveal announced when it happened
             if seat is not None and seat != public.starter:
                 name = doc.names()[seat] or f"Computer {seat + 1}"
-                assert any(f"— {name} is {starter}'s friend!" in text
+                side = f"the side of the starter ({starter})!"
+                assert any(f"{name} played " in text and side in text
                            for text in announced), name
         assert scanner.checked > 20
         assert drawn and all(isinstance(view, PublicView) for view in drawn)
@@ -203,9 +204,9 @@ async def test_call_panel_legal_forged_wrong_person_wrong_phase(tmp_path: Path) 
         mine = (await alice.click(w.table_message(), label="My hand")).response
         assert mine is not None and mine.ephemeral and find(mine, "fsuit") is not None
         assert_ok(await alice.select(mine, ["D"], custom_id=find(mine, "fsuit").custom_id))
-        assert "♦" in find(mine, "fadd").label
+        assert "♢" in find(mine, "fadd").label
         theirs = (await bob.click(w.table_message(), label="My hand")).response
-        assert "alice" in theirs.content and "is calling 1 friend" in theirs.content
+        assert "alice" in theirs.content and "Calling 1 friend(s): " in theirs.content
         assert find(theirs, "fadd") is None
         panel = w.dm_panel(alice)
         assert "Call 1 friend" in (panel.content or "")
@@ -223,7 +224,7 @@ async def test_call_panel_legal_forged_wrong_person_wrong_phase(tmp_path: Path) 
         panel = w.dm_panel(alice)
         assert_ok(await alice.user.select(panel, ["2"], custom_id=find(panel, "fcopy").custom_id))
         panel = w.dm_panel(alice)
-        assert "the 2nd K♣" in find(panel, "fadd").label
+        assert "the 2nd K♧" in find(panel, "fadd").label
         # forged: a value the select does not offer, an id the message does not carry
         refused = await forge(alice.user, panel, find(panel, "fsuit").custom_id, ["H"])
         assert any("not valid" in text for text in reply_texts(refused))
@@ -237,7 +238,7 @@ async def test_call_panel_legal_forged_wrong_person_wrong_phase(tmp_path: Path) 
         # Add, Undo, Add again, Call friends
         assert_ok(await alice.user.click(panel, custom_id=find(panel, "fadd").custom_id))
         panel = w.dm_panel(alice)
-        assert "the 2nd K♣" in (panel.content or "") and not find(panel, "fcall").disabled
+        assert "the 2nd K♧" in (panel.content or "") and not find(panel, "fcall").disabled
         assert find(panel, "fsuit") is None  # every call made
         assert_ok(await alice.user.click(panel, custom_id=find(panel, "fundo").custom_id))
         panel = w.dm_panel(alice)
@@ -250,8 +251,8 @@ async def test_call_panel_legal_forged_wrong_person_wrong_phase(tmp_path: Path) 
         assert match.phase is Phase.PLAYING
         assert match.public_view().friend_calls == (FriendCall(Card.parse("KC"), 2),)
         texts = [m.content or "" for m in w.public_messages()]
-        assert any("calls friends: the 2nd K♣" in text for text in texts)
-        assert "Friends called: the 2nd K♣ → ?" in (w.table_message().content or "")
+        assert any("Friends called by alice: the 2nd K♧" in text for text in texts)
+        assert "Friends called: the 2nd K♧ → ?" in (w.table_message().content or "")
         # the wrong phase: the call's old button (a modified client) changes nothing
         late = await forge(alice.user, panel, old_call)
         assert any("not valid" in text or "moved on" in text for text in reply_texts(late))
@@ -349,7 +350,7 @@ async def test_restart_while_calling_then_timeout_calls_for_the_starter(
         public = match.public_view()
         assert public.phase is Phase.PLAYING and len(public.friend_calls) == 1
         notes = "\n".join((await w.doc()).notes)
-        assert "calls friends:" in notes
+        assert "Friends called by " in notes
         assert (await w.doc()).seat(0).misses == 1
 
 

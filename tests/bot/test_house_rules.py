@@ -73,10 +73,10 @@ async def test_house_rules_set_at_new_shown_and_changed(tmp_path: Path) -> None:
         shown = turned.response if turned.response is not None else shown
         fixed = next(c for row in shown.message.components for c in row.children
                      if (c.custom_id or "").endswith(":fixed_trump"))
-        assert "Fixed trump: ♥ Hearts" in [o.label for o in fixed.options]
+        assert "Fixed trump: ♡ Hearts" in [o.label for o in fixed.options]
         assert_ok(await alice.select(shown, ["H"], custom_id=fixed.custom_id))
         assert (await w.doc()).options["fixed_trump"] == "H"
-        assert "Fixed trump: ♥ Hearts" in w.table_message().content
+        assert "Fixed trump: ♡ Hearts" in w.table_message().content
         version = await w.version()
         refused = await alice.slash(w.channel, "tractor new", follow="suit_only")
         assert len(reply_texts(refused)) == 1 and "already" in reply_texts(refused)[0]
@@ -171,7 +171,7 @@ async def test_fixed_trump_no_declaring_creator_starts(tmp_path: Path) -> None:
         assert doc.seat(0).user_id == w.users[0].id
         text = w.table_message().content
         assert "fixed for the match" in text, text
-        assert any("Trump for the whole match: ♠" in note for note in doc.notes), doc.notes
+        assert any("Trump for the whole match: ♤" in note for note in doc.notes), doc.notes
 
 
 async def test_take_backs_by_button_and_command_across_a_restart(tmp_path: Path) -> None:
@@ -252,3 +252,46 @@ async def test_fixed_trump_turns_the_seats_so_the_creator_starts(tmp_path: Path)
         public = (await w.match()).public_view()
         assert public.starter == 0 and public.phase is Phase.BURYING
         assert any("moved round the table" in (m.content or "") for m in w.public_messages())
+
+
+async def test_take_back_pushes_no_other_button_out_when_the_winner_leads(tmp_path: Path
+                                                                          ) -> None:
+    """Issue 31 item 3: having just won a trick, the leader's panel offers Take back *and*
+    every other action (Play, Clear, Hint, Type…) and the table link."""
+    async with world(tmp_path, humans=4) as w:
+        await w.open_table(4, take_backs=True)
+        await w.start()
+        from botkit import components, seats_to_act
+        for _ in range(300):
+            match = await w.match()
+            public = match.public_view()
+            if (public.phase is Phase.PLAYING and public.trick is None and public.tricks_played
+                    and public.take_back_seat == public.turn):
+                break
+            await by_panel(w, seats_to_act(match)[0])
+        else:
+            raise AssertionError("no trick was won")
+        user = await w.user_of(public.turn)
+        panel = w.dm_panel(user)
+        for verb in ("takeback", "hint", "play", "clear", "type"):
+            assert find(panel, verb) is not None, verb
+        assert not find(panel, "hint").disabled
+        assert any(getattr(c, "url", None) for c in components(panel))
+
+
+def test_fit_rows_keeps_every_action() -> None:
+    """Take back goes on a row of its own when the cards leave one; when the cards need
+    every select row, the table link (navigation) gives way, never an action."""
+    from bot.ui import rows
+    from bot.ui.panels import fit_rows
+    actions = [rows.button(f"tr:1:1:1:{verb}:0", verb) for verb in
+               ("play", "clear", "hint", "type")]
+    link = rows.link("Table", "https://discord.com/channels/1/2/3")
+    takeback = rows.button("tr:1:1:1:takeback:0", "Take back")
+    few = [parse_cards("AS KS"), parse_cards("2H 3H"), parse_cards("4C")]
+    two, chunks = fit_rows([*actions, link, takeback], few, 4)
+    assert two == [[*actions, link], [takeback]] and sum(map(len, chunks)) == 5
+    many = [parse_cards(" ".join(["AS"] * 25)), parse_cards(" ".join(["KH"] * 25)),
+            parse_cards(" ".join(["QC"] * 25))]
+    one, chunks = fit_rows([*actions, link, takeback], many, 4)
+    assert one == [[*actions, takeback]] and sum(map(len, chunks)) == 75

@@ -8,7 +8,7 @@ import pytest
 
 from bot import i18n
 from bot.core.table import Seat, TableDoc
-from bot.core.text import PRETTY, escaped, pretty, seat_name
+from bot.core.text import PRETTY, escaped, legible, pretty, seat_name
 from bot.i18n import messages, t, tn
 from engine.cards import ALL_CARDS
 
@@ -46,7 +46,7 @@ def test_t_forgets_past_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_card_faces_and_names() -> None:
-    assert [pretty(card) for card in ALL_CARDS] == [card.pretty for card in ALL_CARDS]
+    assert [pretty(card) for card in ALL_CARDS] == [legible(card.pretty) for card in ALL_CARDS]
     assert len(PRETTY) == 54
     doc = TableDoc(guild_id=1, channel_id=2, creator_id=3)
     doc.seats[0] = Seat(5, "a_b*c~~d~~")

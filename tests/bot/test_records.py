@@ -34,6 +34,7 @@ from simcord.actors import MemberActor
 from bot import create_bot
 from bot.app.client import TractorBot
 from bot.core.replay import SeatInfo, frame_png, replay_frames
+from bot.core.text import cards_text
 from bot.runtime.config import Config
 from bot.storage import HandAction, HandRecord, MatchRecord, Store, UserSettings
 from engine.actions import StartHand
@@ -46,8 +47,8 @@ from tools.selfplay import play_hand
 
 CONFIG = Config(action_delay=0.0, edit_interval=0.0)
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
-PRETTY = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9JQKA])([♠♥♦♣])|\b(RJ|BJ)\b")
-SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+PRETTY = re.compile(r"(?<![\w♠♥♦♣♤♡♢♧])(10|[2-9JQKA])([♠♥♦♣♤♡♢♧])|\b(RJ|BJ)\b")
+SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 FOOTER = "-# Matches with computer players are not ranked."
 NOT_VALID = "This button is not valid"
 
@@ -491,7 +492,7 @@ async def _test_replay_steps_through_a_hand_showing_only_public_cards(w: World) 
     seats = [SeatInfo("Hana", hana.mention), SeatInfo("Computer 2", "Computer 2", True),
              SeatInfo("Ivo", w.players[10].mention), SeatInfo("Computer 4", "Computer 4", True)]
     declared = Counter(c for d in hand.declarations for c in d.cards)
-    kitty_text = " ".join(c.pretty for c in hand.result.kitty)
+    kitty_text = cards_text(hand.result.kitty)
 
     result = await hana.slash(w.replays, "tractor replay", hand=7)
     assert result.ephemeral

@@ -186,4 +186,4 @@ async def test_a_friends_match_won_by_a_seat_is_recorded_and_replayed(store: Sto
     assert record is not None and record.levels_before == ("A",) * 6
     frames = replay_frames(record, friends_rules())
     last = frame_text(frames, len(frames) - 1, SEATS, "en", hand_id=1)
-    assert last.endswith(f"{SEATS[3].mention} wins the match!")
+    assert last.endswith(f"Match won by {SEATS[3].mention}!")

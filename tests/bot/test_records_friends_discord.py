@@ -28,6 +28,7 @@ from bot import create_bot
 from bot.app.client import TractorBot
 from bot.core.outcome import hand_record, match_record
 from bot.core.replay import replay_frames
+from bot.core.text import cards_text
 from bot.runtime.config import Config
 from bot.storage import HandAction, HandRecord, MatchRecord, Side, Store
 from engine.game import Match
@@ -270,7 +271,7 @@ async def test_a_six_seat_hand_replays_step_by_step_with_public_cards_only(
         result = await viewer.slash(channel, "tractor replay", hand=record.id)
         assert result.ephemeral
         message = result.response
-        kitty = " ".join(c.pretty for c in final.result.kitty)
+        kitty = cards_text(final.result.kitty)
         for step, frame in enumerate(frames):
             text = message.content
             assert text.startswith(f"**Replay of hand #{record.id}** (hand 1 of its match),"

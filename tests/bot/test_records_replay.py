@@ -19,6 +19,7 @@ from bot.core.replay import (
     levels_before,
     replay_frames,
 )
+from bot.core.text import cards_text
 from bot.features.records import id_ranges
 from bot.storage import HandRecord, LevelPoint
 from engine.ai.random_agent import RandomAgent
@@ -113,7 +114,7 @@ def test_a_later_hand_with_no_declaration_turns_trump_up_from_the_kitty() -> Non
     # Without the match's level history both teams show the hand's level.
     assert replay_frames(record)[0].view.levels == (hand.level,) * 4  # one per seat
     text = frame_text(frames, 0, SEATS, "en", hand_id=9)
-    revealed = " ".join(c.pretty for c in hand.revealed)
+    revealed = cards_text(hand.revealed)
     assert f"Nobody declared: {revealed} turned up from the kitty set trump." in text
 
 
@@ -138,7 +139,7 @@ def test_texts_show_the_kitty_only_at_the_end() -> None:
     hand = match.hand
     assert hand is not None and hand.result is not None
     frames = replay_frames(record_of(match, actions))
-    kitty = " ".join(c.pretty for c in hand.result.kitty)
+    kitty = cards_text(hand.result.kitty)
     for step in range(len(frames) - 1):
         for locale in ("en", "zh-CN", "zh-TW"):
             text = frame_text(frames, step, SEATS, locale, hand_id=3)

@@ -16,7 +16,7 @@ from botkit import World, by_panel, client_locales, components, seats_to_act, wo
 
 from bot.core.selection import pool as _pool
 from bot.core.selection import selection_cards
-from bot.core.text import cards_text, ruling_text
+from bot.core.text import cards_text, legible, ruling_text
 from bot.i18n import t
 from engine.cards import Card, format_cards, parse_cards
 from engine.errors import InvalidNotation, TractorError
@@ -95,7 +95,7 @@ async def test_illegal_plays_are_explained_in_the_readers_language(
         body = text(await other.slash(channel, "tractor play", cards=card))
         assert body == f"不允許：還沒輪到你：下一個出牌的是 {turn + 1} 號座位 (R7)", body
         body = text(await leader.slash(channel, "tractor play", cards="AS XX"))
-        assert body == ("看不懂这些牌：“XX”不是一张牌：先写点数再写花色，如 AS、10H、♠K，"
+        assert body == ("看不懂这些牌：“XX”不是一张牌：先写点数再写花色，如 AS、10H、♤K，"
                         "大小王写 RJ/BJ")
 
         # ---- an illegal follow, typed and selected in the panel
@@ -181,7 +181,7 @@ def test_every_ruling_reads_in_each_language(key: str) -> None:
     reason = ruling(base, **params)
     english = ruling_text(reason, "en")
     if not names & {"seat", "notation"}:
-        assert english == reason  # the bot's English is the engine's
+        assert english == legible(reason)  # the bot's English is the engine's (♤ ♧)
     hans, hant = ruling_text(reason, "zh_Hans"), ruling_text(reason, "zh_Hant")
     for body, check in ((hans, assert_hans), (hant, assert_hant)):
         check(body.replace("ZZ", ""))
@@ -192,7 +192,7 @@ def test_every_ruling_reads_in_each_language(key: str) -> None:
         if "seat" in names:
             assert "2 " in body  # seats are numbered 1–4 in the bot
         if "cards" in names or "notation" in names:
-            assert "♥" in body
+            assert "♡" in body
 
 
 def test_ruling_text_of_errors_and_plain_text() -> None:
@@ -202,8 +202,8 @@ def test_ruling_text_of_errors_and_plain_text() -> None:
     assert ruling_text(TractorError("just text"), "zh_Hans") == "just text"
     assert ruling_text("a plain reason", "zh_Hant") == "a plain reason"
     assert ruling_text(ruling("follow.suit", suit="S"), "en") == (
-        "You still hold ♠ cards, so every card you play must be ♠ (R8)")
+        "You still hold ♤ cards, so every card you play must be ♤ (R8)")
     assert ruling_text(ruling("bury.not_starter", seat=0), "en") == (
         "Only the starter (seat 1) buries the kitty (R6)")
     assert ruling_text(ruling("lead.mixed_suits", suits="SDT"), "zh_Hans") == (
-        "首家出牌必须是同一门（主牌算一门），不能混出 ♠、♦、主牌 (R7)")
+        "首家出牌必须是同一门（主牌算一门），不能混出 ♤、♢、主牌 (R7)")

@@ -80,7 +80,8 @@ async def test_a_seat_taken_during_a_hand_is_taken_from_the_next_hand(tmp_path: 
         assert match.hand_no == 2 and match.phase is Phase.DECLARING
         assert doc.seat(2).user_id == carol.id and doc.waiting == [None] * 4
         assert doc.holders == [[alice.id], [None], [carol.id], [None]]
-        assert "sits in seat 3 from this hand" in w.table_message().content
+        content = w.table_message().content
+        assert "Seat 3 goes to" in content and "from this hand" in content
         assert w.dm_panel(carol).components  # her panel for the new hand
 
 

@@ -55,14 +55,15 @@ async def test_timeouts_autopilot_and_im_back(tmp_path: Path) -> None:
         doc = await w.doc()
         assert doc.seat(0).autopilot
         table = w.table_message()
-        assert "alice is on autopilot" in table.content
+        assert "On autopilot: alice" in table.content
         # The computer now plays Alice's cards at once: the hand ends by itself.
         match = await w.match()
         assert match.phase is Phase.BETWEEN_HANDS
         back = find(table, "back")
         assert back is not None and "alice" in back.label
         result = await bob.click(table, custom_id=back.custom_id)
-        assert result.ephemeral and "belongs to alice's seat" in (result.response.content or "")
+        said = result.response.content or ""
+        assert result.ephemeral and "belongs to the seat of alice" in said
         result = await alice.click(table, custom_id=back.custom_id)
         assert "Welcome back" in (result.response.content or "")
         doc = await w.doc()

@@ -59,8 +59,14 @@ def check_hands(hands: int, seed: int, rules: RuleSet) -> int:
             result = hand.result
             assert result is not None
             assert sum(hand.points_by_seat) + card_points(hand.kitty) == 100 * shape.decks
-            assert result.declarer_seats == FRIENDS.side(hand.starter,  # type: ignore[arg-type]
-                                                      len(hand.hands), hand.call_seats)
+            # the floor at 0 comes before the kitty (docs/rules.md#f4): penalties are not
+            # carried past 0 into the kitty's points
+            final = FRIENDS.side(hand.starter, len(hand.hands),  # type: ignore[arg-type]
+                                 hand.call_seats)
+            known = sum(p for s, p in enumerate(hand.points_by_seat) if s not in final)
+            penalties = sum(f.penalty for f in hand.failed_throws)
+            assert result.opponent_points == max(0, known + penalties) + result.kitty_scored
+            assert result.declarer_seats == final
             assert len(result.new_levels) == shape.seats
             moved = {s for s in range(shape.seats) if result.new_levels[s] != result.levels[s]}
             winners = set(result.declarer_seats) if result.side == "declarers" \

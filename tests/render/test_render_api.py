@@ -106,3 +106,30 @@ def test_the_bot_draws_pictures_in_the_players_language() -> None:
     assert labels_for("zh-CN").level == "级牌 {rank}"
     assert labels_for("zh-TW").call_found == "{nth}{card} → {name}"
     assert labels_for("en-US") == ENGLISH
+
+
+@pytest.mark.parametrize("mode", ["teams", "friends"])
+def test_before_the_first_deal_the_table_says_so_not_hand_over(
+        mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31 item 8: the picture of a table not yet dealt said "Hand over"."""
+    from bot.render import draw as draw_module
+    from bot.render import ring as ring_module
+    from bot.render import table as table_module
+    from engine.game import Match
+    from engine.rules import RuleSet
+    drawn: list[str] = []
+    real = draw_module.text
+
+    def spy(draw: object, xy: object, words: str, *args: object, **kwargs: object) -> object:
+        drawn.append(words)
+        return real(draw, xy, words, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(table_module, "text", spy)
+    monkeypatch.setattr(ring_module, "text", spy)
+    rules = RuleSet() if mode == "teams" else RuleSet.from_dict({"mode": "friends",
+                                                                 "players": 6})
+    view = Match.new(rules).public_view()
+    assert view.hand_no == 0
+    seats = [SeatLabel(f"P{n}") for n in range(rules.players)]
+    render_table(view, seats)
+    assert "Not dealt" in drawn and "Hand over" not in drawn

@@ -181,7 +181,32 @@ def test_called_cards_read_and_fit_the_centre() -> None:
         ["第二张A", Suit.HEARTS, " → Chen"], ring.CALL_SMALL)
     long, size = fitted_call(Call(ace, 4, 1, False), seats, ENGLISH, room)
     assert draw.rich_width(long, size, bold=True) <= room
-    assert str(long[-1]).endswith("…")
+    assert long == ["4th A", Suit.HEARTS, " → seat 2"]  # the number on its plate, whole
+
+
+COMPUTER_NAMES = {"en": ("Computer {n}", "Computer {n} · strong", "Bernadette the Bold"),
+                  "zh": ("电脑 {n}", "电脑 {n} · 强", "龍" * 12)}
+
+
+@pytest.mark.parametrize("seats", range(4, 9))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_friend_in_the_centre_is_named_whole_or_by_its_plate(seats: int,
+                                                                   lang: str) -> None:
+    """Issue 31 item 7: the centre read "1st A♦ → Comp…". Measured at the centre's width,
+    every found friend reads in full: its whole name, or the seat number its plate shows."""
+    labels = ENGLISH if lang == "en" else ZH
+    room = ring.CELL_W - 8
+    card = Card(Rank.ACE, Suit.DIAMONDS)
+    for template in COMPUTER_NAMES[lang]:
+        names = [SeatLabel(template.format(n=n + 1), computer=True) for n in range(seats)]
+        for seat in range(seats):
+            for copy in range(1, 5):
+                parts, size = fitted_call(Call(card, copy, seat, False), names, labels, room)
+                assert draw.rich_width(parts, size, bold=True) <= room
+                last = str(parts[-1])
+                assert "…" not in last, (template, seat, parts)
+                assert last.endswith((names[seat].name, labels.seat_ref.format(
+                    number=seat + 1))), parts
 
 
 def test_sides_known_unknown_and_void() -> None:

@@ -20,6 +20,7 @@ ZH = Labels(  # fixed here (not read from the catalog) so that translators never
     next_starter="下一局庄家：{name}",
     seat_level="级 {rank}", seat_points="{points} 分", friend="朋友", opponent="闲家",
     friends_heading="找朋友", call_open="{nth}{card} ？", call_found="{nth}{card} → {name}",
+    seat_ref="{number} 号",
     call_void="{nth}{card}：作废", nth_1="第一张", nth_2="第二张", nth_3="第三张", nth_4="第四张",
     phase_calling="庄家找朋友",
 )
