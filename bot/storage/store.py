@@ -26,6 +26,7 @@ from typing import Any, Self
 
 from . import history, seasons, settings, stats, tables
 from .backup import BackupInfo, backup_database
+from .cluster import Fence, check_fence
 from .database import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, Database
 from .migrate import LATEST_VERSION
 from .records import (
@@ -93,6 +94,9 @@ class Store:
         self._db = db
         self._clock = clock
         self._users = _users_of(db.path)
+        self.fence: Fence | None = None
+        """Set by a cluster (`bot.services.ownership`): every table write checks, in its own
+        transaction, that this process still holds the table's shard (`StaleOwner`)."""
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -155,8 +159,15 @@ class Store:
         if status == "ended" or status not in tables.STATUSES:
             raise ValueError(f"a new table cannot have status {status!r}")
         doc_json = dumps(doc)
-        return await self._db.write(lambda db: tables.create(
-            db, self._clock(), guild_id, channel_id, creator_id, doc_json, status, deadline))
+        fence = self.fence
+
+        def job(db: Any) -> StoredTable:
+            if fence is not None:
+                check_fence(db, fence, None, guild_id)
+            return tables.create(db, self._clock(), guild_id, channel_id, creator_id,
+                                 doc_json, status, deadline)
+
+        return await self._db.write(job)
 
     async def table_in_channel(self, channel_id: int) -> StoredTable | None:
         """The channel's table that has not ended, if any."""
@@ -197,13 +208,25 @@ class Store:
         """
         change = tables.Change.of(doc, status=status, deadline=deadline, actions=actions,
                                   hand=hand, match=match)
-        return await self._db.write(
-            lambda db: tables.save(db, self._clock(), table_id, expected_version, change))
+        fence = self.fence
+
+        def job(db: Any) -> StoredTable:
+            if fence is not None:
+                check_fence(db, fence, table_id)
+            return tables.save(db, self._clock(), table_id, expected_version, change)
+
+        return await self._db.write(job)
 
     async def end_table(self, table_id: int, expected_version: int) -> None:
         """Mark the table ended (version+1, deadline cleared); `StaleVersion` as in save."""
-        await self._db.write(
-            lambda db: tables.end(db, self._clock(), table_id, expected_version))
+        fence = self.fence
+
+        def job(db: Any) -> None:
+            if fence is not None:
+                check_fence(db, fence, table_id)
+            tables.end(db, self._clock(), table_id, expected_version)
+
+        await self._db.write(job)
 
     # ------------------------------------------------------------------ records
 
