@@ -7,6 +7,8 @@ versioned and fenced save; no Discord). Every committed save is appended to the 
 log (``table version shard epoch owner at``) once the save returned: the acknowledged moves.
 The coordinator kills one worker with SIGKILL mid-hand ``--kills`` times (a replacement
 takes its shards over once the lease ran out), freezes another with SIGSTOP past its lease
+(sent by the worker to itself between two writes, asked by SIGUSR1: SQLite has one write
+lock for the whole file, which a process frozen inside a write would keep from everyone)
 (a replacement takes over; woken, it must find itself fenced and exit with status 3), stops
 a third with SIGTERM (graceful: the replacement takes over at once), then verifies:
 
@@ -104,6 +106,18 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
                            clock=time.time)
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
+
+    def freeze() -> None:
+        """SIGUSR1: stop this process (SIGSTOP) between two writes. Frozen inside a write,
+        it would hold SQLite's one write lock and stall every cluster; on PostgreSQL the
+        server ends such a session (idle_in_transaction_session_timeout) and only the
+        rows it locked wait."""
+        db = store._db  # its writer thread, outside any transaction
+        freezing.append(loop.create_task(
+            db._submit(db._write_pool, os.kill, os.getpid(), signal.SIGSTOP)))
+
+    freezing: list[asyncio.Task[None]] = []
+    loop.add_signal_handler(signal.SIGUSR1, freeze)
     await leases.acquire(poll=ttl / 20)
     held = time.time()
     leases.start()
@@ -207,7 +221,7 @@ class Soak:
             victim = await self.replace(victim, "crash", signal.SIGKILL)
             await asyncio.sleep(args.spell)
         frozen = workers[1]
-        frozen.popen.send_signal(signal.SIGSTOP)
+        frozen.popen.send_signal(signal.SIGUSR1)  # SIGSTOP between two of its writes
         stopped_at = time.time()
         await asyncio.sleep(args.ttl * 1.5)  # past its lease
         new = self.spawn(frozen.name + "'", frozen.shards)

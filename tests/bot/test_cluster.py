@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 from botkit import TEST_CONFIG, World, simulated
@@ -198,3 +199,66 @@ async def test_a_cluster_holds_its_shards_restores_their_tables_and_syncs_once(
             w.users[0].id
         await w.bot.publisher.idle()
         await w.bot.close_store()
+
+
+# ---- the inbox: a click received by one cluster, applied by the owner ----------------
+
+
+async def test_a_forwarded_click_is_applied_once_by_the_owner(tmp_path: Path) -> None:
+    import asyncio
+
+    from bot.services.inbox import TRY_AGAIN, Inbox
+
+    clock = Clock()
+    path = tmp_path / "t.sqlite3"
+    async with await Store.open(path) as here, await Store.open(path) as there:
+        owner = ShardLeases(ClusterStore(there, clock=clock), owner="b", shard_count=2,
+                            shard_ids=[1], ttl=15, clock=clock)
+        assert await owner.acquire(wait=0)
+        receiving = Inbox(ClusterStore(here, clock=clock), poll=0.001)
+        serving = Inbox(ClusterStore(there, clock=clock), poll=0.001, retry_after=5)
+        applied: list[int] = []
+
+        async def handler(item: Any) -> str:
+            applied.append(item.interaction_id)
+            return f"played {item.payload['card']}"
+
+        server = asyncio.create_task(serving.serve("b", lambda: owner.epochs, handler))
+        try:
+            assert await receiving.forward(11, 1, 7, {"card": "AS"}) == "played AS"
+            # Discord delivers it again: queued once, applied once, answered the same
+            assert await receiving.forward(11, 1, 7, {"card": "AS"}) == "played AS"
+            assert applied == [11]
+        finally:
+            server.cancel()
+        # The owner is down: the player is told to try again, the click stays queued ...
+        assert await receiving.forward(12, 1, 7, {"card": "KS"}, wait=0.05) == TRY_AGAIN
+        # ... a shard nobody here holds is never claimed ...
+        assert await serving.serve_once("b", {0: 1}, handler) == 0
+        # ... and the owner, back, applies it.
+        assert await serving.serve_once("b", owner.epochs, handler) == 1
+        assert applied == [11, 12]
+        assert await ClusterStore(here).outcome(12) == "played KS"
+
+
+async def test_a_click_claimed_by_an_owner_that_died_is_claimed_again(tmp_path: Path) -> None:
+    from bot.services.inbox import Inbox
+
+    clock = Clock()
+    async with await Store.open(tmp_path / "t.sqlite3") as store:
+        cluster = ClusterStore(store, clock=clock)
+        assert await cluster.acquire(0, "a", 15) == 1
+        await cluster.put(5, 0, 1, {})
+        assert [i.interaction_id for i in await cluster.claim("a", {0: 1})] == [5]
+        assert await cluster.claim("a", {0: 1}) == []  # claimed, not done
+        clock.now += 16  # "a" died; "b" takes the shard over
+        assert await cluster.acquire(0, "b", 15) == 2
+        assert await cluster.claim("a", {0: 1}) == []  # the old owner claims nothing
+        inbox = Inbox(cluster, retry_after=10)
+        seen: list[int] = []
+
+        async def handler(item: Any) -> str:
+            seen.append(item.interaction_id)
+            return "ok"
+
+        assert await inbox.serve_once("b", {0: 2}, handler) == 1 and seen == [5]
