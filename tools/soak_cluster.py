@@ -92,13 +92,15 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
     async def save(stored: Any, doc: Any, **changes: Any) -> Any:
         shard = shard_of(stored.guild_id, count)
         epoch = leases.fence.epochs.get(shard, -1)
+        begun = time.perf_counter()
         try:
             saved = await plain_save(stored, doc, **changes)
         except StaleOwner:
             os.write(fd, f"refused {stored.id} {shard} {epoch} {owner}\n".encode())
             raise
-        os.write(fd, f"{saved.id} {saved.version} {shard} {epoch} {owner} {time.time()}\n"
-                 .encode())
+        took = (time.perf_counter() - begun) * 1000
+        os.write(fd, f"{saved.id} {saved.version} {shard} {epoch} {owner} {time.time()} "
+                     f"{took:.2f}\n".encode())
         return saved
 
     repository.save = save  # type: ignore[method-assign]
@@ -176,6 +178,8 @@ class Soak:
         self.logdir.mkdir()
         self.procs: dict[str, Proc] = {}
         self.takeovers: dict[str, list[float]] = defaultdict(list)
+        self.waits: dict[str, list[float]] = defaultdict(list)
+        """The replacement's own wait for the shards (its process start left out)."""
         self.exits: dict[str, int] = {}
 
     def spawn(self, name: str, shards: list[int]) -> Proc:
@@ -204,6 +208,7 @@ class Soak:
         new = self.spawn(old.name + "'", old.shards)
         ready = await self.ready(new)
         self.takeovers[kind].append(ready["ready"] - at)
+        self.waits[kind].append(ready["held"] - ready["started"])
         return new
 
     async def run(self) -> dict[str, Any]:
@@ -215,6 +220,9 @@ class Soak:
         for proc in workers:
             await self.ready(proc)
         start = time.time()
+        if args.measure:  # no faults: throughput and save latency only
+            await asyncio.sleep(args.measure)
+            return await self.stop_all(start, woken=False)
         await asyncio.sleep(args.spell)
         victim = workers[0]
         for _ in range(args.kills):  # crash take-over, mid-hand
@@ -227,13 +235,19 @@ class Soak:
         new = self.spawn(frozen.name + "'", frozen.shards)
         ready = await self.ready(new)
         self.takeovers["frozen"].append(ready["ready"] - stopped_at)
+        self.waits["frozen"].append(ready["held"] - ready["started"])
         await asyncio.sleep(args.spell)
         frozen.popen.send_signal(signal.SIGCONT)  # wakes believing it owns its shards
         self.exits["woken"] = await asyncio.to_thread(frozen.popen.wait, args.ttl * 4)
         graceful = workers[2] if len(workers) > 2 else new
         await self.replace(graceful, "graceful", signal.SIGTERM)
         await asyncio.sleep(args.spell)
+        return await self.stop_all(start, woken=True)
+
+    async def stop_all(self, start: float, *, woken: bool) -> dict[str, Any]:
         end = time.time()
+        if not woken:
+            self.exits["woken"] = EXIT_FENCED
         for proc in self.procs.values():
             if proc.popen.poll() is None:
                 proc.popen.send_signal(signal.SIGTERM)
@@ -244,6 +258,7 @@ class Soak:
 
     async def verify(self, seconds: float) -> dict[str, Any]:
         commits: list[tuple[int, int, int, int, str]] = []
+        latencies: list[float] = []
         refused = 0
         for log in self.logdir.glob("*.log"):
             for line in log.read_text().splitlines():
@@ -253,6 +268,7 @@ class Soak:
                 words = line.split()
                 commits.append((int(words[0]), int(words[1]), int(words[2]), int(words[3]),
                                 words[4]))
+                latencies.append(float(words[6]))
         store = await Store.open(self.db)
         cluster = ClusterStore(store)
         lease_log = await cluster.lease_log()
@@ -304,6 +320,7 @@ class Soak:
             "seconds": round(seconds, 1), "processes_started": len(self.procs),
             "acknowledged_saves": len(commits),
             "saves_per_second": round(len(commits) / seconds, 1),
+            "save_ms_p50_p99": [round(q, 1) for q in quantiles(latencies)],
             "hand_actions": actions, "hands": hands, "settled_hands_replayed": replayed,
             "missing_acknowledged": missing, "duplicate_versions": duplicates,
             "stale_commits": stale, "stale_saves_refused": refused,
@@ -311,7 +328,16 @@ class Soak:
             "sequence_gaps_or_duplicates": gaps, "replay_mismatches": bad_replays,
             "woken_exit_status": self.exits.get("woken"),
             "takeover_s": {k: [round(v, 2) for v in vs] for k, vs in self.takeovers.items()},
+            "lease_wait_s": {k: [round(v, 2) for v in vs] for k, vs in self.waits.items()},
         }
+
+
+def quantiles(values: list[float]) -> tuple[float, float]:
+    """p50 and p99 (0 for none)."""
+    if not values:
+        return 0.0, 0.0
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
 
 
 def failures(result: dict[str, Any]) -> list[str]:
@@ -340,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spell", type=float, default=4.0,
                         help="seconds of play between two events")
     parser.add_argument("--short", action="store_true", help="the version make test runs")
+    parser.add_argument("--measure", type=float, default=0.0, metavar="SECONDS",
+                        help="no faults: play this long, report saves a second and latency")
     args = parser.parse_args(argv)
     if args.short:
         args.tables, args.ttl, args.spell = 6, 1.5, 1.5
