@@ -262,3 +262,36 @@ async def test_a_click_claimed_by_an_owner_that_died_is_claimed_again(tmp_path: 
             return "ok"
 
         assert await inbox.serve_once("b", {0: 2}, handler) == 1 and seen == [5]
+
+
+async def test_a_cluster_whose_shard_is_taken_over_refuses_and_stops(tmp_path: Path) -> None:
+    """Another process takes the shard over (the bot was paused past its lease): the bot's
+    next save is refused (the player is told to try again, nothing written), its next
+    renewal fences it: timers stop and it closes with status 3."""
+    database = tmp_path / "tractor.sqlite3"
+    changes = {"shard_count": 2, "shard_ids": (0,), "cluster_name": "c0"}
+    bot = create_bot(database, config=TEST_CONFIG, **changes)
+    async with simulated(bot) as sim:
+        w = World(sim, database, {**changes})
+        w.guild = sim.create_guild(name="Tractor club", shard_id=0)
+        w.channel = w.guild.create_text_channel("tractor")
+        for name in ("alice", "bob"):
+            w.users.append(w.guild.add_member(sim.create_user(name)))
+        await w.new_table()
+        version = await w.version()
+        async with await Store.open(database) as elsewhere:  # the lease ran out; taken
+            other = ClusterStore(elsewhere)
+            await other._write(lambda db: db.execute(
+                "UPDATE shard_leases SET expires_at = 0 WHERE shard = 0"))
+            assert await other.acquire(0, "c0-new", 15) == 2
+        result = await w.users[1].click(w.table_message(), label="Join")
+        texts = [f.content or "" for f in result.followups]
+        if result.response is not None:
+            texts.append(result.response.content or "")
+        assert any("try again" in text.lower() for text in texts), texts
+        assert await w.version() == version  # nothing written
+        assert isinstance(bot.ownership, ShardLeases)
+        await sim.advance_time(TEST_CONFIG.lease_seconds)  # the next renewal: fenced
+        await sim.settle()
+        assert bot.ownership.fenced and bot.exit_status == 3
+        assert bot.service._closed
