@@ -40,6 +40,8 @@ from bot.ui.replies import fail, reader_locale
 
 __all__ = ["EXIT_FENCED", "ShardedTractorBot", "TractorBot", "create_bot", "prepare_database"]
 
+USERS_TTL = 5.0
+"""Seconds a cluster keeps a user's settings in memory (another cluster may change them)."""
 EXIT_FENCED = 3
 """The process lost its shard leases (paused past them, or taken over) and stopped."""
 
@@ -142,6 +144,7 @@ class TractorBot(commands.Bot):
                              shard_count=config.shard_count, shard_ids=config.shard_ids,
                              ttl=config.lease_seconds, on_fenced=self._fenced)
         self.store.fence = leases.fence
+        self.store.users_ttl = USERS_TTL  # other clusters change users' settings too
         await leases.acquire()
         leases.start()
         self.ownership = leases

@@ -64,6 +64,8 @@ class _Users:
     database file (the bot is the only writer of its settings)."""
 
     known: dict[int, UserSettings] = field(default_factory=dict)
+    read_at: dict[int, float] = field(default_factory=dict)
+    """When each was read (`time.monotonic`), for `Store.users_ttl`."""
     writes: int = 0
     """Changes begun or ended (a read that raced one is not kept)."""
 
@@ -95,6 +97,9 @@ class Store:
         self._clock = clock
         self._users = _users_of(db.path)
         self.fence: Fence | None = None
+        self.users_ttl: float | None = None
+        """Set by a cluster: users' settings (which any cluster may change) are kept in
+        memory this many seconds at most, so another cluster's change is seen that soon."""
         """Set by a cluster (`bot.services.ownership`): every table write checks, in its own
         transaction, that this process still holds the table's shard (`StaleOwner`)."""
 
@@ -355,7 +360,7 @@ class Store:
         """A user's settings (defaults if never set); read once, then kept in memory (every
         change goes through `set_user_settings`, which keeps the new ones)."""
         users = self._users
-        known = users.known.get(user_id)
+        known = self.known_user_settings(user_id)
         if known is not None:
             return known
         writes = users.writes
@@ -366,13 +371,20 @@ class Store:
 
     def known_user_settings(self, user_id: int) -> UserSettings | None:
         """A user's settings if they are in memory (no database read), else None."""
-        return self._users.known.get(user_id)
+        known = self._users.known.get(user_id)
+        if (known is not None and self.users_ttl is not None
+                and time.monotonic() - self._users.read_at.get(user_id, 0.0) > self.users_ttl):
+            return None
+        return known
 
     def _keep_user(self, found: UserSettings) -> UserSettings:
         known = self._users.known
         if len(known) >= USERS_KEPT:
             known.clear()
+            self._users.read_at.clear()
         known[found.user_id] = found
+        if self.users_ttl is not None:
+            self._users.read_at[found.user_id] = time.monotonic()
         return found
 
     async def set_user_settings(

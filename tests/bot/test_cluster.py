@@ -295,3 +295,23 @@ async def test_a_cluster_whose_shard_is_taken_over_refuses_and_stops(tmp_path: P
         await sim.settle()
         assert bot.ownership.fenced and bot.exit_status == 3
         assert bot.service._closed
+
+
+async def test_a_cluster_sees_another_clusters_change_of_user_settings(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "t.sqlite3"
+    async with await Store.open(path) as store:
+        store.users_ttl = 5.0
+        assert (await store.user_settings(42)).four_colour is True
+        subprocess.run([sys.executable, "-c", (
+            "import asyncio\nfrom bot.storage import Store\n"
+            "async def main():\n"
+            f"    async with await Store.open({str(path)!r}) as s:\n"
+            "        await s.set_user_settings(42, four_colour=False)\n"
+            "asyncio.run(main())\n")], check=True, timeout=60)
+        assert store.known_user_settings(42) is not None  # still fresh here
+        store._users.read_at[42] -= 5.1  # 5 s later
+        assert store.known_user_settings(42) is None
+        assert (await store.user_settings(42)).four_colour is False
