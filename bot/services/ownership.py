@@ -106,6 +106,7 @@ class ShardLeases:
         held."""
         poll = self.ttl / 10 if poll is None else poll
         start = self._monotonic()
+        told = False
         while True:
             for shard in self.shard_ids:
                 if shard in self.fence.epochs:
@@ -119,6 +120,11 @@ class ShardLeases:
                 return True
             if wait is not None and self._monotonic() - start >= wait:
                 return False
+            if not told:
+                told = True
+                log.info("waiting for shard(s) %s: held by another process until its lease "
+                         "runs out", ", ".join(str(s) for s in self.shard_ids
+                                               if s not in self.fence.epochs))
             await asyncio.sleep(poll)
 
     def start(self) -> None:
