@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ARGS ?=
 
-.PHONY: test play lint typecheck soak bench clean
+.PHONY: test play lint typecheck soak soak-cluster bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ test: lint typecheck
 
 soak: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
+
+# Several cluster processes on one database, killed, frozen and stopped while they play
+# (its short version is in `make test`, its long one in `make soak`).
+soak-cluster: $(STAMP)
+	$(BIN)/python -m tools.soak_cluster $(ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m tools.bench_engine

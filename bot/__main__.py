@@ -52,7 +52,7 @@ def run_discord(config: Config) -> int:
     before anything goes to the network."""
     from bot.runtime.logging import log, setup_logging
 
-    setup_logging(config.log_level, secret=config.token)
+    setup_logging(config.log_level, secret=config.token, cluster=config.cluster_name)
     from bot.app.client import create_bot, prepare_database
     from bot.runtime.dblock import DatabaseInUse, hold
 
@@ -68,7 +68,7 @@ def run_discord(config: Config) -> int:
             raise
         return fail(*failure)
 
-    async def runner() -> None:
+    async def runner() -> int:
         bot = create_bot(config.database_path, config=config)
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
@@ -86,17 +86,18 @@ def run_discord(config: Config) -> int:
             stopper.cancel()
             if task in done:
                 task.result()  # re-raise a login or connection failure
+            return bot.exit_status
 
     try:
-        asyncio.run(runner())
+        status = asyncio.run(runner())
     except KeyboardInterrupt:
-        pass
+        status = 0
     except Exception as error:
         failure = startup_failure(error)
         if failure is None:
             raise
         return fail(*failure)
-    return 0
+    return status
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ bot (`bot.runtime.memory.configure`, the one place that does).
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import os
 from typing import Any
 
@@ -29,16 +31,23 @@ from bot.runtime.config import Config
 from bot.runtime.logging import log
 from bot.runtime.offload import Workers
 from bot.services.autopilot import Autopilot
+from bot.services.ownership import Ownership, ShardLeases, SoleOwner, owner_id
 from bot.services.pictures import Pictures
 from bot.services.repository import TableRepository
 from bot.services.tables import TableService
-from bot.storage import Storage, open_store
+from bot.storage import Store, open_store
+from bot.storage.cluster import ClusterStore
 from bot.ui.access import Access
 from bot.ui.components import ComponentRouter
 from bot.ui.publish import Publisher
 from bot.ui.replies import fail, reader_locale
 
-__all__ = ["TractorBot", "create_bot", "prepare_database"]
+__all__ = ["EXIT_FENCED", "ShardedTractorBot", "TractorBot", "create_bot", "prepare_database"]
+
+USERS_TTL = 5.0
+"""Seconds a cluster keeps a user's settings in memory (another cluster may change them)."""
+EXIT_FENCED = 3
+"""The process lost its shard leases (paused past them, or taken over) and stopped."""
 
 
 def discord_clock() -> float:
@@ -57,7 +66,7 @@ class TractorTree(app_commands.CommandTree[Any]):
 class TractorBot(commands.Bot):
     """The Tractor bot. Unstarted until ``start``/SimCord; ``setup_hook`` builds it."""
 
-    store: Storage
+    store: Store
     service: TableService
     publisher: Publisher
     workers: Workers
@@ -66,7 +75,14 @@ class TractorBot(commands.Bot):
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        shards: dict[str, Any] = {}
+        if isinstance(self, commands.AutoShardedBot):
+            shards = {"shard_count": config.shard_count, "shard_ids": (
+                None if config.shard_ids is None else list(config.shard_ids))}
+        if config.api_base is not None:  # a shared REST proxy (nirn-proxy): one rate limit
+            discord.http.Route.BASE = config.api_base
         super().__init__(
+            **shards,
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -82,6 +98,9 @@ class TractorBot(commands.Bot):
         self.features: list[str] = []
         self._store_open = False
         self.pause_guard: PauseGuard | None = None
+        self.ownership: Ownership = SoleOwner()
+        self.exit_status = 0
+        """Non-zero when the bot stopped itself (`EXIT_FENCED`)."""
 
     async def setup_hook(self) -> None:
         from bot.i18n import TractorTranslator
@@ -110,7 +129,8 @@ class TractorBot(commands.Bot):
             self.tree.add_command(self.tractor_group)
             self.features = await load_features(self.app)
             router.install(self)
-            restored = await self.service.restore()
+            owns = await self._take_shards()
+            restored = await self.service.restore(owns)
             if self.config.sync_commands:
                 await self._sync()
         except BaseException:
@@ -120,17 +140,56 @@ class TractorBot(commands.Bot):
         log.info("setup done: features %s; %d open table(s) restored",
                  ", ".join(self.features), len(restored))
 
+    async def _take_shards(self) -> Any:
+        """A cluster (some of the bot's shards): take their leases (waiting for a former
+        owner's to run out), fence every save with them, renew them; returns the test of
+        the servers whose tables to restore (None: a lone process restores all)."""
+        config = self.config
+        if not config.clustered or config.shard_count is None or config.shard_ids is None:
+            return None
+        leases = ShardLeases(ClusterStore(self.store), owner=owner_id(config.cluster_name),
+                             shard_count=config.shard_count, shard_ids=config.shard_ids,
+                             ttl=config.lease_seconds, on_fenced=self._fenced)
+        self.store.fence = leases.fence
+        self.store.users_ttl = USERS_TTL  # other clusters change users' settings too
+        await leases.acquire()
+        leases.start()
+        self.ownership = leases
+        return leases.owns
+
+    async def _fenced(self, reason: str) -> None:
+        """The leases are lost: stop timers and computer seats at once (every save is
+        refused already, players are told to try again), then stop with `EXIT_FENCED`."""
+        self.exit_status = EXIT_FENCED
+        await self.service.close()
+        asyncio.get_running_loop().create_task(self.close())
+
+    def command_hash(self) -> str:
+        """A digest of the command tree as Discord receives it (names, options, locales
+        not included: they come from the same code)."""
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        text = json.dumps(payload, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
     async def _sync(self) -> None:
         guild_id = self.config.dev_guild_id
+        key = f"commands:{guild_id or 'global'}"
+        digest = self.command_hash()
+        cluster = ClusterStore(self.store)
+        if self.config.sync_changed_only and await cluster.meta(key) == digest:
+            log.info("slash commands unchanged since the last sync: not synced")
+            return
         if guild_id:
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        await cluster.set_meta(key, digest)
 
     async def close_store(self) -> None:
-        """Stop timers and close the database (idempotent)."""
+        """Stop timers, finish the writes in progress, release the shard leases (the next
+        cluster takes them at once) and close the database (idempotent)."""
         if self.pause_guard is not None:
             self.pause_guard.uninstall()
             self.pause_guard = None
@@ -139,15 +198,28 @@ class TractorBot(commands.Bot):
             await self.service.close()
             try:  # message ids still waiting for their table's next save
                 await self.service.repository.flush_meta()
+                await self._wait_writes()
+                if isinstance(self.ownership, ShardLeases):
+                    await self.ownership.release()
             finally:
                 await self.store.close()
             self.workers.shutdown()
+
+    async def _wait_writes(self) -> None:
+        """Wait for the table transactions under way (each holds its table's lock)."""
+        for lock in list(self.service.repository._locks.values()):
+            async with lock:
+                pass
 
     async def close(self) -> None:
         try:
             await self.close_store()
         finally:
             await super().close()
+
+
+class ShardedTractorBot(TractorBot, commands.AutoShardedBot):
+    """The bot as one cluster of a sharded bot (`SHARD_COUNT`, `SHARD_IDS`)."""
 
 
 def prepare_database(path: str) -> None:
@@ -169,4 +241,6 @@ def create_bot(
     ``create_bot(path, action_delay=0, edit_interval=0)`` in tests)."""
     base = config if config is not None else Config.from_env(require_token=False)
     base = base.with_changes(database_path=os.fspath(database), **changes)
+    if base.shard_count is not None:
+        return ShardedTractorBot(base)
     return TractorBot(base)

@@ -29,7 +29,9 @@ __all__ = [
     "help_table",
     "load_dotenv_file",
     "local_play_wanted",
+    "parse_shard_ids",
     "readme_table",
+    "shard_of",
 ]
 
 DEFAULT_DATABASE = "./data/tractor.sqlite3"
@@ -91,6 +93,26 @@ SETTINGS: tuple[Setting, ...] = (
             "link to; unset: they name the file in the bot's source"),
     Setting("TRACTOR_DEBUG_START_LEVEL", "",
             "debugging only: new matches start at this level (`2`–`A`) instead of 2"),
+    Setting("SHARD_COUNT", "",
+            "Discord gateway shards of the whole bot, over every cluster; unset: one "
+            "unsharded process"),
+    Setting("SHARD_IDS", "",
+            "the shards this process (cluster) runs: a range `0-3` or a list `0,2`; unset: "
+            "all of `SHARD_COUNT`, or its share by `CLUSTER_INDEX`"),
+    Setting("CLUSTER_INDEX", "",
+            "instead of `SHARD_IDS`: this cluster's number (from 0) of `CLUSTER_COUNT`, "
+            "which share `SHARD_COUNT` in equal consecutive ranges"),
+    Setting("CLUSTER_COUNT", "", "the clusters `CLUSTER_INDEX` counts (default 1)"),
+    Setting("CLUSTER_NAME", "",
+            "this process's name in every log line and in the shard leases; unset: "
+            "`shards-<first>-<last>` when sharded, nothing otherwise"),
+    Setting("DISCORD_API_BASE", "",
+            "the REST address discord.py calls instead of Discord's, e.g. "
+            "`http://nirn-proxy:8080/api/v10` (one rate limiter shared by every cluster)"),
+    Setting("SYNC_COMMANDS", "auto",
+            "slash command sync at start: `always`, `changed` (only when the command tree "
+            "differs from the last synced, kept in the database: once per deploy), `off`; "
+            "`auto`: `always` for one unsharded process, `changed` for clusters"),
 )
 
 
@@ -181,6 +203,18 @@ class Config:
     debug_start_level: str | None = None
     """Debug/test option (TRACTOR_DEBUG_START_LEVEL): new matches start with both teams at
     this level (``A`` makes a match last a hand or two). Never set it in production."""
+    shard_count: int | None = None
+    """Gateway shards of the whole bot (SHARD_COUNT); None: one unsharded process."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (SHARD_IDS, or CLUSTER_INDEX's share); None: all."""
+    cluster_name: str = ""
+    """This process's name in log lines and leases (CLUSTER_NAME)."""
+    api_base: str | None = None
+    """discord.py's REST base (DISCORD_API_BASE), e.g. a nirn-proxy; None: Discord's."""
+    sync_changed_only: bool = False
+    """Sync the commands only when the tree differs from the one last synced (stored)."""
+    lease_seconds: float = 15.0
+    """Seconds a shard lease lasts without renewal (renewed every third of it)."""
 
     @classmethod
     def from_env(
@@ -246,7 +280,30 @@ class Config:
         rules_url = (source.get("TRACTOR_RULES_URL") or "").strip() or None
         if rules_url is not None and not re.fullmatch(r"https?://\S+", rules_url):
             raise ConfigError(f"TRACTOR_RULES_URL must be an http(s) address, not {rules_url!r}")
-        return cls(
+        shard_count, shard_ids = _shards(source)
+        name = (source.get("CLUSTER_NAME") or "").strip()
+        if name and not re.fullmatch(r"[\w.\-]{1,40}", name):
+            raise ConfigError(f"CLUSTER_NAME must be 1-40 letters, digits, '.', '-' or '_', "
+                              f"not {name!r}")
+        if not name and shard_count is not None:
+            ids = shard_ids if shard_ids is not None else tuple(range(shard_count))
+            name = f"shards-{ids[0]}-{ids[-1]}"
+        api_base = (source.get("DISCORD_API_BASE") or "").strip().rstrip("/") or None
+        if api_base is not None and not re.fullmatch(r"https?://\S+", api_base):
+            raise ConfigError(f"DISCORD_API_BASE must be an http(s) address, not {api_base!r}")
+        sync = (source.get("SYNC_COMMANDS") or "auto").strip().lower()
+        if sync not in {"auto", "always", "changed", "off"}:
+            raise ConfigError(f"SYNC_COMMANDS must be auto, always, changed or off, not "
+                              f"{sync!r}")
+        if sync == "auto":
+            sync = "always" if shard_count is None else "changed"
+        config = cls(
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+            cluster_name=name,
+            api_base=api_base,
+            sync_commands=sync != "off",
+            sync_changed_only=sync == "changed",
             rules_url=rules_url,
             computer_player=computer,
             debug_start_level=debug_level,
@@ -257,6 +314,17 @@ class Config:
             action_delay=delay,
             workers=int(workers_text),
         )
+        if config.clustered and not url:
+            raise ConfigError(
+                "several clusters share the bot (SHARD_IDS is a part of SHARD_COUNT) but "
+                "DATABASE_URL is not set: clusters need one PostgreSQL database")
+        return config
+
+    @property
+    def clustered(self) -> bool:
+        """Whether other processes run the rest of the bot's shards."""
+        return (self.shard_count is not None and self.shard_ids is not None
+                and len(self.shard_ids) < self.shard_count)
 
     def with_changes(self, **changes: object) -> Config:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -267,6 +335,61 @@ class Config:
 
     def database_file(self) -> Path:
         return Path(self.database_path)
+
+
+def _count(text: str | None, name: str, low: int) -> int | None:
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < low:
+        raise ConfigError(f"{name} must be a whole number from {low}, not {text!r}")
+    return int(text)
+
+
+def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
+    """``0-3`` or ``0,2`` or ``0-3,8`` → sorted shard ids, each below `count`."""
+    ids: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        found = re.fullmatch(r"(\d+)(?:\s*-\s*(\d+))?", part)
+        if found is None:
+            raise ConfigError(f"SHARD_IDS must be a range 0-3 or a list 0,2, not {text!r}")
+        first = int(found[1])
+        last = int(found[2]) if found[2] is not None else first
+        if last < first or last >= count:
+            raise ConfigError(f"SHARD_IDS {part!r} is not within 0-{count - 1} (SHARD_COUNT "
+                              f"{count})")
+        ids.update(range(first, last + 1))
+    return tuple(sorted(ids))
+
+
+def _shards(source: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT, and this process's shards from SHARD_IDS or CLUSTER_INDEX/COUNT."""
+    count = _count(source.get("SHARD_COUNT"), "SHARD_COUNT", 1)
+    text = (source.get("SHARD_IDS") or "").strip()
+    index = _count(source.get("CLUSTER_INDEX"), "CLUSTER_INDEX", 0)
+    clusters = _count(source.get("CLUSTER_COUNT"), "CLUSTER_COUNT", 1)
+    if count is None:
+        if text or index is not None or clusters is not None:
+            raise ConfigError("SHARD_IDS and CLUSTER_INDEX need SHARD_COUNT (the bot's shards)")
+        return None, None
+    if text and (index is not None or clusters is not None):
+        raise ConfigError("set SHARD_IDS or CLUSTER_INDEX/CLUSTER_COUNT, not both")
+    if text:
+        return count, parse_shard_ids(text, count)
+    if index is None and clusters is None:
+        return count, None
+    clusters = clusters or 1
+    index = index or 0
+    if clusters > count or index >= clusters:
+        raise ConfigError(f"CLUSTER_INDEX must be below CLUSTER_COUNT, which must be at most "
+                          f"SHARD_COUNT ({count})")
+    return count, tuple(range(index * count // clusters, (index + 1) * count // clusters))
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The gateway shard of a server (Discord's formula)."""
+    return (guild_id >> 22) % shard_count
 
 
 def _check_computer(name: str) -> None:

@@ -16,8 +16,8 @@ import sys
 from collections.abc import MutableMapping
 from typing import Any
 
-__all__ = ["RedactFilter", "TableLogger", "VoiceNoticeFilter", "log", "setup_logging",
-           "table_logger"]
+__all__ = ["RedactFilter", "TableLogger", "VoiceNoticeFilter", "line_format", "log",
+           "setup_logging", "table_logger"]
 
 log = logging.getLogger("tractor")
 FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
@@ -67,13 +67,21 @@ class VoiceNoticeFilter(logging.Filter):
                     and "voice will NOT be supported" in str(record.msg))
 
 
-def setup_logging(level: int | str = logging.INFO, *, secret: str | None = None) -> None:
-    """Configure the root logger once: stderr, one line per record, discord.py at WARNING
-    unless DEBUG was asked for."""
+def line_format(cluster: str = "") -> str:
+    """The record format; a cluster's name (CLUSTER_NAME) follows the level on every line."""
+    if not cluster:
+        return FORMAT
+    return FORMAT.replace("%(name)s", f"cluster={cluster.replace('%', '%%')} %(name)s")
+
+
+def setup_logging(level: int | str = logging.INFO, *, secret: str | None = None,
+                  cluster: str = "") -> None:
+    """Configure the root logger once: stderr, one line per record (with ``cluster=<name>``
+    when one is given), discord.py at WARNING unless DEBUG was asked for."""
     if isinstance(level, str):
         level = int(getattr(logging, level.upper(), logging.INFO))
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.setFormatter(logging.Formatter(line_format(cluster)))
     handler.addFilter(RedactFilter(secret))
     handler.addFilter(VoiceNoticeFilter())
     root = logging.getLogger()

@@ -305,18 +305,21 @@ class Autopilot:
 
     # ---- restart --------------------------------------------------------------------
 
-    async def restore(self) -> list[int]:
+    async def restore(self, owns: Callable[[int], bool] | None = None) -> list[int]:
         """Re-arm timers and computer seats of every open table after a (re)start, and mark
         them "restored after restart": the table message is refreshed (re-posted if it is
         gone) and every DM panel edited in place (same step, so its buttons keep working).
 
         A deadline that passed while the bot was down (or is about to) gets a short grace
         (`Config.restart_grace` seconds from now), so nobody is timed out by the downtime.
+        `owns` (a cluster): only the tables of the servers it is true of (by guild id).
         """
         restored: list[int] = []
         grace = self.config.restart_grace
         for stored in await self.store.active_tables():
             table_id = stored.id
+            if owns is not None and not owns(stored.guild_id):
+                continue
 
             def fn(tx: Tx) -> None:
                 doc = tx.doc

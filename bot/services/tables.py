@@ -182,9 +182,10 @@ class TableService:
         """Nothing moves on its own from now on (the autopilot stops)."""
         await self.autopilot.close()
 
-    async def restore(self) -> list[int]:
-        """Re-arm every open table after a (re)start (`Autopilot.restore`)."""
-        return await self.autopilot.restore()
+    async def restore(self, owns: Callable[[int], bool] | None = None) -> list[int]:
+        """Re-arm every open table after a (re)start (`Autopilot.restore`; `owns`: only
+        the tables of the servers it is true of, by guild id — a cluster's)."""
+        return await self.autopilot.restore(owns)
 
     def log(self, table_id: int, doc: TableDoc | None = None) -> Any:
         hand = None

@@ -27,6 +27,7 @@ from types import EllipsisType, TracebackType
 from typing import Any, Self
 
 from . import history, seasons, settings, stats, tables
+from .cluster import Fence, check_fence
 from .errors import StorageError
 from .factory import open_engine
 from .interface import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, Connection, Engine
@@ -69,6 +70,8 @@ class _Users:
     database file (the bot is the only writer of its settings)."""
 
     known: dict[int, UserSettings] = field(default_factory=dict)
+    read_at: dict[int, float] = field(default_factory=dict)
+    """When each was read (`time.monotonic`), for `Store.users_ttl`."""
     writes: int = 0
     """Changes begun or ended (a read that raced one is not kept)."""
 
@@ -100,6 +103,12 @@ class Store:
         self._db = db
         self._clock = clock
         self._users = _users_of(db)
+        self.fence: Fence | None = None
+        """Set by a cluster (`bot.services.ownership`): every table write checks, in its own
+        transaction, that this process still holds the table's shard (`StaleOwner`)."""
+        self.users_ttl: float | None = None
+        """Set by a cluster: users' settings (which any cluster may change) are kept in
+        memory this many seconds at most, so another cluster's change is seen that soon."""
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -175,8 +184,15 @@ class Store:
         if status == "ended" or status not in tables.STATUSES:
             raise ValueError(f"a new table cannot have status {status!r}")
         doc_json = dumps(doc)
-        return await self._db.write(lambda db: tables.create(
-            db, self._clock(), guild_id, channel_id, creator_id, doc_json, status, deadline))
+        fence = self.fence
+
+        def job(db: Any) -> StoredTable:
+            if fence is not None:
+                check_fence(db, fence, None, guild_id)
+            return tables.create(db, self._clock(), guild_id, channel_id, creator_id,
+                                 doc_json, status, deadline)
+
+        return await self._db.write(job)
 
     async def table_in_channel(self, channel_id: int) -> StoredTable | None:
         """The channel's table that has not ended, if any."""
@@ -217,13 +233,23 @@ class Store:
         """
         change = tables.Change.of(doc, status=status, deadline=deadline, actions=actions,
                                   hand=hand, match=match)
+        fence = self.fence
+
+        def save(db: Connection) -> StoredTable:
+            if fence is not None:
+                check_fence(db, fence, table_id)
+            return tables.save(db, self._clock(), table_id, expected_version, change)
+
         return await self._db.write(
-            lambda db: tables.save(db, self._clock(), table_id, expected_version, change),
-            verify=lambda db: tables.saved(db, table_id, expected_version, change))
+            save, verify=lambda db: tables.saved(db, table_id, expected_version, change))
 
     async def end_table(self, table_id: int, expected_version: int) -> None:
         """Mark the table ended (version+1, deadline cleared); `StaleVersion` as in save."""
+        fence = self.fence
+
         def end(db: Connection) -> bool:
+            if fence is not None:
+                check_fence(db, fence, table_id)
             tables.end(db, self._clock(), table_id, expected_version)
             return True
 
@@ -357,7 +383,7 @@ class Store:
         """A user's settings (defaults if never set); read once, then kept in memory (every
         change goes through `set_user_settings`, which keeps the new ones)."""
         users = self._users
-        known = users.known.get(user_id)
+        known = self.known_user_settings(user_id)
         if known is not None:
             return known
         writes = users.writes
@@ -368,13 +394,20 @@ class Store:
 
     def known_user_settings(self, user_id: int) -> UserSettings | None:
         """A user's settings if they are in memory (no database read), else None."""
-        return self._users.known.get(user_id)
+        known = self._users.known.get(user_id)
+        if (known is not None and self.users_ttl is not None
+                and time.monotonic() - self._users.read_at.get(user_id, 0.0) > self.users_ttl):
+            return None
+        return known
 
     def _keep_user(self, found: UserSettings) -> UserSettings:
         known = self._users.known
         if len(known) >= USERS_KEPT:
             known.clear()
+            self._users.read_at.clear()
         known[found.user_id] = found
+        if self.users_ttl is not None:
+            self._users.read_at[found.user_id] = time.monotonic()
         return found
 
     async def set_user_settings(

@@ -267,7 +267,7 @@ async def test_every_release_fixture_upgrades_to_teams_records(
                             " OR level_before IS NOT NULL").fetchone() == (0,)
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        assert max(v for (v,) in conn.execute("SELECT version FROM schema_version")) == 5
+        assert max(v for (v,) in conn.execute("SELECT version FROM schema_version")) == 6
     conn.close()
 
 

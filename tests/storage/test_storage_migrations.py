@@ -12,7 +12,7 @@ from bot.storage import DatabaseCorrupt, SchemaTooNew, StorageError, Store
 from bot.storage.sqlite.migrate import LATEST_VERSION, MIGRATIONS, migrate, split_statements
 
 ALL = [(1, "initial"), (2, "stats_views"), (3, "seasons"), (4, "turn_settings"),
-       (5, "friends")]
+       (5, "friends"), (6, "cluster")]
 
 
 def versions(path: Path) -> list[tuple[int, str]]:
@@ -31,7 +31,7 @@ async def test_fresh_database_is_created_with_all_migrations(
     path = tmp_path / "nested" / "dir" / "t.sqlite3"  # parent dirs are created
     store = await Store.open(path, clock=clock)
     try:
-        assert store.schema_version == LATEST_VERSION == 5
+        assert store.schema_version == LATEST_VERSION == 6
         assert await store._db.read(lambda db: db.execute("PRAGMA foreign_keys").fetchone()[0])
         assert await store._db.write(lambda db: db.execute("PRAGMA foreign_keys").fetchone()[0])
     finally:
@@ -117,7 +117,7 @@ async def test_foreign_sqlite_database_is_refused(db_path: Path) -> None:
 
 
 def test_migration_files_split_into_statements() -> None:
-    assert [m.version for m in MIGRATIONS] == [1, 2, 3, 4, 5]
+    assert [m.version for m in MIGRATIONS] == [1, 2, 3, 4, 5, 6]
     stmts = split_statements("-- c\nCREATE TABLE a (x);\n-- tail comment\nSELECT ';';\n")
     assert stmts == ["-- c\nCREATE TABLE a (x);", "-- tail comment\nSELECT ';';"]
     with pytest.raises(RuntimeError):

@@ -1,0 +1,113 @@
+"""Interactions received by one cluster for a table another cluster drives.
+
+Discord delivers every DM interaction (the hand panels' clicks) to shard 0, whatever
+server the table is in. The receiving process acknowledges the click at once (Discord's
+3 seconds), then `Inbox.forward` queues its payload for the owner of the table's shard
+(idempotent by interaction id: a second delivery queues nothing) and waits for the outcome;
+the owner's `Inbox.serve` loop claims what is queued for the shards it holds, applies each
+through its own handler (the table service, under the table's lock, with the fenced
+save) and marks it done with an outcome; the answer goes to the player through the
+interaction's token, which any process may use for 15 minutes. An item whose claimer died
+before finishing is claimed again after `retry_after`; the handler must itself be
+idempotent by interaction id (`Inbox.applied` remembers what this process applied, the
+table's step check refuses a click applied by a former owner). No owner within `wait`:
+the player is told to try again, the item stays queued for the owner to come.
+
+Discord-free; the store does the SQL (`bot.storage.cluster.ClusterStore`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
+
+from bot.runtime.logging import log
+from bot.storage import StorageError
+from bot.storage.cluster import InboxItem
+
+__all__ = ["TRY_AGAIN", "Inbox", "InboxStore"]
+
+TRY_AGAIN = "try_again"
+"""The outcome `forward` returns when no owner answered in time."""
+
+Handler = Callable[[InboxItem], Awaitable[str]]
+
+
+class InboxStore(Protocol):
+    async def put(self, interaction_id: int, shard: int, table_id: int,
+                  payload: Mapping[str, Any]) -> bool: ...
+
+    async def claim(self, owner: str, shards: Mapping[int, int], *, limit: int = 50,
+                    retry_after: float = 30.0) -> list[InboxItem]: ...
+
+    async def done(self, interaction_id: int, outcome: str) -> None: ...
+
+    async def outcome(self, interaction_id: int) -> str | None: ...
+
+
+class Inbox:
+    """Forwarding (any process) and serving (the owner) of queued interactions."""
+
+    def __init__(self, store: InboxStore, *, poll: float = 0.05,
+                 retry_after: float = 30.0) -> None:
+        self.store = store
+        self.poll = poll
+        self.retry_after = retry_after
+        self.applied: dict[int, str] = {}
+        """Interaction id → outcome, for what this process applied (a re-claimed item is
+        answered, not applied twice)."""
+        self._wake = asyncio.Event()
+
+    async def forward(self, interaction_id: int, shard: int, table_id: int,
+                      payload: Mapping[str, Any], *, wait: float = 2.5) -> str:
+        """Queue the interaction for its shard's owner and wait for its outcome (at most
+        `wait` seconds: within Discord's 3-second window when not yet acknowledged, longer
+        once deferred); `TRY_AGAIN` when none came."""
+        await self.store.put(interaction_id, shard, table_id, payload)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + wait
+        while True:
+            outcome = await self.store.outcome(interaction_id)
+            if outcome is not None:
+                return outcome
+            if loop.time() >= end:
+                return TRY_AGAIN
+            await asyncio.sleep(self.poll)
+
+    def notify(self) -> None:
+        """Something was queued (PostgreSQL's ``NOTIFY``): claim now, not at the next poll."""
+        self._wake.set()
+
+    async def serve_once(self, owner: str, shards: Mapping[int, int], handler: Handler) -> int:
+        """Claim and apply what is queued for the shards held; returns how many."""
+        items = await self.store.claim(owner, shards, retry_after=self.retry_after)
+        for item in items:
+            outcome = self.applied.get(item.interaction_id)
+            if outcome is None:
+                try:
+                    outcome = await handler(item)
+                except StorageError:
+                    outcome = TRY_AGAIN
+                except Exception:
+                    log.exception("table=%s forwarded interaction %s failed", item.table_id,
+                                  item.interaction_id)
+                    outcome = "failed"
+                self.applied[item.interaction_id] = outcome
+            await self.store.done(item.interaction_id, outcome)
+        return len(items)
+
+    async def serve(self, owner: str, shards: Callable[[], Mapping[int, int]],
+                    handler: Handler) -> None:
+        """The owner's loop (until cancelled): claim and apply, then wait for a notify or
+        the next poll."""
+        while True:
+            held = shards()
+            if held:
+                with contextlib.suppress(StorageError):
+                    if await self.serve_once(owner, held, handler):
+                        continue
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll)

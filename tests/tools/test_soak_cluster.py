@@ -1,0 +1,43 @@
+"""The multi-process cluster soak (tools/soak_cluster.py): the short version in `make test`,
+the long one in `make soak` (``-m slow``). Processes are killed, frozen and stopped while
+their tables play; the checks are counts that must be 0, never timings."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def soak(*args: str) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-m", "tools.soak_cluster", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = done.stdout
+    result: dict[str, object] = json.loads(out[out.index("{"):])
+    return result
+
+
+def check(result: dict[str, object], kills: int) -> None:
+    for key in ("missing_acknowledged", "duplicate_versions", "stale_commits",
+                "shards_with_two_owners", "sequence_gaps_or_duplicates", "replay_mismatches"):
+        assert result[key] == 0, (key, result)
+    assert result["woken_exit_status"] == 3
+    takeovers = result["takeover_s"]
+    assert isinstance(takeovers, dict) and len(takeovers["crash"]) == kills
+    assert isinstance(result["settled_hands_replayed"], int)
+    assert result["settled_hands_replayed"] > 0
+
+
+def test_the_short_cluster_soak() -> None:
+    check(soak("--short"), 3)
+
+
+@pytest.mark.slow
+def test_the_cluster_soak() -> None:
+    check(soak("--processes", "3", "--shards", "6", "--tables", "24", "--kills", "4"), 4)

@@ -1,0 +1,384 @@
+"""``python -m tools.soak_cluster``: several cluster processes on one database, killed,
+frozen and stopped while their tables play (issue 29).
+
+Each worker process holds a range of shards by lease (`bot.services.ownership.ShardLeases`)
+and drives its shards' tables through the real `TableService` (computer seats, timers, the
+versioned and fenced save; no Discord). Every committed save is appended to the worker's
+log (``table version shard epoch owner at``) once the save returned: the acknowledged moves.
+The coordinator kills one worker with SIGKILL mid-hand ``--kills`` times (a replacement
+takes its shards over once the lease ran out), freezes another with SIGSTOP past its lease
+(sent by the worker to itself between two writes, asked by SIGUSR1: SQLite has one write
+lock for the whole file, which a process frozen inside a write would keep from everyone)
+(a replacement takes over; woken, it must find itself fenced and exit with status 3), stops
+a third with SIGTERM (graceful: the replacement takes over at once), then verifies:
+
+- 0 acknowledged saves missing (a table's stored version is at least every logged one);
+- 0 versions committed twice; 0 commits by a stale owner (per table, the epochs of its
+  commits never go back, and each (shard, epoch) is one owner's in the lease log);
+- 0 shards with two owners (each shard's epochs grow by one per take-over, one owner each);
+- every hand's action sequence numbers 0..n-1 (no gap, no duplicate), every settled hand
+  replays to its stored result;
+- the woken process refused and gone (exit status 3).
+
+It prints the take-over times (crash and graceful) and moves a second, and exits 1 when a
+check fails. The database is SQLite (one file shared by the processes, the database's
+clock being the machine's); ``--short`` is the version `make test` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.core import seat_rules
+from bot.core.levels import level_of
+from bot.core.replay import _matches_record, replay_frames
+from bot.runtime.config import Config, shard_of
+from bot.services.ownership import ShardLeases, owner_id
+from bot.services.repository import TableRepository
+from bot.services.tables import TableService, Tx
+from bot.storage import Store
+from bot.storage.cluster import ClusterStore, StaleOwner
+
+EXIT_FENCED = 3
+
+
+def worker_config() -> Config:
+    return Config(action_delay=0.01, edit_interval=0.0, hand_pause=0.05, start_delay=0.0,
+                  forced_pause=0.0, computer_player="random", workers=0, restart_grace=0.2)
+
+
+def guild_on(shard: int, count: int, n: int) -> int:
+    return (1 << 22) * (count * (n + 1) + shard)
+
+
+# ---- a worker (one cluster process) -----------------------------------------------------
+
+
+async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: str,
+                     ttl: float) -> int:
+    started = time.time()
+    store = await Store.open(db, write_timeout=10.0)
+    owner = owner_id(name)
+    stop = asyncio.Event()
+    status = 0
+
+    def fenced(reason: str) -> None:
+        nonlocal status
+        status = EXIT_FENCED
+        stop.set()
+
+    leases = ShardLeases(ClusterStore(store), owner=owner, shard_count=count,
+                         shard_ids=shards, ttl=ttl, on_fenced=fenced)
+    store.fence = leases.fence
+    repository = TableRepository(store)
+    fd = os.open(Path(logdir) / f"{owner.replace('/', '_')}.log",
+                 os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    plain_save = repository.save
+
+    async def save(stored: Any, doc: Any, **changes: Any) -> Any:
+        shard = shard_of(stored.guild_id, count)
+        epoch = leases.fence.epochs.get(shard, -1)
+        begun = time.perf_counter()
+        try:
+            saved = await plain_save(stored, doc, **changes)
+        except StaleOwner:
+            os.write(fd, f"refused {stored.id} {shard} {epoch} {owner}\n".encode())
+            raise
+        took = (time.perf_counter() - begun) * 1000
+        os.write(fd, f"{saved.id} {saved.version} {shard} {epoch} {owner} {time.time()} "
+                     f"{took:.2f}\n".encode())
+        return saved
+
+    repository.save = save  # type: ignore[method-assign]
+    service = TableService(repository, worker_config(), publish=lambda *_: None,
+                           clock=time.time)
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+
+    def freeze() -> None:
+        """SIGUSR1: stop this process (SIGSTOP) between two writes. Frozen inside a write,
+        it would hold SQLite's one write lock and stall every cluster; on PostgreSQL the
+        server ends such a session (idle_in_transaction_session_timeout) and only the
+        rows it locked wait."""
+        db = store._db  # its writer thread, outside any transaction
+        freezing.append(loop.create_task(
+            db._submit(db._write_pool, os.kill, os.getpid(), signal.SIGSTOP)))
+
+    freezing: list[asyncio.Task[None]] = []
+    loop.add_signal_handler(signal.SIGUSR1, freeze)
+    await leases.acquire(poll=ttl / 20)
+    held = time.time()
+    leases.start()
+    restored = await service.restore(leases.owns)
+    print(json.dumps({"event": "ready", "name": name, "owner": owner, "started": started,
+                      "held": held, "ready": time.time(), "restored": len(restored)}),
+          flush=True)
+    await stop.wait()
+    logging.disable(logging.ERROR)  # computer seats cut short by the stop
+    await service.close()
+    for lock in list(repository._locks.values()):  # the writes under way finish
+        async with lock:
+            pass
+    await leases.release()
+    await store.close()
+    os.close(fd)
+    return status
+
+
+# ---- the coordinator --------------------------------------------------------------------
+
+
+@dataclass
+class Proc:
+    name: str
+    shards: list[int]
+    popen: subprocess.Popen[str]
+    ready: dict[str, Any] = field(default_factory=dict)
+
+
+async def create_tables(db: str, count: int, tables: int) -> None:
+    store = await Store.open(db)
+    config = worker_config().with_changes(action_delay=30.0)
+    service = TableService(TableRepository(store), config, publish=lambda *_: None,
+                           clock=time.time)
+    level = level_of(config.computer_player)
+    for n in range(tables):
+        guild = guild_on(n % count, count, n)
+        stored, _ = await service.open_table(guild, 1000 + n, 1, "soak", "en", {})
+
+        def computers(tx: Tx) -> None:
+            for seat in range(tx.doc.seat_count):
+                tx.doc.seats[seat] = seat_rules.computer_seat(tx.doc, f"C{seat}", level)
+
+        await service.transact(stored.id, computers)
+        await service.start(stored.id, 1)
+    await service.close()
+    await store.close()
+
+
+class Soak:
+    def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
+        self.args = args
+        self.db = str(workdir / "soak.sqlite3")
+        self.logdir = workdir / "logs"
+        self.logdir.mkdir()
+        self.procs: dict[str, Proc] = {}
+        self.takeovers: dict[str, list[float]] = defaultdict(list)
+        self.waits: dict[str, list[float]] = defaultdict(list)
+        """The replacement's own wait for the shards (its process start left out)."""
+        self.exits: dict[str, int] = {}
+
+    def spawn(self, name: str, shards: list[int]) -> Proc:
+        popen = subprocess.Popen(
+            [sys.executable, "-m", "tools.soak_cluster", "worker", self.db, name,
+             ",".join(map(str, shards)), str(self.args.shards), str(self.logdir),
+             str(self.args.ttl)],
+            stdout=subprocess.PIPE, text=True)
+        proc = Proc(name, shards, popen)
+        self.procs[name] = proc
+        return proc
+
+    async def ready(self, proc: Proc) -> dict[str, Any]:
+        assert proc.popen.stdout is not None
+        line = await asyncio.to_thread(proc.popen.stdout.readline)
+        if not line:
+            raise RuntimeError(f"{proc.name} exited before it was ready")
+        proc.ready = json.loads(line)
+        return proc.ready
+
+    async def replace(self, old: Proc, kind: str, sig: int) -> Proc:
+        """Signal `old`, start its replacement at once; the take-over time is from the
+        signal to the replacement having restored the shards' tables."""
+        at = time.time()
+        old.popen.send_signal(sig)
+        new = self.spawn(old.name + "'", old.shards)
+        ready = await self.ready(new)
+        self.takeovers[kind].append(ready["ready"] - at)
+        self.waits[kind].append(ready["held"] - ready["started"])
+        return new
+
+    async def run(self) -> dict[str, Any]:
+        args = self.args
+        await create_tables(self.db, args.shards, args.tables)
+        per = args.shards // args.processes
+        workers = [self.spawn(f"w{i}", list(range(i * per, (i + 1) * per)))
+                   for i in range(args.processes)]
+        for proc in workers:
+            await self.ready(proc)
+        start = time.time()
+        if args.measure:  # no faults: throughput and save latency only
+            await asyncio.sleep(args.measure)
+            return await self.stop_all(start, woken=False)
+        await asyncio.sleep(args.spell)
+        victim = workers[0]
+        for _ in range(args.kills):  # crash take-over, mid-hand
+            victim = await self.replace(victim, "crash", signal.SIGKILL)
+            await asyncio.sleep(args.spell)
+        frozen = workers[1]
+        frozen.popen.send_signal(signal.SIGUSR1)  # SIGSTOP between two of its writes
+        stopped_at = time.time()
+        await asyncio.sleep(args.ttl * 1.5)  # past its lease
+        new = self.spawn(frozen.name + "'", frozen.shards)
+        ready = await self.ready(new)
+        self.takeovers["frozen"].append(ready["ready"] - stopped_at)
+        self.waits["frozen"].append(ready["held"] - ready["started"])
+        await asyncio.sleep(args.spell)
+        frozen.popen.send_signal(signal.SIGCONT)  # wakes believing it owns its shards
+        self.exits["woken"] = await asyncio.to_thread(frozen.popen.wait, args.ttl * 4)
+        graceful = workers[2] if len(workers) > 2 else new
+        await self.replace(graceful, "graceful", signal.SIGTERM)
+        await asyncio.sleep(args.spell)
+        return await self.stop_all(start, woken=True)
+
+    async def stop_all(self, start: float, *, woken: bool) -> dict[str, Any]:
+        end = time.time()
+        if not woken:
+            self.exits["woken"] = EXIT_FENCED
+        for proc in self.procs.values():
+            if proc.popen.poll() is None:
+                proc.popen.send_signal(signal.SIGTERM)
+        for proc in self.procs.values():
+            code = await asyncio.to_thread(proc.popen.wait, 30)
+            self.exits.setdefault(proc.name, code)
+        return await self.verify(end - start)
+
+    async def verify(self, seconds: float) -> dict[str, Any]:
+        commits: list[tuple[int, int, int, int, str]] = []
+        latencies: list[float] = []
+        refused = 0
+        for log in self.logdir.glob("*.log"):
+            for line in log.read_text().splitlines():
+                if line.startswith("refused"):
+                    refused += 1
+                    continue
+                words = line.split()
+                commits.append((int(words[0]), int(words[1]), int(words[2]), int(words[3]),
+                                words[4]))
+                latencies.append(float(words[6]))
+        store = await Store.open(self.db)
+        cluster = ClusterStore(store)
+        lease_log = await cluster.lease_log()
+        acquired: dict[tuple[int, int], set[str]] = defaultdict(set)
+        epochs: dict[int, list[int]] = defaultdict(list)
+        for shard, owner, epoch, event, _ in lease_log:
+            if event == "acquire":
+                acquired[shard, epoch].add(owner)
+                epochs[shard].append(epoch)
+        two_owners = sum(len(owners) > 1 for owners in acquired.values())
+        two_owners += sum(e != list(range(e[0], e[0] + len(e))) for e in epochs.values())
+        seen: dict[tuple[int, int], int] = defaultdict(int)
+        missing = stale = 0
+        by_table: dict[int, list[tuple[int, int, int, str]]] = defaultdict(list)
+        for table, version, shard, epoch, owner in commits:
+            seen[table, version] += 1
+            by_table[table].append((version, shard, epoch, owner))
+            if owner not in acquired.get((shard, epoch), set()):
+                stale += 1
+        for table, rows in by_table.items():
+            stored = await store.load_table(table)
+            assert stored is not None
+            missing += sum(version > stored.version for version, *_ in rows)
+            rows.sort()
+            stale += sum(b[2] < a[2] for a, b in itertools.pairwise(rows))
+        duplicates = sum(n > 1 for n in seen.values())
+        gaps = hands = replayed = bad_replays = actions = 0
+
+        def read_hands(db: Any) -> list[tuple[int, list[int]]]:
+            rows = db.execute("SELECT hand_id, seq FROM hand_actions ORDER BY hand_id, seq")
+            out: dict[int, list[int]] = defaultdict(list)
+            for hand_id, seq in rows:
+                out[int(hand_id)].append(int(seq))
+            return list(out.items())
+
+        for hand_id, seqs in await store._db.read(read_hands):
+            hands += 1
+            actions += len(seqs)
+            gaps += seqs != list(range(len(seqs)))
+            record = await store.hand_record(hand_id)
+            if record is not None and record.result_side is not None:
+                replayed += 1
+                try:
+                    bad_replays += not _matches_record(replay_frames(record), record)
+                except Exception:
+                    bad_replays += 1
+        await store.close()
+        return {
+            "seconds": round(seconds, 1), "processes_started": len(self.procs),
+            "acknowledged_saves": len(commits),
+            "saves_per_second": round(len(commits) / seconds, 1),
+            "save_ms_p50_p99": [round(q, 1) for q in quantiles(latencies)],
+            "hand_actions": actions, "hands": hands, "settled_hands_replayed": replayed,
+            "missing_acknowledged": missing, "duplicate_versions": duplicates,
+            "stale_commits": stale, "stale_saves_refused": refused,
+            "shards_with_two_owners": two_owners,
+            "sequence_gaps_or_duplicates": gaps, "replay_mismatches": bad_replays,
+            "woken_exit_status": self.exits.get("woken"),
+            "takeover_s": {k: [round(v, 2) for v in vs] for k, vs in self.takeovers.items()},
+            "lease_wait_s": {k: [round(v, 2) for v in vs] for k, vs in self.waits.items()},
+        }
+
+
+def quantiles(values: list[float]) -> tuple[float, float]:
+    """p50 and p99 (0 for none)."""
+    if not values:
+        return 0.0, 0.0
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
+
+
+def failures(result: dict[str, Any]) -> list[str]:
+    bad = [key for key in ("missing_acknowledged", "duplicate_versions", "stale_commits",
+                           "shards_with_two_owners", "sequence_gaps_or_duplicates",
+                           "replay_mismatches") if result[key]]
+    if result["woken_exit_status"] != EXIT_FENCED:
+        bad.append("woken_exit_status")
+    if not result["acknowledged_saves"]:
+        bad.append("acknowledged_saves")
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "worker":
+        db, name, shards, count, logdir, ttl = argv[1:7]
+        return asyncio.run(run_worker(db, name, [int(s) for s in shards.split(",")],
+                                      int(count), logdir, float(ttl)))
+    parser = argparse.ArgumentParser(prog="python -m tools.soak_cluster")
+    parser.add_argument("--processes", type=int, default=3)
+    parser.add_argument("--shards", type=int, default=6)
+    parser.add_argument("--tables", type=int, default=12)
+    parser.add_argument("--kills", type=int, default=3)
+    parser.add_argument("--ttl", type=float, default=3.0, help="lease seconds")
+    parser.add_argument("--spell", type=float, default=4.0,
+                        help="seconds of play between two events")
+    parser.add_argument("--short", action="store_true", help="the version make test runs")
+    parser.add_argument("--measure", type=float, default=0.0, metavar="SECONDS",
+                        help="no faults: play this long, report saves a second and latency")
+    args = parser.parse_args(argv)
+    if args.short:
+        args.tables, args.ttl, args.spell = 6, 1.5, 1.5
+    with tempfile.TemporaryDirectory() as tmp:
+        result = asyncio.run(Soak(args, Path(tmp)).run())
+    print(json.dumps(result, indent=1))
+    bad = failures(result)
+    if bad:
+        print("FAILED:", ", ".join(bad), file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
