@@ -1,0 +1,278 @@
+"""Fit the card-location model (issue 30): `python -m tools.belief_fit --data TRAIN.jsonl.gz
+[--leave-out KIND] [--out engine/ai/belief_weights.json]`.
+
+Reads positions from `tools.belief_data`, builds the model's inputs with
+`engine.ai.belief.position` (the same code the players run), and fits the factored
+logistic model's weights `W[side][place]` by full-batch Adam on the mean log-loss of each
+unseen card's true place (numpy, the `train` extra), with a little L2. Deterministic.
+`load` (the inputs as arrays, with the labels) also serves `tools.belief_gate`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.ai.belief import CARD_FEATURES, PLACE_FEATURES, PLACES, WEIGHTS_PATH, position
+from engine.ai.context import Knowledge
+from engine.ai.inference import KITTY, infer, sample_world
+from engine.ai.montecarlo import place_known
+from engine.cards import card_of_code
+from tools.belief_data import read, seen_from_dict
+
+
+def relative(me: int, where: int) -> int:
+    """The relative place (0 left, 1 partner, 2 right, 3 kitty) of absolute `where`."""
+    return 3 if where == KITTY else (where - me - 1) % 4
+
+
+@dataclass(slots=True)
+class Data:
+    """Rows (one per distinct card still to place in a position) and positions."""
+
+    d: np.ndarray  # (N, CARD_FEATURES)
+    h: np.ndarray  # (N, PLACES, PLACE_FEATURES): the row's place features for its suit
+    side: np.ndarray  # (N,) 0 declaring, 1 defending
+    mask: np.ndarray  # (N, PLACES) allowed
+    logroom: np.ndarray  # (N, PLACES)
+    counts: np.ndarray  # (N, PLACES): copies truly at each place
+    row_pos: np.ndarray  # (N,) position index
+    suit: np.ndarray  # (N,)
+    sampled: np.ndarray | None  # (N, PLACES) marginals of today's inference (sampled)
+    pos_side: np.ndarray  # (P,)
+    pos_trick: np.ndarray  # (P,) 1-based trick number
+    pos_b: list[str]  # (P,) team B's kind
+    fixed: np.ndarray  # (P, 3, 5): cards of each hidden seat known placed, by suit
+    truth: np.ndarray  # (P, 3, 5): cards each hidden seat truly holds, by suit
+
+
+def _record(args: tuple[dict[str, Any], int]) -> dict[str, Any] | None:
+    record, samples = args
+    seen = seen_from_dict(record["seen"])
+    k = Knowledge.of(seen)
+    pos = position(k)
+    if not pos.cards:
+        return None
+    me = seen.seat
+    trump = seen.trump
+    _, fixed, _ = place_known(k)
+    truth: list[Counter[int]] = [Counter(h) for h in record["hands"]]
+    truth.append(Counter(record["kitty"]) if seen.kitty is None else Counter())
+    counts = []
+    for card in pos.cards:
+        places = [w for w in range(5) if w != me for _ in range(truth[w][card.code])]
+        for w in range(4):
+            for _ in range(sum(1 for c in fixed[w] if c == card)):
+                places.remove(w if w in places else places[0])
+        row = [0] * PLACES
+        for w in places:
+            row[relative(me, w)] += 1
+        counts.append(row)
+    fixed_by = [[0] * 5 for _ in range(3)]
+    truth_by = [[0] * 5 for _ in range(3)]
+    for r in range(3):
+        w = (me + 1 + r) % 4
+        for c in fixed[w]:
+            fixed_by[r][trump.suit_index(c)] += 1
+        for code, n in truth[w].items():
+            truth_by[r][trump.suit_index(card_of_code(code))] += n
+    sampled = None
+    if samples:
+        sampled = _sampled(k, pos.cards, fixed, samples, record)
+    return {
+        "d": pos.d, "h": [[pos.h[p][s] for p in range(PLACES)] for s in pos.suits],
+        "side": pos.side, "mask": pos.allowed,
+        "logroom": [[float(np.log(max(r, 1))) for r in pos.room]] * len(pos.cards),
+        "counts": counts, "suit": pos.suits, "sampled": sampled,
+        "trick": len(seen.tricks) + 1, "b": record["b"], "fixed": fixed_by,
+        "truth": truth_by,
+    }
+
+
+def _sampled(k: Knowledge, cards: Sequence[Any], fixed: list[list[Any]], samples: int,
+             record: dict[str, Any]) -> list[list[float]]:
+    """Each card's share of copies at each relative place over `samples` deals drawn by
+    today's inference (`infer` + `sample_world`)."""
+    me = k.seen.seat
+    rng = random.Random(f"belief-gate:{record['deal']}:{me}:{len(k.seen.tricks)}")
+    belief = infer(k)
+    index = {c.code: i for i, c in enumerate(cards)}
+    pool = Counter(c for c in k.unseen.elements())
+    for hand in fixed:
+        pool.subtract(hand)
+    total = [[0.0] * PLACES for _ in cards]
+    for _ in range(samples):
+        sim = sample_world(belief, rng)
+        left = Counter({c: n for c, n in pool.items() if n > 0})
+        for w in range(4):
+            if w == me:
+                continue
+            held = Counter(sim.hands[w])
+            held.subtract(fixed[w])
+            for card, n in held.items():
+                if n > 0 and card.code in index:
+                    total[index[card.code]][relative(me, w)] += n
+                    left[card] -= n
+        for card, n in left.items():
+            if n > 0 and card.code in index:
+                total[index[card.code]][3] += n
+    return [[x / sum(row) if sum(row) else 0.0 for x in row] for row in total]
+
+
+def load(path: str, leave_out: str | None = None, only: str | None = None,
+         samples: int = 0, jobs: int = 1, limit: int | None = None) -> Data:
+    """The rows of every position in `path` (skipping deals where team B is `leave_out`,
+    or keeping only those where it is `only`); with `samples`, also today's inference's
+    sampled marginals."""
+    def wanted() -> Iterable[tuple[dict[str, Any], int]]:
+        n = 0
+        for record in read(path):
+            if record["b"] == leave_out or (only is not None and record["b"] != only):
+                continue
+            if limit is not None and n >= limit:
+                return
+            n += 1
+            yield record, samples
+
+    parts: dict[str, list[Any]] = {k: [] for k in (
+        "d", "h", "side", "mask", "logroom", "counts", "suit", "sampled", "row_pos")}
+    pos_side: list[int] = []
+    pos_trick: list[int] = []
+    pos_b: list[str] = []
+    fixed: list[Any] = []
+    truth: list[Any] = []
+    mapper: Callable[..., Iterable[dict[str, Any] | None]]
+    pool = Pool(jobs) if jobs > 1 else None
+    mapper = pool.imap if pool is not None else map  # type: ignore[assignment]
+    for out in mapper(_record, wanted(), *(() if pool is None else (64,))):
+        if out is None:
+            continue
+        n = len(out["d"])
+        index = len(pos_side)
+        for key in ("d", "h", "mask", "logroom", "counts", "suit"):
+            parts[key].extend(out[key])
+        parts["side"].extend([out["side"]] * n)
+        parts["row_pos"].extend([index] * n)
+        if out["sampled"] is not None:
+            parts["sampled"].extend(out["sampled"])
+        pos_side.append(out["side"])
+        pos_trick.append(out["trick"])
+        pos_b.append(out["b"])
+        fixed.append(out["fixed"])
+        truth.append(out["truth"])
+    if pool is not None:
+        pool.close()
+    f32 = np.float32
+    return Data(
+        d=np.asarray(parts["d"], f32), h=np.asarray(parts["h"], f32),
+        side=np.asarray(parts["side"], np.int8), mask=np.asarray(parts["mask"], bool),
+        logroom=np.asarray(parts["logroom"], f32), counts=np.asarray(parts["counts"], f32),
+        row_pos=np.asarray(parts["row_pos"], np.int32), suit=np.asarray(parts["suit"], np.int8),
+        sampled=np.asarray(parts["sampled"], np.float64) if parts["sampled"] else None,
+        pos_side=np.asarray(pos_side, np.int8), pos_trick=np.asarray(pos_trick, np.int16),
+        pos_b=pos_b, fixed=np.asarray(fixed, f32), truth=np.asarray(truth, f32))
+
+
+def logits(data: Data, weights: np.ndarray) -> np.ndarray:
+    """The model's log-factor of each row at each place (room and hard facts aside)."""
+    out = np.zeros(data.mask.shape, np.float64)
+    for side in (0, 1):
+        rows = data.side == side
+        d = data.d[rows]
+        for p in range(PLACES):
+            out[rows, p] = np.einsum("nk,nk->n", d @ weights[side, p], data.h[rows, p])
+    return out
+
+
+def probabilities(data: Data, scores: np.ndarray | None) -> np.ndarray:
+    """Each row's chance of each place: room × allowed × exp(score), normalised."""
+    z = data.logroom.astype(np.float64) + (0.0 if scores is None else scores)
+    z = np.where(data.mask, z, -np.inf)
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def log_loss(data: Data, probs: np.ndarray, rows: np.ndarray | None = None) -> float:
+    """Mean over card copies of -log(chance of the copy's true place)."""
+    counts = data.counts if rows is None else data.counts[rows]
+    p = probs if rows is None else probs[rows]
+    total = counts.sum()
+    with np.errstate(divide="ignore"):
+        logs = np.where(counts > 0, np.log(np.maximum(p, 1e-12)), 0.0)
+    return float(-(counts * logs).sum() / max(total, 1.0))
+
+
+def fit(data: Data, steps: int = 400, rate: float = 0.05, l2: float = 1e-4,
+        log: Callable[[str], None] | None = None) -> np.ndarray:
+    """Weights minimising the mean log-loss (full-batch Adam, L2 `l2`)."""
+    weights = np.zeros((2, PLACES, CARD_FEATURES, PLACE_FEATURES))
+    m = np.zeros_like(weights)
+    v = np.zeros_like(weights)
+    total = data.counts.sum(axis=1)
+    copies = total.sum()
+    sides = [data.side == s for s in (0, 1)]
+    for step in range(1, steps + 1):
+        probs = probabilities(data, logits(data, weights))
+        g = (probs * total[:, None] - data.counts) / copies
+        grad = l2 * weights
+        for s in (0, 1):
+            rows = sides[s]
+            d = data.d[rows].astype(np.float64)
+            for p in range(PLACES):
+                grad[s, p] += d.T @ (g[rows, p, None] * data.h[rows, p])
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        lr = rate * min(1.0, 2.0 * (1 - step / (steps + 1)))  # decays over the second half
+        weights -= lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+        if log is not None and (step % 50 == 0 or step == 1):
+            log(f"step {step}: log-loss {log_loss(data, probs):.4f}")
+    return weights
+
+
+def save(weights: np.ndarray, path: Path, meta: dict[str, Any]) -> None:
+    data = {"meta": meta, "W": np.round(weights, 5).tolist()}
+    path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.belief_fit", description=__doc__)
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--leave-out", default=None, help="a B kind left out of training")
+    parser.add_argument("--out", default=str(WEIGHTS_PATH))
+    parser.add_argument("--steps", type=int, default=400)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--limit", type=int, default=None, help="at most this many positions")
+    args = parser.parse_args(argv)
+
+    def log(text: str) -> None:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+    data = load(args.data, leave_out=args.leave_out, jobs=args.jobs, limit=args.limit)
+    log(f"{len(data.pos_side)} positions, {len(data.d)} rows, "
+        f"{int(data.counts.sum())} card copies")
+    base = log_loss(data, probabilities(data, None))
+    log(f"room-proportional log-loss {base:.4f}")
+    weights = fit(data, steps=args.steps, log=log)
+    final = log_loss(data, probabilities(data, logits(data, weights)))
+    log(f"fitted log-loss {final:.4f}")
+    save(weights, Path(args.out), {
+        "data": Path(args.data).name, "positions": len(data.pos_side),
+        "leave_out": args.leave_out, "steps": args.steps,
+        "train_log_loss": round(final, 5), "room_log_loss": round(base, 5)})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
