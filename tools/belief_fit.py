@@ -23,9 +23,16 @@ from typing import Any
 
 import numpy as np
 
-from engine.ai.belief import CARD_FEATURES, PLACE_FEATURES, PLACES, WEIGHTS_PATH, position
+from engine.ai.belief import (
+    CARD_FEATURES,
+    PLACE_FEATURES,
+    PLACES,
+    WEIGHTS_PATH,
+    learned_belief,
+    position,
+)
 from engine.ai.context import Knowledge
-from engine.ai.inference import KITTY, infer, sample_world
+from engine.ai.inference import KITTY, Belief, infer, sample_world
 from engine.ai.montecarlo import place_known
 from engine.cards import card_of_code
 from tools.belief_data import read, seen_from_dict
@@ -49,6 +56,7 @@ class Data:
     row_pos: np.ndarray  # (N,) position index
     suit: np.ndarray  # (N,)
     sampled: np.ndarray | None  # (N, PLACES) marginals of today's inference (sampled)
+    learned: np.ndarray | None  # (N, PLACES) marginals of deals drawn from the model
     pos_side: np.ndarray  # (P,)
     pos_trick: np.ndarray  # (P,) 1-based trick number
     pos_b: list[str]  # (P,) team B's kind
@@ -56,8 +64,8 @@ class Data:
     truth: np.ndarray  # (P, 3, 5): cards each hidden seat truly holds, by suit
 
 
-def _record(args: tuple[dict[str, Any], int]) -> dict[str, Any] | None:
-    record, samples = args
+def _record(args: tuple[dict[str, Any], int, float | None]) -> dict[str, Any] | None:
+    record, samples, temper = args
     seen = seen_from_dict(record["seen"])
     k = Knowledge.of(seen)
     pos = position(k)
@@ -86,26 +94,28 @@ def _record(args: tuple[dict[str, Any], int]) -> dict[str, Any] | None:
             fixed_by[r][trump.suit_index(c)] += 1
         for code, n in truth[w].items():
             truth_by[r][trump.suit_index(card_of_code(code))] += n
-    sampled = None
+    sampled = learned = None
     if samples:
-        sampled = _sampled(k, pos.cards, fixed, samples, record)
+        sampled = _sampled(infer(k), pos.cards, fixed, samples, record)
+        if temper is not None:
+            learned = _sampled(learned_belief(k, temper), pos.cards, fixed, samples, record)
     return {
         "d": pos.d, "h": [[pos.h[p][s] for p in range(PLACES)] for s in pos.suits],
         "side": pos.side, "mask": pos.allowed,
         "logroom": [[float(np.log(max(r, 1))) for r in pos.room]] * len(pos.cards),
-        "counts": counts, "suit": pos.suits, "sampled": sampled,
+        "counts": counts, "suit": pos.suits, "sampled": sampled, "learned": learned,
         "trick": len(seen.tricks) + 1, "b": record["b"], "fixed": fixed_by,
         "truth": truth_by,
     }
 
 
-def _sampled(k: Knowledge, cards: Sequence[Any], fixed: list[list[Any]], samples: int,
+def _sampled(belief: Belief, cards: Sequence[Any], fixed: list[list[Any]], samples: int,
              record: dict[str, Any]) -> list[list[float]]:
-    """Each card's share of copies at each relative place over `samples` deals drawn by
-    today's inference (`infer` + `sample_world`)."""
+    """Each card's share of copies at each relative place over `samples` deals drawn from
+    `belief` by `sample_world` (today's inference: `infer`)."""
+    k = belief.k
     me = k.seen.seat
     rng = random.Random(f"belief-gate:{record['deal']}:{me}:{len(k.seen.tricks)}")
-    belief = infer(k)
     index = {c.code: i for i, c in enumerate(cards)}
     pool = Counter(c for c in k.unseen.elements())
     for hand in fixed:
@@ -130,11 +140,12 @@ def _sampled(k: Knowledge, cards: Sequence[Any], fixed: list[list[Any]], samples
 
 
 def load(path: str, leave_out: str | None = None, only: str | None = None,
-         samples: int = 0, jobs: int = 1, limit: int | None = None) -> Data:
+         samples: int = 0, jobs: int = 1, limit: int | None = None,
+         temper: float | None = None) -> Data:
     """The rows of every position in `path` (skipping deals where team B is `leave_out`,
     or keeping only those where it is `only`); with `samples`, also today's inference's
-    sampled marginals."""
-    def wanted() -> Iterable[tuple[dict[str, Any], int]]:
+    sampled marginals (and with `temper`, those of deals drawn from the shipped model)."""
+    def wanted() -> Iterable[tuple[dict[str, Any], int, float | None]]:
         n = 0
         for record in read(path):
             if record["b"] == leave_out or (only is not None and record["b"] != only):
@@ -142,10 +153,11 @@ def load(path: str, leave_out: str | None = None, only: str | None = None,
             if limit is not None and n >= limit:
                 return
             n += 1
-            yield record, samples
+            yield record, samples, temper
 
     parts: dict[str, list[Any]] = {k: [] for k in (
-        "d", "h", "side", "mask", "logroom", "counts", "suit", "sampled", "row_pos")}
+        "d", "h", "side", "mask", "logroom", "counts", "suit", "sampled", "learned",
+        "row_pos")}
     pos_side: list[int] = []
     pos_trick: list[int] = []
     pos_b: list[str] = []
@@ -163,8 +175,9 @@ def load(path: str, leave_out: str | None = None, only: str | None = None,
             parts[key].extend(out[key])
         parts["side"].extend([out["side"]] * n)
         parts["row_pos"].extend([index] * n)
-        if out["sampled"] is not None:
-            parts["sampled"].extend(out["sampled"])
+        for key in ("sampled", "learned"):
+            if out[key] is not None:
+                parts[key].extend(out[key])
         pos_side.append(out["side"])
         pos_trick.append(out["trick"])
         pos_b.append(out["b"])
@@ -179,6 +192,7 @@ def load(path: str, leave_out: str | None = None, only: str | None = None,
         logroom=np.asarray(parts["logroom"], f32), counts=np.asarray(parts["counts"], f32),
         row_pos=np.asarray(parts["row_pos"], np.int32), suit=np.asarray(parts["suit"], np.int8),
         sampled=np.asarray(parts["sampled"], np.float64) if parts["sampled"] else None,
+        learned=np.asarray(parts["learned"], np.float64) if parts["learned"] else None,
         pos_side=np.asarray(pos_side, np.int8), pos_trick=np.asarray(pos_trick, np.int16),
         pos_b=pos_b, fixed=np.asarray(fixed, f32), truth=np.asarray(truth, f32))
 
