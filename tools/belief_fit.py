@@ -99,11 +99,16 @@ def _record(args: tuple[dict[str, Any], int, float | None]) -> dict[str, Any] | 
         sampled = _sampled(infer(k), pos.cards, fixed, samples, record)
         if temper is not None:
             learned = _sampled(learned_belief(k, temper), pos.cards, fixed, samples, record)
+    f32 = np.float32
+    n = len(pos.cards)
     return {
-        "d": pos.d, "h": [[pos.h[p][s] for p in range(PLACES)] for s in pos.suits],
-        "side": pos.side, "mask": pos.allowed,
-        "logroom": [[float(np.log(max(r, 1))) for r in pos.room]] * len(pos.cards),
-        "counts": counts, "suit": pos.suits, "sampled": sampled, "learned": learned,
+        "d": np.asarray(pos.d, f32),
+        "h": np.asarray([[pos.h[p][s] for p in range(PLACES)] for s in pos.suits], f32),
+        "side": np.full(n, pos.side, np.int8), "mask": np.asarray(pos.allowed, bool),
+        "logroom": np.tile(np.log(np.maximum(pos.room, 1)).astype(f32), (n, 1)),
+        "counts": np.asarray(counts, f32), "suit": np.asarray(pos.suits, np.int8),
+        "sampled": None if sampled is None else np.asarray(sampled),
+        "learned": None if learned is None else np.asarray(learned),
         "trick": len(seen.tricks) + 1, "b": record["b"], "fixed": fixed_by,
         "truth": truth_by,
     }
@@ -171,14 +176,13 @@ def load(path: str, leave_out: str | None = None, only: str | None = None,
             continue
         n = len(out["d"])
         index = len(pos_side)
-        for key in ("d", "h", "mask", "logroom", "counts", "suit"):
-            parts[key].extend(out[key])
-        parts["side"].extend([out["side"]] * n)
-        parts["row_pos"].extend([index] * n)
+        for key in ("d", "h", "side", "mask", "logroom", "counts", "suit"):
+            parts[key].append(out[key])
+        parts["row_pos"].append(np.full(n, index, np.int32))
         for key in ("sampled", "learned"):
             if out[key] is not None:
-                parts[key].extend(out[key])
-        pos_side.append(out["side"])
+                parts[key].append(out[key])
+        pos_side.append(int(out["side"][0]))
         pos_trick.append(out["trick"])
         pos_b.append(out["b"])
         fixed.append(out["fixed"])
@@ -186,13 +190,14 @@ def load(path: str, leave_out: str | None = None, only: str | None = None,
     if pool is not None:
         pool.close()
     f32 = np.float32
+
+    def joined(key: str) -> Any:
+        return np.concatenate(parts[key]) if parts[key] else None
+
     return Data(
-        d=np.asarray(parts["d"], f32), h=np.asarray(parts["h"], f32),
-        side=np.asarray(parts["side"], np.int8), mask=np.asarray(parts["mask"], bool),
-        logroom=np.asarray(parts["logroom"], f32), counts=np.asarray(parts["counts"], f32),
-        row_pos=np.asarray(parts["row_pos"], np.int32), suit=np.asarray(parts["suit"], np.int8),
-        sampled=np.asarray(parts["sampled"], np.float64) if parts["sampled"] else None,
-        learned=np.asarray(parts["learned"], np.float64) if parts["learned"] else None,
+        d=joined("d"), h=joined("h"), side=joined("side"), mask=joined("mask"),
+        logroom=joined("logroom"), counts=joined("counts"), row_pos=joined("row_pos"),
+        suit=joined("suit"), sampled=joined("sampled"), learned=joined("learned"),
         pos_side=np.asarray(pos_side, np.int8), pos_trick=np.asarray(pos_trick, np.int16),
         pos_b=pos_b, fixed=np.asarray(fixed, f32), truth=np.asarray(truth, f32))
 

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,6 +28,25 @@ from tools.belief_fit import Data, load, log_loss, logits, probabilities
 
 BUCKETS = ((1, 6), (7, 12), (13, 25), (1, 12))
 SIDES = ("declaring", "defending")
+
+
+def subset(data: Data, keep: Sequence[bool]) -> Data:
+    """The positions of `data` where `keep` holds."""
+    pos_keep = np.asarray(keep, bool)
+    new_index = np.cumsum(pos_keep) - 1
+    rows = pos_keep[data.row_pos]
+
+    def cut(a: np.ndarray | None) -> np.ndarray | None:
+        return None if a is None else a[rows]
+
+    return Data(
+        d=data.d[rows], h=data.h[rows], side=data.side[rows], mask=data.mask[rows],
+        logroom=data.logroom[rows], counts=data.counts[rows],
+        row_pos=new_index[data.row_pos[rows]].astype(np.int32), suit=data.suit[rows],
+        sampled=cut(data.sampled), learned=cut(data.learned),
+        pos_side=data.pos_side[pos_keep], pos_trick=data.pos_trick[pos_keep],
+        pos_b=[b for b, k in zip(data.pos_b, keep, strict=True) if k],
+        fixed=data.fixed[pos_keep], truth=data.truth[pos_keep])
 
 
 def expected_counts(data: Data, probs: np.ndarray) -> np.ndarray:
@@ -138,13 +159,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--cache", default=None,
+                        help="keep the loaded positions (and sampled marginals) in this file")
     parser.add_argument("--temper", type=float, default=None,
                         help="also deals drawn from the model tempered so ('c-sampled')")
     args = parser.parse_args(argv)
     with open(args.weights, encoding="utf-8") as handle:
         weights = np.asarray(json.load(handle)["W"])
-    data = load(args.data, only=args.only, samples=args.samples, jobs=args.jobs,
-                limit=args.limit, temper=args.temper)
+    if args.cache and Path(args.cache).exists():
+        with open(args.cache, "rb") as handle:
+            data = pickle.load(handle)
+    else:
+        data = load(args.data, samples=args.samples, jobs=args.jobs,
+                    limit=args.limit, temper=args.temper)
+        if args.cache:
+            with open(args.cache, "wb") as handle:
+                pickle.dump(data, handle)
+    if args.only is not None:
+        data = subset(data, [b == args.only for b in data.pos_b])
     figures = gate(data, weights, args.samples, args.ratio)
     sys.stdout.write(report(figures) + "\n")
     if args.json:
