@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import random
 import sys
 from collections import Counter
@@ -202,6 +203,25 @@ def load(path: str, leave_out: str | None = None, only: str | None = None,
         pos_b=pos_b, fixed=np.asarray(fixed, f32), truth=np.asarray(truth, f32))
 
 
+def subset(data: Data, keep: Sequence[bool]) -> Data:
+    """The positions of `data` where `keep` holds."""
+    pos_keep = np.asarray(keep, bool)
+    new_index = np.cumsum(pos_keep) - 1
+    rows = pos_keep[data.row_pos]
+
+    def cut(a: np.ndarray | None) -> np.ndarray | None:
+        return None if a is None else a[rows]
+
+    return Data(
+        d=data.d[rows], h=data.h[rows], side=data.side[rows], mask=data.mask[rows],
+        logroom=data.logroom[rows], counts=data.counts[rows],
+        row_pos=new_index[data.row_pos[rows]].astype(np.int32), suit=data.suit[rows],
+        sampled=cut(data.sampled), learned=cut(data.learned),
+        pos_side=data.pos_side[pos_keep], pos_trick=data.pos_trick[pos_keep],
+        pos_b=[b for b, k in zip(data.pos_b, keep, strict=True) if k],
+        fixed=data.fixed[pos_keep], truth=data.truth[pos_keep])
+
+
 def logits(data: Data, weights: np.ndarray) -> np.ndarray:
     """The model's log-factor of each row at each place (room and hard facts aside)."""
     out = np.zeros(data.mask.shape, np.float64)
@@ -232,30 +252,41 @@ def log_loss(data: Data, probs: np.ndarray, rows: np.ndarray | None = None) -> f
     return float(-(counts * logs).sum() / max(total, 1.0))
 
 
-def fit(data: Data, steps: int = 400, rate: float = 0.05, l2: float = 1e-4,
+def fit(data: Data, steps: int = 200, rate: float = 0.05, l2: float = 1e-4,
         log: Callable[[str], None] | None = None) -> np.ndarray:
     """Weights minimising the mean log-loss (full-batch Adam, L2 `l2`)."""
     weights = np.zeros((2, PLACES, CARD_FEATURES, PLACE_FEATURES))
     m = np.zeros_like(weights)
     v = np.zeros_like(weights)
-    total = data.counts.sum(axis=1)
-    copies = total.sum()
-    sides = [data.side == s for s in (0, 1)]
+    parts = []
+    for s in (0, 1):  # each side's rows, split once
+        rows = data.side == s
+        counts = data.counts[rows].astype(np.float64)
+        z0 = np.where(data.mask[rows], data.logroom[rows].astype(np.float64), -np.inf)
+        parts.append((data.d[rows].astype(np.float64),
+                      [np.ascontiguousarray(data.h[rows, p], np.float64) for p in range(PLACES)],
+                      counts, counts.sum(axis=1, keepdims=True), z0))
+    copies = data.counts.sum()
     for step in range(1, steps + 1):
-        probs = probabilities(data, logits(data, weights))
-        g = (probs * total[:, None] - data.counts) / copies
         grad = l2 * weights
-        for s in (0, 1):
-            rows = sides[s]
-            d = data.d[rows].astype(np.float64)
+        loss = 0.0
+        for s, (d, hs, counts, total, z0) in enumerate(parts):
+            z = z0 + np.stack([np.einsum("nk,nk->n", d @ weights[s, p], hs[p])
+                               for p in range(PLACES)], axis=1)
+            z -= z.max(axis=1, keepdims=True)
+            e = np.exp(z)
+            norm = e.sum(axis=1, keepdims=True)
+            probs = e / norm
+            loss -= float((counts * np.where(counts > 0, z - np.log(norm), 0.0)).sum())
+            g = (probs * total - counts) / copies
             for p in range(PLACES):
-                grad[s, p] += d.T @ (g[rows, p, None] * data.h[rows, p])
+                grad[s, p] += d.T @ (g[:, p, None] * hs[p])
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
         lr = rate * min(1.0, 2.0 * (1 - step / (steps + 1)))  # decays over the second half
         weights -= lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
-        if log is not None and (step % 50 == 0 or step == 1):
-            log(f"step {step}: log-loss {log_loss(data, probs):.4f}")
+        if log is not None and (step % 25 == 0 or step == 1):
+            log(f"step {step}: log-loss {loss / copies:.4f}")
     return weights
 
 
@@ -269,26 +300,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", required=True)
     parser.add_argument("--leave-out", default=None, help="a B kind left out of training")
     parser.add_argument("--out", default=str(WEIGHTS_PATH))
-    parser.add_argument("--steps", type=int, default=400)
+    parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--limit", type=int, default=None, help="at most this many positions")
+    parser.add_argument("--cache", default=None, help="keep the loaded positions in this file")
+    parser.add_argument("--positions", type=int, default=None,
+                        help="fit on the first this many positions (of those kept)")
+    parser.add_argument("--rate", type=float, default=0.05, help="Adam's step size")
     args = parser.parse_args(argv)
 
     def log(text: str) -> None:
         sys.stderr.write(text + "\n")
         sys.stderr.flush()
 
-    data = load(args.data, leave_out=args.leave_out, jobs=args.jobs, limit=args.limit)
+    if args.cache and Path(args.cache).exists():
+        with open(args.cache, "rb") as handle:
+            data = pickle.load(handle)
+    else:
+        data = load(args.data, jobs=args.jobs, limit=args.limit)
+        if args.cache:
+            with open(args.cache, "wb") as handle:
+                pickle.dump(data, handle)
+    if args.leave_out is not None:
+        data = subset(data, [b != args.leave_out for b in data.pos_b])
+    if args.positions is not None:
+        data = subset(data, [i < args.positions for i in range(len(data.pos_b))])
     log(f"{len(data.pos_side)} positions, {len(data.d)} rows, "
         f"{int(data.counts.sum())} card copies")
     base = log_loss(data, probabilities(data, None))
     log(f"room-proportional log-loss {base:.4f}")
-    weights = fit(data, steps=args.steps, log=log)
+    weights = fit(data, steps=args.steps, rate=args.rate, log=log)
     final = log_loss(data, probabilities(data, logits(data, weights)))
     log(f"fitted log-loss {final:.4f}")
     save(weights, Path(args.out), {
         "data": Path(args.data).name, "positions": len(data.pos_side),
-        "leave_out": args.leave_out, "steps": args.steps,
+        "leave_out": args.leave_out, "steps": args.steps, "rate": args.rate,
         "train_log_loss": round(final, 5), "room_log_loss": round(base, 5)})
     return 0
 

@@ -24,29 +24,10 @@ from typing import Any
 import numpy as np
 
 from engine.ai.belief import WEIGHTS_PATH
-from tools.belief_fit import Data, load, log_loss, logits, probabilities
+from tools.belief_fit import Data, load, log_loss, logits, probabilities, subset
 
 BUCKETS = ((1, 6), (7, 12), (13, 25), (1, 12))
 SIDES = ("declaring", "defending")
-
-
-def subset(data: Data, keep: Sequence[bool]) -> Data:
-    """The positions of `data` where `keep` holds."""
-    pos_keep = np.asarray(keep, bool)
-    new_index = np.cumsum(pos_keep) - 1
-    rows = pos_keep[data.row_pos]
-
-    def cut(a: np.ndarray | None) -> np.ndarray | None:
-        return None if a is None else a[rows]
-
-    return Data(
-        d=data.d[rows], h=data.h[rows], side=data.side[rows], mask=data.mask[rows],
-        logroom=data.logroom[rows], counts=data.counts[rows],
-        row_pos=new_index[data.row_pos[rows]].astype(np.int32), suit=data.suit[rows],
-        sampled=cut(data.sampled), learned=cut(data.learned),
-        pos_side=data.pos_side[pos_keep], pos_trick=data.pos_trick[pos_keep],
-        pos_b=[b for b, k in zip(data.pos_b, keep, strict=True) if k],
-        fixed=data.fixed[pos_keep], truth=data.truth[pos_keep])
 
 
 def expected_counts(data: Data, probs: np.ndarray) -> np.ndarray:
@@ -77,7 +58,7 @@ def calibration(data: Data, probs: np.ndarray, bins: int = 10
             continue
         mean_p = float((p[sel] * w[sel]).sum() / weight)
         mean_o = float((o[sel] * w[sel]).sum() / weight)
-        ece += weight / total * abs(mean_p - mean_o)
+        ece += float(weight / total) * abs(mean_p - mean_o)
         table.append((round(mean_p, 4), round(mean_o, 4), round(float(weight / total), 4)))
     return ece, table
 
@@ -125,7 +106,7 @@ def gate(data: Data, weights: np.ndarray, samples: int, ratio: float) -> dict[st
         errors[name] = {"trumps": round(float(diff[:, :, 4].mean()), 4),
                         "side_suits": round(float(diff[:, :, :4].mean()), 4)}
     out["count_error"] = errors
-    out["calibration_ece"] = {name: round(calibration(data, p)[0], 4)
+    out["calibration_ece"] = {name: round(float(calibration(data, p)[0]), 4)
                               for name, p in models.items()}
     out["calibration_c"] = calibration(data, pc)[1]
     return out

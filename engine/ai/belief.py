@@ -31,6 +31,7 @@ from pathlib import Path
 from engine.ai.context import Knowledge
 from engine.ai.inference import KITTY, Belief
 from engine.ai.montecarlo import place_known
+from engine.ai.search import AiPlayer
 from engine.cards import Card, Rank
 from engine.matching import pair_counts
 from engine.trick import trick_winner
@@ -298,3 +299,10 @@ def learned_belief(k: Knowledge, temper: float = TEMPER,
             factor = max(-30.0, temper * (row[p] - top))
             belief.weight[place_seat(me, p)][card] = math.exp(factor)
     return belief
+
+
+class BeliefAiPlayer(AiPlayer):
+    """`ai` drawing its deals from the learned belief (`learned_belief`) instead of the
+    hand-set weights of `inference.infer`; under trial as `ai-belief`."""
+
+    believe = staticmethod(learned_belief)

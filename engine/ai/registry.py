@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.ai.belief import BeliefAiPlayer
 from engine.ai.expert import ExpertPlayer
 from engine.ai.friends import friends_aware
 from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
@@ -23,9 +24,10 @@ PLAYERS: dict[str, Callable[[int], Player]] = {
 }
 """Player factories by name (each takes a seed)."""
 
-EXPERIMENTS: dict[str, Callable[[int], Player]] = {}
+EXPERIMENTS: dict[str, Callable[[int], Player]] = {"ai-belief": BeliefAiPlayer}
 """Variants of `ai` under trial: `make_player` and the arena take them; they are not
-offered to tables and not listed among the choices."""
+offered to tables and not listed among the choices. `ai-belief`: the learned card-location
+model in place of the hand-set inference (issue 30)."""
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
 """Strength levels, weakest first."""
