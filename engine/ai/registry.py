@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.actions import Action
+from engine.ai.belief import BeliefAiPlayer
 from engine.ai.expert import ExpertPlayer
 from engine.ai.friends import friends_player
 from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
@@ -26,9 +27,10 @@ PLAYERS: dict[str, Callable[[int], Player]] = {
 }
 """Player factories by name (each takes a seed)."""
 
-EXPERIMENTS: dict[str, Callable[[int], Player]] = {}
+EXPERIMENTS: dict[str, Callable[[int], Player]] = {"ai-belief": BeliefAiPlayer}
 """Variants of `ai` under trial: `make_player` and the arena take them; they are not
-offered to tables and not listed among the choices."""
+offered to tables and not listed among the choices. `ai-belief`: the learned card-location
+model in place of the hand-set inference (issue 30)."""
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
 """Strength levels, weakest first."""
@@ -66,7 +68,7 @@ class ByMode:
 def make_player(name_or_level: str = DEFAULT_LEVEL, seed: int = 0) -> Player:
     """A computer player by name or level, deterministic given `seed`, for every mode: the
     four-player game with the registry's player, Finding Friends with its Friends player at
-    the same level (`engine.ai.friends.FRIENDS_PLAYERS`, F1–F6)."""
+    the same level (`engine.ai.friends.FRIENDS_PLAYERS`, F1–F6; an experiment: `ai`'s)."""
     name = player_name(name_or_level)
     return ByMode({Mode.TEAMS: {**PLAYERS, **EXPERIMENTS}[name](seed),
-                   Mode.FRIENDS: friends_player(name, seed)})
+                   Mode.FRIENDS: friends_player("ai" if name in EXPERIMENTS else name, seed)})

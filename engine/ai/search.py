@@ -124,6 +124,8 @@ class AiPlayer:
     declarer_work = DECLARER_WORK
     work = WORK
     max_samples = MAX_SAMPLES
+    believe: Callable[[Knowledge], Belief] = staticmethod(infer)
+    """The belief the deals are drawn from (a learned one is tried under another name)."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(f"ai-search:{seed}")
@@ -161,7 +163,7 @@ class AiPlayer:
         if endgame:  # cheap to search: search it well
             samples = max(samples, ENDGAME_SAMPLES)
         samples = max(MIN_SAMPLES, min(self.max_samples, samples))
-        return best_move(k, infer(k), candidates, samples, self.rng,
+        return best_move(k, self.believe(k), candidates, samples, self.rng,
                          extend=0 if endgame else EXTEND_SAMPLES, value=self.value)
 
     def bury(self, view: PlayerView, trump: Trump) -> list[Card]:
@@ -183,7 +185,7 @@ class AiPlayer:
                     kept.remove(card)
                 seen = Seen(view.seat, trump, tuple(kept), view.seat, kitty=tuple(buried),
                             shown=shown, rules=public.rules)
-                sim = sample_world(infer(Knowledge.of(seen)), random.Random(seed))
+                sim = sample_world(self.believe(Knowledge.of(seen)), random.Random(seed))
                 scores[index].append(self.value(expert_rollout(sim), True))
         return unique[clear_winner(scores, 0)]
 
