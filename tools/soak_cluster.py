@@ -47,6 +47,8 @@ from bot.core import seat_rules
 from bot.core.levels import level_of
 from bot.core.replay import _matches_record, replay_frames
 from bot.runtime.config import Config, shard_of
+from bot.runtime.offload import Workers
+from bot.services.autopilot import Autopilot
 from bot.services.ownership import ShardLeases, owner_id
 from bot.services.repository import TableRepository
 from bot.services.tables import TableService, Tx
@@ -59,6 +61,14 @@ EXIT_FENCED = 3
 def worker_config() -> Config:
     return Config(action_delay=0.01, edit_interval=0.0, hand_pause=0.05, start_delay=0.0,
                   forced_pause=0.0, computer_player="random", workers=0, restart_grace=0.2)
+
+
+def headless_service(repository: TableRepository, config: Config) -> TableService:
+    """The table service as a cluster runs it, without Discord: nothing published, the
+    computers deciding in this process."""
+    autopilot = Autopilot(repository.store, config, clock=time.time, workers=Workers(0))
+    return TableService(repository, config, publish=lambda *_: None, clock=time.time,
+                        autopilot=autopilot)
 
 
 def guild_on(shard: int, count: int, n: int) -> int:
@@ -104,8 +114,7 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
         return saved
 
     repository.save = save  # type: ignore[method-assign]
-    service = TableService(repository, worker_config(), publish=lambda *_: None,
-                           clock=time.time)
+    service = headless_service(repository, worker_config())
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
 
@@ -153,8 +162,7 @@ class Proc:
 async def create_tables(db: str, count: int, tables: int) -> None:
     store = await Store.open(db)
     config = worker_config().with_changes(action_delay=30.0)
-    service = TableService(TableRepository(store), config, publish=lambda *_: None,
-                           clock=time.time)
+    service = headless_service(TableRepository(store), config)
     level = level_of(config.computer_player)
     for n in range(tables):
         guild = guild_on(n % count, count, n)
@@ -173,7 +181,7 @@ async def create_tables(db: str, count: int, tables: int) -> None:
 class Soak:
     def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
         self.args = args
-        self.db = str(workdir / "soak.sqlite3")
+        self.db = args.database or str(workdir / "soak.sqlite3")
         self.logdir = workdir / "logs"
         self.logdir.mkdir()
         self.procs: dict[str, Proc] = {}
@@ -366,6 +374,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spell", type=float, default=4.0,
                         help="seconds of play between two events")
     parser.add_argument("--short", action="store_true", help="the version make test runs")
+    parser.add_argument("--database", default="", metavar="URL",
+                        help="an empty PostgreSQL database (postgresql://…) the clusters "
+                             "share; default: an SQLite file in a temporary folder")
     parser.add_argument("--measure", type=float, default=0.0, metavar="SECONDS",
                         help="no faults: play this long, report saves a second and latency")
     args = parser.parse_args(argv)

@@ -155,9 +155,9 @@ def test_command_line_runs_the_floor_with_a_saved_recipe(
 
 def test_layers_by_file() -> None:
     assert layer_of((f"{ROOT}/bot/ui/edits.py", 1, "f")) == "bot"
-    assert layer_of((f"{ROOT}/bot/bench.py", 1, "f")) == "bench"
+    assert layer_of((f"{ROOT}/tools/bench.py", 1, "f")) == "bench"
     assert layer_of((f"{ROOT}/engine/game.py", 1, "apply")) == "engine"
-    assert layer_of((f"{ROOT}/bot/offload.py", 1, "run")) == "pickling/worker IO"
+    assert layer_of((f"{ROOT}/bot/runtime/offload.py", 1, "run")) == "pickling/worker IO"
     assert layer_of(("/v/site-packages/discord/state.py", 1, "f")) == "discord.py"
     assert layer_of(("/v/site-packages/simcord/env.py", 1, "f")) == "simulated Discord"
     assert layer_of(("/py/lib/asyncio/events.py", 1, "_run")) == "asyncio"

@@ -38,6 +38,12 @@ def test_the_short_cluster_soak() -> None:
     check(soak("--short"), 3)
 
 
+def test_the_short_cluster_soak_on_postgresql(pg_url: str) -> None:
+    """The same faults with the clusters sharing one PostgreSQL database (issue 29's
+    setting): leases, fencing and the saves on the server, its clock the lease clock."""
+    check(soak("--short", "--database", pg_url), 3)
+
+
 @pytest.mark.slow
 def test_the_cluster_soak() -> None:
     check(soak("--processes", "3", "--shards", "6", "--tables", "24", "--kills", "4"), 4)
