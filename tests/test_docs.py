@@ -86,7 +86,8 @@ def test_the_readme_scaling_section_is_for_operators() -> None:
     """README's Scaling keeps what an operator needs (one small table); the measurements and
     the commands that reproduce them are in docs/performance.md (issue 31 item 11)."""
     readme = README.read_text()
-    scaling = readme[readme.index("### Scaling"):readme.index("## For developers")]
+    start = readme.index("### Scaling")
+    scaling = readme[start:re.search(r"^##+ ", readme[start + 4:], re.M).start() + start + 4]
     assert len(scaling.splitlines()) < 50
     assert scaling.count("\n|") <= 6  # one small table
     assert "python -m tools.bench --sweep" in PERFORMANCE.read_text()

@@ -294,7 +294,7 @@ async def test_a_cluster_whose_shard_is_taken_over_refuses_and_stops(tmp_path: P
         await sim.advance_time(TEST_CONFIG.lease_seconds)  # the next renewal: fenced
         await sim.settle()
         assert bot.ownership.fenced and bot.exit_status == 3
-        assert bot.service._closed
+        assert bot.service.autopilot._closed
 
 
 async def test_a_cluster_sees_another_clusters_change_of_user_settings(tmp_path: Path) -> None:

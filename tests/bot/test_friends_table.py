@@ -368,7 +368,7 @@ async def test_restart_with_a_half_made_call_shows_it_and_the_call_completes(
                                           custom_id=find(panel, "fsuit").custom_id))
         panel = w.dm_panel(alice)
         first = find(panel, "fadd").label.removeprefix("Add ")
-        assert "♦" in first
+        assert "♢" in first  # diamonds, as text writes suits (outlined)
         assert_ok(await alice.user.click(panel, custom_id=find(panel, "fadd").custom_id))
         panel = w.dm_panel(alice)
         assert f"(1/2): {first}" in (panel.content or "")
