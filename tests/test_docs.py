@@ -140,3 +140,24 @@ def test_readme_names_every_command_line_option() -> None:
     assert set(options) >= {"--local", "--env-file", "--players", "--database"}
     missing = [option for option in options if option != "--help" and f"`{option}" not in readme]
     assert missing == []
+
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+
+def test_the_architecture_map_names_every_module() -> None:
+    """docs/architecture.md's map lists every folder of bot/ and every module in it."""
+    text = ARCHITECTURE.read_text()
+    section = text[text.index("## The map"):text.index("## What each room owns")]
+    items = re.split(r"^- ", section, flags=re.M)[1:]
+    assert items
+    for item in items:
+        folder = re.match(r"`([\w/]+)/`", item)
+        assert folder is not None, item
+        body = re.sub(r"\([^)]*\)|`[^`]*`", "", item[folder.end():])  # notes aside
+        named = set(re.findall(r"\b[a-z_]+\b", body))
+        found = {p.stem for p in (ROOT / folder[1]).glob("*.py")} - {"__init__", "__main__"}
+        assert found <= named, (folder[1], sorted(found - named))
+    folders = {re.match(r"`([\w/]+)/`", item)[1] for item in items}  # type: ignore[index]
+    packages = {str(p.parent.relative_to(ROOT)) for p in (ROOT / "bot").rglob("*.py")}
+    assert packages - {"bot"} <= folders, sorted(packages - folders)
