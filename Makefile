@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict engine
+	$(BIN)/mypy --strict engine bot tools
 
 test: lint typecheck
 	$(BIN)/python -m pytest -q

@@ -171,7 +171,7 @@ def load(path: str, leave_out: str | None = None, only: str | None = None,
     truth: list[Any] = []
     mapper: Callable[..., Iterable[dict[str, Any] | None]]
     pool = Pool(jobs) if jobs > 1 else None
-    mapper = pool.imap if pool is not None else map  # type: ignore[assignment]
+    mapper = pool.imap if pool is not None else map
     for out in mapper(_record, wanted(), *(() if pool is None else (64,))):
         if out is None:
             continue
@@ -239,7 +239,8 @@ def probabilities(data: Data, scores: np.ndarray | None) -> np.ndarray:
     z = np.where(data.mask, z, -np.inf)
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+    probs: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return probs
 
 
 def log_loss(data: Data, probs: np.ndarray, rows: np.ndarray | None = None) -> float:
@@ -319,8 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         data = load(args.data, jobs=args.jobs, limit=args.limit)
         if args.cache:
-            with open(args.cache, "wb") as handle:
-                pickle.dump(data, handle)
+            with open(args.cache, "wb") as sink:
+                pickle.dump(data, sink)
     if args.leave_out is not None:
         data = subset(data, [b != args.leave_out for b in data.pos_b])
     if args.positions is not None:

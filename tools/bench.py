@@ -89,6 +89,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import importlib
 import itertools
 import json
 import os
@@ -566,9 +567,9 @@ def _pin_workers(bot: Any, cpus: tuple[int, ...] | None, nice: int) -> None:
 
 def _drawn(bot: Any) -> int:
     """Pictures drawn so far (the publisher's `Pictures`, or an older bot's module)."""
-    pictures = getattr(bot.publisher, "pictures", None)
+    pictures: Any = getattr(bot.publisher, "pictures", None)
     if pictures is None:
-        from bot.services import pictures
+        pictures = importlib.import_module("bot.services.pictures")
     return sum(getattr(cache, "drawn", cache.misses) for cache in (pictures.hands,
                                                                      pictures.tables))
 

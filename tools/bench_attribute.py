@@ -23,8 +23,8 @@ garbage collector are rows of their own, from the first run.
 from __future__ import annotations
 
 import pstats
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,8 @@ WORKER_IO = ("bot/runtime/offload.py", "engine/wire.py")
 to pickle): counted with pickling."""
 _ROOT = str(Path(__file__).resolve().parent.parent)
 Func = tuple[str, int, str]
+Mix = dict[str, float]
+"""Shares (or seconds) per layer."""
 
 
 def layer_of(func: Func) -> str | None:
@@ -84,17 +86,17 @@ class _ThroughCallers:
     callers up; `top` at the top of a stack. Within a cycle (``copy.deepcopy`` and its
     helpers call each other) the callers from outside the cycle decide."""
 
-    def __init__(self, stats: dict[Func, Any], fixed: Callable[[Func], Counter[str] | None],
+    def __init__(self, stats: dict[Func, Any], fixed: Callable[[Func], Mix | None],
                  top: str, depth: int = 12) -> None:
         self.stats, self.fixed, self.top, self.depth = stats, fixed, top, depth
-        self.known: dict[Func, Counter[str]] = {}
+        self.known: dict[Func, Mix] = {}
         self.visiting: set[Func] = set()
 
-    def __call__(self, func: Func) -> Counter[str]:
+    def __call__(self, func: Func) -> Mix:
         found, _ = self._get(func, 0)
-        return found or Counter({self.top: 1.0})
+        return found or {self.top: 1.0}
 
-    def _get(self, func: Func, level: int) -> tuple[Counter[str], bool]:
+    def _get(self, func: Func, level: int) -> tuple[Mix, bool]:
         """The distribution (empty: only through a cycle) and whether callers in a cycle
         were left out (then it is not kept)."""
         known = self.known.get(func)
@@ -105,10 +107,10 @@ class _ThroughCallers:
             self.known[func] = fixed
             return fixed, False
         if level >= self.depth:
-            return Counter({"unattributed": 1.0}), True
+            return {"unattributed": 1.0}, True
         callers = self.stats[func][4] if func in self.stats else {}
         partial = False
-        parts: list[tuple[Counter[str], float]] = []
+        parts: list[tuple[Mix, float]] = []
         self.visiting.add(func)
         for caller, entry in callers.items():
             if caller in self.visiting:
@@ -120,7 +122,7 @@ class _ThroughCallers:
                 parts.append((part, entry[2]))
         self.visiting.discard(func)
         total = sum(weight for _, weight in parts)
-        out: Counter[str] = Counter()
+        out: defaultdict[str, float] = defaultdict(float)
         for part, weight in parts:
             for name, value in part.items():
                 out[name] += value * weight / total
@@ -138,7 +140,7 @@ NO_WRAPPERS: Wrappers = (frozenset(), frozenset())
 
 
 def attribute(stats: dict[Func, Any], wrappers: Wrappers = NO_WRAPPERS,
-              depth: int = 12) -> Counter[str]:
+              depth: int = 12) -> defaultdict[str, float]:
     """Seconds of ``tottime`` per layer. A function of the project or of the simulator
     is its file's layer; a library's (discord.py, asyncio, ...) is its layer when it runs
     for the bot, and the simulator's or the bench's when they called it (SimCord builds
@@ -148,41 +150,41 @@ def attribute(stats: dict[Func, Any], wrappers: Wrappers = NO_WRAPPERS,
     (`layer_of` None) are charged to their callers, library or not."""
     ours, transparent = wrappers
 
-    def on_behalf(func: Func) -> Counter[str] | None:
+    def on_behalf(func: Func) -> Mix | None:
         if func[:2] in ours:
-            return Counter({"ours": 1.0})
+            return {"ours": 1.0}
         if func[:2] in transparent:
             return None
         layer = layer_of(func)
         if layer in ("bot", "engine") or (layer == "pickling/worker IO"
                                           and func[0].startswith(_ROOT + "/")):
-            return Counter({"ours": 1.0})
+            return {"ours": 1.0}
         if layer in ("simulated Discord", "bench"):
-            return Counter({layer: 1.0})
+            return {layer: 1.0}
         return None
 
     context = _ThroughCallers(stats, on_behalf, "ours", depth)
 
-    def own_time(func: Func) -> Counter[str] | None:
+    def own_time(func: Func) -> Mix | None:
         layer = layer_of(func)
         if layer is None:
             return None
         if layer in ("bot", "engine", "simulated Discord", "bench", "idle") or \
                 func[0].startswith(_ROOT + "/"):
-            return Counter({layer: 1.0})
+            return {layer: 1.0}
         mix = context(func)
-        return Counter({(layer if whose == "ours" else whose): part
-                        for whose, part in mix.items()})
+        return {(layer if whose == "ours" else whose): part
+                for whose, part in mix.items()}
 
     share = _ThroughCallers(stats, own_time, "unattributed", depth)
-    found: Counter[str] = Counter()
+    found: defaultdict[str, float] = defaultdict(float)
     for func, entry in stats.items():
         for layer, value in share(func).items():
             found[layer] += entry[2] * value
     return found
 
 
-def split_own(profile: Counter[str], own_ms: float, threads_ms: dict[str, float],
+def split_own(profile: Mapping[str, float], own_ms: float, threads_ms: dict[str, float],
               gc_ms: float) -> dict[str, float]:
     """Own CPU per move by layer: the loop thread's share (`own_ms` less the other
     threads' and the collector's) split in `profile`'s proportions, then the threads and
@@ -232,7 +234,7 @@ def attribution(plain: dict[str, Any], profiled: dict[str, Any]) -> dict[str, An
     own = plain["own_cpu_per_move_ms"] or 0.0
     gc_ms = plain["cpu_s"]["gc"] * 1000 / moves
     threads = other_threads_ms(plain)
-    layers = Counter(profiled.get("profile_s", {}))
+    layers: Mix = dict(profiled.get("profile_s", {}))
     rows = split_own(layers, own, threads, gc_ms)
     ours = sum(layers.get(layer, 0.0) for layer in LAYERS)
     return {"own_cpu_per_move_ms": own, "apply_per_move_ms": plain["apply_per_move_ms"],

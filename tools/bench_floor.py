@@ -33,7 +33,7 @@ import functools
 import itertools
 import random
 import tempfile
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,9 +139,9 @@ class Schedule:
         self.kinds = [(kind, recipe[kind]) for kind in ORDER if kind in recipe]
         self.skipped = sorted(set(recipe) - set(ORDER))
         """Kinds of call the floor does not make (reported)."""
-        self.due: Counter[str] = Counter({kind: offset for kind, _ in self.kinds})
+        self.due: dict[str, float] = {kind: offset for kind, _ in self.kinds}
         self.shapes_made: Counter[tuple[str, int]] = Counter()
-        self.uploads_due: Counter[tuple[str, int]] = Counter()
+        self.uploads_due: defaultdict[tuple[str, int], float] = defaultdict(float)
 
     def move(self) -> list[Call]:
         """The calls of the next move, in `ORDER`."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import cProfile
+import functools
 import gc
 import os
 import re
@@ -20,7 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from tools.bench_attribute import profile_layers, profile_top
 from tools.bench_traffic import Traffic
@@ -105,7 +106,7 @@ class _Meter:
     CHANNEL = re.compile(r"^/channels/(\d+)/(?:messages/(\d+))?")
 
     def __init__(self) -> None:
-        self.cpu: Counter[str] = Counter()
+        self.cpu: defaultdict[str, float] = defaultdict(float)
         self.counts: Counter[str] = Counter()
         self.presses: dict[str, _Press] = {}
         self.edits: dict[int, _Press] = {}
@@ -160,7 +161,7 @@ class _Meter:
                 setattr(depth, key, 0)
         return wrapper
 
-    def _simulated(self, function: Callable[..., Any], key: str) -> Any:
+    def _simulated(self, function: Callable[..., Any], key: str) -> Callable[..., Any]:
         """Thread CPU of the simulated world (SimCord's routes and gateway, the simulated
         people) into `key`, outermost calls only; discord.py's handling of what it feeds the
         bot (`_ours`) is taken back out: that is the bot's cost."""
@@ -294,8 +295,7 @@ class _Meter:
                 continue
             original = cell.cell_contents
             cell.cell_contents = self._ours(original)
-            self.restore.append(lambda cell=cell, original=original: setattr(
-                cell, "cell_contents", original))
+            self.restore.append(functools.partial(setattr, cell, "cell_contents", original))
             self._patch(loop, name, self._hooked(hook))
             found.append(name)
         return found
@@ -311,7 +311,7 @@ class _Meter:
             handle = hook(*args, **kwargs)
             invoke = getattr(handle, "_callback", None)
             callback = getattr(invoke, "__simcord_original_callback__", None)
-            if callback is not None:
+            if callback is not None and invoke is not None:
                 cell = _cell(invoke, "callback")
                 if cell is not None and not _from_simcord(callback):
                     cell.cell_contents = self._ours(callback)
@@ -492,7 +492,8 @@ def wall_sleep(seconds: float) -> asyncio.Future[None]:
     loop = asyncio.get_running_loop()
     future: asyncio.Future[None] = loop.create_future()
     when = _real_monotonic() + max(0.0, seconds)
-    asyncio.BaseEventLoop.call_at(loop, when, _wake, future)
+    # asyncio.run's loop: a BaseEventLoop (SimCord only hooks it)
+    asyncio.BaseEventLoop.call_at(cast(asyncio.BaseEventLoop, loop), when, _wake, future)
     return future
 
 
@@ -622,8 +623,9 @@ def click(meter: _Meter, actor: Any, message: Any, custom_id: str, kind: str,
     `custom_id` of `message` (a select when `values` are given): the interaction is fed to
     the bot; the returned press is done when the bot answered it (`_Meter._observe`)."""
     from simcord import interactions
-    from simcord.actors import ChannelHandle, _visible_message
+    from simcord.actors import _visible_message
     from simcord.backend import serializers
+    from simcord.builders import ChannelHandle
     from simcord.enums import ComponentType, InteractionType
 
     env = actor._env
@@ -656,7 +658,7 @@ def _identity_records() -> Callable[[], None]:
 
     record = _runtime._CallbackRecord
     original = record.__eq__
-    record.__eq__ = object.__eq__  # type: ignore[method-assign,assignment]
+    record.__eq__ = object.__eq__  # type: ignore[method-assign]
 
     def undo() -> None:
         record.__eq__ = original  # type: ignore[method-assign]
@@ -761,7 +763,7 @@ def _threads_cpu() -> dict[str, float]:
     """CPU seconds so far of this process's live threads, by name (digits dropped: a pool's
     threads together), from Linux /proc (empty elsewhere)."""
     tick = os.sysconf("SC_CLK_TCK")
-    found: Counter[str] = Counter()
+    found: defaultdict[str, float] = defaultdict(float)
     for thread in threading.enumerate():
         with contextlib.suppress(OSError, IndexError, ValueError):
             stat = Path(f"/proc/self/task/{thread.native_id}/stat").read_text()

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 
 from bot.render.demo import SEATS, positions
-from bot.render.friends_demo import eight_seats, six_seats
+from bot.render.friends_demo import FriendsPositions, eight_seats, six_seats
 from bot.render.hand import hand_png, render_hand
 from bot.render.summary import render_summary
 from bot.render.table import render_table, table_png
@@ -56,6 +56,16 @@ def interleaved_ms(cases: dict[str, Callable[[], bytes]], runs: int
     return {name: (statistics.median(times[name]) * 1000, sizes[name]) for name in cases}
 
 
+def _friends_cases(players: int, f: FriendsPositions) -> dict[str, Callable[[], bytes]]:
+    """The cases of a Finding Friends table of `players` seats."""
+    return {
+        f"{players} seats: table": lambda: render_table(f.playing, f.seats),
+        f"{players} seats: table, full": lambda: render_table(f.full_trick, f.seats),
+        f"{players} seats: hand (bury)": lambda: render_hand(f.burying),
+        f"{players} seats: summary": lambda: render_summary(f.summary, f.seats),
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_render", description=__doc__)
     parser.add_argument("--runs", type=int, default=50)
@@ -71,13 +81,7 @@ def main(argv: list[str] | None = None) -> None:
         "summary": lambda: render_summary(settled, SEATS),
     }
     for players, friends in ((6, six_seats()), (8, eight_seats())):
-        cases |= {
-            f"{players} seats: table": lambda f=friends: render_table(f.playing, f.seats),
-            f"{players} seats: table, full": lambda f=friends: render_table(f.full_trick,
-                                                                          f.seats),
-            f"{players} seats: hand (bury)": lambda f=friends: render_hand(f.burying),
-            f"{players} seats: summary": lambda f=friends: render_summary(f.summary, f.seats),
-        }
+        cases |= _friends_cases(players, friends)
     for name, (ms, size) in interleaved_ms(cases, args.runs).items():
         print(f"{name:30s} median {ms:6.2f} ms   {size / 1024:5.1f} KB")
     ms, _ = median_ms(cases["table (trick in progress)"], args.runs, fresh=False)

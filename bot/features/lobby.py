@@ -144,7 +144,9 @@ class Lobby(Feature):
 
     @app_commands.command(name="addbot", description=lstr("cmd.addbot.desc"))
     @app_commands.describe(seat=lstr("cmd.addbot.seats.desc"), level=lstr("cmd.addbot.level.desc"))
-    @app_commands.choices(seat=SEAT_CHOICES, level=LEVEL_CHOICES)
+    # One decorator per choice type: discord.py types choices() with a single ChoiceT.
+    @app_commands.choices(seat=SEAT_CHOICES)
+    @app_commands.choices(level=LEVEL_CHOICES)
     @guarded
     async def addbot(self, interaction: discord.Interaction[Any],
                      seat: int | None = None, level: str | None = None) -> None:

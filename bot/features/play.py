@@ -292,10 +292,11 @@ class PlayFeature(Feature, name="Play"):
         except InvalidNotation as error:
             raise UserFacingError("error.bad_cards",
                                   reason=quote(ruling_text(error, locale), 300)) from None
-        if action is None or isinstance(action, Pass):
+        if not isinstance(action, (Declare, Bury, Play)):  # None, or a Pass
             raise UserFacingError("error.no_cards")
-        cards = action.cards
-        make: Callable[[int], Action] = lambda seat: replace(action, seat=seat)  # noqa: E731
+        shown: Declare | Bury | Play = action
+        cards = shown.cards
+        make: Callable[[int], Action] = lambda seat: replace(shown, seat=seat)  # noqa: E731
         await self.act(interaction, table_id, make, step=step,
                        done=t(f"{kind}.done", locale, cards=cards_text(cards)))
 

@@ -102,7 +102,7 @@ def resolve_locale(value: str | discord.Locale | None) -> str:
     if value is None:
         return DEFAULT
     if value in _RESOLVED:  # a catalog name, or a tag seen before
-        return _RESOLVED[value]  # type: ignore[index]
+        return _RESOLVED[value]
     found = _resolve(value)
     if isinstance(value, str) and len(_RESOLVED) < 1000:
         _RESOLVED[value] = found

@@ -70,6 +70,9 @@ class Mailbox:
 class Threaded:
     """A database whose transactions run on thread pools (see the module)."""
 
+    _write_pool: ThreadPoolExecutor
+    """The writer's pool (each backend makes its own)."""
+
     def __init__(self, path: str) -> None:
         self.path = path
         self._closed = False

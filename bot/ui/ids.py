@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from bot.core.table import MAX_SEATS
 
@@ -34,8 +34,8 @@ __all__ = [
     "verb_of",
 ]
 
-PREFIX = "tr"
-RECORDS = "rec"
+PREFIX: Final = "tr"
+RECORDS: Final = "rec"
 MAX_ID = 100
 MAX_TABLE = 2**63 - 1
 MAX_HAND = 999_999
