@@ -1,16 +1,17 @@
 """``python -m tools.soak_cluster``: several cluster processes on one database, killed,
 frozen and stopped while their tables play (issue 29).
 
-Each worker process holds a range of shards by lease (`bot.services.ownership.ShardLeases`)
-and drives its shards' tables through the real `TableService` (the computer playing every
-seat, timers, the versioned and fenced save; no Discord). Every committed save is appended
-to the worker's log (``table version shard epoch owner at``) once the save returned: the acknowledged moves.
-The coordinator kills one worker with SIGKILL mid-hand ``--kills`` times (a replacement
-takes its shards over once the lease ran out), freezes another with SIGSTOP past its lease
-(sent by the worker to itself between two writes, asked by SIGUSR1: SQLite has one write
-lock for the whole file, which a process frozen inside a write would keep from everyone)
-(a replacement takes over; woken, it must find itself fenced and exit with status 3), stops
-a third with SIGTERM (graceful: the replacement takes over at once), then verifies:
+Each worker process holds a range of shards by lease
+(`bot.services.ownership.ShardLeases`) and drives its shards' tables through the real
+`TableService` (the computer playing every seat, timers, the versioned and fenced save; no
+Discord). Every committed save is appended to the worker's log (``table version shard
+epoch owner at``) once the save returned: the acknowledged moves. The coordinator kills
+one worker with SIGKILL mid-hand ``--kills`` times (a replacement takes its shards over
+once the lease ran out), freezes another with SIGSTOP past its lease (sent by the worker
+to itself between two writes, asked by SIGUSR1: SQLite has one write lock for the whole
+file, which a process frozen inside a write would keep from everyone) (a replacement takes
+over; woken, it must find itself fenced and exit with status 3), stops a third with
+SIGTERM (graceful: the replacement takes over at once), then verifies:
 
 - 0 acknowledged saves missing (a table's stored version is at least every logged one);
 - 0 versions committed twice; 0 commits by a stale owner (per table, the epochs of its
