@@ -1,16 +1,17 @@
 """``python -m tools.soak_cluster``: several cluster processes on one database, killed,
 frozen and stopped while their tables play (issue 29).
 
-Each worker process holds a range of shards by lease (`bot.services.ownership.ShardLeases`)
-and drives its shards' tables through the real `TableService` (computer seats, timers, the
-versioned and fenced save; no Discord). Every committed save is appended to the worker's
-log (``table version shard epoch owner at``) once the save returned: the acknowledged moves.
-The coordinator kills one worker with SIGKILL mid-hand ``--kills`` times (a replacement
-takes its shards over once the lease ran out), freezes another with SIGSTOP past its lease
-(sent by the worker to itself between two writes, asked by SIGUSR1: SQLite has one write
-lock for the whole file, which a process frozen inside a write would keep from everyone)
-(a replacement takes over; woken, it must find itself fenced and exit with status 3), stops
-a third with SIGTERM (graceful: the replacement takes over at once), then verifies:
+Each worker process holds a range of shards by lease
+(`bot.services.ownership.ShardLeases`) and drives its shards' tables through the real
+`TableService` (the computer playing every seat, timers, the versioned and fenced save; no
+Discord). Every committed save is appended to the worker's log (``table version shard
+epoch owner at``) once the save returned: the acknowledged moves. The coordinator kills
+one worker with SIGKILL mid-hand ``--kills`` times (a replacement takes its shards over
+once the lease ran out), freezes another with SIGSTOP past its lease (sent by the worker
+to itself between two writes, asked by SIGUSR1: SQLite has one write lock for the whole
+file, which a process frozen inside a write would keep from everyone) (a replacement takes
+over; woken, it must find itself fenced and exit with status 3), stops a third with
+SIGTERM (graceful: the replacement takes over at once), then verifies:
 
 - 0 acknowledged saves missing (a table's stored version is at least every logged one);
 - 0 versions committed twice; 0 commits by a stale owner (per table, the epochs of its
@@ -18,11 +19,20 @@ a third with SIGTERM (graceful: the replacement takes over at once), then verifi
 - 0 shards with two owners (each shard's epochs grow by one per take-over, one owner each);
 - every hand's action sequence numbers 0..n-1 (no gap, no duplicate), every settled hand
   replays to its stored result;
+- the ratings recomputed from the hands equal the stored ones: every settled hand of a
+  ranked match rated again in order by `bot.storage.ratings.record_hand` (what a save
+  that settles a hand runs) into a fresh database, its ``ratings`` and ``pair_ratings``
+  compared row by row with the stored ones (the tables' seats are simulated people on
+  autopilot, distinct per table, so their matches are ranked; computer seats are not
+  rated);
 - the woken process refused and gone (exit status 3).
 
 It prints the take-over times (crash and graceful) and moves a second, and exits 1 when a
 check fails. The database is SQLite (one file shared by the processes, the database's
-clock being the machine's); ``--short`` is the version `make test` runs.
+clock being the machine's) or, with ``--database postgresql://…``, an empty PostgreSQL
+database; ``--short`` is the version `make test` runs. ``--measure SECONDS`` plays without
+faults and reports only throughput and save latency (``--processes 1`` holds every shard
+in one process, ``--processes 2`` splits them in halves).
 """
 
 from __future__ import annotations
@@ -43,16 +53,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.core import seat_rules
 from bot.core.levels import level_of
 from bot.core.replay import _matches_record, replay_frames
+from bot.core.table import Seat
 from bot.runtime.config import Config, shard_of
 from bot.runtime.offload import Workers
 from bot.services.autopilot import Autopilot
 from bot.services.ownership import ShardLeases, owner_id
 from bot.services.repository import TableRepository
 from bot.services.tables import TableService, Tx
-from bot.storage import Store
+from bot.storage import HandRecord, Store, history, ratings
 from bot.storage.cluster import ClusterStore, StaleOwner
 
 EXIT_FENCED = 3
@@ -73,6 +83,11 @@ def headless_service(repository: TableRepository, config: Config) -> TableServic
 
 def guild_on(shard: int, count: int, n: int) -> int:
     return (1 << 22) * (count * (n + 1) + shard)
+
+
+def player_id(table: int, seat: int) -> int:
+    """The simulated person in `seat` of the `table`-th table (a Discord-like user id)."""
+    return 10**6 + 10 * table + seat
 
 
 # ---- a worker (one cluster process) -----------------------------------------------------
@@ -123,7 +138,8 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
         it would hold SQLite's one write lock and stall every cluster; on PostgreSQL the
         server ends such a session (idle_in_transaction_session_timeout) and only the
         rows it locked wait."""
-        db = store._db  # its writer thread, outside any transaction
+        db: Any = store._db  # its writer thread (`bot.storage.threads`), outside any
+        # transaction: the Engine protocol does not name the thread pools
         freezing.append(loop.create_task(
             db._submit(db._write_pool, os.kill, os.getpid(), signal.SIGSTOP)))
 
@@ -160,20 +176,31 @@ class Proc:
 
 
 async def create_tables(db: str, count: int, tables: int) -> None:
+    """`tables` tables, one a guild, each seated with distinct simulated people on
+    autopilot (the computer plays for them): their matches are ranked, so settling a hand
+    rates it, as it would at a table of people (computer seats would leave it unrated)."""
     store = await Store.open(db)
     config = worker_config().with_changes(action_delay=30.0)
     service = headless_service(TableRepository(store), config)
     level = level_of(config.computer_player)
     for n in range(tables):
         guild = guild_on(n % count, count, n)
-        stored, _ = await service.open_table(guild, 1000 + n, 1, "soak", "en", {})
+        creator = player_id(n, 0)
+        stored, _ = await service.open_table(guild, 1000 + n, creator, "soak", "en", {})
 
-        def computers(tx: Tx) -> None:
+        def people(tx: Tx, n: int = n) -> None:
             for seat in range(tx.doc.seat_count):
-                tx.doc.seats[seat] = seat_rules.computer_seat(tx.doc, f"C{seat}", level)
+                tx.doc.seats[seat] = Seat(player_id(n, seat), f"P{n}.{seat}", "en",
+                                          level=level)
 
-        await service.transact(stored.id, computers)
-        await service.start(stored.id, 1)
+        def on_autopilot(tx: Tx) -> None:  # after the start, which clears it
+            for entry in tx.doc.seats:
+                assert entry is not None
+                entry.autopilot = True
+
+        await service.transact(stored.id, people)
+        await service.start(stored.id, creator)
+        await service.transact(stored.id, on_autopilot)
     await service.close()
     await store.close()
 
@@ -182,6 +209,7 @@ class Soak:
     def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
         self.args = args
         self.db = args.database or str(workdir / "soak.sqlite3")
+        self.workdir = workdir
         self.logdir = workdir / "logs"
         self.logdir.mkdir()
         self.procs: dict[str, Proc] = {}
@@ -323,6 +351,7 @@ class Soak:
                     bad_replays += not _matches_record(replay_frames(record), record)
                 except Exception:
                     bad_replays += 1
+        rated, rating_mismatches = await recompute_ratings(store, self.workdir)
         await store.close()
         return {
             "seconds": round(seconds, 1), "processes_started": len(self.procs),
@@ -334,10 +363,61 @@ class Soak:
             "stale_commits": stale, "stale_saves_refused": refused,
             "shards_with_two_owners": two_owners,
             "sequence_gaps_or_duplicates": gaps, "replay_mismatches": bad_replays,
+            "rated_hands": rated, "rating_mismatches": rating_mismatches,
             "woken_exit_status": self.exits.get("woken"),
             "takeover_s": {k: [round(v, 2) for v in vs] for k, vs in self.takeovers.items()},
             "lease_wait_s": {k: [round(v, 2) for v in vs] for k, vs in self.waits.items()},
         }
+
+
+async def recompute_ratings(store: Store, workdir: Path) -> tuple[int, int]:
+    """Rate every settled hand of a ranked match again, in order, with the store's own
+    `bot.storage.ratings.record_hand` into a fresh database, and compare with the stored
+    ``ratings`` and ``pair_ratings``. Returns the hands rated and the rows that differ
+    (missing on either side, or another mu, sigma or count of hands). The order is the
+    hands' ids: each guild has one table here, whose hands are dealt one after another."""
+
+    def settled(db: Any) -> list[tuple[int, int, HandRecord]]:
+        out = []
+        for match in db.execute("SELECT match_key, guild_id, season FROM matches"
+                                " WHERE ranked = 1").fetchall():
+            out += [(int(match["guild_id"]), int(match["season"]), hand)
+                    for hand in history.match_hands(db, match["match_key"])
+                    if hand.result_side is not None]
+        return sorted(out, key=lambda found: found[2].id or 0)
+
+    def rating_rows(db: Any) -> dict[tuple[Any, ...], tuple[float, float, int]]:
+        found = {}
+        for r in db.execute("SELECT guild_id, season, mode, user_id, mu, sigma, hands"
+                            " FROM ratings").fetchall():
+            found["player", int(r["guild_id"]), int(r["season"]), r["mode"],
+                  int(r["user_id"])] = (float(r["mu"]), float(r["sigma"]), int(r["hands"]))
+        for r in db.execute("SELECT guild_id, season, user_lo, user_hi, mu, sigma, hands"
+                            " FROM pair_ratings").fetchall():
+            found["pair", int(r["guild_id"]), int(r["season"]), int(r["user_lo"]),
+                  int(r["user_hi"])] = (float(r["mu"]), float(r["sigma"]), int(r["hands"]))
+        return found
+
+    hands = await store._db.read(settled)
+    stored = await store._db.read(rating_rows)
+    scratch = await Store.open(str(workdir / "ratings-recomputed.sqlite3"))
+    try:
+        def rate_all(db: Any) -> None:
+            for guild, season, hand in hands:
+                assert hand.id is not None
+                ratings.record_hand(db, hand.id, guild, season, hand, 0.0)
+
+        await scratch._db.write(rate_all)
+        again = await scratch._db.read(rating_rows)
+    finally:
+        await scratch.close()
+
+    def same(a: tuple[float, float, int] | None, b: tuple[float, float, int] | None) -> bool:
+        return a is not None and b is not None and a[2] == b[2] and all(
+            abs(x - y) <= 1e-9 for x, y in zip(a[:2], b[:2], strict=True))
+
+    return len(hands), sum(not same(stored.get(key), again.get(key))
+                           for key in stored.keys() | again.keys())
 
 
 def quantiles(values: list[float]) -> tuple[float, float]:
@@ -351,7 +431,7 @@ def quantiles(values: list[float]) -> tuple[float, float]:
 def failures(result: dict[str, Any]) -> list[str]:
     bad = [key for key in ("missing_acknowledged", "duplicate_versions", "stale_commits",
                            "shards_with_two_owners", "sequence_gaps_or_duplicates",
-                           "replay_mismatches") if result[key]]
+                           "replay_mismatches", "rating_mismatches") if result[key]]
     if result["woken_exit_status"] != EXIT_FENCED:
         bad.append("woken_exit_status")
     if not result["acknowledged_saves"]:

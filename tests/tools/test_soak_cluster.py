@@ -25,13 +25,15 @@ def soak(*args: str) -> dict[str, object]:
 
 def check(result: dict[str, object], kills: int) -> None:
     for key in ("missing_acknowledged", "duplicate_versions", "stale_commits",
-                "shards_with_two_owners", "sequence_gaps_or_duplicates", "replay_mismatches"):
+                "shards_with_two_owners", "sequence_gaps_or_duplicates", "replay_mismatches",
+                "rating_mismatches"):
         assert result[key] == 0, (key, result)
     assert result["woken_exit_status"] == 3
     takeovers = result["takeover_s"]
     assert isinstance(takeovers, dict) and len(takeovers["crash"]) == kills
     assert isinstance(result["settled_hands_replayed"], int)
     assert result["settled_hands_replayed"] > 0
+    assert isinstance(result["rated_hands"], int) and result["rated_hands"] > 0
 
 
 def test_the_short_cluster_soak() -> None:
