@@ -10,8 +10,12 @@ save) and marks it done with an outcome; the answer goes to the player through t
 interaction's token, which any process may use for 15 minutes. An item whose claimer died
 before finishing is claimed again after `retry_after`; the handler must itself be
 idempotent by interaction id (`Inbox.applied` remembers what this process applied, the
-table's step check refuses a click applied by a former owner). No owner within `wait`:
-the player is told to try again, the item stays queued for the owner to come.
+table's step check refuses a click applied by a former owner).
+
+No owner claimed it within `wait` (the shard's owner is down, or taking over): the item is
+*withdrawn* (closed with `TRY_AGAIN`, atomically against a claim) and the player is told to
+try again; it is never applied later, so what the player was told stays true. An item an
+owner has claimed is its to answer (`CLAIMED`: the receiver says nothing more).
 
 Discord-free; the store does the SQL (`bot.storage.cluster.ClusterStore`).
 """
@@ -27,10 +31,18 @@ from bot.runtime.logging import log
 from bot.storage import StorageError
 from bot.storage.cluster import InboxItem
 
-__all__ = ["TRY_AGAIN", "Inbox", "InboxStore"]
+__all__ = ["CLAIMED", "FAILED", "FORWARD_WAIT", "TRY_AGAIN", "Inbox", "InboxStore"]
 
 TRY_AGAIN = "try_again"
-"""The outcome `forward` returns when no owner answered in time."""
+"""The outcome `forward` returns when no owner took the item in time (it is withdrawn)."""
+CLAIMED = "claimed"
+"""`forward`'s result when an owner claimed the item but has not finished within the wait:
+the owner answers the player itself."""
+FAILED = "failed"
+"""The outcome of an item whose handler raised (a bug, logged by the owner)."""
+FORWARD_WAIT = 5.0
+"""Seconds a receiver waits for an owner to take a forwarded click (the click is deferred
+already; the token lives 15 minutes)."""
 
 Handler = Callable[[InboxItem], Awaitable[str]]
 
@@ -43,6 +55,8 @@ class InboxStore(Protocol):
                     retry_after: float = 30.0) -> list[InboxItem]: ...
 
     async def done(self, interaction_id: int, outcome: str) -> None: ...
+
+    async def withdraw(self, interaction_id: int, outcome: str) -> bool: ...
 
     async def outcome(self, interaction_id: int) -> str | None: ...
 
@@ -61,10 +75,10 @@ class Inbox:
         self._wake = asyncio.Event()
 
     async def forward(self, interaction_id: int, shard: int, table_id: int,
-                      payload: Mapping[str, Any], *, wait: float = 2.5) -> str:
+                      payload: Mapping[str, Any], *, wait: float = FORWARD_WAIT) -> str:
         """Queue the interaction for its shard's owner and wait for its outcome (at most
-        `wait` seconds: within Discord's 3-second window when not yet acknowledged, longer
-        once deferred); `TRY_AGAIN` when none came."""
+        `wait` seconds); then `TRY_AGAIN` if no owner had claimed it (withdrawn: never
+        applied), `CLAIMED` if one had (it answers)."""
         await self.store.put(interaction_id, shard, table_id, payload)
         loop = asyncio.get_running_loop()
         end = loop.time() + wait
@@ -73,7 +87,9 @@ class Inbox:
             if outcome is not None:
                 return outcome
             if loop.time() >= end:
-                return TRY_AGAIN
+                if await self.store.withdraw(interaction_id, TRY_AGAIN):
+                    return TRY_AGAIN
+                return await self.store.outcome(interaction_id) or CLAIMED
             await asyncio.sleep(self.poll)
 
     def notify(self) -> None:
@@ -93,7 +109,7 @@ class Inbox:
                 except Exception:
                     log.exception("table=%s forwarded interaction %s failed", item.table_id,
                                   item.interaction_id)
-                    outcome = "failed"
+                    outcome = FAILED
                 self.applied[item.interaction_id] = outcome
             await self.store.done(item.interaction_id, outcome)
         return len(items)
