@@ -242,10 +242,10 @@ class ClusterStore:
 
         def job(db: Connection) -> bool:
             now = float(db.execute(f"SELECT {clock}", args).fetchone()[0])
-            return db.execute(
+            return bool(db.execute(
                 "INSERT INTO cluster_inbox (interaction_id, shard, table_id, payload,"
                 " created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (interaction_id) DO NOTHING",
-                (interaction_id, shard, table_id, text, now)).rowcount == 1
+                (interaction_id, shard, table_id, text, now)).rowcount == 1)
 
         return bool(await self._write(job))
 
