@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
@@ -43,6 +44,8 @@ FAILED = "failed"
 FORWARD_WAIT = 5.0
 """Seconds a receiver waits for an owner to take a forwarded click (the click is deferred
 already; the token lives 15 minutes)."""
+APPLIED_KEPT = 10_000
+"""Applied interactions this process remembers (a re-claim comes within minutes)."""
 
 Handler = Callable[[InboxItem], Awaitable[str]]
 
@@ -69,10 +72,9 @@ class Inbox:
         self.store = store
         self.poll = poll
         self.retry_after = retry_after
-        self.applied: dict[int, str] = {}
+        self.applied: OrderedDict[int, str] = OrderedDict()
         """Interaction id → outcome, for what this process applied (a re-claimed item is
-        answered, not applied twice)."""
-        self._wake = asyncio.Event()
+        answered, not applied twice); the latest `APPLIED_KEPT`."""
 
     async def forward(self, interaction_id: int, shard: int, table_id: int,
                       payload: Mapping[str, Any], *, wait: float = FORWARD_WAIT) -> str:
@@ -92,10 +94,6 @@ class Inbox:
                 return await self.store.outcome(interaction_id) or CLAIMED
             await asyncio.sleep(self.poll)
 
-    def notify(self) -> None:
-        """Something was queued (PostgreSQL's ``NOTIFY``): claim now, not at the next poll."""
-        self._wake.set()
-
     async def serve_once(self, owner: str, shards: Mapping[int, int], handler: Handler) -> int:
         """Claim and apply what is queued for the shards held; returns how many."""
         items = await self.store.claim(owner, shards, retry_after=self.retry_after)
@@ -111,19 +109,19 @@ class Inbox:
                                   item.interaction_id)
                     outcome = FAILED
                 self.applied[item.interaction_id] = outcome
+                while len(self.applied) > APPLIED_KEPT:
+                    self.applied.popitem(last=False)
             await self.store.done(item.interaction_id, outcome)
         return len(items)
 
     async def serve(self, owner: str, shards: Callable[[], Mapping[int, int]],
                     handler: Handler) -> None:
-        """The owner's loop (until cancelled): claim and apply, then wait for a notify or
-        the next poll."""
+        """The owner's loop (until cancelled): claim and apply, then sleep until the next
+        poll (a plain sleep: it is what a simulated clock recognizes)."""
         while True:
             held = shards()
             if held:
                 with contextlib.suppress(StorageError):
                     if await self.serve_once(owner, held, handler):
                         continue
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll)
+            await asyncio.sleep(self.poll)
