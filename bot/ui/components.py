@@ -182,8 +182,8 @@ class ComponentRouter:
         return parse_id(custom_id, self.specs)
 
     async def _refuse(self, interaction: discord.Interaction[Any], why: str) -> None:
-        table_logger(None).debug("component %r refused: %s",
-                                 (interaction.data or {}).get("custom_id"), why)
+        data: Any = interaction.data or {}
+        table_logger(None).debug("component %r refused: %s", data.get("custom_id"), why)
         await settled(interaction)
         if not interaction.response.is_done():  # acknowledged before any database work
             await interaction.response.defer(ephemeral=True, thinking=True)
