@@ -145,6 +145,7 @@ async def test_a_dm_click_on_another_clusters_table_is_forwarded_and_applied_onc
             assert await w.version() == version and await passes(w, seat) == 0
             await sim.advance_time(0.5)
             assert await passes(w, seat) == 1 and not result.followups
+            assert "waiting for the others" in w.dm_panel(user).content  # redrawn
             rows = await inbox(database)
             assert [row[3] for row in rows] == ["done", "done"]
             assert all(str(row[2]).startswith("c1/") for row in rows)  # the owner's
