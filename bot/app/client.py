@@ -5,8 +5,9 @@ imports this module but the package's lazy ``bot.create_bot``).
 pool, repository, publisher and its pictures, autopilot, service, router, features — no wiring after
 the fact), installs the translator,
 adds the ``/tractor`` group with the features' commands, registers the one dynamic item,
-restores the open tables (timers re-armed, computer seats resumed, table messages
-refreshed with a "restored after restart" line), syncs the commands (to
+for a cluster takes its shards' leases and serves the DM clicks other clusters forward to
+it (bot/ui/forward.py), restores the open tables (timers re-armed, computer seats resumed,
+table messages refreshed with a "restored after restart" line), syncs the commands (to
 ``DEV_GUILD_ID`` when set, else globally) and sets the garbage collector up for a long-lived
 bot (`bot.runtime.memory.configure`, the one place that does).
 """
@@ -31,6 +32,7 @@ from bot.runtime.config import Config
 from bot.runtime.logging import log
 from bot.runtime.offload import Workers
 from bot.services.autopilot import Autopilot
+from bot.services.inbox import Inbox
 from bot.services.ownership import Ownership, ShardLeases, SoleOwner, owner_id
 from bot.services.pictures import Pictures
 from bot.services.repository import TableRepository
@@ -39,6 +41,7 @@ from bot.storage import Store, open_store
 from bot.storage.cluster import ClusterStore
 from bot.ui.access import Access
 from bot.ui.components import ComponentRouter
+from bot.ui.forward import Forwarding
 from bot.ui.publish import Publisher
 from bot.ui.replies import fail, reader_locale
 
@@ -99,6 +102,8 @@ class TractorBot(commands.Bot):
         self._store_open = False
         self.pause_guard: PauseGuard | None = None
         self.ownership: Ownership = SoleOwner()
+        self.forwarding: Forwarding | None = None
+        """A cluster's DM clicks on other clusters' tables, and theirs on its own."""
         self.exit_status = 0
         """Non-zero when the bot stopped itself (`EXIT_FENCED`)."""
 
@@ -119,8 +124,11 @@ class TractorBot(commands.Bot):
         self.service = TableService(repository, self.config, clock=discord_clock,
                                     publish=self.publisher.submit, autopilot=autopilot)
         access = Access(self.service)
+        leases = self._leases()
+        self.forwarding = None if leases is None else Forwarding(
+            self, store, Inbox(ClusterStore(store)), leases)
         router = ComponentRouter(lambda interaction: reader_locale(interaction, store),
-                                 access.owner)
+                                 access.owner, forward=self.forwarding)
         self.app = App(client=self, config=self.config, store=store, service=self.service,
                        publisher=self.publisher, selections=selections, router=router,
                        access=access, group=self.tractor_group)
@@ -129,8 +137,11 @@ class TractorBot(commands.Bot):
             self.tree.add_command(self.tractor_group)
             self.features = await load_features(self.app)
             router.install(self)
-            owns = await self._take_shards()
+            owns = await self._take_shards(leases)
             restored = await self.service.restore(owns)
+            if self.forwarding is not None and leases is not None:
+                # DM clicks other clusters received for this one's tables
+                self.forwarding.serve(leases.owner, lambda: leases.epochs, router.replay)
             if self.config.sync_commands:
                 await self._sync()
         except BaseException:
@@ -140,16 +151,22 @@ class TractorBot(commands.Bot):
         log.info("setup done: features %s; %d open table(s) restored",
                  ", ".join(self.features), len(restored))
 
-    async def _take_shards(self) -> Any:
-        """A cluster (some of the bot's shards): take their leases (waiting for a former
-        owner's to run out), fence every save with them, renew them; returns the test of
-        the servers whose tables to restore (None: a lone process restores all)."""
+    def _leases(self) -> ShardLeases | None:
+        """A cluster's (some of the bot's shards) leases, not taken yet; None for a lone
+        process (it owns every table)."""
         config = self.config
         if not config.clustered or config.shard_count is None or config.shard_ids is None:
             return None
-        leases = ShardLeases(ClusterStore(self.store), owner=owner_id(config.cluster_name),
-                             shard_count=config.shard_count, shard_ids=config.shard_ids,
-                             ttl=config.lease_seconds, on_fenced=self._fenced)
+        return ShardLeases(ClusterStore(self.store), owner=owner_id(config.cluster_name),
+                           shard_count=config.shard_count, shard_ids=config.shard_ids,
+                           ttl=config.lease_seconds, on_fenced=self._fenced)
+
+    async def _take_shards(self, leases: ShardLeases | None) -> Any:
+        """A cluster: take its shards' leases (waiting for a former owner's to run out),
+        fence every save with them, renew them; returns the test of the servers whose
+        tables to restore (None: a lone process restores all)."""
+        if leases is None:
+            return None
         self.store.fence = leases.fence
         self.store.users_ttl = USERS_TTL  # other clusters change users' settings too
         await leases.acquire()
@@ -196,6 +213,8 @@ class TractorBot(commands.Bot):
         if self._store_open:
             self._store_open = False
             await self.service.close()
+            if self.forwarding is not None:
+                await self.forwarding.stop()
             try:  # message ids still waiting for their table's next save
                 await self.service.repository.flush_meta()
                 await self._wait_writes()

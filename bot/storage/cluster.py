@@ -242,10 +242,10 @@ class ClusterStore:
 
         def job(db: Connection) -> bool:
             now = float(db.execute(f"SELECT {clock}", args).fetchone()[0])
-            return db.execute(
+            return bool(db.execute(
                 "INSERT INTO cluster_inbox (interaction_id, shard, table_id, payload,"
                 " created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (interaction_id) DO NOTHING",
-                (interaction_id, shard, table_id, text, now)).rowcount == 1
+                (interaction_id, shard, table_id, text, now)).rowcount == 1)
 
         return bool(await self._write(job))
 
@@ -270,11 +270,16 @@ class ClusterStore:
                 f" WHERE done_at IS NULL AND shard IN ({marks})"
                 " AND (claimed_at IS NULL OR claimed_at < ?) ORDER BY created_at LIMIT ?",
                 (*live, now - retry_after, limit)).fetchall()
-            for row in rows:
-                db.execute("UPDATE cluster_inbox SET claimed_by = ?, claimed_at = ?"
-                           " WHERE interaction_id = ?", (owner, now, row[0]))
+            # Each row claimed only if still unclaimed and not withdrawn (`withdraw`): the
+            # condition is checked again by the UPDATE, so a concurrent withdrawal wins or
+            # loses as a whole on both backends.
+            claimed = [row for row in rows if db.execute(
+                "UPDATE cluster_inbox SET claimed_by = ?, claimed_at = ?"
+                " WHERE interaction_id = ? AND done_at IS NULL"
+                " AND (claimed_at IS NULL OR claimed_at < ?)",
+                (owner, now, row[0], now - retry_after)).rowcount == 1]
             return [InboxItem(int(r[0]), int(r[1]), int(r[2]), json.loads(r[3]), float(r[4]))
-                    for r in rows]
+                    for r in claimed]
 
         result: list[InboxItem] = await self._write(job)
         return result
@@ -284,6 +289,16 @@ class ClusterStore:
         await self._write(lambda db: db.execute(
             f"UPDATE cluster_inbox SET done_at = {clock}, outcome = ? WHERE interaction_id = ?",
             (*args, outcome, interaction_id)))
+
+    async def withdraw(self, interaction_id: int, outcome: str) -> bool:
+        """Close a queued interaction no owner has claimed yet, with `outcome` (the player is
+        told to try again: it is never applied later); False when an owner has it (claimed
+        or done)."""
+        clock, args = self._now()
+        return bool(await self._write(lambda db: db.execute(
+            f"UPDATE cluster_inbox SET done_at = {clock}, outcome = ? WHERE interaction_id = ?"
+            " AND done_at IS NULL AND claimed_at IS NULL",
+            (*args, outcome, interaction_id)).rowcount == 1))
 
     async def outcome(self, interaction_id: int) -> str | None:
         """What the owner made of a queued interaction (None while it waits)."""

@@ -22,6 +22,12 @@ find the item. A click then goes, before anything else happens:
 4. the person: a seat's component only works for the player in that seat (`owner`);
 5. the feature's handler runs; any error takes the one error path (`bot.ui.replies.fail`).
 
+A cluster (bot/ui/forward.py) forwards a DM click on a table another process drives after
+step 3 (the click acknowledged at once, a ``answer`` verb's too): the owner of the table's
+shard replays it (`ComponentRouter.replay`: steps 4 and 5 on its own table, answering
+through the interaction's token). A modal verb is never forwarded (the modal must be the
+click's first answer). A lone process has no forwarder: every click runs here.
+
 A refused click changes nothing and gets exactly one translated ephemeral reply; a
 malformed id is logged at debug level.
 """
@@ -32,7 +38,7 @@ import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import discord
 from discord import ui
@@ -45,8 +51,8 @@ from bot.ui.ids import ComponentId, InvalidId, Role, VerbSpec, parse_id
 from bot.ui.replies import fail, locale_of, send
 from bot.ui.rows import StaticView
 
-__all__ = ["TEMPLATE", "Ack", "ComponentRouter", "Components", "Handler", "Owner", "button",
-           "select"]
+__all__ = ["TEMPLATE", "Ack", "ComponentRouter", "Components", "Forwarder", "Handler", "Owner",
+           "button", "select"]
 
 TEMPLATE = re.compile(r"(?:tr|rec):(?P<rest>.{0,120})", re.DOTALL)
 Ack = Literal["update", "reply", "modal", "answer"]
@@ -68,6 +74,20 @@ PREFIX_ONLY = re.compile(r"(?:tr|rec):(?=[\s\S])")
 """`TractorItem`'s template: discord.py checks an item's id with ``match`` (a prefix: ours
 start with ``tr:``/``rec:``) but dispatches a click with ``fullmatch``, which this never
 does (it stops before a character it requires)."""
+
+
+class Forwarder(Protocol):
+    """Sends a click to the process that drives its table (`bot.ui.forward.Forwarding`)."""
+
+    async def elsewhere(self, interaction: discord.Interaction[Any],
+                        table_id: int) -> int | None:
+        """The shard of the table when another process drives it, else None."""
+        ...
+
+    async def forward(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                      shard: int) -> None:
+        """Hand the acknowledged click to that shard's owner (answers only if it cannot)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,10 +164,12 @@ def _drop_late(interaction: discord.Interaction[Any]) -> None:
 class ComponentRouter:
     """The verbs of every feature, and the checks every click passes first."""
 
-    def __init__(self, reader_locale: ReaderLocale, owner: Owner) -> None:
+    def __init__(self, reader_locale: ReaderLocale, owner: Owner, *,
+                 forward: Forwarder | None = None) -> None:
         self._verbs: dict[str, _Verb] = {}
         self._reader_locale = reader_locale
         self._owner = owner
+        self._forward = forward
         self.specs: dict[str, VerbSpec] = {}
 
     def add(self, spec: VerbSpec, handler: Handler, *, ack: Ack = "update") -> None:
@@ -160,8 +182,8 @@ class ComponentRouter:
         return parse_id(custom_id, self.specs)
 
     async def _refuse(self, interaction: discord.Interaction[Any], why: str) -> None:
-        table_logger(None).debug("component %r refused: %s",
-                                 (interaction.data or {}).get("custom_id"), why)
+        data: Any = interaction.data or {}
+        table_logger(None).debug("component %r refused: %s", data.get("custom_id"), why)
         await settled(interaction)
         if not interaction.response.is_done():  # acknowledged before any database work
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -170,7 +192,8 @@ class ComponentRouter:
 
     async def check(self, interaction: discord.Interaction[Any], custom_id: str,
                     values: list[str]) -> ComponentId | None:
-        """Steps 1-4 of the module docstring; None when refused (already answered)."""
+        """Steps 1-4 of the module docstring; None when refused (already answered) or
+        forwarded to the table's owner."""
         try:
             cid = self.parse(custom_id)
         except InvalidId as error:
@@ -197,13 +220,39 @@ class ComponentRouter:
                 interaction.extras[LATE_KEY] = asyncio.ensure_future(
                     defer_late(interaction, ANSWER_WITHIN))
             await self._reader_locale(interaction)
-            if cid.seat is not None and verb.spec.seat != "none" and verb.ack != "modal":
-                await self._owner(interaction, cid)
+            if self._forward is not None and verb.ack != "modal":
+                shard = await self._forward.elsewhere(interaction, cid.table)
+                if shard is not None:
+                    await settled(interaction)  # an ``answer`` verb is deferred now
+                    await self._forward.forward(interaction, cid, shard)
+                    return None
+            await self._person(interaction, cid, verb)
         except Exception as error:
             await settled(interaction)
             await fail(interaction, error, cid.table)
             return None
         return cid
+
+    async def _person(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                      verb: _Verb) -> None:
+        """Step 4: raises unless the user may use this seat's component."""
+        if cid.seat is not None and verb.spec.seat != "none" and verb.ack != "modal":
+            await self._owner(interaction, cid)
+
+    async def replay(self, interaction: discord.Interaction[Any]) -> None:
+        """A click another process received, checked (steps 1-3) and acknowledged, on a
+        table this process drives (bot/ui/forward.py): steps 4 and 5 here."""
+        data: Any = interaction.data or {}
+        values = [str(v) for v in data.get("values", None) or []]
+        cid: ComponentId | None = None
+        try:
+            cid = self.parse(str(data.get("custom_id", "")))
+            await self._reader_locale(interaction)
+            await self._person(interaction, cid, self._verbs[cid.verb])
+        except Exception as error:
+            await fail(interaction, error, None if cid is None else cid.table)
+            return
+        await self.run(interaction, cid, values)
 
     async def run(self, interaction: discord.Interaction[Any], cid: ComponentId,
                   values: list[str]) -> None:

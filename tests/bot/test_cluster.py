@@ -231,14 +231,20 @@ async def test_a_forwarded_click_is_applied_once_by_the_owner(tmp_path: Path) ->
             assert applied == [11]
         finally:
             server.cancel()
-        # The owner is down: the player is told to try again, the click stays queued ...
+        # The owner is down: the player is told to try again and the click is withdrawn
+        # (never applied later: what the player was told stays true) ...
         assert await receiving.forward(12, 1, 7, {"card": "KS"}, wait=0.05) == TRY_AGAIN
+        assert await serving.serve_once("b", owner.epochs, handler) == 0
+        assert applied == [11]
+        assert await receiving.forward(12, 1, 7, {"card": "KS"}, wait=0) == TRY_AGAIN
         # ... a shard nobody here holds is never claimed ...
+        await receiving.store.put(13, 1, 7, {"card": "QS"})
         assert await serving.serve_once("b", {0: 1}, handler) == 0
-        # ... and the owner, back, applies it.
+        # ... and a click the owner claimed is its to answer: not withdrawn.
         assert await serving.serve_once("b", owner.epochs, handler) == 1
-        assert applied == [11, 12]
-        assert await ClusterStore(here).outcome(12) == "played KS"
+        assert not await ClusterStore(here).withdraw(13, TRY_AGAIN)
+        assert applied == [11, 13]
+        assert await ClusterStore(here).outcome(13) == "played QS"
 
 
 async def test_a_click_claimed_by_an_owner_that_died_is_claimed_again(tmp_path: Path) -> None:
