@@ -145,6 +145,20 @@ def seat_title(doc: TableDoc, seat: int, locale: str) -> str:
     return t("seat.computer_level", locale, name=name, level=level_text_of(entry.level, locale))
 
 
+def seat_short_forms(doc: TableDoc, seat: int, locale: str) -> tuple[str, ...]:
+    """A computer seat's shorter names for the table picture, best first (``Bot 3 · strong``,
+    ``Bot 3``), drawn when its title does not fit the seat's plate; a person's: none (their
+    name is drawn whole, on two lines if need be)."""
+    entry = doc.seats[seat]
+    if entry is None or entry.user_id is not None:
+        return ()
+    short = t("seat.computer_short", locale, number=seat + 1)
+    if not entry.level:
+        return (short,)
+    return (t("seat.computer_level", locale, name=short,
+              level=level_text_of(entry.level, locale)), short)
+
+
 def level_text_of(level: str, locale: str) -> str:
     """A computer level as players read it (a player name without a level as is)."""
     return t(f"level.{level}", locale) if level in LEVELS else level

@@ -13,12 +13,13 @@ always (table.py); Finding Friends tables (`Mode.FRIENDS`, 4â€“8 seats) on a 3 Ã
 (ring.py) with the called cards, sides and points per seat read from the view (sides.py).
 """
 
+from bot.render.board import SeatLabel
 from bot.render.fonts import assets_dir
 from bot.render.hand import render_hand
 from bot.render.labels import ENGLISH, Labels
 from bot.render.sorting import SUIT_ORDER, hand_groups, sort_hand
 from bot.render.summary import HandSummary, render_summary
-from bot.render.table import SeatLabel, render_table
+from bot.render.table import render_table
 
 __all__ = [
     "ENGLISH",
