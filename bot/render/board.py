@@ -68,8 +68,9 @@ def between_hands_word(view: PublicView, labels: Labels) -> str:
 def how_trump_was_set(view: PublicView, seats: Sequence[SeatLabel], labels: Labels,
                       fits: Callable[[str], bool] | None = None) -> str:
     """"declared by 小明 (×2)", "turned up from the kitty", or the hand's number before
-    trump is set. `fits`: whether a line fits its room; the declarer is then named by the
-    first of its name and shorter forms that does ("declared by Bot 3")."""
+    trump is set ("Waiting for the first deal" before the first). `fits`: whether a line
+    fits its room; the declarer is then named by the first of its name and shorter forms
+    that does ("declared by Bot 3")."""
     if view.trump is not None and view.trump_seat is not None and view.standing is not None:
         label = seats[view.trump_seat]
         lines = [labels.declared_by.format(name=name, count=len(view.standing.cards))
@@ -77,6 +78,8 @@ def how_trump_was_set(view: PublicView, seats: Sequence[SeatLabel], labels: Labe
         return next((line for line in lines if fits is None or fits(line)), lines[-1])
     if view.trump is not None and view.revealed:
         return labels.trump_from_kitty
+    if not view.hand_no:  # nothing dealt yet: no "Hand 0" (issue 31 item 8)
+        return labels.first_deal
     return labels.hand_number.format(number=view.hand_no)
 
 
