@@ -371,8 +371,12 @@ def frame_png(frame: Frame, seats: Sequence[SeatInfo], locale: str, *,
               four_colour: bool = True, bottom: int = 0) -> bytes:
     """The image of a step: the table (every step but the last), then the hand summary with
     the kitty (the last), from the step's public view only."""
-    labels = _labels(resolve_locale(locale))
-    names = [render.SeatLabel(s.name, computer=s.computer) for s in seats]
+    lang = resolve_locale(locale)
+    labels = _labels(lang)
+    names = [render.SeatLabel(s.name, computer=s.computer,
+                              forms=(t("seat.computer_short", lang, number=n + 1),)
+                              if s.computer else ())
+             for n, s in enumerate(seats)]
     if frame.kind == "kitty":
         return render.render_summary(frame.view, names, four_colour=four_colour, labels=labels)
     return render.render_table(frame.view, names, four_colour=four_colour, labels=labels,

@@ -123,6 +123,9 @@ class TableDoc:
     table_message: int | None = None
     table_message_hand: int = 0
     """The hand number the table message was posted for (re-posted each hand)."""
+    table_message_waiting: bool = False
+    """The table message shows a match before its first deal: the table posted after it
+    replaces it (deleted, not left above the live table: issue 31 item 8)."""
     deadline: float | None = None
     timer: TimerKind | None = None
     timer_step: int = -1
@@ -162,6 +165,7 @@ class TableDoc:
             "match_key": self.match_key, "hand_key": self.hand_key,
             "action_seq": self.action_seq, "step": self.step, "decision": list(self.decision),
             "table_message": self.table_message, "table_message_hand": self.table_message_hand,
+            "table_message_waiting": self.table_message_waiting,
             "deadline": self.deadline, "timer": self.timer, "timer_step": self.timer_step,
             "start_levels": self.start_levels, "notes": list(self.notes),
             "restored": self.restored, "last_summary": self.last_summary,
@@ -190,6 +194,7 @@ class TableDoc:
             step=int(data.get("step", 0)), decision=list(data.get("decision", [])),
             table_message=_opt_int(data.get("table_message")),
             table_message_hand=int(data.get("table_message_hand", 0)),
+            table_message_waiting=bool(data.get("table_message_waiting", False)),
             deadline=None if data.get("deadline") is None else float(data["deadline"]),
             timer=data.get("timer"), timer_step=int(data.get("timer_step", -1)),
             start_levels=data.get("start_levels"), notes=list(data.get("notes", [])),

@@ -145,6 +145,20 @@ def seat_title(doc: TableDoc, seat: int, locale: str) -> str:
     return t("seat.computer_level", locale, name=name, level=level_text_of(entry.level, locale))
 
 
+def seat_short_forms(doc: TableDoc, seat: int, locale: str) -> tuple[str, ...]:
+    """A computer seat's shorter names for the table picture, best first (``Bot 3 · strong``,
+    ``Bot 3``), drawn when its title does not fit the seat's plate; a person's: none (their
+    name is drawn whole, on two lines if need be)."""
+    entry = doc.seats[seat]
+    if entry is None or entry.user_id is not None:
+        return ()
+    short = t("seat.computer_short", locale, number=seat + 1)
+    if not entry.level:
+        return (short,)
+    return (t("seat.computer_level", locale, name=short,
+              level=level_text_of(entry.level, locale)), short)
+
+
 def level_text_of(level: str, locale: str) -> str:
     """A computer level as players read it (a player name without a level as is)."""
     return t(f"level.{level}", locale) if level in LEVELS else level
@@ -176,7 +190,10 @@ def trick_line(doc: TableDoc, trick: Trick, locale: str, trump: Trump | None = N
 
 
 def header(doc: TableDoc, public: PublicView, locale: str) -> str:
-    """``**Hand 3** · Level 5 · Trump ♥ · Starter Alice``."""
+    """``**Hand 3** · Level 5 · Trump ♥ · Starter Alice``; before the first deal
+    ``**Waiting for the first deal**`` (no hand, no level yet: issue 31 item 8)."""
+    if public.hand_no == 0:
+        return f"**{t('table.first_hand', locale)}**"
     bits = [f"**{t('table.hand_no', locale, number=public.hand_no)}**",
             t("table.level", locale, level=level_text(public.level))]
     if public.trump is not None:
@@ -251,8 +268,8 @@ def seats_line(doc: TableDoc, public: PublicView, locale: str) -> str:
         elif entry is not None and entry.autopilot:
             marks = " ⏸"
         count = public.cards_left[seat]
-        parts.append(f"{seat + 1}. {seat_title(doc, seat, locale)}{marks} "
-                     f"({tn('table.cards_left', count, locale)})")
+        left = f" ({tn('table.cards_left', count, locale)})" if public.hand_no else ""
+        parts.append(f"{seat + 1}. {seat_title(doc, seat, locale)}{marks}{left}")
     return " · ".join(parts)
 
 
@@ -312,7 +329,8 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
     if is_friends(public.rules) and public.friend_calls:
         lines.append(calls_line(doc, public, locale))
         lines.append(side_line(doc, public, locale))
-    if public.phase in (Phase.PLAYING, Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
+    if public.phase in (Phase.PLAYING, Phase.BETWEEN_HANDS, Phase.MATCH_OVER) \
+            and public.hand_no:  # nothing dealt yet: no points
         lines.append(t("table.points_taken", locale, points=public.opponent_points,
                        target=take_over_points(deal_shape(public.rules).decks)))
     if public.trick is not None:

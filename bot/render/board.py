@@ -3,7 +3,7 @@ in front of the seats, the header's "how trump was set" line and the opponents' 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PIL import ImageDraw
@@ -24,11 +24,14 @@ class SeatLabel:
     name: str
     computer: bool = False
     autopilot: bool = False
+    forms: tuple[str, ...] = ()
+    """Agreed shorter forms of the name, best first, drawn when the name does not fit its
+    plate (a computer's "Bot 3 · strong", "Bot 3"): see `bot.render.names`."""
 
-    def __reduce__(self) -> tuple[type[SeatLabel], tuple[str, bool, bool]]:
+    def __reduce__(self) -> tuple[type[SeatLabel], tuple[str, bool, bool, tuple[str, ...]]]:
         """Pickled as its values (a table picture's job carries one per seat): not field
         by field through `dataclasses.fields`."""
-        return SeatLabel, (self.name, self.computer, self.autopilot)
+        return SeatLabel, (self.name, self.computer, self.autopilot, self.forms)
 
 
 def plays_shown(view: PublicView, seats: int
@@ -62,14 +65,21 @@ def between_hands_word(view: PublicView, labels: Labels) -> str:
     return labels.phase_settled if view.hand_no else labels.phase_waiting
 
 
-def how_trump_was_set(view: PublicView, seats: Sequence[SeatLabel], labels: Labels) -> str:
+def how_trump_was_set(view: PublicView, seats: Sequence[SeatLabel], labels: Labels,
+                      fits: Callable[[str], bool] | None = None) -> str:
     """"declared by 小明 (×2)", "turned up from the kitty", or the hand's number before
-    trump is set."""
+    trump is set ("Waiting for the first deal" before the first). `fits`: whether a line
+    fits its room; the declarer is then named by the first of its name and shorter forms
+    that does ("declared by Bot 3")."""
     if view.trump is not None and view.trump_seat is not None and view.standing is not None:
-        return labels.declared_by.format(name=seats[view.trump_seat].name,
-                                         count=len(view.standing.cards))
+        label = seats[view.trump_seat]
+        lines = [labels.declared_by.format(name=name, count=len(view.standing.cards))
+                 for name in (label.name, *label.forms)]
+        return next((line for line in lines if fits is None or fits(line)), lines[-1])
     if view.trump is not None and view.revealed:
         return labels.trump_from_kitty
+    if not view.hand_no:  # nothing dealt yet: no "Hand 0" (issue 31 item 8)
+        return labels.first_deal
     return labels.hand_number.format(number=view.hand_no)
 
 

@@ -44,6 +44,7 @@ class Labels:
     selected: str = "{count} selected"
     bury_hint: str = "Bury {count} · K = from the kitty"  # {count}: the kitty size
     hand_number: str = "Hand {number}"
+    first_deal: str = "Waiting for the first deal"  # the header's line before the first deal
     team_a: str = "Team A"
     team_b: str = "Team B"
     team_level: str = "{team}: {rank}"

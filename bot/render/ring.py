@@ -42,6 +42,7 @@ from bot.render.draw import (
 )
 from bot.render.faces import card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
+from bot.render.names import NameFit, fit_name
 from bot.render.sides import Call, Role, Sides, play_seats, sides_of, trick_winning_seat
 from bot.render.sorting import sort_hand
 from bot.render.style import (
@@ -66,6 +67,8 @@ GAP: Final = 6  # between cells
 CELL_W: Final = (WIDTH - 2 * MARGIN - 2 * GAP) // 3  # 228
 HEADER: Final = 104
 PLATE_H: Final = 82
+NAME_LINE: Final = 32  # a plate grows by this when a name takes two lines
+PLATES: Final = (PLATE_H, PLATE_H, PLATE_H)
 CARD_W: Final = 76  # the plays' cards (rank ink ≥ 11 px at phone size)
 CARD_STEP: Final = 44
 MIN_STEP: Final = 27  # below this a play wraps onto more rows (the index stays visible)
@@ -121,30 +124,41 @@ def play_height(count: int) -> int:
     return card_height(CARD_W) + (index_height(CARD_W) + 4) * (rows - 1)
 
 
-def board_rows(plays: dict[tuple[int, int], int]) -> tuple[int, int, int]:
-    """The heights of the board's three rows, given the cards played in each cell: a plate
-    and a play each, taller where a long throw wraps."""
+def board_rows(plays: dict[tuple[int, int], int],
+               plates: tuple[int, int, int] = PLATES) -> tuple[int, int, int]:
+    """The heights of the board's three rows, given the cards played in each cell and the
+    plates' height in each row: a plate and a play each, taller where a long throw wraps."""
     base = card_height(CARD_W)
     heights = [base, base, base]
     for (_, row), count in plays.items():
         heights[row] = max(heights[row], play_height(count))
-    return tuple(PLATE_H + PLAY_GAP + h for h in heights)  # type: ignore[return-value]
+    return tuple(plate + PLAY_GAP + h  # type: ignore[return-value]
+                 for plate, h in zip(plates, heights, strict=True))
 
 
-def cells(seats: int, bottom: int, heights: Sequence[int]) -> dict[int, Cell]:
-    """Each seat's cell for a board whose rows are `heights` tall."""
+def plate_rows(seats: int, bottom: int, tall: set[int] | frozenset[int]) -> tuple[int, int, int]:
+    """The plates' height in each board row: a line taller in a row where a seat of `tall`
+    sits (its name takes two lines)."""
+    rows = {SLOTS[seats][(seat - bottom) % seats][1] for seat in tall}
+    return tuple(PLATE_H + (NAME_LINE if row in rows else 0)  # type: ignore[return-value]
+                 for row in range(3))
+
+
+def cells(seats: int, bottom: int, heights: Sequence[int],
+          plates: Sequence[int] = PLATES) -> dict[int, Cell]:
+    """Each seat's cell for a board whose rows are `heights` tall, their plates `plates`."""
     tops = [HEADER, HEADER + heights[0] + ROW_GAP,
             HEADER + heights[0] + heights[1] + 2 * ROW_GAP]
     out: dict[int, Cell] = {}
     for seat in range(seats):
         column, row = SLOTS[seats][(seat - bottom) % seats]
-        x, y = cell_x(column), tops[row]
+        x, y, plate_h = cell_x(column), tops[row], plates[row]
         if row == 2:  # the bottom row: the play above the plate, toward the centre
-            plate = (x, y + heights[2] - PLATE_H, x + CELL_W, y + heights[2])
+            plate = (x, y + heights[2] - plate_h, x + CELL_W, y + heights[2])
             play = (x, y + 4, x + CELL_W, plate[1] - PLAY_GAP)
         else:
-            plate = (x, y, x + CELL_W, y + PLATE_H)
-            play = (x, y + PLATE_H + PLAY_GAP, x + CELL_W, y + heights[row])
+            plate = (x, y, x + CELL_W, y + plate_h)
+            play = (x, y + plate_h + PLAY_GAP, x + CELL_W, y + heights[row])
         out[seat] = Cell(plate, play)
     return out
 
@@ -156,12 +170,13 @@ def centre_box(heights: Sequence[int]) -> Box:
 
 
 @lru_cache(maxsize=32)
-def board(seats: int, heights: tuple[int, int, int], height: int) -> Image.Image:
+def board(seats: int, heights: tuple[int, int, int], height: int,
+          plates: tuple[int, int, int] = PLATES) -> Image.Image:
     """The felt with every seat's cell (a patch of lighter felt) and empty name plate: the
     same for every picture of a table of that shape (shared, never mutate)."""
     image = felt((WIDTH, height)).copy()
     draw = ImageDraw.Draw(image)
-    for cell in cells(seats, 0, heights).values():
+    for cell in cells(seats, 0, heights, plates).values():
         box = (cell.plate[0], min(cell.plate[1], cell.play[1]), cell.plate[2],
                max(cell.plate[3], cell.play[3]) + (4 if cell.play[1] > cell.plate[1] else 0))
         draw.rounded_rectangle(box, radius=14, fill=CELL)
@@ -185,15 +200,18 @@ def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: boo
     trick, plays, winner = plays_shown(view, n)
     settled = view.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER)
 
+    tall = frozenset(seat for seat in range(n)
+                     if len(plate_name(seat, seats[seat], sides, labels).lines) > 1)
+    plates = plate_rows(n, bottom, tall)
     heights = board_rows({SLOTS[n][(seat - bottom) % n]: len(cards)
-                          for seat, cards in plays.items()})
+                          for seat, cards in plays.items()}, plates)
     board_end = HEADER + sum(heights) + 2 * ROW_GAP
     last = None if settled and view.trick is None else view.last_trick
     last_rows = _last_rows(last, n, trump, level) if last is not None else []
     height = board_end + (ROW_GAP + _last_height(len(last_rows)) if last_rows else 0) + 14
-    image = board(n, heights, height).copy()
+    image = board(n, heights, height, plates).copy()
     draw = ImageDraw.Draw(image)
-    where = cells(n, bottom, heights)
+    where = cells(n, bottom, heights, plates)
 
     for seat, cards in plays.items():
         top = _draw_play(image, draw, cards, where[seat].play, trump, level, winner == seat,
@@ -243,24 +261,39 @@ def _draw_play(image: Image.Image, draw: ImageDraw.ImageDraw, cards: Sequence[Ca
     return top
 
 
+def plate_name(seat: int, label: SeatLabel, sides: Sides, labels: Labels) -> NameFit:
+    """The lines of "3. Name" on a seat's plate (see `bot.render.names`): one line beside
+    the seat's level, else two, the level beside the second."""
+    room = CELL_W - 20
+    level = width_of(labels.seat_level.format(rank=str(sides.levels[seat])), DETAIL, bold=True)
+    return fit_name(f"{seat + 1}. ", label.name, label.forms, NAME, room - level - 10,
+                    (room, room - level - 10))
+
+
 def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
                view: PublicView, sides: Sides, labels: Labels) -> list[Box]:
-    """A seat's name plate: "3. Name" and its own level; its side's badge (starter, friend,
-    opponent; none while unknown), cards left and kind of player, and the points it won.
-    Returns the boxes of what it drew (the badge last, when drawn)."""
+    """A seat's name plate: "3. Name" (on two lines when it needs them: the plate is then
+    `NAME_LINE` taller) and its own level; its side's badge (starter, friend, opponent; none
+    while unknown), cards left and kind of player, and the points it won. Returns the boxes
+    of what it drew (the badge last, when drawn)."""
     if view.turn == seat or seat in view.awaiting:  # the idle plate is on the board
         _plate_panel(draw, box, to_act=True)
     x, right = box[0] + 10, box[2] - 10
     drawn: list[Box] = []
-    y1, y2 = box[1] + 25, box[1] + 60
+    name = plate_name(seat, label, sides, labels)
+    spare = box[3] - box[1] - PLATE_H - NAME_LINE * (len(name.lines) - 1)
+    y1 = box[1] + 25 + max(spare, 0) / 2  # a one-line plate in a taller row: centred
+    for line in name.lines:
+        name_w = text(draw, (x, y1), line, NAME, WHITE, bold=True, anchor="lm")
+        drawn.append((x, y1 - NAME / 2, x + name_w, y1 + NAME / 2))
+        y1 += NAME_LINE
+    y1 -= NAME_LINE  # the level sits beside the name's last line
+    y2 = y1 + 35
 
     level = labels.seat_level.format(rank=str(sides.levels[seat]))
     level_w = width_of(level, DETAIL, bold=True)
     text(draw, (right, y1), level, DETAIL, WHITE, bold=True, anchor="rm")
     drawn.append((right - level_w, y1 - DETAIL / 2, right, y1 + DETAIL / 2))
-    name = fit(f"{seat + 1}. {label.name}", NAME, right - x - level_w - 10, bold=True)
-    name_w = text(draw, (x, y1), name, NAME, WHITE, bold=True, anchor="lm")
-    drawn.append((x, y1 - NAME / 2, x + name_w, y1 + NAME / 2))
 
     if sides.points:  # the points at the right, then the badge and details in what is left
         points = labels.seat_points.format(points=sides.points[seat])
@@ -388,7 +421,8 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Se
     if rich_width(parts, 32, bold=True) > right - left - points_w - 16:
         parts = [labels.level.format(rank=str(level)) + " ", *trump_parts(trump, labels)]
     rich(draw, (left, 32), parts, 32, WHITE, bold=True, four_colour=four_colour)
-    how = how_trump_was_set(view, seats, labels)
+    how = how_trump_was_set(view, seats, labels,
+                            lambda line: width_of(line, 28) <= right - left)
     text(draw, (left, 84), fit(how, 28, right - left), 28, MUTED, anchor="lm")
 
 

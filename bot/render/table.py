@@ -32,6 +32,7 @@ from bot.render.draw import (
 )
 from bot.render.faces import card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
+from bot.render.names import NameFit, fit_name
 from bot.render.ring import ring_image
 from bot.render.sides import trick_winning_seat
 from bot.render.sorting import sort_hand
@@ -178,11 +179,21 @@ def _draw_play(image: Image.Image, draw: ImageDraw.ImageDraw, cards: Sequence[Ca
     return top
 
 
+def plate_name(seat: int, where: int, label: SeatLabel) -> NameFit:
+    """The lines of "3. Name" on a seat's plate (see `bot.render.names`): one line, or two
+    on the side seats (narrow, taller)."""
+    box = _PLATE[where]
+    inner = box[2] - box[0] - 28
+    return fit_name(f"{seat + 1}. ", label.name, label.forms, NAME, inner,
+                    (inner, inner) if where in (1, 3) else None)
+
+
 def _draw_plate(draw: ImageDraw.ImageDraw, seat: int, where: int, label: SeatLabel,
                 view: PublicView, declarer_team: int | None, labels: Labels) -> list[Box]:
     """Name, cards left and kind of player; the role badge on a line of its own (side seats)
-    or at the right of the details line (top and bottom), never over the text. Returns the
-    boxes drawn in the plate: its lines of text, then the badge."""
+    or at the right of the details line (top and bottom), never over the text. A side seat's
+    name takes two lines when it needs them (`plate_name`). Returns the boxes drawn in the
+    plate: its lines of text, then the badge."""
     box = _PLATE[where]
     to_act = view.turn == seat or seat in view.awaiting
     draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=GOLD if to_act else FELT_LIGHT,
@@ -194,8 +205,7 @@ def _draw_plate(draw: ImageDraw.ImageDraw, seat: int, where: int, label: SeatLab
         text(draw, (x, y), value, size, fill, bold=bold, anchor="lm")
         drawn.append(text_box((x, y), value, size, bold=bold, anchor="lm"))
 
-    line(box[1] + 26, fit(f"{seat + 1}. {label.name}", NAME, inner, bold=True), NAME, WHITE,
-         bold=True)
+    name = plate_name(seat, where, label)
     cards = labels.cards.format(count=view.cards_left[seat])
     kind = labels.autopilot if label.autopilot else labels.computer if label.computer else ""
     role, colour = "", MUTED
@@ -205,13 +215,26 @@ def _draw_plate(draw: ImageDraw.ImageDraw, seat: int, where: int, label: SeatLab
         role = labels.declarer
     details = " · ".join(part for part in (cards, kind) if part)
     if where in (1, 3):  # narrow: a line each for what does not fit, the badge last
-        y = box[1] + 57
-        for value in [details] if width_of(details, DETAIL) <= inner else [cards, kind]:
+        two = len(name.lines) > 1
+        y = box[1] + (24 if two else 26)
+        for value in name.lines:
+            line(y, value, NAME, WHITE, bold=True)
+            y += 31
+        values = [details] if width_of(details, DETAIL) <= inner else [cards, kind]
+        beside = ""  # two name lines, two details lines and a badge: the kind by the badge
+        if two and role and len(values) > 1:
+            values, beside = [cards], kind
+        for value in values:
             line(y, fit(value, DETAIL, inner), DETAIL, MUTED)
             y += 31
         if role:
-            drawn.append(pill(draw, (x - 2, y + 11), fit(role, BADGE, inner - 24, bold=True),
-                              BADGE, colour, INK, anchor="l"))
+            tag = pill(draw, (x - 2, y + 11), fit(role, BADGE, inner - 24, bold=True), BADGE,
+                         colour, INK, anchor="l")
+            if beside and width_of(beside, DETAIL) <= x + inner - tag[2] - 10:
+                at = (tag[2] + 10, y + 11)  # (else only the table message's text says it)
+                text(draw, at, beside, DETAIL, MUTED, anchor="lm")
+                drawn.append(text_box(at, beside, DETAIL, anchor="lm"))
+            drawn.append(tag)
         return drawn
     room = inner
     badge: Box | None = None
@@ -219,6 +242,7 @@ def _draw_plate(draw: ImageDraw.ImageDraw, seat: int, where: int, label: SeatLab
         badge = pill(draw, (box[2] - 12, box[1] + 65), fit(role, BADGE, inner / 2, bold=True),
                      BADGE, colour, INK, anchor="r")
         room = badge[0] - x - 10
+    line(box[1] + 26, name.lines[0], NAME, WHITE, bold=True)
     line(box[1] + 63, fit(details, DETAIL, room), DETAIL, MUTED)
     return drawn + ([badge] if badge else [])
 
@@ -244,7 +268,8 @@ def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Seat
         value = labels.team_level.format(team=teams[team], rank=str(view.levels[team]))
         colour = GOLD if declarer_team == team else WHITE
         x -= text(draw, (x, 84), value, DETAIL, colour, bold=True, anchor="rm") + 22
-    how = how_trump_was_set(view, seats, labels)
+    how = how_trump_was_set(view, seats, labels,
+                            lambda line: width_of(line, DETAIL) <= x - left)
     text(draw, (left, 84), fit(how, DETAIL, x - left), DETAIL, MUTED, anchor="lm")
 
 

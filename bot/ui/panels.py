@@ -44,6 +44,7 @@ from bot.core.text import (
     lobby_prompt,
     ruling_text,
     seat_name,
+    seat_short_forms,
     seat_title,
     shape_word,
     status_line,
@@ -548,7 +549,8 @@ def seat_labels(doc: TableDoc, locale: str) -> list[SeatLabel]:
         entry = doc.seats[seat]
         name = seat_title(doc, seat, locale).replace("\\", "")
         labels.append(SeatLabel(name, computer=entry is not None and entry.user_id is None,
-                                autopilot=entry is not None and entry.autopilot))
+                                autopilot=entry is not None and entry.autopilot,
+                                forms=seat_short_forms(doc, seat, locale)))
     return labels
 
 

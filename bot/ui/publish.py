@@ -190,18 +190,19 @@ class Publisher:
             await self._close_table_message(doc, channel)
             return  # an ended table is not saved again: nothing to record
         hand_no = 0 if match is None else match.hand_no
+        waiting = match is not None and hand_no == 0 and match.phase is Phase.BETWEEN_HANDS
         wants, people = self._wants(table_id, doc, job)
         await self.pictures.workers.warm(wants, offload.PEOPLE if people else offload.PICTURES)
         if job.publish.repost or doc.table_message is None or doc.table_message_hand != hand_no:
             message_id = await self._post_table(table_id, doc, channel)
             if message_id is not None:
-                meta["table_message"] = (message_id, hand_no)
+                meta["table_message"] = (message_id, hand_no, waiting)
         elif job.publish.table:
             ok = await self._edit_table(table_id, doc, channel)
             if not ok:
                 message_id = await self._post_table(table_id, doc, channel)
                 if message_id is not None:
-                    meta["table_message"] = (message_id, hand_no)
+                    meta["table_message"] = (message_id, hand_no, waiting)
         if match is not None:
             for seat, mode in sorted(job.publish.panels.items()):
                 self.refresh_ephemeral(table_id, seat)
@@ -256,7 +257,8 @@ class Publisher:
             if "summary_message" in meta:
                 doc.summary_message = meta["summary_message"]
             if "table_message" in meta:
-                doc.table_message, doc.table_message_hand = meta["table_message"]
+                doc.table_message, doc.table_message_hand, doc.table_message_waiting = \
+                    meta["table_message"]
             for seat, (user_id, changes) in meta["seats"].items():
                 entry = doc.seats[seat]
                 if entry is None or entry.user_id != user_id:
@@ -318,9 +320,26 @@ class Publisher:
         self._last_edit[table_id] = time.monotonic()
         if doc.table_message is not None and doc.table_message != message_id:
             old = channel.get_partial_message(doc.table_message)
-            with contextlib.suppress(discord.HTTPException):
-                await edit_quietly(old, view=None)
+            if doc.table_message_waiting:
+                await self._replace_waiting(old, doc.locale)
+            else:  # the last hand's table stays, its buttons gone
+                with contextlib.suppress(discord.HTTPException):
+                    await edit_quietly(old, view=None)
         return message_id
+
+    @staticmethod
+    async def _replace_waiting(old: discord.PartialMessage, locale: str) -> None:
+        """The table message of a match not dealt yet ("Waiting for the first deal") gives
+        way to the table posted after it: deleted, so that no stale table sits above the
+        live one (issue 31 item 8); if it cannot be, it becomes one line pointing below."""
+        try:
+            await old.delete()
+        except discord.NotFound:
+            return
+        except discord.HTTPException:
+            with contextlib.suppress(discord.HTTPException):
+                await edit_quietly(old, content=t("table.first_deal_below", locale),
+                                   picture=None, view=None, allowed_mentions=NONE)
 
     async def _edit_table(self, table_id: int, doc: TableDoc,
                           channel: discord.PartialMessageable) -> bool:

@@ -155,10 +155,12 @@ def test_plate_lines_stay_inside_and_apart(labels: Labels) -> None:
     sides = sides_of(view)
     image = Image.new("RGB", (ring.WIDTH, 1000))
     canvas = ImageDraw.Draw(image)
-    box = (12, 100, 12 + ring.CELL_W, 100 + ring.PLATE_H)
     for seat in range(6):
         for label in (SeatLabel("Bernadette the Bold", computer=True),
                       SeatLabel("龍" * 20, autopilot=True), SeatLabel("A")):
+            lines = len(ring.plate_name(seat, label, sides, labels).lines)  # a name on two:
+            box = (12, 100, 12 + ring.CELL_W,  # the plate a line taller
+                   100 + ring.PLATE_H + ring.NAME_LINE * (lines - 1))
             drawn = ring.draw_plate(canvas, box, seat, label, view, sides, labels)
             for b in drawn:
                 assert box[0] < b[0] and b[2] < box[2] and box[1] < b[1] and b[3] < box[3]
