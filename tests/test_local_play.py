@@ -424,6 +424,46 @@ async def test_local_play_runs_in_real_time(tmp_path: Path) -> None:
         assert not session.env.errors, session.env.errors
 
 
+async def test_the_page_keeps_loading_pictures_at_their_size(tmp_path: Path) -> None:
+    """Issue 31 item 2: the page's stylesheet is SimCord's with `PAGE_STYLE` after it, so a
+    picture drawn again (every message is, when a select opens) keeps its size while it
+    loads; its other files are served as they were, with the same headers."""
+    import simcord.preview
+
+    from bot.app.local import PAGE_STYLE
+
+    static = Path(simcord.preview.__file__).with_name("static")
+    async with local_session(tmp_path / "local.sqlite3", port=0, config=FAST,
+                             seat=False) as session:
+        origin = session.url.split("/#", 1)[0]
+
+        def get(path: str) -> tuple[str, Any]:
+            with urllib.request.urlopen(origin + path, timeout=10) as response:
+                return response.read().decode(), response.headers
+
+        css, headers = await asyncio.to_thread(get, "/preview.css")
+        script, _ = await asyncio.to_thread(get, "/select-drafts.js")
+    assert css == (static / "preview.css").read_text(encoding="utf-8") + PAGE_STYLE
+    assert "width: revert-layer" in PAGE_STYLE
+    assert headers["Content-Type"].startswith("text/css")
+    assert "style-src 'self'" in headers["Content-Security-Policy"]
+    assert headers["Cache-Control"] == "no-store"
+    assert script == (static / "select-drafts.js").read_text(encoding="utf-8")
+
+
+async def test_a_select_of_the_hand_panel_stays_open_in_a_browser(tmp_path: Path) -> None:
+    """Issue 31 item 2 in a real browser (tools/page_dropdown.py): at 1280×800 and 390×844
+    the first select of the hand panel opens and stays open."""
+    from tools.page_dropdown import browser_missing, check
+
+    missing = browser_missing()
+    if missing is not None:
+        pytest.skip(f"a browser test: {missing}")
+    async with local_session(tmp_path / "local.sqlite3", port=0, config=FAST) as session:
+        results = await check(session.url)
+    assert all(result.stayed_open for result in results), [r.line() for r in results]
+
+
 # ------------------------------------------------------------------------- entry points
 
 

@@ -39,7 +39,8 @@ tests/test_local_play.py: ``Env._advancing`` and ``Env._real_advance_task`` (the
 switch), ``Env._bot_scope`` (the bot's own calls, `LocalSession.as_bot`),
 ``Backend.advance_clock``, ``Backend.add_member_role`` and ``Backend.bot_user``
 before the bot logs in, and the
-preview's ``_action``, ``_publish``, ``_pages`` and ``_closed`` (see `_PageActions`).
+preview's ``_action``, ``_publish``, ``_pages`` and ``_closed`` (see `_PageActions`), and
+its server's ``_static`` (the stylesheet, `_steady_pictures`).
 """
 
 from __future__ import annotations
@@ -419,6 +420,49 @@ class _PageActions:
         )
 
 
+PAGE_STYLE = """
+/* Tractor local play (bot/app/local.py, _steady_pictures): a picture drawn again keeps
+   its size while it loads, as SimCord knows it (the width and height attributes). */
+.media-lightbox-trigger:disabled > img.attachment-image[width][height] { width: revert-layer; }
+"""
+"""What local play adds to SimCord's stylesheet (`_steady_pictures`)."""
+
+
+def _steady_pictures(preview: Any) -> None:
+    """Serve SimCord's stylesheet with `PAGE_STYLE` after it (issue 31 item 2).
+
+    The page draws every message of the channel again whenever a select opens or closes
+    (SimCord 3.2.1: ``openDropdown`` → ``localRender(true)`` → ``renderChannelTimeline``
+    with ``force``), and each picture is a new ``<img>`` whose source is set only once its
+    asset is loaded. Its style (``.attachment-image { width: auto; height: auto }``)
+    ignores the size SimCord gives it in ``width``/``height``, so until then the picture
+    is one line high: at 1280×800 the channel lost ~1,500 px at once, the browser pulled
+    the scroll position up to the table message, and the document's scroll listener
+    (``fitOpenDropdowns``) found the select below the window and closed its list. With
+    ``width: revert-layer`` a loading picture takes the size in its attributes (which
+    SimCord checks equal the decoded image's), so nothing moves.
+
+    SimCord has no setting for the page's style, so this wraps ``PreviewServer._static``
+    (pinned SimCord 3.2.1) on this one preview before it starts serving; every other file
+    is served as it was. tests/test_local_play.py checks the stylesheet served, and
+    tools/page_dropdown.py opens a select in a real browser."""
+    server = preview._server
+    serve_static = server._static
+
+    async def static(request: Any) -> Any:
+        response = await serve_static(request)
+        if request.path != "/preview.css" or response.status != 200 or response.text is None:
+            return response
+        from aiohttp import web
+
+        headers = {name: value for name, value in response.headers.items()
+                   if name.lower() not in {"content-type", "content-length"}}
+        return web.Response(text=response.text + PAGE_STYLE, content_type="text/css",
+                            headers=headers)
+
+    server._static = static
+
+
 async def _command(session: LocalSession, member: Any, name: str, **options: Any) -> None:
     """Run ``/<name>`` as `member` in #tractor and wait for the bot; a bot error raises."""
     before = len(session.env.errors)
@@ -545,6 +589,7 @@ async def local_session(
                 channel, viewers=humans, layout="channel", port=port, width=1100, height=860
             )
             preview.capability = page_key(database)  # the same address after a restart
+            _steady_pictures(preview)  # before it starts serving: issue 31 item 2
             async with preview:
                 session = LocalSession(env, bot, guild, channel, humans, database, preview)
                 _PageActions(session)

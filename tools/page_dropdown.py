@@ -1,0 +1,162 @@
+"""`python -m tools.page_dropdown`: open a select of the hand panel in a real browser.
+
+Issue 31 item 2: at 1280×800 a select of the ``My hand`` panel (Quick plays, Pick cards)
+would not stay open in the local play page. This starts local play on a fresh database
+in a temporary folder (no pauses, the quick computer player), opens its page in headless
+Chromium at 1280×800 and at 390×844, plays through the page until the panel shows a
+select (``My hand``, ``Pass`` while the trumps are declared), scrolls the channel to the
+bottom as a player reading the newest message would, clicks the first select and checks,
+1.5 seconds later, that its list is still open and the channel did not move. One line per
+size; exit status 0 when the list stayed open at every size, 1 otherwise, 2 when there is
+no browser to drive.
+
+Needs Playwright (``pip install playwright``, not a dependency of the project) and a
+Chromium (``/usr/bin/chromium`` by default, ``--chromium PATH``); ``--shots DIR`` keeps a
+screenshot before and after each click. tests/test_local_play.py runs `check` when both are
+there and is skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+SIZES: tuple[tuple[int, int], ...] = ((1280, 800), (390, 844))
+TIMELINE = "#channel-timeline"
+SELECT = f"{TIMELINE} .preview-select"
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """What one click on a select did at one window size."""
+
+    width: int
+    height: int
+    stayed_open: bool
+    scroll_before: int
+    scroll_after: int
+
+    def line(self) -> str:
+        verdict = "stays open" if self.stayed_open else "CLOSED"
+        return (f"{self.width}×{self.height}: the select's list {verdict}; the channel's "
+                f"scroll position {self.scroll_before} → {self.scroll_after}")
+
+
+def browser_missing(chromium: str = CHROMIUM) -> str | None:
+    """Why no browser can be driven here (one line), or None when one can."""
+    try:
+        import playwright.async_api  # noqa: F401
+    except ImportError:
+        return "needs Playwright (pip install playwright)"
+    if not (Path(chromium).exists() or shutil.which(chromium)):
+        return f"needs Chromium at {chromium}"
+    return None
+
+
+async def _scroll(page: Any) -> int:
+    return int(await page.evaluate(
+        f"document.querySelector('{TIMELINE}')?.scrollTop ?? -1"))
+
+
+async def _to_a_select(page: Any, timeout: float) -> None:
+    """Play through the page until the newest hand panel shows an enabled select."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        triggers = page.locator(f"{SELECT} .select-trigger:enabled")
+        if await triggers.count():
+            return
+        passing = page.locator(f"{TIMELINE} button:enabled", has_text="Pass")
+        myhand = page.get_by_role("button", name="My hand")
+        with contextlib.suppress(Exception):
+            if await passing.count():
+                await passing.last.click(timeout=2000)
+            elif await myhand.count():
+                await myhand.last.click(timeout=2000)
+        await asyncio.sleep(1.0)
+    raise TimeoutError("the hand panel showed no select")
+
+
+async def open_select(browser: Any, url: str, width: int, height: int, *,
+                      shots: Path | None = None, timeout: float = 90.0) -> Opened:
+    """Open the page at `width`×`height`, click the hand panel's first select, and say
+    whether its list is still open 1.5 seconds later."""
+    page = await browser.new_page(viewport={"width": width, "height": height})
+    try:
+        await page.goto(url)
+        await _to_a_select(page, timeout)
+        await asyncio.sleep(1.5)  # the pictures of the last publication are in
+        await page.evaluate(f"(t => t.scrollTop = t.scrollHeight)"
+                            f"(document.querySelector('{TIMELINE}'))")
+        select = page.locator(SELECT).first
+        await select.scroll_into_view_if_needed()
+        await asyncio.sleep(0.5)
+        before = await _scroll(page)
+        if shots is not None:
+            await page.screenshot(path=str(shots / f"{width}x{height}-before.png"))
+        await select.locator(".select-trigger").click()
+        await asyncio.sleep(1.5)
+        if shots is not None:
+            await page.screenshot(path=str(shots / f"{width}x{height}-after.png"))
+        is_open = await page.locator(f"{SELECT}.is-open .select-list:popover-open").count()
+        return Opened(width, height, is_open == 1, before, await _scroll(page))
+    finally:
+        await page.close()
+
+
+async def check(url: str, sizes: Sequence[tuple[int, int]] = SIZES, *,
+                chromium: str = CHROMIUM, shots: Path | None = None) -> list[Opened]:
+    """`open_select` at each size, in one headless Chromium."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=chromium,
+                                               args=["--no-sandbox"])
+        try:
+            return [await open_select(browser, url, width, height, shots=shots)
+                    for width, height in sizes]
+        finally:
+            await browser.close()
+
+
+async def _run(chromium: str, shots: Path | None) -> list[Opened]:
+    from bot.app.local import local_session
+    from bot.runtime.config import Config
+
+    quick = Config(action_delay=0.0, edit_interval=0.0, hand_pause=0.0,
+                   computer_player="greedy", seed=7)
+    with tempfile.TemporaryDirectory() as folder:
+        async with local_session(Path(folder) / "local.sqlite3", port=0,
+                                 config=quick) as session:
+            return await check(session.url, chromium=chromium, shots=shots)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.page_dropdown",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--chromium", default=CHROMIUM, help="the Chromium to drive")
+    parser.add_argument("--shots", type=Path, help="keep screenshots in this folder")
+    args = parser.parse_args(argv)
+    missing = browser_missing(args.chromium)
+    if missing is not None:
+        print(f"page_dropdown: {missing}", file=sys.stderr)
+        return 2
+    if args.shots is not None:
+        args.shots.mkdir(parents=True, exist_ok=True)
+    results = asyncio.run(_run(args.chromium, args.shots))
+    for result in results:
+        print(result.line())
+    return 0 if all(result.stayed_open for result in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
