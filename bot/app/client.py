@@ -51,6 +51,8 @@ USERS_TTL = 5.0
 """Seconds a cluster keeps a user's settings in memory (another cluster may change them)."""
 EXIT_FENCED = 3
 """The process lost its shard leases (paused past them, or taken over) and stopped."""
+IDENTIFY_SPACING = 5.0
+"""Seconds between two gateway logins of the whole bot (Discord's identify limit)."""
 
 
 def discord_clock() -> float:
@@ -173,6 +175,19 @@ class TractorBot(commands.Bot):
         leases.start()
         self.ownership = leases
         return leases.owns
+
+    async def before_identify_hook(self, shard_id: int | None, /, *,
+                                   initial: bool = False) -> None:
+        """A cluster's gateway logins take turns with every other cluster's: one a bucket
+        every `IDENTIFY_SPACING` seconds for the whole bot, counted in the shared database
+        (`ClusterStore.identify_slot`; one bucket: the limit of a bot without large-bot
+        sharding). A lone process waits as discord.py does."""
+        if not self.config.clustered:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        cluster = ClusterStore(self.store)
+        while (wait := await cluster.identify_slot(0, IDENTIFY_SPACING)) > 0:
+            await asyncio.sleep(wait)
 
     async def _fenced(self, reason: str) -> None:
         """The leases are lost: stop timers and computer seats at once (every save is

@@ -326,6 +326,28 @@ class ClusterStore:
             "INSERT INTO cluster_meta (key, value) VALUES (?, ?) ON CONFLICT (key)"
             " DO UPDATE SET value = excluded.value", (key, value)))
 
+    # ---- gateway logins ------------------------------------------------------------------
+
+    async def identify_slot(self, bucket: int, spacing: float) -> float:
+        """Take the identify `bucket` (Discord allows one gateway login per bucket every
+        `spacing` seconds, for the whole bot, every cluster together) if it is free: 0.0;
+        else the seconds until it is (nothing taken: ask again then)."""
+        clock, args = self._now()
+        key = f"identify:{bucket}"
+
+        def job(db: Connection) -> float:
+            now = float(db.execute(f"SELECT {clock}", args).fetchone()[0])
+            row = db.execute("SELECT value FROM cluster_meta WHERE key = ?", (key,)).fetchone()
+            free_at = float(row[0]) + spacing if row is not None else now
+            if free_at > now:
+                return free_at - now
+            db.execute("INSERT INTO cluster_meta (key, value) VALUES (?, ?) ON CONFLICT (key)"
+                       " DO UPDATE SET value = excluded.value", (key, repr(now)))
+            return 0.0
+
+        wait: float = await self._write(job)
+        return wait
+
 
 class _Lost(Exception):
     """A lease was not renewed: roll the renewal back."""

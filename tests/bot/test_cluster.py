@@ -155,6 +155,22 @@ async def test_a_released_lease_is_taken_at_once(tmp_path: Path) -> None:
         assert await b.acquire(wait=0) and b.epochs == {0: 2}
 
 
+async def test_gateway_logins_of_two_clusters_take_turns(tmp_path: Path) -> None:
+    """One identify a bucket every 5 s for the whole bot: the second cluster's login waits
+    for the first's turn to pass, counted on the shared database's clock."""
+    clock = Clock()
+    path = tmp_path / "t.sqlite3"
+    async with await Store.open(path) as one, await Store.open(path) as two:
+        first, second = ClusterStore(one, clock=clock), ClusterStore(two, clock=clock)
+        assert await first.identify_slot(0, 5.0) == 0.0
+        assert await second.identify_slot(0, 5.0) == 5.0  # nothing taken
+        clock.now += 3.0
+        assert await second.identify_slot(0, 5.0) == 2.0
+        clock.now += 2.0
+        assert await second.identify_slot(0, 5.0) == 0.0
+        assert await first.identify_slot(0, 5.0) == 5.0
+
+
 def test_a_lone_process_owns_everything() -> None:
     assert SoleOwner().owns(guild_on(3, 4)) and not SoleOwner().fenced
 
