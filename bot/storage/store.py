@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import EllipsisType, TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from . import history, seasons, settings, stats, tables
 from .cluster import Fence, check_fence
@@ -63,6 +63,8 @@ __all__ = ["UNSET", "LeaderboardBy", "LeaderboardScope", "Store", "open_store"]
 USERS_KEPT = 100_000
 """Users' settings kept in memory (all dropped at once beyond that)."""
 
+
+T = TypeVar("T")
 
 @dataclass(slots=True)
 class _Users:
@@ -184,15 +186,9 @@ class Store:
         if status == "ended" or status not in tables.STATUSES:
             raise ValueError(f"a new table cannot have status {status!r}")
         doc_json = dumps(doc)
-        fence = self.fence
-
-        def job(db: Any) -> StoredTable:
-            if fence is not None:
-                check_fence(db, fence, None, guild_id)
-            return tables.create(db, self._clock(), guild_id, channel_id, creator_id,
-                                 doc_json, status, deadline)
-
-        return await self._db.write(job)
+        return await self._db.write(self._fenced(
+            lambda db: tables.create(db, self._clock(), guild_id, channel_id, creator_id,
+                                     doc_json, status, deadline), guild_id=guild_id))
 
     async def table_in_channel(self, channel_id: int) -> StoredTable | None:
         """The channel's table that has not ended, if any."""
@@ -233,28 +229,34 @@ class Store:
         """
         change = tables.Change.of(doc, status=status, deadline=deadline, actions=actions,
                                   hand=hand, match=match)
-        fence = self.fence
-
-        def save(db: Connection) -> StoredTable:
-            if fence is not None:
-                check_fence(db, fence, table_id)
-            return tables.save(db, self._clock(), table_id, expected_version, change)
-
         return await self._db.write(
-            save, verify=lambda db: tables.saved(db, table_id, expected_version, change))
+            self._fenced(lambda db: tables.save(db, self._clock(), table_id,
+                                                expected_version, change), table_id=table_id),
+            verify=lambda db: tables.saved(db, table_id, expected_version, change))
 
     async def end_table(self, table_id: int, expected_version: int) -> None:
         """Mark the table ended (version+1, deadline cleared); `StaleVersion` as in save."""
-        fence = self.fence
-
         def end(db: Connection) -> bool:
-            if fence is not None:
-                check_fence(db, fence, table_id)
             tables.end(db, self._clock(), table_id, expected_version)
             return True
 
-        await self._db.write(end, verify=lambda db: tables.ended(db, table_id,
-                                                                  expected_version))
+        await self._db.write(self._fenced(end, table_id=table_id),
+                             verify=lambda db: tables.ended(db, table_id, expected_version))
+
+    def _fenced(self, job: Callable[[Connection], T], *, table_id: int | None = None,
+                guild_id: int | None = None) -> Callable[[Connection], T]:
+        """`job`, first checking in its own transaction that this process still holds the
+        shard of the table (or of the server) when it runs as a cluster (`fence`): a
+        former owner writes nothing (`StaleOwner`)."""
+        fence = self.fence
+        if fence is None:
+            return job
+
+        def checked(db: Connection) -> T:
+            check_fence(db, fence, table_id, guild_id)
+            return job(db)
+
+        return checked
 
     # ------------------------------------------------------------------ records
 
@@ -294,8 +296,8 @@ class Store:
         and start the next one, where ratings and counts start fresh. Matches already
         under way finish in the season they started in. Returns the new season."""
         seasons.check_name(name)
-        return await self._db.write(
-            lambda db: seasons.start(db, self._clock(), guild_id, name))
+        return await self._db.write(self._fenced(  # a server's records: its shard's owner
+            lambda db: seasons.start(db, self._clock(), guild_id, name), guild_id=guild_id))
 
     async def seasons(self, guild_id: int) -> list[Season]:
         """The guild's seasons, oldest first (empty for a guild never seen)."""
@@ -376,8 +378,9 @@ class Store:
         """
         change = settings.GuildChange.of(language, table_options, update_options,
                                          reset_options)
-        return await self._db.write(
-            lambda db: settings.set_guild(db, self._clock(), guild_id, change))
+        return await self._db.write(self._fenced(
+            lambda db: settings.set_guild(db, self._clock(), guild_id, change),
+            guild_id=guild_id))
 
     async def user_settings(self, user_id: int) -> UserSettings:
         """A user's settings (defaults if never set); read once, then kept in memory (every

@@ -134,6 +134,12 @@ async def test_a_take_over_raises_the_epoch_and_the_old_owner_writes_nothing(
         stored = await two.load_table(table.id)
         assert stored is not None and stored.version == 1 and stored.doc == {"v": 1}
         assert (await two.save_table(table.id, 1, {"v": "b"})).version == 2
+        with pytest.raises(StaleOwner):  # nor the server's records (one writer: its owner)
+            await one.start_season(guild_on(1, 2))
+        with pytest.raises(StaleOwner):
+            await one.set_guild_settings(guild_on(1, 2), language="zh_Hans")
+        assert (await two.current_season(guild_on(1, 2))).number == 1
+        assert (await two.guild_settings(guild_on(1, 2))).language == "en"
 
         assert not await a.renew_once() and a.fenced and fenced  # a fences itself
         assert not a.owns(guild_on(0, 2)) and a.epochs == {}
