@@ -228,6 +228,7 @@ async def test_a_cluster_holds_its_shards_restores_their_tables_and_syncs_once(
 
 async def test_a_forwarded_click_is_applied_once_by_the_owner(tmp_path: Path) -> None:
     import asyncio
+    import contextlib
 
     from bot.services.inbox import TRY_AGAIN, Inbox
 
@@ -253,6 +254,11 @@ async def test_a_forwarded_click_is_applied_once_by_the_owner(tmp_path: Path) ->
             assert applied == [11]
         finally:
             server.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await server
+        # A claim the cancelled loop had in flight finishes on the store's one write thread:
+        # a write queued behind it means none is left (the test must not race it).
+        await ClusterStore(there, clock=clock).done(11, "played AS")
         # The owner is down: the player is told to try again and the click is withdrawn
         # (never applied later: what the player was told stays true) ...
         assert await receiving.forward(12, 1, 7, {"card": "KS"}, wait=0.05) == TRY_AGAIN

@@ -16,6 +16,10 @@ from simcord import _dpy_internals
 from tools.bench import _Meter
 
 
+BURN = 0.5
+"""Thread CPU seconds the bot's callback spends."""
+
+
 def _burn(seconds: float) -> None:
     end = time.thread_time() + seconds
     while time.thread_time() < end:
@@ -34,7 +38,7 @@ async def test_simcord_loop_hooks_are_the_simulators_and_callbacks_the_bots(
             done = asyncio.Event()
 
             def work() -> None:  # the bot's callback: its CPU is the bot's
-                _burn(0.2)
+                _burn(BURN)
                 done.set()
 
             with w.env._bot_scope():  # as the bot schedules: through SimCord's tracking
@@ -47,7 +51,9 @@ async def test_simcord_loop_hooks_are_the_simulators_and_callbacks_the_bots(
             await asyncio.sleep(0)
         finally:
             meter.uninstall()
-        assert 0 < meter.cpu["discord"] < 0.1  # the hooks counted, not the callback
+        # the hooks counted, not the callback (which alone would be BURN): how much the
+        # hooks cost depends on the machine, so the bound is the callback's, not a guess
+        assert 0 < meter.cpu["discord"] < BURN
         assert {name: vars(loop)[name] for name in hooks} == hooks  # SimCord's again
         assert time.monotonic is _dpy_internals._clock_monotonic
 
