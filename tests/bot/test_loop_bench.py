@@ -15,7 +15,6 @@ from simcord import _dpy_internals
 
 from tools.bench import _Meter
 
-
 BURN = 0.5
 """Thread CPU seconds the bot's callback spends."""
 
