@@ -724,7 +724,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds between two edits of a table message (coalescing)")
     parser.add_argument("--workers", type=int, default=1,
                         help="worker processes for pictures and computers (0: threads; "
-                             "default 1, as TRACTOR_WORKERS)")
+                             "default 1; the bot's TRACTOR_WORKERS=auto is one per core)")
     parser.add_argument("--loop-cpus", type=_cpus, default=None, metavar="N,...",
                         help="pin the bot's process (event loop, its threads) to these cores")
     parser.add_argument("--worker-cpus", type=_cpus, default=None, metavar="N,...",

@@ -31,10 +31,16 @@ def pool() -> Iterator[offload.Workers]:
         workers.shutdown()
 
 
-def test_workers_setting() -> None:
-    assert Config.from_env({}, require_token=False).workers == 1
+def test_workers_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    for cores, expected in ((1, 1), (2, 2), (3, 3), (40, 16)):  # auto: one per usable core
+        monkeypatch.setattr(os, "sched_getaffinity", lambda _pid, n=cores: set(range(n)),
+                            raising=False)
+        assert Config.from_env({}, require_token=False).workers == expected
+        assert Config.from_env({"TRACTOR_WORKERS": " Auto "},
+                               require_token=False).workers == expected
+    assert Config.from_env({"TRACTOR_WORKERS": "1"}, require_token=False).workers == 1
     assert Config.from_env({"TRACTOR_WORKERS": "0"}, require_token=False).workers == 0
-    for bad in ("-1", "17", "two"):
+    for bad in ("-1", "17", "two", "autos"):
         with pytest.raises(ConfigError, match="TRACTOR_WORKERS"):
             Config.from_env({"TRACTOR_WORKERS": bad}, require_token=False)
     assert Config().workers == 0  # tests and SimCord: threads
