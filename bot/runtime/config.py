@@ -87,8 +87,9 @@ SETTINGS: tuple[Setting, ...] = (
             "`/app/assets`); unset: the checkout's `assets/`"),
     Setting("TRACTOR_WORKERS", "auto",
             "worker processes drawing pictures and running computer players: `auto`, one "
-            "per core the bot may use (at most 16), or 0–16 (`0`: threads in the bot's "
-            "process, which then compete with it for the interpreter)"),
+            "per core the bot may use (its CPU affinity or container limit, at most 16), or "
+            "0–16 (`0`: threads in the bot's process, which then compete with it for the "
+            "interpreter)"),
     Setting("TRACTOR_RULES_URL", "",
             "a web address of the rule book (`docs/rules.md`) that `/tractor rules` and help "
             "link to; unset: they name the file in the bot's source"),
@@ -146,15 +147,25 @@ def env_example() -> str:
     return "\n".join(lines) + "\n"
 
 
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity; a container's share is not
-    seen), 1 to 16: TRACTOR_WORKERS=auto. Measured on 2 cores (docs/performance.md, people
-    first): a second worker plays 70% more computer moves and keeps people's panels as
-    quick, the loop's lag p99 under 6 ms."""
+CPU_MAX = Path("/sys/fs/cgroup/cpu.max")
+"""A container's CPU limit (cgroup v2): ``quota period`` or ``max period``."""
+
+
+def usable_cores(cgroup: Path | None = None) -> int:
+    """The cores this process may run on, 1 to 16 (TRACTOR_WORKERS=auto): its CPU affinity,
+    lowered to a container's CPU limit (`cgroup`, default `CPU_MAX`; rounded up). Measured on 2
+    cores (docs/performance.md, people first): a second worker plays 69% more computer
+    moves and keeps people's panels as quick."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         cores = os.cpu_count() or 1
+    try:
+        quota, period = (cgroup or CPU_MAX).read_text().split()[:2]
+        if quota != "max":
+            cores = min(cores, -(-int(quota) // int(period)))
+    except (OSError, ValueError):
+        pass  # no cgroup v2 limit to read
     return max(1, min(16, cores))
 
 

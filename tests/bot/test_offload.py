@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from botkit import find, world
 
-from bot.runtime import offload
-from bot.runtime.config import Config, ConfigError
+from bot.runtime import config, offload
+from bot.runtime.config import Config, ConfigError, usable_cores
 from bot.services.pictures import Pictures, _draw_hand, hand_key
 from engine.actions import Pass, StartHand
 from engine.game import Match, Phase
@@ -31,7 +31,8 @@ def pool() -> Iterator[offload.Workers]:
         workers.shutdown()
 
 
-def test_workers_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_workers_setting(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(config, "CPU_MAX", tmp_path / "absent")  # no container limit
     for cores, expected in ((1, 1), (2, 2), (3, 3), (40, 16)):  # auto: one per usable core
         monkeypatch.setattr(os, "sched_getaffinity", lambda _pid, n=cores: set(range(n)),
                             raising=False)
@@ -39,6 +40,13 @@ def test_workers_setting(monkeypatch: pytest.MonkeyPatch) -> None:
         assert Config.from_env({"TRACTOR_WORKERS": " Auto "},
                                require_token=False).workers == expected
     assert Config.from_env({"TRACTOR_WORKERS": "1"}, require_token=False).workers == 1
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(8)), raising=False)
+    limit = tmp_path / "cpu.max"
+    for text, expected in (("150000 100000\n", 2), ("max 100000\n", 8), ("50000 100000", 1),
+                           ("garbage", 8)):  # a container's CPU limit, rounded up
+        limit.write_text(text)
+        assert usable_cores(limit) == expected
+    assert usable_cores(tmp_path / "absent") == 8
     assert Config.from_env({"TRACTOR_WORKERS": "0"}, require_token=False).workers == 0
     for bad in ("-1", "17", "two", "autos"):
         with pytest.raises(ConfigError, match="TRACTOR_WORKERS"):
