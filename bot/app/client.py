@@ -27,6 +27,7 @@ from discord.ext import commands
 from bot.core.selection import Selections
 from bot.features import App, load_features, make_tractor_group
 from bot.runtime import memory
+from bot.runtime.budget import RestBudget
 from bot.runtime.collector import PauseGuard
 from bot.runtime.config import Config
 from bot.runtime.logging import log
@@ -74,6 +75,7 @@ class TractorBot(commands.Bot):
     store: Store
     service: TableService
     publisher: Publisher
+    budget: RestBudget
     workers: Workers
     app: App
 
@@ -120,8 +122,9 @@ class TractorBot(commands.Bot):
         self._store_open = True
         repository = TableRepository(store)
         selections = Selections()
+        self.budget = RestBudget(self.config.rest_budget)
         self.publisher = Publisher(self, repository, selections, self.config,
-                                   Pictures(workers))
+                                   Pictures(workers), self.budget)
         autopilot = Autopilot(store, self.config, clock=discord_clock, workers=workers)
         self.service = TableService(repository, self.config, clock=discord_clock,
                                     publish=self.publisher.submit, autopilot=autopilot)

@@ -111,6 +111,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("DISCORD_API_BASE", "",
             "the REST address discord.py calls instead of Discord's, e.g. "
             "`http://nirn-proxy:8080/api/v10` (one rate limiter shared by every cluster)"),
+    Setting("REST_BUDGET", "45",
+            "Discord REST calls a second this process may make against the bot's global "
+            "limit (50/s per bot): all clusters together must stay under it (see README, "
+            "Running it big); interaction answers and token edits are not counted"),
+    Setting("TURN_PING_IDLE", "60",
+            "seconds without a move after which a player's turn notice pings them (the "
+            "first turn of a hand always does); sooner, it is a quiet edit"),
     Setting("SYNC_COMMANDS", "auto",
             "slash command sync at start: `always`, `changed` (only when the command tree "
             "differs from the last synced, kept in the database: once per deploy), `off`; "
@@ -179,6 +186,20 @@ def local_play_wanted(environ: Mapping[str, str] | None = None) -> bool:
     return (source.get("LOCAL_PLAY") or "auto").strip().lower() not in {"off", "0", "no", "false"}
 
 
+def _number(name: str, raw: str | None, default: float, low: float, high: float) -> float:
+    """The number setting `name` (read as `raw`) in [low, high], or its default when unset."""
+    text = (raw or "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, not {text!r}") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be between {low:g} and {high:g}, not {text}")
+    return value
+
+
 class ConfigError(ValueError):
     """A missing or malformed setting; ``str(error)`` is one line for the operator."""
 
@@ -239,6 +260,11 @@ class Config:
     """Sync the commands only when the tree differs from the one last synced (stored)."""
     lease_seconds: float = 15.0
     """Seconds a shard lease lasts without renewal (renewed every third of it)."""
+    rest_budget: float = 45.0
+    """Global-limited Discord REST calls a second this process may make (REST_BUDGET;
+    bot/runtime/budget.py)."""
+    turn_ping_idle: float = 60.0
+    """Seconds without a move after which a turn notice pings its player (TURN_PING_IDLE)."""
 
     @classmethod
     def from_env(
@@ -323,7 +349,12 @@ class Config:
                               f"{sync!r}")
         if sync == "auto":
             sync = "always" if shard_count is None else "changed"
+        rest_budget = _number("REST_BUDGET", source.get("REST_BUDGET"), 45.0, 0.1, 10_000.0)
+        turn_ping_idle = _number("TURN_PING_IDLE", source.get("TURN_PING_IDLE"), 60.0, 0.0,
+                                 86_400.0)
         config = cls(
+            rest_budget=rest_budget,
+            turn_ping_idle=turn_ping_idle,
             shard_count=shard_count,
             shard_ids=shard_ids,
             cluster_name=name,

@@ -39,6 +39,7 @@ from bot.core.table import Seat, TableDoc
 from bot.core.text import mention
 from bot.i18n import resolve_locale, t
 from bot.runtime import offload
+from bot.runtime.budget import RestBudget
 from bot.runtime.logging import table_logger
 from bot.runtime.offload import Want
 from bot.services.pictures import Pictures
@@ -94,12 +95,15 @@ class Publisher:
     """Per-table ordered publishing, outside the table lock."""
 
     def __init__(self, client: discord.Client, repository: TableRepository,
-                 selections: Selections, config: Config, pictures: Pictures) -> None:
+                 selections: Selections, config: Config, pictures: Pictures,
+                 budget: RestBudget | None = None) -> None:
         self.bot = client
         self.repository = repository
         self.store = repository.store
         self.selections = selections
         self.config = config
+        self.budget = RestBudget(config.rest_budget) if budget is None else budget
+        """The bot's REST budget (bot/runtime/budget.py): table edits stretch under it."""
         self.pictures = pictures
         """The pictures, and through them the worker pool (`pictures.workers`)."""
         self._pending: dict[int, _Job] = {}
