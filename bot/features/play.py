@@ -32,7 +32,7 @@ from bot.i18n import lstr, t
 from bot.services.players import computer_action, quick_plays, shape_of, suggest_bury
 from bot.ui.edits import edit_original_quietly
 from bot.ui.hand import HandPanels, has_verb, message_selection, select_values
-from bot.ui.ids import ComponentId, VerbSpec
+from bot.ui.ids import ComponentId, VerbSpec, make_id
 from bot.ui.panels import DECLARE_SUITS, declaration_for
 from bot.ui.replies import edit_clicked, fail, fit, locale_of, quote, reader_locale, send
 from engine.actions import Action, Bury, Declare, Pass, Play
@@ -56,29 +56,28 @@ def _suit_ok(text: str) -> bool:
     return text in dict(DECLARE_SUITS)
 
 
-class CardsModal(ui.Modal):
-    """``Type…``: cards as text (``AS AS KH``) for a play, a bury or a declaration."""
+TYPED_KINDS = ("play", "bury", "declare")
+"""What the ``Type…`` modal's cards are for (the submission's id says which)."""
 
-    def __init__(self, feature: PlayFeature, cid: ComponentId, kind: str,
-                 locale: str) -> None:
-        super().__init__(title=t(f"modal.{kind}.title", locale)[:45], timeout=900)
-        self.feature = feature
-        self.cid = cid
-        self.kind = kind
-        self.cards: ui.TextInput[CardsModal] = ui.TextInput(
-            label=t("modal.cards.label", locale)[:45], placeholder="AS AS KH",
-            max_length=200, required=True)
-        self.add_item(self.cards)
 
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await reader_locale(interaction, self.feature.app.store)
-        await self.feature.typed(interaction, self.cid.table, self.kind, self.cards.value,
-                                 step=self.cid.step)
+def _typed_ok(text: str) -> bool:
+    return text in TYPED_KINDS
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception,
-                       item: ui.Item[Any] | None = None) -> None:
-        await fail(interaction, error, self.cid.table)
+
+def cards_modal(cid: ComponentId, kind: str, locale: str) -> ui.Modal:
+    """``Type…``: cards as text (``AS AS KH``) for a play, a bury or a declaration. Its id
+    is the submission's verb (``typed``, the opening button's table, hand, step and seat,
+    and the kind), so any process of the bot can route its submission (`PlayFeature._typed`)
+    — the one that received it, or the table's owner it is forwarded to. Kept nowhere: no
+    view store entry, nothing lost by a restart."""
+    modal = ui.Modal(title=t(f"modal.{kind}.title", locale)[:45], timeout=None,
+                     custom_id=make_id(cid.table, cid.hand, cid.step, "typed",
+                                       f"{cid.seat}.{kind}"))
+    modal.add_item(ui.TextInput(label=t("modal.cards.label", locale)[:45],
+                                placeholder="AS AS KH", max_length=200, required=True,
+                                custom_id="cards"))
+    modal.stop()  # finished: `send_modal` keeps no finished view (the router answers it)
+    return modal
 
 
 class PlayFeature(Feature, name="Play"):
@@ -99,6 +98,8 @@ class PlayFeature(Feature, name="Play"):
             ack="answer")
         add(VerbSpec("quick", "panel", select=True, seat="required"), panel, ack="answer")
         add(VerbSpec("type", "panel", seat="required"), self._type, ack="modal")
+        add(VerbSpec("typed", "panel", seat="required", extra=_typed_ok, opened_by="type"),
+            self._typed, ack="reply")
         add(VerbSpec("myhand", "table"), self._my_hand, ack="reply")
         add(VerbSpec("last", "table"), self._last_trick, ack="reply")
         add(VerbSpec("score", "table"), self._score_sheet, ack="reply")
@@ -119,8 +120,13 @@ class PlayFeature(Feature, name="Play"):
             kind = "bury"
         elif has_verb(message, "decl"):
             kind = "declare"
-        await interaction.response.send_modal(CardsModal(self, cid, kind,
-                                                         locale_of(interaction)))
+        await interaction.response.send_modal(cards_modal(cid, kind, locale_of(interaction)))
+
+    async def _typed(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                     values: list[str]) -> None:
+        """The ``Type…`` modal's cards, at the step its panel showed (the seat checked)."""
+        await self.typed(interaction, cid.table, cid.extra, values[0] if values else "",
+                         step=cid.step)
 
     async def _panel_verb(self, interaction: discord.Interaction[Any], cid: ComponentId,
                           values: list[str]) -> None:
