@@ -49,6 +49,7 @@ from bot.storage.interface import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, Job
 from bot.storage.threads import Threaded
 
 from .connection import PgConnection, configure
+from .listen import Listener, Wake
 from .migrate import migrate, prove_writable
 
 T = TypeVar("T")
@@ -148,6 +149,13 @@ class Database(Threaded):
         # perf_counter, not monotonic: simulated clocks (SimCord) patch time.monotonic
         deadline = time.perf_counter() + self.write_timeout
         return await self._submit(self._write_pool, self._run, job, verify, deadline, True)
+
+    def listener(self, channel: str, wake: Wake) -> Listener:
+        """`channel`'s notifications handed to the running loop (`Listener`; not started),
+        on a connection of its own."""
+        conninfo = self._pool.conninfo
+        assert isinstance(conninfo, str)  # `open` gives the pool its address
+        return Listener(conninfo, channel, asyncio.get_running_loop(), wake)
 
     async def close(self) -> None:
         """Finish queued transactions, then close the pool. Safe to call twice."""
