@@ -18,6 +18,7 @@ import psycopg
 from bot.services.inbox import Inbox
 from bot.storage import Store
 from bot.storage.cluster import ClusterStore, InboxItem
+from bot.storage.postgres.listen import Listener
 
 HOUR = 3600.0
 GENEROUS = 60.0
@@ -79,7 +80,7 @@ async def test_a_queued_click_wakes_the_owner_by_notify_and_after_a_reconnection
             # The listening connection dies (as in a server restart): it is opened again,
             # the owner looks at its inbox at once, and notifications arrive again.
             listener = serving.listener
-            assert listener is not None and listener.pid is not None
+            assert isinstance(listener, Listener) and listener.pid is not None
             with psycopg.connect(pg_url, autocommit=True) as admin:
                 admin.execute("SELECT pg_terminate_backend(%s)", (listener.pid,))
             await until(lambda: listener.connects == 2 and listener.listening)
