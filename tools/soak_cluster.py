@@ -64,6 +64,7 @@ from bot.services.repository import TableRepository
 from bot.services.tables import TableService, Tx
 from bot.storage import HandRecord, Store, history, ratings
 from bot.storage.cluster import ClusterStore, StaleOwner
+from tools import soak_inbox
 
 EXIT_FENCED = 3
 
@@ -149,10 +150,13 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
     held = time.time()
     leases.start()
     restored = await service.restore(leases.owns)
+    forwarding = soak_inbox.Worker(store, service, owner, lambda: leases.epochs, count, logdir)
+    loop.add_signal_handler(signal.SIGUSR2, forwarding.forwarding.clear)
     print(json.dumps({"event": "ready", "name": name, "owner": owner, "started": started,
                       "held": held, "ready": time.time(), "restored": len(restored)}),
           flush=True)
     await stop.wait()
+    await forwarding.stop()
     logging.disable(logging.ERROR)  # computer seats cut short by the stop
     await service.close()
     for lock in list(repository._locks.values()):  # the writes under way finish
@@ -280,7 +284,16 @@ class Soak:
         await asyncio.sleep(args.spell)
         return await self.stop_all(start, woken=True)
 
+    async def quiet(self) -> None:
+        """No new forwarded submission (SIGUSR2) for `soak_inbox.QUIET` seconds: every
+        one queued is answered before the end."""
+        for proc in self.procs.values():
+            if proc.popen.poll() is None:
+                proc.popen.send_signal(signal.SIGUSR2)
+        await asyncio.sleep(soak_inbox.QUIET)
+
     async def stop_all(self, start: float, *, woken: bool) -> dict[str, Any]:
+        await self.quiet()
         end = time.time()
         if not woken:
             self.exits["woken"] = EXIT_FENCED
@@ -352,6 +365,7 @@ class Soak:
                 except Exception:
                     bad_replays += 1
         rated, rating_mismatches = await recompute_ratings(store, self.workdir)
+        forwarded = await soak_inbox.verify(store, self.logdir, store.kind == "postgres")
         await store.close()
         return {
             "seconds": round(seconds, 1), "processes_started": len(self.procs),
@@ -367,6 +381,7 @@ class Soak:
             "woken_exit_status": self.exits.get("woken"),
             "takeover_s": {k: [round(v, 2) for v in vs] for k, vs in self.takeovers.items()},
             "lease_wait_s": {k: [round(v, 2) for v in vs] for k, vs in self.waits.items()},
+            **forwarded,
         }
 
 
@@ -436,7 +451,7 @@ def failures(result: dict[str, Any]) -> list[str]:
         bad.append("woken_exit_status")
     if not result["acknowledged_saves"]:
         bad.append("acknowledged_saves")
-    return bad
+    return bad + soak_inbox.failures(result)
 
 
 def main(argv: list[str] | None = None) -> int:

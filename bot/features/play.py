@@ -64,6 +64,10 @@ def _typed_ok(text: str) -> bool:
     return text in TYPED_KINDS
 
 
+TYPED = VerbSpec("typed", "panel", seat="required", extra=_typed_ok, opened_by="type")
+"""The ``Type…`` modal's submission: ``tr:{table}:{hand}:{step}:typed:{seat}.{kind}``."""
+
+
 def cards_modal(cid: ComponentId, kind: str, locale: str) -> ui.Modal:
     """``Type…``: cards as text (``AS AS KH``) for a play, a bury or a declaration. Its id
     is the submission's verb (``typed``, the opening button's table, hand, step and seat,
@@ -71,7 +75,7 @@ def cards_modal(cid: ComponentId, kind: str, locale: str) -> ui.Modal:
     — the one that received it, or the table's owner it is forwarded to. Kept nowhere: no
     view store entry, nothing lost by a restart."""
     modal = ui.Modal(title=t(f"modal.{kind}.title", locale)[:45], timeout=None,
-                     custom_id=make_id(cid.table, cid.hand, cid.step, "typed",
+                     custom_id=make_id(cid.table, cid.hand, cid.step, TYPED.name,
                                        f"{cid.seat}.{kind}"))
     modal.add_item(ui.TextInput(label=t("modal.cards.label", locale)[:45],
                                 placeholder="AS AS KH", max_length=200, required=True,
@@ -98,8 +102,7 @@ class PlayFeature(Feature, name="Play"):
             ack="answer")
         add(VerbSpec("quick", "panel", select=True, seat="required"), panel, ack="answer")
         add(VerbSpec("type", "panel", seat="required"), self._type, ack="modal")
-        add(VerbSpec("typed", "panel", seat="required", extra=_typed_ok, opened_by="type"),
-            self._typed, ack="reply")
+        add(TYPED, self._typed, ack="reply")
         add(VerbSpec("myhand", "table"), self._my_hand, ack="reply")
         add(VerbSpec("last", "table"), self._last_trick, ack="reply")
         add(VerbSpec("score", "table"), self._score_sheet, ack="reply")

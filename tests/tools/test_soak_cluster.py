@@ -34,6 +34,16 @@ def check(result: dict[str, object], kills: int) -> None:
     assert isinstance(result["settled_hands_replayed"], int)
     assert result["settled_hands_replayed"] > 0
     assert isinstance(result["rated_hands"], int) and result["rated_hands"] > 0
+    # Forwarded Type… submissions (issue 36): none lost, none applied twice, every player
+    # told the truth; on PostgreSQL the owners listened for NOTIFY.
+    for key in ("forwarded_applied_twice", "forwarded_told_applied_not_applied",
+                "forwarded_told_try_again_applied", "forwarded_unanswered"):
+        assert result[key] == 0, (key, result)
+    outcomes = result["forwarded_outcomes"]
+    assert isinstance(outcomes, dict) and outcomes.get("applied", 0) + outcomes.get(
+        "refused", 0) > 0
+    if result["notify_expected"]:
+        assert isinstance(result["notify_listeners"], int) and result["notify_listeners"] > 0
 
 
 def test_the_short_cluster_soak() -> None:
