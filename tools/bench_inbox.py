@@ -7,8 +7,8 @@ real serve loop (`bot.services.inbox.Inbox.serve`, shard 1's lease held) claims 
 them. Measured per click: from the queuing transaction's commit (its answer on the
 receiver's loop, which comes after the commit, so the figure is if anything low by that
 hop) to the owner's handler starting. Reported per way of waking: p50, p90, p99, max (ms)
-and the owner's claims a second (a write transaction each, made whether or not a click
-came). The two ways take turns,
+and the owner's claims a second (a write transaction each) while clicks come and while
+none does (`IDLE` seconds after the last). The two ways take turns,
 ``--rounds`` rounds each, each round on a fresh database, so a busy machine weighs on both.
 PostgreSQL on a throwaway local server over its Unix socket (`tools.pg_server`) or on
 ``--database-url`` (each round uses new tables there: give an empty database).
@@ -34,6 +34,8 @@ WAYS = {"polling": False, "notify": True}
 """Each way of waking: whether the owner listens for notifications."""
 SHARD = 1
 LEASE = 3600.0
+IDLE = 3.0
+"""Seconds the owner's idle claims are counted, after the round's last click."""
 
 
 class Counted(ClusterStore):
@@ -48,9 +50,9 @@ class Counted(ClusterStore):
 
 
 async def round_of(url: str, notified: bool, clicks: int, gap: float,
-                   rng: random.Random) -> tuple[list[float], float]:
-    """One round: the latencies (s) of `clicks` forwarded clicks and the owner's claims a
-    second."""
+                   rng: random.Random) -> tuple[list[float], float, float]:
+    """One round: the latencies (s) of `clicks` forwarded clicks, and the owner's claims a
+    second while they came and then idle."""
     async with await Store.open(url) as here, await Store.open(url) as there:
         receiving, owning = ClusterStore(here), Counted(there)
         epoch = await owning.acquire(SHARD, "owner", LEASE)
@@ -81,11 +83,14 @@ async def round_of(url: str, notified: bool, clicks: int, gap: float,
             async with asyncio.timeout(60):
                 await all_in.wait()
             rate = owning.claims / (time.perf_counter() - begun)
+            owning.claims = 0
+            await asyncio.sleep(IDLE)
+            idle = owning.claims / IDLE
         finally:
             server.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await server
-        return [started[n] - committed[n] for n in committed], rate
+        return [started[n] - committed[n] for n in committed], rate, idle
 
 
 def quantile(values: Sequence[float], q: float) -> float:
@@ -103,14 +108,17 @@ async def run(url: str | None, clicks: int, gap: float, rounds: int, seed: int
     rng = random.Random(seed)
     times: dict[str, list[float]] = {way: [] for way in WAYS}
     claims: dict[str, list[float]] = {way: [] for way in WAYS}
+    idle: dict[str, list[float]] = {way: [] for way in WAYS}
     try:
         for number in range(rounds):
             for way, notified in WAYS.items():
                 target = url if server is None else server.new_database(f"inbox{number}{way}")
                 assert target is not None
-                latencies, claimed = await round_of(target, notified, clicks, gap, rng)
+                latencies, claimed, quiet = await round_of(target, notified, clicks, gap,
+                                                           rng)
                 times[way] += latencies
                 claims[way].append(claimed)
+                idle[way].append(quiet)
     finally:
         if server is not None:
             server.stop("immediate")
@@ -119,7 +127,8 @@ async def run(url: str | None, clicks: int, gap: float, rounds: int, seed: int
              "p90_ms": quantile(values, 0.90) * 1000,
              "p99_ms": quantile(values, 0.99) * 1000,
              "max_ms": max(values) * 1000,
-             "claims_per_s": statistics.mean(claims[way])} for way, values in times.items()]
+             "claims_per_s": statistics.mean(claims[way]),
+             "idle_claims_per_s": statistics.mean(idle[way])} for way, values in times.items()]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -137,10 +146,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                            args.seed))
     print("owner-side latency of a forwarded click (queued → owner applying), PostgreSQL")
     print(f"{'way':<8} {'clicks':>6} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'max ms':>7}"
-          f" {'claims/s':>8}")
+          f" {'claims/s':>8} {'idle claims/s':>13}")
     for row in rows:
         print(f"{row['way']:<8} {row['clicks']:>6} {row['p50_ms']:>7.1f} {row['p90_ms']:>7.1f}"
-              f" {row['p99_ms']:>7.1f} {row['max_ms']:>7.1f} {row['claims_per_s']:>8.1f}")
+              f" {row['p99_ms']:>7.1f} {row['max_ms']:>7.1f} {row['claims_per_s']:>8.1f}"
+              f" {row['idle_claims_per_s']:>13.1f}")
     return 0
 
 

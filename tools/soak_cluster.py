@@ -25,7 +25,10 @@ SIGTERM (graceful: the replacement takes over at once), then verifies:
   compared row by row with the stored ones (the tables' seats are simulated people on
   autopilot, distinct per table, so their matches are ranked; computer seats are not
   rated);
-- the woken process refused and gone (exit status 3).
+- the woken process refused and gone (exit status 3);
+- forwarded ``Type…`` submissions between the workers (`tools.soak_inbox`, woken by
+  ``NOTIFY`` on PostgreSQL): none applied twice, lost, or answered untruly; the soak ends
+  with a quiet spell in which every queued one is answered.
 
 It prints the take-over times (crash and graceful) and moves a second, and exits 1 when a
 check fails. The database is SQLite (one file shared by the processes, the database's
