@@ -84,7 +84,7 @@ def handler(service: TableService, fd: int) -> Callable[[InboxItem], Any]:
 
         def make(seat: int) -> Play:
             if seat != cid.seat:  # the router's seat check (`Access.owner`)
-                raise UserFacingError("error.not_your_seat")
+                raise UserFacingError("error.not_your_button")
             return replace(typed, seat=seat)
 
         try:
