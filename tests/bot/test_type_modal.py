@@ -48,3 +48,22 @@ async def test_typed_cards_survive_a_restart_and_are_checked_like_a_click(
         result = await user.user.submit_modal(second, {"cards": cards})
         assert await w.version() == version
         assert "Not allowed" in " ".join(reply_texts(result)), reply_texts(result)
+
+
+async def test_the_modal_of_the_my_hand_panel_in_the_server(tmp_path: Path) -> None:
+    async with world(tmp_path, humans=2) as w:
+        await w.open_table(2)
+        await w.start()
+        match = await w.match()
+        user = w.users[0]
+        seat = (await w.doc()).seat_of(user.id)
+        assert seat is not None
+        legal = match.view_for(seat).legal_declarations
+        assert legal  # the seeded deal
+        panel = (await user.click(w.table_message(), label="My hand")).response
+        assert panel is not None and panel.ephemeral
+        shown = await user.click(panel, custom_id=find(panel, "type").custom_id)
+        assert shown.modal is not None
+        cards = " ".join(str(card) for card in legal[0])
+        result = await user.submit_modal(shown, {"cards": cards})
+        assert reply_texts(result) == [f"You declared {cards_text(legal[0])}."]

@@ -31,7 +31,10 @@ WAIT = 0.5
 """Seconds the thread waits for a notification before it looks whether it was closed."""
 RECONNECT_MIN = 0.1
 RECONNECT_MAX = 5.0
-CONNECT_TIMEOUT = 5
+CONNECT: dict[str, Any] = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 10,
+                           "keepalives_interval": 5, "keepalives_count": 3}
+"""A connection that only waits must still notice a peer gone silently (TCP keepalives;
+a Unix socket ignores them): about 25 s."""
 
 Wake = Callable[[str | None], None]
 """Called on the loop: a notification's payload, or None after a (re)connection."""
@@ -80,8 +83,7 @@ class Listener:
         pause = RECONNECT_MIN
         while not self._stop.is_set():
             try:
-                conn = psycopg.connect(self.conninfo, autocommit=True,
-                                       connect_timeout=CONNECT_TIMEOUT)
+                conn = psycopg.connect(self.conninfo, autocommit=True, **CONNECT)
             except psycopg.Error:
                 self._stop.wait(pause)
                 pause = min(pause * 2, RECONNECT_MAX)
