@@ -1,6 +1,6 @@
 """Computer players and suggestions, behind small adapter functions.
 
-Everything here sees one seat's `PlayerView` only (DESIGN.md §1): computer seats, timeouts,
+Everything here sees one seat's `PlayerView` only (docs/architecture.md): computer seats, timeouts,
 ``Hint``, ``Suggest``, the Quick plays select and the typed commands' autocomplete.
 """
 

@@ -1,5 +1,5 @@
 """Messages the bot builds: the hand panel (a player's DM or an ephemeral reply) and the
-public table message (DESIGN.md §4).
+public table message (docs/architecture.md).
 
 Hand panel rows (classic components: at most 5 rows):
 
