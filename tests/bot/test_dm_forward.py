@@ -186,6 +186,8 @@ async def test_owner_down_the_player_is_told_to_try_again_and_nothing_is_applied
         seat = (await w.doc()).seat_of(user.id)
         assert seat is not None
         version = await w.version()
+        assert receiver.forwarding is not None
+        receiver.forwarding.inbox.poll = 0.25  # each simulated poll reads the database for real
         panel = w.dm_panel(user)
         result = await user.user.click(panel, custom_id=custom_id(panel, "pass"))
         await sim.advance_time(FORWARD_WAIT + 1)
