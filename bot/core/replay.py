@@ -303,7 +303,7 @@ def _start_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> list
 def _result_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> list[str]:
     result = view.result
     assert result is not None
-    lines = kitty_lines(result, lang, "replay")
+    lines = kitty_lines(view, lang, "replay")
     if view.variant.calling(view.seats) and view.starter is not None:
         side = result.declarer_seats or view.declarer_seats
         others = [seat for seat in range(view.seats) if seat not in side]

@@ -18,7 +18,7 @@ from bot.core.levels import LEVELS
 from bot.core.options import options_text
 from bot.core.table import TableDoc
 from bot.i18n import DEFAULT, messages, t, tn
-from bot.render.sides import play_seats, trick_winning_seat
+from bot.render.sides import kitty_to_opponents, play_seats, trick_winning_seat
 from engine.cards import ALL_CARDS, Card, Rank, Suit
 from engine.deal import deal_shape, take_over_points
 from engine.errors import TractorError
@@ -445,7 +445,7 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
     result = public.result
     assert result is not None and public.starter is not None
     lines = [f"**{t('summary.title', locale, number=public.hand_no)}**"]
-    lines += kitty_lines(result, locale, "summary")
+    lines += kitty_lines(public, locale, "summary")
     lines.append(t("summary.opponents_total", locale, points=result.opponent_points))
     if is_friends(public.rules):
         lines += _friends_outcome(doc, public, result, locale)
@@ -507,17 +507,23 @@ def hand_outcome(result: HandResult) -> HandOutcome:
     return "opponents_up" if result.levels_gained else "take_over"
 
 
-def kitty_lines(result: HandResult, locale: str, prefix: str) -> list[str]:
-    """The kitty turned up and whether it counted, with the ``{prefix}.kitty``,
-    ``.kitty_scored`` and ``.kitty_not_scored`` messages: ``summary`` for the end-of-hand
-    announcement, ``replay`` for a replay's last step (their wording differs)."""
+def kitty_lines(view: PublicView, locale: str, prefix: str) -> list[str]:
+    """The kitty turned up and what became of it, with the ``{prefix}.kitty`` message and one
+    of ``.kitty_scored`` (the opponents won the last trick and the kitty had points),
+    ``.kitty_empty`` (they won it, the kitty had none) and ``.kitty_not_scored`` (the
+    declarers won it): ``summary`` for the end-of-hand announcement, ``replay`` for a
+    replay's last step (their wording differs). `view` is the settled public view."""
+    result = view.result
+    assert result is not None
     lines = [t(f"{prefix}.kitty", locale, cards=cards_text(result.kitty),
                points=result.kitty_points)]
-    if result.kitty_scored:
+    if not kitty_to_opponents(view):
+        lines.append(t(f"{prefix}.kitty_not_scored", locale))
+    elif result.kitty_points:
         lines.append(t(f"{prefix}.kitty_scored", locale, points=result.kitty_points,
                        multiplier=result.kitty_multiplier, total=result.kitty_scored))
     else:
-        lines.append(t(f"{prefix}.kitty_not_scored", locale))
+        lines.append(t(f"{prefix}.kitty_empty", locale))
     return lines
 
 

@@ -26,7 +26,7 @@ from bot.render.draw import (
     width_of,
 )
 from bot.render.labels import ENGLISH, Labels
-from bot.render.sides import sides_of, trick_winning_seat
+from bot.render.sides import kitty_to_opponents, sides_of
 from bot.render.sorting import sort_hand
 from bot.render.style import DANGER, FELT_DARK, GOLD, INK, MUTED, PANEL, WHITE, to_png
 from engine.cards import Rank
@@ -85,10 +85,7 @@ class HandSummary:
         sides = sides_of(view)
         declarers = ((result.declarer_seats or (view.starter,)) if sides.friends
                      else view.declarer_seats)
-        counted = result.kitty_scored > 0
-        if view.last_trick is not None:  # the kitty goes to whoever won the last trick
-            counted = trick_winning_seat(view.last_trick, view.trump,
-                                         sides.seats) not in declarers
+        counted = kitty_to_opponents(view)
         if sides.friends:
             return cls(hand_no=view.hand_no, level=view.level, trump=view.trump,
                        starter=view.starter, result=result, kitty_counted=counted,
