@@ -373,10 +373,7 @@ def frame_png(frame: Frame, seats: Sequence[SeatInfo], locale: str, *,
     the kitty (the last), from the step's public view only."""
     lang = resolve_locale(locale)
     labels = _labels(lang)
-    names = [render.SeatLabel(s.name, computer=s.computer,
-                              forms=(t("seat.computer_short", lang, number=n + 1),)
-                              if s.computer else ())
-             for n, s in enumerate(seats)]
+    names = [render.SeatLabel(s.name, computer=s.computer) for s in seats]
     if frame.kind == "kitty":
         return render.render_summary(frame.view, names, four_colour=four_colour, labels=labels)
     return render.render_table(frame.view, names, four_colour=four_colour, labels=labels,

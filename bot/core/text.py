@@ -120,7 +120,7 @@ def level_text(level: Rank | None) -> str:
 
 
 def seat_name(doc: TableDoc, seat: int, locale: str) -> str:
-    """A seat's display name, markdown-escaped (``Computer 3`` for an unnamed computer)."""
+    """A seat's display name, markdown-escaped (``Bot 3`` for an unnamed computer)."""
     entry = doc.seats[seat]
     if entry is None:
         return t("lobby.seat_empty", locale)
@@ -137,7 +137,7 @@ def escaped(name: str) -> str:
 
 def seat_title(doc: TableDoc, seat: int, locale: str) -> str:
     """A seat's name as the seat list and the table picture show it: a computer's with
-    its level (``Computer 2 · strong``)."""
+    its level (``Bot 2 · strong``)."""
     name = seat_name(doc, seat, locale)
     entry = doc.seats[seat]
     if entry is None or entry.user_id is not None or not entry.level:
@@ -146,17 +146,14 @@ def seat_title(doc: TableDoc, seat: int, locale: str) -> str:
 
 
 def seat_short_forms(doc: TableDoc, seat: int, locale: str) -> tuple[str, ...]:
-    """A computer seat's shorter names for the table picture, best first (``Bot 3 · strong``,
-    ``Bot 3``), drawn when its title does not fit the seat's plate; a person's: none (their
-    name is drawn whole, on two lines if need be)."""
+    """A computer seat's shorter name for the table picture: its name without its level
+    (``Bot 3`` for ``Bot 3 · strong``), drawn when its title does not fit the seat's plate,
+    so a seat has one name in every text and picture; a person's: none (their name is drawn
+    whole, on two lines if need be)."""
     entry = doc.seats[seat]
-    if entry is None or entry.user_id is not None:
+    if entry is None or entry.user_id is not None or not entry.level:
         return ()
-    short = t("seat.computer_short", locale, number=seat + 1)
-    if not entry.level:
-        return (short,)
-    return (t("seat.computer_level", locale, name=short,
-              level=level_text_of(entry.level, locale)), short)
+    return (seat_name(doc, seat, locale).replace("\\", ""),)
 
 
 def level_text_of(level: str, locale: str) -> str:

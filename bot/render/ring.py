@@ -77,6 +77,8 @@ PLAY_GAP: Final = 8  # between a plate and its play
 NAME: Final = 30
 DETAIL: Final = 26
 BADGE: Final = 26
+BADGE_SMALL: Final = 22
+"""A role badge's size where the whole word does not fit at `BADGE`."""
 CALL: Final = 26
 CALL_SMALL: Final = 23  # a called card's line that does not fit at `CALL`
 TILE_CARD: Final = 88  # the last trick's tiles are index strips of cards this wide
@@ -310,9 +312,8 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
         fill, ink = _ROLE_BADGE[role]
         word = {Role.STARTER: labels.starter, Role.FRIEND: labels.friend,
                 Role.OPPONENT: labels.opponent}[role]
-        room = min(right - x, (box[2] - box[0]) * 0.6) - BADGE * 0.9
-        badge = pill(draw, (x - 1, y2), fit(word, BADGE, room, bold=True), BADGE, fill, ink,
-                     anchor="l")
+        word, size = badge_fit(word, min(right - x, (box[2] - box[0]) * 0.6))
+        badge = pill(draw, (x - 1, y2), word, size, fill, ink, anchor="l")
         left = badge[2] + 8
     kind = labels.autopilot if label.autopilot else labels.computer if label.computer else ""
     cards = labels.cards.format(count=view.cards_left[seat])
@@ -323,6 +324,16 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
             drawn.append((left, y2 - DETAIL / 2, left + details_w, y2 + DETAIL / 2))
             break
     return drawn + ([badge] if badge else [])
+
+
+def badge_fit(word: str, room: float) -> tuple[str, int]:
+    """A role badge's word and size for a pill `room` px wide: whole at `BADGE`, else whole
+    a little smaller (a seat's three-digit points leave less room: "Star…", issue 38), cut
+    only when even that does not hold it."""
+    for size in (BADGE, BADGE_SMALL):
+        if width_of(word, size, bold=True) + size * 0.9 <= room:
+            return word, size
+    return fit(word, BADGE_SMALL, room - BADGE_SMALL * 0.9, bold=True), BADGE_SMALL
 
 
 def call_parts(call: Call, seats: Sequence[SeatLabel], labels: Labels,
@@ -421,8 +432,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Se
     if rich_width(parts, 32, bold=True) > right - left - points_w - 16:
         parts = [labels.level.format(rank=str(level)) + " ", *trump_parts(trump, labels)]
     rich(draw, (left, 32), parts, 32, WHITE, bold=True, four_colour=four_colour)
-    how = how_trump_was_set(view, seats, labels,
-                            lambda line: width_of(line, 28) <= right - left)
+    how = how_trump_was_set(view, seats, labels)
     text(draw, (left, 84), fit(how, 28, right - left), 28, MUTED, anchor="lm")
 
 

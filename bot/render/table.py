@@ -268,8 +268,7 @@ def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Seat
         value = labels.team_level.format(team=teams[team], rank=str(view.levels[team]))
         colour = GOLD if declarer_team == team else WHITE
         x -= text(draw, (x, 84), value, DETAIL, colour, bold=True, anchor="rm") + 22
-    how = how_trump_was_set(view, seats, labels,
-                            lambda line: width_of(line, DETAIL) <= x - left)
+    how = how_trump_was_set(view, seats, labels)
     text(draw, (left, 84), fit(how, DETAIL, x - left), DETAIL, MUTED, anchor="lm")
 
 

@@ -186,7 +186,7 @@ def test_called_cards_read_and_fit_the_centre() -> None:
     assert long == ["4th A", Suit.HEARTS, " → seat 2"]  # the number on its plate, whole
 
 
-COMPUTER_NAMES = {"en": ("Computer {n}", "Computer {n} · strong", "Bernadette the Bold"),
+COMPUTER_NAMES = {"en": ("Bot {n}", "Bot {n} · strong", "Bernadette the Bold"),
                   "zh": ("电脑 {n}", "电脑 {n} · 强", "龍" * 12)}
 
 
