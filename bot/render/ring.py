@@ -37,10 +37,12 @@ from bot.render.draw import (
     rich_width,
     row_step,
     text,
+    tiles_step,
+    tiles_width,
     trump_parts,
     width_of,
 )
-from bot.render.faces import card_height, index_height, tile_size
+from bot.render.faces import RANK_STEP, card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
 from bot.render.names import NameFit, fit_name
 from bot.render.sides import Call, Role, Sides, play_seats, sides_of, trick_winning_seat
@@ -83,7 +85,7 @@ CALL: Final = 26
 CALL_SMALL: Final = 23  # a called card's line that does not fit at `CALL`
 TILE_CARD: Final = 88  # the last trick's tiles are index strips of cards this wide
 TILE_GAP: Final = 12
-TILE_MIN_STEP: Final = 26  # the last trick wraps rather than hide a tile's rank
+TILE_MIN_STEP: Final = TILE_CARD * RANK_STEP  # the last trick wraps rather than hide a rank
 ROW_GAP: Final = 10
 CELL: Final = FELT_LIGHT
 
@@ -446,26 +448,22 @@ def _last_rows(trick: Trick, seats: int, trump: Trump | None, level: Rank) -> li
     """The last trick's plays split into as few rows as keep every tile's rank visible."""
     plays = [(seat, tuple(sort_hand(cards, trump, level)))
              for seat, cards in zip(play_seats(trick, seats), trick.plays, strict=True)]
-    tile_w, _ = tile_size(TILE_CARD)
     room = WIDTH - 32 - 28
     best: list[_Row] = []
     for count in range(1, len(plays) + 1):
         size = -(-len(plays) // count)
         chunks = [plays[i:i + size] for i in range(0, len(plays), size)]
-        rows = [_Row(tuple(chunk), _tile_step(chunk, tile_w, room)) for chunk in chunks]
+        rows = [_Row(tuple(chunk), _tile_step(chunk, room)) for chunk in chunks]
         best = rows
         if min(row.step for row in rows) >= TILE_MIN_STEP:
             break
     return best
 
 
-def _tile_step(plays: Sequence[tuple[int, tuple[Card, ...]]], tile_w: int,
-               room: float) -> float:
+def _tile_step(plays: Sequence[tuple[int, tuple[Card, ...]]], room: float) -> float:
     numbers = sum(width_of(str(seat + 1), DETAIL, bold=True) + 8 for seat, _ in plays)
-    fixed = numbers + len(plays) * tile_w + TILE_GAP * (len(plays) - 1)
-    overlaps = sum(len(cards) - 1 for _, cards in plays)
-    step = float(tile_w + 2)
-    return step if not overlaps else min(step, (room - fixed) / overlaps)
+    return tiles_step([cards for _, cards in plays], TILE_CARD,
+                      room - numbers - TILE_GAP * (len(plays) - 1))
 
 
 def _last_height(rows: int) -> int:
@@ -482,7 +480,7 @@ def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box,
     x0 = box[0] + 14
     text(draw, (x0, box[1] + 22), labels.last_trick, DETAIL + 4, MUTED, bold=True,
          anchor="lm")
-    tile_w, tile_h = tile_size(TILE_CARD)
+    _, tile_h = tile_size(TILE_CARD)
     y = round(box[1]) + 44
     for row in rows:
         x = float(x0)
@@ -490,7 +488,7 @@ def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box,
         for seat, cards in row.plays:
             x += text(draw, (x, y + tile_h / 2), str(seat + 1), DETAIL + 4, WHITE, bold=True,
                       anchor="lm") + 8
-            width = tile_w + step * (len(cards) - 1)
+            width = tiles_width(cards, TILE_CARD, step)
             if seat == winner:
                 draw.rounded_rectangle((x - 4, y - 4, x + width + 4, y + tile_h + 4), radius=8,
                                        fill=GOLD)
