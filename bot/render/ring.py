@@ -442,10 +442,14 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Se
 class _Row:
     plays: tuple[tuple[int, tuple[Card, ...]], ...]
     step: float
+    stack: bool = False
+    """Copies of a card stacked (see `bot.render.draw.tile_offsets`)."""
 
 
 def _last_rows(trick: Trick, seats: int, trump: Trump | None, level: Rank) -> list[_Row]:
-    """The last trick's plays split into as few rows as keep every tile's rank visible."""
+    """The last trick's plays split into as few rows as keep every tile's rank whole
+    (`TILE_MIN_STEP`), in each number of rows first side by side, then with copies of a
+    card stacked (a pair shows one rank over a second card's edge)."""
     plays = [(seat, tuple(sort_hand(cards, trump, level)))
              for seat, cards in zip(play_seats(trick, seats), trick.plays, strict=True)]
     room = WIDTH - 32 - 28
@@ -453,17 +457,19 @@ def _last_rows(trick: Trick, seats: int, trump: Trump | None, level: Rank) -> li
     for count in range(1, len(plays) + 1):
         size = -(-len(plays) // count)
         chunks = [plays[i:i + size] for i in range(0, len(plays), size)]
-        rows = [_Row(tuple(chunk), _tile_step(chunk, room)) for chunk in chunks]
-        best = rows
-        if min(row.step for row in rows) >= TILE_MIN_STEP:
-            break
+        for stack in (False, True):
+            best = [_Row(tuple(chunk), _tile_step(chunk, room, stack), stack)
+                    for chunk in chunks]
+            if min(row.step for row in best) >= TILE_MIN_STEP:
+                return best
     return best
 
 
-def _tile_step(plays: Sequence[tuple[int, tuple[Card, ...]]], room: float) -> float:
+def _tile_step(plays: Sequence[tuple[int, tuple[Card, ...]]], room: float,
+               stack: bool) -> float:
     numbers = sum(width_of(str(seat + 1), DETAIL, bold=True) + 8 for seat, _ in plays)
     return tiles_step([cards for _, cards in plays], TILE_CARD,
-                      room - numbers - TILE_GAP * (len(plays) - 1))
+                      room - numbers - TILE_GAP * (len(plays) - 1), stack=stack)
 
 
 def _last_height(rows: int) -> int:
@@ -488,11 +494,11 @@ def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box,
         for seat, cards in row.plays:
             x += text(draw, (x, y + tile_h / 2), str(seat + 1), DETAIL + 4, WHITE, bold=True,
                       anchor="lm") + 8
-            width = tiles_width(cards, TILE_CARD, step)
+            width = tiles_width(cards, TILE_CARD, step, stack=row.stack)
             if seat == winner:
                 draw.rounded_rectangle((x - 4, y - 4, x + width + 4, y + tile_h + 4), radius=8,
                                        fill=GOLD)
             paste_tiles(image, cards, (round(x), y), TILE_CARD, step=step, trump=trump,
-                        four_colour=four_colour, labels=labels)
+                        four_colour=four_colour, labels=labels, stack=row.stack)
             x += width + TILE_GAP
         y += tile_h + 10
