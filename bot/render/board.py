@@ -12,8 +12,10 @@ from bot.render.draw import Box
 from bot.render.labels import Labels
 from bot.render.sides import play_seats, trick_winning_seat
 from bot.render.style import DANGER, FELT_DARK, GOLD, WHITE
-from engine.cards import Card
+from engine.cards import Card, Rank, Suit
 from engine.game import Phase, Trick
+from engine.rules import FixedTrump
+from engine.trump import Trump
 from engine.views import PublicView
 
 
@@ -64,6 +66,17 @@ def between_hands_word(view: PublicView, labels: Labels) -> str:
     """The centre of the table between hands: "Hand over", or before the first deal
     "Not dealt" (issue 31 item 8: no hand was over yet)."""
     return labels.phase_settled if view.hand_no else labels.phase_waiting
+
+
+def shown_trump(view: PublicView) -> Trump | None:
+    """The trump the header shows: the hand's, or where R12 `fixed_trump` fixes it for the
+    match, the table's from before the first deal (issue 38: "Trump not set" while waiting
+    at a table whose trump is known)."""
+    fixed = view.rules.fixed_trump
+    if view.trump is not None or fixed is FixedTrump.NONE:
+        return view.trump
+    suit = None if fixed is FixedTrump.NO_TRUMP else Suit(fixed.value)
+    return Trump(view.level or Rank.TWO, suit)
 
 
 def how_trump_was_set(view: PublicView, seats: Sequence[SeatLabel], labels: Labels) -> str:

@@ -25,6 +25,7 @@ from bot.render.board import (
     how_trump_was_set,
     plays_shown,
     points_bar,
+    shown_trump,
 )
 from bot.render.draw import (
     Box,
@@ -199,7 +200,7 @@ def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: boo
     sides = sides_of(view)
     n = sides.seats
     level = view.level if view.level is not None else Rank.TWO
-    trump = view.trump
+    trump = shown_trump(view)
 
     trick, plays, winner = plays_shown(view, n)
     settled = view.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER)

@@ -14,6 +14,7 @@ from bot.render.board import (
     how_trump_was_set,
     plays_shown,
     points_bar,
+    shown_trump,
 )
 from bot.render.draw import (
     Box,
@@ -114,7 +115,7 @@ def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bo
     image = felt((WIDTH, HEIGHT)).copy()
     draw = ImageDraw.Draw(image)
     level = view.level if view.level is not None else Rank.TWO
-    trump = view.trump
+    trump = shown_trump(view)
     declarer_team = view.declarer_team
     place = {seat: (seat - bottom) % 4 for seat in range(4)}
 

@@ -239,7 +239,7 @@ async def test_call_panel_legal_forged_wrong_person_wrong_phase(tmp_path: Path) 
         assert_ok(await alice.user.click(panel, custom_id=find(panel, "fadd").custom_id))
         panel = w.dm_panel(alice)
         assert "the 2nd K♧" in (panel.content or "") and not find(panel, "fcall").disabled
-        assert find(panel, "fsuit") is None  # every call made
+        assert find(panel, "fsuit") is None and find(panel, "fadd") is None  # every call made
         assert_ok(await alice.user.click(panel, custom_id=find(panel, "fundo").custom_id))
         panel = w.dm_panel(alice)
         assert find(panel, "fcall").disabled
