@@ -19,6 +19,7 @@ from bot.core.options import options_text
 from bot.core.table import TableDoc
 from bot.i18n import DEFAULT, messages, t, tn
 from bot.render.sides import kitty_to_opponents, play_seats, trick_winning_seat
+from engine.actions import Play
 from engine.cards import ALL_CARDS, Card, Rank, Suit
 from engine.deal import deal_shape, take_over_points
 from engine.errors import TractorError
@@ -35,7 +36,7 @@ from engine.events import (
     TrumpSet,
 )
 from engine.friends import FriendCall
-from engine.game import BATCHES, HandResult, Phase, Trick
+from engine.game import BATCHES, HandResult, Match, Phase, Trick
 from engine.reasons import Reason, display_params, pretty_cards, template_key
 from engine.trump import Trump
 from engine.views import PublicView
@@ -418,6 +419,17 @@ def event_lines(doc: TableDoc, events: Sequence[Event], locale: str) -> list[str
         elif isinstance(event, FriendRevealed):
             lines.append(reveal_text(doc, event, locale))
     return lines
+
+
+def taken_back_lines(doc: TableDoc, match: Match, event: PlayTakenBack,
+                     locale: str) -> list[str]:
+    """The table lines the play `event` took back had added ("Bo won trick 3", issue 38):
+    that play made again on `match`, which is as it was before it (R12)."""
+    try:
+        _, events = match.apply(Play(event.seat, event.cards))
+    except TractorError:
+        return []
+    return event_lines(doc, [e for e in events if not isinstance(e, PlayTakenBack)], locale)
 
 
 def reveal_text(doc: TableDoc, event: FriendRevealed, locale: str) -> str:
