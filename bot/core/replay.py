@@ -303,7 +303,7 @@ def _start_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> list
 def _result_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> list[str]:
     result = view.result
     assert result is not None
-    lines = kitty_lines(result, lang, "replay")
+    lines = kitty_lines(view, lang, "replay")
     if view.variant.calling(view.seats) and view.starter is not None:
         side = result.declarer_seats or view.declarer_seats
         others = [seat for seat in range(view.seats) if seat not in side]
@@ -373,10 +373,7 @@ def frame_png(frame: Frame, seats: Sequence[SeatInfo], locale: str, *,
     the kitty (the last), from the step's public view only."""
     lang = resolve_locale(locale)
     labels = _labels(lang)
-    names = [render.SeatLabel(s.name, computer=s.computer,
-                              forms=(t("seat.computer_short", lang, number=n + 1),)
-                              if s.computer else ())
-             for n, s in enumerate(seats)]
+    names = [render.SeatLabel(s.name, computer=s.computer) for s in seats]
     if frame.kind == "kitty":
         return render.render_summary(frame.view, names, four_colour=four_colour, labels=labels)
     return render.render_table(frame.view, names, four_colour=four_colour, labels=labels,

@@ -94,7 +94,7 @@ def percent(part: int, whole: int) -> str:
 def player_mention(user_id: int | None, seat: int, locale: str) -> str:
     """A player as a mention (rendered, never pinging), or the computer seat's name."""
     if user_id is None:
-        return t("records.computer", locale, number=seat + 1)
+        return t("seat.computer_name", locale, number=seat + 1)
     return f"<@{user_id}>"
 
 
@@ -542,7 +542,7 @@ class Records(Feature):
         out = []
         for index, user_id in enumerate(players):
             if user_id is None:
-                name = t("records.computer", locale, number=index + 1)
+                name = t("seat.computer_name", locale, number=index + 1)
                 out.append(SeatInfo(name, name, computer=True))
                 continue
             name = names.get(user_id) or await self._display_name(interaction, user_id)

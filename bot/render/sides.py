@@ -119,3 +119,15 @@ def trick_winning_seat(trick: Trick, trump: Trump | None, seats: int) -> int:
     if trump is None:
         return trick.leader
     return (trick.leader + trick_winner(trick.plays, trump, trick.throw_ruff)) % seats
+
+
+def kitty_to_opponents(view: PublicView) -> bool:
+    """Whether a seat off the starter's final side won a settled hand's last trick, so the
+    kitty went to the opponents (R10): read from the trick itself, not from the kitty's
+    score (a kitty without points scores nothing either way)."""
+    result = view.result
+    assert result is not None
+    if view.last_trick is None:  # not kept: only a scored kitty tells
+        return result.kitty_scored > 0
+    side = result.declarer_seats or view.declarer_seats
+    return trick_winning_seat(view.last_trick, view.trump, view.seats) not in side

@@ -35,6 +35,20 @@ from engine.game import Phase
 if TYPE_CHECKING:
     from bot.runtime.config import Config
 
+TAKE_BACK_WINDOW = 5.0
+"""Seconds a computer seat waits after a person's play that may still be taken back (R12
+`take_backs`): the window to press Take back (issue 38: it was the computer's one-second
+pause)."""
+
+
+def person_may_take_back(doc: TableDoc) -> bool:
+    """Whether the seat that may take back its last play now is a person's (not on
+    autopilot): the computers wait `TAKE_BACK_WINDOW` for them."""
+    match = doc.get_match()
+    seat = None if match is None else match.public_view().take_back_seat
+    entry = None if seat is None else doc.seats[seat]
+    return entry is not None and entry.user_id is not None and not entry.autopilot
+
 
 class Tx(Protocol):
     """What the autopilot reads and sets of a transaction (`bot.services.tables.Tx`)."""
@@ -192,10 +206,22 @@ class Autopilot:
             if key in self._pending_computer:
                 continue
             self._pending_computer.add(key)
-            task = asyncio.create_task(self._computer_turn(table_id, seat, doc.step, doc),
-                                       name=f"tractor-computer-{table_id}-{seat}")
+            turn = self._after_take_back_window(table_id, seat, doc.step) \
+                if person_may_take_back(doc) else \
+                self._computer_turn(table_id, seat, doc.step, doc)
+            task = asyncio.create_task(turn, name=f"tractor-computer-{table_id}-{seat}")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    async def _after_take_back_window(self, table_id: int, seat: int, step: int) -> None:
+        """A computer's turn once `TAKE_BACK_WINDOW` has passed (its usual pause included):
+        a take-back meanwhile moves the table on, and the turn is not taken (R12)."""
+        try:
+            await asyncio.sleep(max(0.0, TAKE_BACK_WINDOW - self.config.action_delay))
+        except asyncio.CancelledError:
+            self._pending_computer.discard((table_id, seat, step))
+            raise
+        await self._computer_turn(table_id, seat, step)
 
     async def _computer_turn(self, table_id: int, seat: int, step: int,
                              committed: TableDoc | None = None) -> None:

@@ -37,6 +37,7 @@ from bot.core.text import (
     reveal_text,
     seat_name,
     summary_text,
+    taken_back_lines,
     team_names,
 )
 from bot.i18n import t
@@ -413,6 +414,8 @@ class TableService:
             elif isinstance(event, Declared):
                 for seat in humans:
                     pub.panel(seat, "edit")
+            elif isinstance(event, PlayTakenBack):  # what the play caused is undone too
+                doc.drop_notes(taken_back_lines(doc, match, event, locale))
             elif isinstance(event, HandSettled):
                 self._settled(tx, match)
             elif isinstance(event, MatchWon):

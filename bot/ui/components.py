@@ -351,7 +351,9 @@ class Components(StaticView):
 def button(cid: ComponentId, *, label: str | None = None,
            style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
            emoji: str | None = None, row: int | None = None) -> TractorItem:
-    """A button with this id (handled by the router's DynamicItem)."""
+    """A button with this id (handled by the router's DynamicItem); a disabled one is grey
+    whatever its `style`, as `bot.ui.rows.button` draws it."""
+    style = discord.ButtonStyle.secondary if disabled else style
     return TractorItem(ui.Button(label=label, style=style, disabled=disabled, emoji=emoji,
                                  custom_id=str(cid), row=row))
 

@@ -431,7 +431,7 @@ async def _test_history_lists_the_channel_matches_with_hand_numbers(w: World) ->
     text = re.sub(r"<t:\d+:f>", "<t:…>", result.response.content)
     assert text == "\n".join([
         "**Last matches in this channel**",
-        f"**1.** <t:…>: {mention(p[0])} & {mention(p[2])} (level 4) vs Computer 2 & Computer 4"
+        f"**1.** <t:…>: {mention(p[0])} & {mention(p[2])} (level 4) vs Bot 2 & Bot 4"
         f" (level 2) · {mention(p[0])} & {mention(p[2])} won · computer players: not ranked",
         "-# 1 hand: #6 (/tractor replay)",
         f"**2.** <t:…>: {mention(p[8])} & {mention(p[10])} (level 2) vs {mention(p[9])} &"
@@ -489,8 +489,8 @@ async def _test_replay_steps_through_a_hand_showing_only_public_cards(w: World) 
     assert record is not None
     frames = replay_frames(record, RuleSet())
     assert len(frames) == steps
-    seats = [SeatInfo("Hana", hana.mention), SeatInfo("Computer 2", "Computer 2", True),
-             SeatInfo("Ivo", w.players[10].mention), SeatInfo("Computer 4", "Computer 4", True)]
+    seats = [SeatInfo("Hana", hana.mention), SeatInfo("Bot 2", "Bot 2", True),
+             SeatInfo("Ivo", w.players[10].mention), SeatInfo("Bot 4", "Bot 4", True)]
     declared = Counter(c for d in hand.declarations for c in d.cards)
     kitty_text = cards_text(hand.result.kitty)
 

@@ -222,7 +222,7 @@ async def test_friends_history_lists_seats_and_levels(tmp_path: Path) -> None:
         matches = [line for line in lines[1:] if line.startswith("**")]
         assert len(matches) == 3
         newest = matches[0]
-        assert "6 players: " in newest and "Computer 2 (level 2)" in newest
+        assert "6 players: " in newest and "Bot 2 (level 2)" in newest
         assert f"{w.mention(4)} (level 3)" in newest and "not finished" in newest
         assert "computer players: not ranked" in newest
         f1 = [line for line in lines if f"{w.mention(2)} (level 5)" in line]
