@@ -173,7 +173,7 @@ def _notice(plan: SeatPlan, facts: SeatFacts, ping: bool) -> None:
     """The turn notice by the cheapest road (see the module doc)."""
     plan.hand = True
     if facts.token is not Token.NONE:
-        if facts.token is Token.DM:
+        if facts.token is Token.DM and facts.dm:
             plan.need(Dm.TOKEN)
         if ping and (facts.dm or facts.turn_ping):
             plan.ping = max(plan.ping, Ping.TOKEN)
