@@ -172,23 +172,27 @@ class Publisher:
                 interval = self.budget.table_interval(self.config.edit_interval)
                 if interval > 0 and not job.publish.repost and not job.ended:
                     wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()
-                    if urgent(job.publish):
-                        # People first (issue 32): a person's DM panel (their own, after
-                        # their move; their turn) does not wait for the interval, which
-                        # spaces out the edits the computers' moves bring.
-                        wait = 0.0
-                    if wait > 0:
+                    if wait > 0 and urgent(job.publish):
+                        # People first (issue 32): what a person is shown (their own move,
+                        # their turn) goes now; the table message keeps its interval
+                        # (issue 36), edited once it has passed.
+                        job = self._table_later(table_id, job)
+                    elif wait > 0:
                         nap = asyncio.ensure_future(asyncio.sleep(wait))
                         self._napping[table_id] = nap  # a person's panel cuts it short
                         try:
                             await asyncio.wait({nap})
                         finally:
+                            cut = nap.cancelled()
                             nap.cancel()
                             self._napping.pop(table_id, None)
                         later = self._pending.pop(table_id, None)
                         if later is not None:
                             job.publish.merge(later.publish)
                             job.ended = job.ended or later.ended
+                        if cut:  # a person is to be shown something: sorted out again
+                            self._pending[table_id] = job
+                            continue
                 try:
                     await self._publish(table_id, job)
                 except Exception:
@@ -196,6 +200,14 @@ class Publisher:
         finally:
             if self._running.get(table_id) is asyncio.current_task():
                 del self._running[table_id]
+
+    def _table_later(self, table_id: int, job: _Job) -> _Job:
+        """`job` without its table edit, which is left pending (for after the interval)."""
+        if job.publish.table:
+            later = self._pending.setdefault(table_id, _Job())
+            later.publish.merge(Publish(table=True))
+            job.publish.table = False
+        return job
 
     # ---- one job -----------------------------------------------------------------------
 
