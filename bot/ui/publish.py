@@ -577,8 +577,11 @@ class Publisher:
         settings = await self.store.user_settings(entry.user_id)
         locale = resolve_locale(settings.language or entry.locale)
         via = self._latest(table_id, seat) if mine.ping is Ping.TOKEN else None
-        text = t("ping.your_turn", locale, player=f"<@{entry.user_id}>",
-                 number=match.hand_no)
+        if via is not None and via.guild_id is None:  # under their DM panel
+            text = f"<@{entry.user_id}> " + t("ping.your_turn_dm", locale, number=match.hand_no)
+        else:
+            text = t("ping.your_turn", locale, player=f"<@{entry.user_id}>",
+                     number=match.hand_no)
         with rest_priority(Priority.NOTICE):
             await self.pings.ping(table_id, seat, entry.user_id, text, channel, via)
 

@@ -51,6 +51,7 @@ async def test_one_person_plays_a_hand_with_one_dm_sent(tmp_path: Path) -> None:
         await w.bot.publisher.idle()
         dealt = kinds(w, list(w.env.http_requests[mark:]))
         assert dealt["send dm"] == 1  # the new hand's panel, with its ping
+        assert "follows every move" in w.dm_panel(w.users[0]).content  # said once, there
         played = await a_hand(w)
         # Her moves, her turns and the hand's end: all through her clicks' tokens.
         assert played["send dm"] == 0 and played["edit dm"] == 0, played
@@ -84,5 +85,6 @@ async def test_an_idle_turn_pings_through_the_token(tmp_path: Path) -> None:
         pings = [c for c in calls if c.method == "POST" and c.path.split("/")[1] == "webhooks"
                  and f"<@{alice.id}>" in str((c.json or {}).get("content", ""))]
         assert pings
+        assert all("your panel is just above" in c.json["content"] for c in pings)
         assert played["send dm"] == 0 and played["edit dm"] == 0, played
         assert not w.env.errors, w.env.errors
