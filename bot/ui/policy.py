@@ -40,6 +40,7 @@ from engine.events import CardsDealt, Declared, HandSettled, HandStarted
 
 __all__ = [
     "Dm",
+    "Memory",
     "Ping",
     "Plan",
     "SeatFacts",
@@ -137,12 +138,6 @@ class Plan:
     table: TableAct = "none"
     announcements: list[Announcement] = field(default_factory=list)
     seats: dict[int, SeatPlan] = field(default_factory=dict)
-
-    @property
-    def urgent(self) -> bool:
-        """A person is told of something: the table's edit interval is not waited out."""
-        return any(p.priority is Priority.NOTICE or p.ping or p.dm is Dm.TOKEN
-                   for p in self.seats.values())
 
 
 def urgent(publish: Publish) -> bool:
@@ -247,7 +242,15 @@ def decide(publish: Publish, seats: Mapping[int, SeatFacts], *, now: float,
     return plan
 
 
-def remember(facts: SeatFacts, plan: SeatPlan, *, acted: bool, now: float) -> SeatFacts:
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """What the publisher remembers of a seat between jobs (in `SeatFacts` for `decide`)."""
+
+    told: TurnKey | None = None
+    last_acted: float | None = None
+
+
+def remember(memory: Memory, plan: SeatPlan, *, acted: bool, now: float) -> Memory:
     """The seat's memory after its plan ran (`acted`: it acted in the job)."""
-    return replace(facts, told=plan.told or facts.told,
-                   last_acted=now if acted else facts.last_acted)
+    return Memory(told=plan.told or memory.told,
+                  last_acted=now if acted else memory.last_acted)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -55,7 +55,18 @@ from bot.ui.panels import (
     seat_labels,
     selected_cards,
 )
-from bot.ui.policy import Dm, Ping, Plan, SeatFacts, SeatPlan, Token, decide, urgent
+from bot.ui.policy import (
+    Dm,
+    Memory,
+    Ping,
+    Plan,
+    SeatFacts,
+    SeatPlan,
+    Token,
+    decide,
+    remember,
+    urgent,
+)
 from bot.ui.replies import fit
 from engine.game import Phase
 
@@ -95,14 +106,6 @@ class _Click:
     expires: datetime
 
 
-@dataclass(slots=True)
-class _Memory:
-    """What the policy remembers of a seat (bot/ui/policy.py `SeatFacts`)."""
-
-    told: tuple[int, int] | None = None
-    last_acted: float | None = None
-
-
 def _now() -> float:
     """Epoch seconds by discord.py's clock (virtual under SimCord)."""
     return discord.utils.utcnow().timestamp()
@@ -140,7 +143,7 @@ class Publisher:
         self._ephemeral_last: dict[PanelKey, float] = {}
         self.pings = TurnPings(self.store)
         self._clicks: dict[PanelKey, _Click] = {}
-        self._memory: dict[PanelKey, _Memory] = {}
+        self._memory: dict[PanelKey, Memory] = {}
         self._side_tasks: set[asyncio.Task[None]] = set()
 
     def submit(self, table_id: int, publish: Publish, ended: bool = False) -> None:
@@ -274,7 +277,7 @@ class Publisher:
                 facts[seat] = SeatFacts(person=False)
                 continue
             settings = await self.store.user_settings(entry.user_id)
-            memory = self._memory.get((table_id, seat), _Memory())
+            memory = self._memory.get((table_id, seat), Memory())
             panel_hand = (None if entry.panel_message is None
                           else hand_no if entry.panel_hand == -1 else entry.panel_hand)
             facts[seat] = SeatFacts(
@@ -311,17 +314,16 @@ class Publisher:
     def _remember(self, table_id: int, publish: Publish, plan: Plan, now: float) -> None:
         acted = {move.actor for move in publish.moves}
         for seat, mine in plan.seats.items():
-            memory = self._memory.setdefault((table_id, seat), _Memory())
-            if mine.told is not None:
-                memory.told = mine.told
-            if seat in acted:
-                memory.last_acted = now
+            key = (table_id, seat)
+            self._memory[key] = remember(self._memory.get(key, Memory()), mine,
+                                         acted=seat in acted, now=now)
 
     def note_click(self, table_id: int, seat: int, interaction: discord.Interaction[Any]
                    ) -> None:
         """A person clicked a component of their seat: they are here (not idle); a click on
         a DM panel keeps its token, which edits that panel for free (15 minutes)."""
-        self._memory.setdefault((table_id, seat), _Memory()).last_acted = _now()
+        key = (table_id, seat)
+        self._memory[key] = replace(self._memory.get(key, Memory()), last_acted=_now())
         message = interaction.message
         if message is None or message.flags.ephemeral or interaction.guild_id is not None:
             return

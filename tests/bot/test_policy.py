@@ -15,6 +15,7 @@ from bot.core.outcome import Move, Publish
 from bot.runtime.budget import Priority
 from bot.ui.policy import (
     Dm,
+    Memory,
     Ping,
     Plan,
     SeatFacts,
@@ -107,7 +108,10 @@ class Table:
 
     def after(self, plan: Plan, move: Move) -> None:
         for seat, mine in plan.seats.items():
-            facts = remember(self.facts[seat], mine, acted=move.actor == seat, now=self.now)
+            facts = self.facts[seat]
+            memory = remember(Memory(facts.told, facts.last_acted), mine,
+                              acted=move.actor == seat, now=self.now)
+            facts = replace(facts, told=memory.told, last_acted=memory.last_acted)
             if mine.dm is Dm.NEW:
                 facts = replace(facts, panel_hand=move.hand_no, token=Token.NONE)
             if mine.told is not None:
