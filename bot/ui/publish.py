@@ -1,10 +1,18 @@
 """Publishing to Discord after a commit: announcements, the table message, DM panels.
 
+What a job shows, to whom and by which road is decided by the one presentation policy
+(bot/ui/policy.py `decide`, pure) from the commits' facts and what each seat last saw (the
+publisher keeps its memory: the seats' latest DM panel clicks, whose tokens edit those
+panels for free, when each last acted, the last turn each was told of); this module only
+executes the plan, marking every call Discord counts against its global limit with its
+`rest_priority` (bot/runtime/budget.py).
+
 `Publisher.submit` merges what a commit wants shown into the table's pending job and starts
 one drain task per table (it exits when nothing is pending, so SimCord can settle). The
 drain reads the *latest* stored document, so bursts of moves are coalesced: the table
-message is edited at most once per ``Config.edit_interval`` seconds and always shows the
-newest state. Discord errors never reach the game: a failed DM (50007) marks the seat's
+message is edited at most once per ``Config.edit_interval`` seconds (stretched by the REST
+budget, `RestBudget.table_interval`; what a person is shown does not wait for it) and
+always shows the newest state. Discord errors never reach the game: a failed DM (50007) marks the seat's
 DMs closed and tells the player once, in the channel. Every send and edit goes through
 bot/ui/edits.py: Discord's reply is not parsed into a message, and a picture the message
 carries already is kept instead of uploaded again (a hand picture while only the table
@@ -15,7 +23,7 @@ first message (`Workers.warm`); the messages are then built and sent as before.
 The ephemeral ``My hand`` panel follows the game too. Discord lets the bot edit an
 ephemeral message only through the interaction that made it (its token lives 15 minutes),
 so the handlers `track_ephemeral` the latest panel interaction of each (table, seat), in
-memory; whenever that seat's DM panel is refreshed, the ephemeral panel is edited as well
+memory; whenever the plan says so (every move), the ephemeral panel is edited
 (``edit_original_response``), from the latest stored table, one edit at a time per seat,
 coalesced, in its own task (never in the game's way). An expired or invalid token (10015,
 50027, 401) or a dismissed message (404) just forgets it.
