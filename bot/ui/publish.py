@@ -12,8 +12,8 @@ one drain task per table (it exits when nothing is pending, so SimCord can settl
 drain reads the *latest* stored document, so bursts of moves are coalesced: the table
 message is edited at most once per ``Config.edit_interval`` seconds (stretched by the REST
 budget, `RestBudget.table_interval`; what a person is shown does not wait for it) and
-always shows the newest state. Discord errors never reach the game: a failed DM (50007) marks the seat's
-DMs closed and tells the player once, in the channel. Every send and edit goes through
+always shows the newest state. Discord errors never reach the game: a failed DM (50007)
+marks the seat's DMs closed and tells the player once, in the channel. Every send and edit goes through
 bot/ui/edits.py: Discord's reply is not parsed into a message, and a picture the message
 carries already is kept instead of uploaded again (a hand picture while only the table
 moved, a table picture that did not change). What a publish needs from the worker (the
