@@ -7,18 +7,19 @@ panels for free, when each last acted, the last turn each was told of); this mod
 executes the plan, marking every call Discord counts against its global limit with its
 `rest_priority` (bot/runtime/budget.py).
 
-`Publisher.submit` merges what a commit wants shown into the table's pending job and starts
-one drain task per table (it exits when nothing is pending, so SimCord can settle). The
-drain reads the *latest* stored document, so bursts of moves are coalesced: the table
+`Publisher.submit` merges what a commit wants shown into the table's pending job and
+starts one drain task per table (it exits when nothing is pending, so SimCord can settle).
+The drain reads the *latest* stored document, so bursts of moves are coalesced: the table
 message is edited at most once per ``Config.edit_interval`` seconds (stretched by the REST
 budget, `RestBudget.table_interval`; what a person is shown does not wait for it) and
 always shows the newest state. Discord errors never reach the game: a failed DM (50007)
-marks the seat's DMs closed and tells the player once, in the channel. Every send and edit goes through
-bot/ui/edits.py: Discord's reply is not parsed into a message, and a picture the message
-carries already is kept instead of uploaded again (a hand picture while only the table
-moved, a table picture that did not change). What a publish needs from the worker (the
-table picture, the DM panels' pictures and Quick plays) is asked for in one job before the
-first message (`Workers.warm`); the messages are then built and sent as before.
+marks the seat's DMs closed and tells the player once, in the channel. Every send and edit
+goes through bot/ui/edits.py: Discord's reply is not parsed into a message, and a picture
+the message carries already is kept instead of uploaded again (a hand picture while only
+the table moved, a table picture that did not change). What a publish needs from the
+worker (the table picture, the DM panels' pictures and Quick plays) is asked for in one
+job before the first message (`Workers.warm`); the messages are then built and sent as
+before.
 
 The ephemeral ``My hand`` panel follows the game too. Discord lets the bot edit an
 ephemeral message only through the interaction that made it (its token lives 15 minutes),
