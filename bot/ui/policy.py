@@ -192,8 +192,6 @@ def decide(publish: Publish, seats: Mapping[int, SeatFacts], *, now: float,
                 announcements=list(publish.announcements))
     state = dict(seats)
     for move in publish.moves:
-        if _new_hand(move):
-            plan.table = "repost"
         declared = any(isinstance(e, Declared) for e in move.events)
         settled = any(isinstance(e, HandSettled) for e in move.events)
         key: TurnKey = (move.hand_no, move.step)
