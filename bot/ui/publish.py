@@ -230,17 +230,19 @@ class Publisher:
         stored, doc = found
         channel = self.bot.get_partial_messageable(doc.channel_id, guild_id=doc.guild_id)
         meta: dict[str, Any] = {"seats": {}}
-        for announcement in job.publish.announcements:
-            summary = await self._announce(table_id, doc, channel, announcement)
-            if summary is not None:
-                meta["summary_message"] = summary
         match = doc.get_match()
-        if (doc.summary_message is not None and "summary_message" not in meta
-                and (match is None or match.phase is not Phase.BETWEEN_HANDS)):
-            await self._close_summary(doc, channel)
-            meta["summary_message"] = None
+        with rest_priority(Priority.OTHER):
+            for announcement in job.publish.announcements:
+                summary = await self._announce(table_id, doc, channel, announcement)
+                if summary is not None:
+                    meta["summary_message"] = summary
+            if (doc.summary_message is not None and "summary_message" not in meta
+                    and (match is None or match.phase is not Phase.BETWEEN_HANDS)):
+                await self._close_summary(doc, channel)
+                meta["summary_message"] = None
         if stored.status == "ended" or job.ended:
-            await self._close_table_message(doc, channel)
+            with rest_priority(Priority.TABLE):
+                await self._close_table_message(doc, channel)
             return  # an ended table is not saved again: nothing to record
         hand_no = 0 if match is None else match.hand_no
         waiting = match is not None and hand_no == 0 and match.phase is Phase.BETWEEN_HANDS

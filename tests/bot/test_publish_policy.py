@@ -13,6 +13,8 @@ from typing import Any
 
 from botkit import World, by_panel, play_hand, world
 
+from bot.runtime.budget import Priority, current_priority
+
 DM_CHANNEL = re.compile(r"/channels/(\d+)/messages(?:/(\d+))?")
 
 
@@ -87,4 +89,30 @@ async def test_an_idle_turn_pings_through_the_token(tmp_path: Path) -> None:
         assert pings
         assert all("your panel is just above" in c.json["content"] for c in pings)
         assert played["send dm"] == 0 and played["edit dm"] == 0, played
+        assert not w.env.errors, w.env.errors
+
+
+async def test_counted_calls_carry_their_priority(tmp_path: Path, monkeypatch: Any) -> None:
+    """Every call Discord counts is marked for the REST budget: the new hand's DM panel
+    and turn notices ``NOTICE``, the table message ``TABLE``."""
+    seen: list[tuple[str, str, int | None, Priority]] = []
+    async with world(tmp_path, humans=1) as w:
+        http = type(w.bot.http)  # SimCord's transport, discord.py's HTTPClient above it
+        original = http.request
+
+        async def request(self: Any, route: Any, *args: Any, **kwargs: Any) -> Any:
+            seen.append((route.method, route.path, route.channel_id, current_priority()))
+            return await original(self, route, *args, **kwargs)
+
+        monkeypatch.setattr(http, "request", request)
+        await w.open_table(1)
+        mark = len(seen)
+        await w.start()
+        await w.bot.publisher.idle()
+        dm = w.users[0].user.dm_channel.id
+        table = w.channel.id
+        sends = [(m, p, c, q) for m, p, c, q in seen[mark:]
+                 if p.startswith("/channels/{channel_id}/messages")]
+        assert ("POST", dm, Priority.NOTICE) in {(m, c, q) for m, _, c, q in sends}
+        assert {q for m, _, c, q in sends if c == table and m == "POST"} >= {Priority.TABLE}
         assert not w.env.errors, w.env.errors
