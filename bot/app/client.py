@@ -131,7 +131,7 @@ class TractorBot(commands.Bot):
         autopilot = Autopilot(store, self.config, clock=discord_clock, workers=workers)
         self.service = TableService(repository, self.config, clock=discord_clock,
                                     publish=self.publisher.submit, autopilot=autopilot)
-        access = Access(self.service)
+        access = Access(self.service, seen=self.publisher.note_click)
         leases = self._leases()
         self.forwarding = None if leases is None else Forwarding(
             self, store, Inbox(self.cluster), leases)

@@ -1,8 +1,11 @@
 """What a committed table change produces (Discord-free data): what Discord should show
 (`Publish`) and what the records keep (`hand_record`, `match_record`).
 
-`TableService` fills a `Publish` inside a transaction; after the commit it is handed to the
-publish sink the composition root gave the service (bot/ui/publish.py in the bot).
+`TableService` fills a `Publish` inside a transaction with the commit's facts (its moves:
+the engine's events, who acted, who is to act after it; a seat back from autopilot; a
+restart); after the commit it is handed to the publish sink the composition root gave the
+service (bot/ui/publish.py in the bot), where the one presentation policy
+(bot/ui/policy.py) decides what each seat is shown.
 
 The records of a hand and its match are built here from the engine's match, for both modes
 (issue 14): teams keep the two partner seats and the teams' levels; Finding Friends keeps
@@ -16,17 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 from bot.storage import HandRecord, Holders, MatchRecord, Mode, Players
+from engine.events import Event
 from engine.game import Match
 from engine.rules import Mode as RuleMode
 from engine.views import PublicView
 
-__all__ = ["Announcement", "PanelRefresh", "Publish", "hand_record", "match_record"]
-
-PanelRefresh = Literal["new", "edit"]
-"""How a seat's DM panel is refreshed: a ``new`` message (it notifies) or an ``edit``."""
+__all__ = ["Announcement", "Move", "Publish", "hand_record", "match_record"]
 
 
 @dataclass(slots=True)
@@ -44,28 +44,47 @@ class Announcement:
     """Carry the Ready button (a summary when another hand follows and people play)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One engine action applied, as facts: what happened and the decision point after it
+    (public: no card of anyone's hand)."""
+
+    events: tuple[Event, ...]
+    actor: int | None
+    """The seat that acted (a person, a computer, a seat on autopilot), None for the
+    table's own actions (a deal, a timer's)."""
+    hand_no: int
+    step: int
+    """The table's step after the move (`TableDoc.step`: bumped per decision point)."""
+    to_act: tuple[int, ...]
+    """The seats that must act after it (the declaration window's, or the one turn)."""
+    people: tuple[int, ...] = ()
+    """The seats whose person plays them (not a computer, not on autopilot)."""
+
+
 @dataclass(slots=True)
 class Publish:
-    """What Discord should show after a commit."""
+    """What a commit changed, for Discord (facts, not decisions: bot/ui/policy.py decides)."""
 
     table: bool = True
-    """Refresh the table message (coalesced)."""
+    """The table message shows something new (edited, coalesced)."""
     repost: bool = False
     """Post the table message anew at the bottom (a new hand, ``/tractor table``)."""
     announcements: list[Announcement] = field(default_factory=list)
-    panels: dict[int, PanelRefresh] = field(default_factory=dict)
-    """DM panels to refresh, by seat."""
-
-    def panel(self, seat: int, mode: PanelRefresh) -> None:
-        if self.panels.get(seat) != "new":
-            self.panels[seat] = mode
+    moves: list[Move] = field(default_factory=list)
+    """The engine actions applied, in order."""
+    returned: set[int] = field(default_factory=set)
+    """Seats whose person is back from autopilot (``I'm back``)."""
+    restored: bool = False
+    """The bot restarted: every panel is shown again."""
 
     def merge(self, other: Publish) -> None:
         self.table = self.table or other.table
         self.repost = self.repost or other.repost
         self.announcements.extend(other.announcements)
-        for seat, mode in other.panels.items():
-            self.panel(seat, mode)
+        self.moves.extend(other.moves)
+        self.returned |= other.returned
+        self.restored = self.restored or other.restored
 
 
 # ---------------------------------------------------------------------------- records

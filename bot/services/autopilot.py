@@ -355,10 +355,7 @@ class Autopilot:
                         entry.level = level_of(self.config.computer_player)
                 if doc.timer is not None and doc.deadline is not None:
                     doc.deadline = max(doc.deadline, self.clock() + grace)
-                if doc.match is not None:
-                    for seat in doc.humans:
-                        if doc.seat(seat).panel_message is not None:
-                            tx.publish.panel(seat, "edit")
+                tx.publish.restored = True
             try:
                 await self.service.transact(table_id, fn)
             except Exception:

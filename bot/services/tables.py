@@ -27,8 +27,8 @@ from bot.core import seat_rules
 from bot.core.errors import UserFacingError
 from bot.core.friends import CALLING, is_friends
 from bot.core.options import option_values, with_option
-from bot.core.outcome import Announcement, Publish, hand_record, match_record
-from bot.core.table import Seat, TableDoc, TimerKind, bump_step
+from bot.core.outcome import Announcement, Move, Publish, hand_record, match_record
+from bot.core.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
 from bot.core.text import (
     call_text,
     deadline_text,
@@ -56,9 +56,6 @@ from bot.storage import (
 from engine.actions import Action, StartHand, TakeBack
 from engine.cards import Card, Rank
 from engine.events import (
-    CardsDealt,
-    CardsPlayed,
-    Declared,
     Event,
     FriendRevealed,
     FriendsCalled,
@@ -392,7 +389,6 @@ class TableService:
         pub = tx.publish
         for line in event_lines(doc, events, locale):
             doc.add_note(line)
-        humans = [s for s in doc.humans]
         for event in events:
             if isinstance(event, HandStarted):
                 pub.repost = True
@@ -411,9 +407,6 @@ class TableService:
                 tx.hand = self._hand_record(tx, match)
             elif isinstance(event, (TrumpSet, StarterSet)):
                 tx.hand = self._hand_record(tx, match)
-            elif isinstance(event, Declared):
-                for seat in humans:
-                    pub.panel(seat, "edit")
             elif isinstance(event, PlayTakenBack):  # what the play caused is undone too
                 doc.drop_notes(taken_back_lines(doc, match, event, locale))
             elif isinstance(event, HandSettled):
@@ -424,31 +417,12 @@ class TableService:
                           else team_names(doc, team, locale))
                 pub.announcements.append(Announcement(
                     "🏆 " + t("announce.match_won", locale, team=winner)))
-        if actor is not None and actor in humans:
-            pub.panel(actor, "edit")
-        if match.rules.take_backs and any(isinstance(e, (CardsPlayed, PlayTakenBack))
-                                          for e in events):
-            for seat in humans:  # a Take back button appears on one panel, leaves another
-                pub.panel(seat, "edit")
         if bump_step(doc, match):
             self._arm(doc, match)
-            public = match.public_view()
-            first_batch = any(isinstance(e, CardsDealt) and e.batch == 1 for e in events)
-            if public.phase is Phase.DECLARING:
-                for seat in humans:
-                    pub.panel(seat, "new" if first_batch else "edit")
-            elif public.phase in (Phase.BURYING, CALLING, Phase.PLAYING) \
-                    and public.turn is not None:
-                turn = public.turn
-                entry = doc.seats[turn]
-                if entry is not None and entry.user_id is not None:
-                    pub.panel(turn, "edit" if entry.autopilot else "new")
-                if public.phase in (Phase.BURYING, CALLING):
-                    for seat in humans:
-                        pub.panel(seat, "edit")
-            else:
-                for seat in humans:
-                    pub.panel(seat, "edit")
+        people = tuple(i for i, s in enumerate(doc.seats)
+                       if s is not None and not s.computer_acts)
+        pub.moves.append(Move(tuple(events), actor, match.hand_no, doc.step,
+                              tuple(seats_to_act(match)), people))
 
     def _settled(self, tx: Tx, match: Match) -> None:
         doc = tx.doc
@@ -551,7 +525,7 @@ class TableService:
                 return False
             entry.autopilot, entry.misses = False, 0
             doc.add_note(t("note.back", doc.locale, player=seat_name(doc, seat, doc.locale)))
-            tx.publish.panel(seat, "new")
+            tx.publish.returned.add(seat)
             return True
         _, was = await self.transact(table_id, fn)
         return was
