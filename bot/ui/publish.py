@@ -92,6 +92,10 @@ TOKEN_MARGIN = 20.0
 """Stop using a token this many seconds before it expires."""
 
 PanelKey = tuple[int, int]
+PANEL_ANSWERS = (discord.InteractionResponseType.deferred_message_update,
+                 discord.InteractionResponseType.message_update)
+"""How a click was answered when its original response is the clicked panel (its token
+can edit that panel)."""
 
 
 @dataclass(slots=True)
@@ -305,8 +309,9 @@ class Publisher:
         key = (table_id, seat)
         click, hand = self._clicks.get(key), self._ephemeral.get(key)
         if click is not None and (click.message_id != entry.panel_message
-                                  or click.interaction.user.id != entry.user_id):
-            click = None
+                                  or click.interaction.user.id != entry.user_id
+                                  or click.interaction.response.type not in PANEL_ANSWERS):
+            click = None  # (a Type… modal's or a reply's original response is not the panel)
         if hand is not None and hand.user_id != entry.user_id:
             hand = None
         if click is None:
@@ -567,7 +572,7 @@ class Publisher:
         """Edit the seat's DM panel through its latest click's token; False when the
         token no longer works (then the panel is edited as a message)."""
         click = self._clicks.get((table_id, seat))
-        if click is None:
+        if click is None or click.interaction.response.type not in PANEL_ANSWERS:
             return False
         try:
             await edit_original_quietly(click.interaction, content=panel.content,
