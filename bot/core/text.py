@@ -18,7 +18,7 @@ from bot.core.levels import LEVELS
 from bot.core.options import options_text
 from bot.core.table import TableDoc
 from bot.i18n import DEFAULT, messages, t, tn
-from bot.render.sides import kitty_to_opponents, play_seats, trick_winning_seat
+from bot.render.sides import kitty_to_opponents
 from engine.actions import Play
 from engine.cards import ALL_CARDS, Card, Rank, Suit
 from engine.deal import deal_shape, take_over_points
@@ -178,10 +178,9 @@ def shape_word(shape: str, locale: str) -> str:
 
 
 def trick_line(doc: TableDoc, trick: Trick, locale: str, trump: Trump | None = None) -> str:
-    seats = doc.seat_count
-    winner = trick.winner if trump is None else trick_winning_seat(trick, trump, seats)
+    winner = trick.winner if trump is None else trick.winning_seat(trump)
     parts = []
-    for seat, play in zip(play_seats(trick, seats), trick.plays, strict=True):
+    for seat, play in zip(trick.seats, trick.plays, strict=True):
         mark = " ★" if seat == winner else ""
         parts.append(f"{seat_name(doc, seat, locale)} {cards_text(play)}{mark}")
     return " · ".join(parts)

@@ -10,7 +10,6 @@ from PIL import ImageDraw
 
 from bot.render.draw import Box
 from bot.render.labels import Labels
-from bot.render.sides import play_seats, trick_winning_seat
 from bot.render.style import DANGER, FELT_DARK, GOLD, WHITE
 from engine.cards import Card, Rank, Suit
 from engine.game import Phase, Trick
@@ -46,8 +45,8 @@ def plays_shown(view: PublicView, seats: int
     if trick is None and view.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
         trick = view.last_trick
     if trick is not None:
-        return (trick, dict(zip(play_seats(trick, seats), trick.plays, strict=True)),
-                trick_winning_seat(trick, view.trump, seats))
+        return (trick, dict(zip(trick.seats, trick.plays, strict=True)),
+                trick.winning_seat(view.trump))
     if view.phase is Phase.DECLARING:
         standing = view.standing
         return None, declarations_shown(view), None if standing is None else standing.seat

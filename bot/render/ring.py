@@ -46,7 +46,7 @@ from bot.render.draw import (
 from bot.render.faces import RANK_STEP, card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
 from bot.render.names import NameFit, fit_name
-from bot.render.sides import Call, Role, Sides, play_seats, sides_of, trick_winning_seat
+from bot.render.sides import Call, Role, Sides, sides_of
 from bot.render.sorting import sort_hand
 from bot.render.style import (
     DANGER,
@@ -237,7 +237,7 @@ def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: boo
     if last_rows:
         assert last is not None
         _draw_last_trick(image, draw, (16, board_end + ROW_GAP, WIDTH - 16, height - 14),
-                         last_rows, trick_winning_seat(last, trump, n), trump, four_colour,
+                         last_rows, last.winning_seat(trump), trump, four_colour,
                          labels)
     return image
 
@@ -452,7 +452,7 @@ def _last_rows(trick: Trick, seats: int, trump: Trump | None, level: Rank) -> li
     (`TILE_MIN_STEP`), in each number of rows first side by side, then with copies of a
     card stacked (a pair shows one rank over a second card's edge)."""
     plays = [(seat, tuple(sort_hand(cards, trump, level)))
-             for seat, cards in zip(play_seats(trick, seats), trick.plays, strict=True)]
+             for seat, cards in zip(trick.seats, trick.plays, strict=True)]
     room = WIDTH - 32 - 28
     best: list[_Row] = []
     for count in range(1, len(plays) + 1):

@@ -17,9 +17,6 @@ from enum import Enum
 
 from engine.cards import Card, Rank
 from engine.deal import deal_shape, take_over_points
-from engine.game import Trick
-from engine.trick import trick_winner
-from engine.trump import Trump
 from engine.views import PublicView
 
 
@@ -107,20 +104,6 @@ def _roles(seats: int, friends: bool, starter: int | None, calls: Sequence[Call]
                  Role.OPPONENT if settled else Role.UNKNOWN for s in range(seats))
 
 
-def play_seats(trick: Trick, seats: int) -> tuple[int, ...]:
-    """The seats that played to `trick`, in order."""
-    return tuple((trick.leader + i) % seats for i in range(len(trick.plays)))
-
-
-def trick_winning_seat(trick: Trick, trump: Trump | None, seats: int) -> int:
-    """The seat winning `trick` so far, or that won it (R9)."""
-    if trick.winner is not None:
-        return trick.winner
-    if trump is None:
-        return trick.leader
-    return (trick.leader + trick_winner(trick.plays, trump, trick.throw_ruff)) % seats
-
-
 def kitty_to_opponents(view: PublicView) -> bool:
     """Whether a seat off the starter's final side won a settled hand's last trick, so the
     kitty went to the opponents (R10): read from the trick itself, not from the kitty's
@@ -130,4 +113,4 @@ def kitty_to_opponents(view: PublicView) -> bool:
     if view.last_trick is None:  # not kept: only a scored kitty tells
         return result.kitty_scored > 0
     side = result.declarer_seats or view.declarer_seats
-    return trick_winning_seat(view.last_trick, view.trump, view.seats) not in side
+    return view.last_trick.winning_seat(view.trump) not in side

@@ -37,7 +37,6 @@ from bot.render.faces import RANK_STEP, card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
 from bot.render.names import NameFit, fit_name
 from bot.render.ring import ring_image
-from bot.render.sides import trick_winning_seat
 from bot.render.sorting import sort_hand
 from bot.render.style import (
     DANGER,
@@ -305,7 +304,7 @@ def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, trick: Trick
     room = box[2] - 14 - x0 - sum(numbers) - TILE_GAP * (len(plays) - 1)
     card, stack, step = last_trick_tiles([c for _, c in plays], room)
     tile_h = tile_size(card)[1]
-    winner = trick_winning_seat(trick, trump, SEATS)
+    winner = trick.winning_seat(trump)
     x, y = float(x0), round(box[1]) + 46 + (tile_size(TILE_CARD)[1] - tile_h) // 2
     for seat, cards in plays:
         x += text(draw, (x, y + tile_h / 2), str(seat + 1), DETAIL, WHITE, bold=True,

@@ -73,7 +73,8 @@ def friends_view(seats: int) -> PublicView:
     return with_friends(replace(
         base, rules=replace(base.rules, players=seats), levels=(base.levels * 2)[:seats],
         cards_left=(10,) * seats, declarations=(), starter=1, turn=0,
-        trick=Trick(3, 1, tuple(tuple(parse_cards("QC QC KC KC")) for _ in range(seats - 1))),
+        trick=Trick(3, 1, tuple(tuple(parse_cards("QC QC KC KC")) for _ in range(seats - 1)),
+                    seat_count=seats),
         last_trick=None), friend_calls=base.friend_calls[:2], call_seats=(None, 3),
         points_by_seat=(5,) * seats)
 
