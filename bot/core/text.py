@@ -168,12 +168,12 @@ def seat_label(doc: TableDoc, seat: int, locale: str) -> str:
 
 
 _SHAPE_TERMS = ("single", "pair", "triple", "quad", "tractor", "throw")
-"""The shapes `bot.services.players.shape_of` names that have a word of their own
+"""The shapes `engine.units.shape_of` names that have a word of their own
 (``term.<shape>``)."""
 
 
 def shape_word(shape: str, locale: str) -> str:
-    """The word for a play's shape (`bot.services.players.shape_of`); ``mixed`` for any other."""
+    """The word for a play's shape (`engine.units.shape_of`); ``mixed`` for any other."""
     return t(f"term.{shape}" if shape in _SHAPE_TERMS else "shape.mixed", locale)
 
 

@@ -29,7 +29,7 @@ from bot.core.text import (
 )
 from bot.features import App, Feature, add_feature, guarded
 from bot.i18n import lstr, t
-from bot.services.players import computer_action, quick_plays, shape_of, suggest_bury
+from bot.services.players import computer_action, quick_plays, suggest_bury
 from bot.ui.edits import edit_original_quietly
 from bot.ui.hand import HandPanels, has_verb, message_selection, select_values
 from bot.ui.ids import ComponentId, VerbSpec, make_id
@@ -41,6 +41,7 @@ from engine.entry import TypedKind, parse_action
 from engine.errors import InvalidNotation
 from engine.events import ThrowFailed
 from engine.game import Match, Phase
+from engine.units import shape_of
 from engine.views import PlayerView
 
 ACTION_VERBS = ("play", "bury", "decl", "pass")

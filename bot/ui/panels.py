@@ -56,7 +56,7 @@ from bot.i18n import t
 from bot.runtime import offload
 from bot.runtime.offload import Want, Workers
 from bot.services.pictures import Pictures
-from bot.services.players import QuickPlay, quick_plays, shape_of
+from bot.services.players import QuickPlay, quick_plays
 from bot.ui import rows
 from bot.ui.calling import Calling, call_lines, call_rows, usable_calling
 from bot.ui.components import Components, button, link_button
@@ -68,6 +68,7 @@ from engine.cards import Card, Suit
 from engine.deal import deal_shape
 from engine.entry import play_error
 from engine.game import Phase
+from engine.units import shape_of
 from engine.views import PlayerView, PublicView
 
 __all__ = [

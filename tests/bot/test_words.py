@@ -11,10 +11,10 @@ from discord import app_commands
 from bot.core.text import shape_word
 from bot.features import ALIAS_KEY
 from bot.i18n import t
-from bot.services.players import shape_of
 from engine.cards import parse_cards
 from engine.game import Phase
 from engine.trump import Trump
+from engine.units import shape_of
 
 
 def test_only_a_lead_of_several_units_is_a_throw() -> None:
