@@ -85,7 +85,8 @@ class ShardLeases:
                  on_fenced: Callable[[str], Awaitable[None] | None] | None = None,
                  on_regained: Callable[[], Awaitable[object] | None] | None = None,
                  clock: Callable[[], float] | None = None,
-                 monotonic: Callable[[], float] = time.perf_counter) -> None:
+                 monotonic: Callable[[], float] = time.perf_counter,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.store = store
         self.owner = owner
         self.shard_count = shard_count
@@ -98,6 +99,7 @@ class ShardLeases:
         self.suspended = False
         """Renewals failed (or were refused) and the shards are not held again yet."""
         self._monotonic = monotonic
+        self._sleep = sleep
         self._renewer: asyncio.Task[None] | None = None
         self.fenced = False
         self.fenced_reason: str | None = None
@@ -163,7 +165,7 @@ class ShardLeases:
         last = self._monotonic()
         pause = self.ttl / 3
         while not self.fenced:
-            await asyncio.sleep(pause)
+            await self._sleep(pause)
             pause = self.ttl / 3
             try:
                 if self.suspended or not await self.store.renew(
