@@ -63,6 +63,11 @@ async def run_for(clock: Time, seconds: float) -> None:
         await asyncio.sleep(0)
 
 
+def state(a: ShardLeases) -> tuple[bool, bool, dict[int, int]]:
+    """(suspended, fenced, epochs) as the renewer left them."""
+    return a.suspended, a.fenced, dict(a.epochs)
+
+
 def leases(store: FakeLeases, clock: Time, events: list[str]) -> ShardLeases:
     async def regained() -> None:
         events.append("regained")
@@ -74,20 +79,20 @@ def leases(store: FakeLeases, clock: Time, events: list[str]) -> ShardLeases:
 
 async def test_an_untranslated_error_is_a_failed_renewal_and_the_shards_are_held_again(
         ) -> None:
-    store, clock, events = FakeLeases(), Time(), []
+    store, clock, events = FakeLeases(), Time(), list[str]()
     a = leases(store, clock, events)
     assert await a.acquire(wait=0) and a.epochs == {0: 1, 1: 1}
     a.start()
     store.failing = RuntimeError("terminating connection due to idle-in-transaction timeout")
     await run_for(clock, 1.9)  # under two thirds of the lease: still held
-    assert a.epochs == {0: 1, 1: 1} and not a.suspended
+    assert state(a) == (False, False, {0: 1, 1: 1})
     await run_for(clock, 1.0)
-    assert a.suspended and a.epochs == {} and not a.owns(0)  # the renewer is alive
+    assert state(a) == (True, False, {}) and not a.owns(0)  # the renewer is alive
     await run_for(clock, 30.0)  # the database is down past the lease
-    assert a.suspended and not a.fenced
+    assert state(a) == (True, False, {})
     store.failing, store.expired = None, True
     await run_for(clock, 1.0)  # back: nobody took the shards
-    assert not a.suspended and a.epochs == {0: 2, 1: 2} and events == ["regained"]
+    assert state(a) == (False, False, {0: 2, 1: 2}) and events == ["regained"]
     store.expired = False
     await run_for(clock, 5.0)
     assert a.epochs == {0: 2, 1: 2} and not a.fenced
@@ -95,7 +100,7 @@ async def test_an_untranslated_error_is_a_failed_renewal_and_the_shards_are_held
 
 
 async def test_a_shard_taken_over_meanwhile_fences_the_process() -> None:
-    store, clock, events = FakeLeases(), Time(), []
+    store, clock, events = FakeLeases(), Time(), list[str]()
     a = leases(store, clock, events)
     assert await a.acquire(wait=0)
     a.start()
@@ -109,7 +114,7 @@ async def test_a_shard_taken_over_meanwhile_fences_the_process() -> None:
 
 
 async def test_a_refused_renewal_after_a_pause_fences_when_taken_over() -> None:
-    store, clock, events = FakeLeases(), Time(), []
+    store, clock, events = FakeLeases(), Time(), list[str]()
     a = leases(store, clock, events)
     assert await a.acquire(wait=0)
     a.start()
