@@ -202,22 +202,28 @@ class AvailabilitySoak(Soak):
                 "SELECT id, guild_id FROM tables").fetchall()}
 
 
-def availability_failures(result: dict[str, Any], ttl: float) -> list[str]:
-    """The targets missed (see the module)."""
+def availability_failures(result: dict[str, Any]) -> list[str]:
+    """What must never happen, whatever the machine's speed: a woken process writing or
+    not fenced, a table that never moved again after an outage."""
+    bad = [f"woken_after_{pause['where']}_pause" for pause in result["pauses_inside"]
+           if pause["woken_writes"] or pause["woken_exit_status"] != EXIT_FENCED]
+    return bad + [f"stuck_after_{outage['down_s']:g}s_outage" for outage in result["outages"]
+                  if outage["stuck_tables"]]
+
+
+def missed_targets(result: dict[str, Any], ttl: float) -> list[str]:
+    """The timing targets missed (see the module): they depend on the machine's load, so
+    `make test` reports them and `make soak-cluster` checks them."""
     bad = []
-    for pause in result.get("pauses_inside", []):
-        where = pause["where"]
+    for pause in result["pauses_inside"]:
         if pause["healthy_max_gap_s"] > HEALTHY_GAP:
-            bad.append(f"healthy_gap_during_{where}_pause")
+            bad.append(f"healthy_gap_during_{pause['where']}_pause")
         if pause["takeover_s"] > ttl + TAKEOVER_SLACK:
-            bad.append(f"takeover_after_{where}_pause")
-        if pause["woken_writes"] or pause["woken_exit_status"] != EXIT_FENCED:
-            bad.append(f"woken_after_{where}_pause")
-    for outage in result.get("outages", []):
-        if outage["stuck_tables"] or max(outage["moved_again_max_s_timers"],
-                                         outage["moved_again_max_s_no_timers"]) > RETURN_WITHIN:
-            bad.append(f"tables_after_{outage['down_s']:g}s_outage")
-    return bad
+            bad.append(f"takeover_after_{pause['where']}_pause")
+    return bad + [f"slow_return_after_{outage['down_s']:g}s_outage"
+                  for outage in result["outages"]
+                  if max(outage["moved_again_max_s_timers"],
+                         outage["moved_again_max_s_no_timers"]) > RETURN_WITHIN]
 
 
 def run(args: Any, workdir: Path) -> dict[str, Any]:
@@ -227,5 +233,8 @@ def run(args: Any, workdir: Path) -> dict[str, Any]:
         result = asyncio.run(AvailabilitySoak(args, workdir, server).run())
     finally:
         server.stop("immediate")
-    result["availability_failures"] = availability_failures(result, args.ttl)
+    result["availability_failures"] = availability_failures(result)
+    result["missed_targets"] = missed_targets(result, args.ttl)
+    if args.targets == "check":
+        result["availability_failures"] += result["missed_targets"]
     return result
