@@ -64,11 +64,12 @@ def commits_by_table(logdir: Path) -> dict[int, list[tuple[float, str, int]]]:
     return found
 
 
-def longest_gap(times: list[float], start: float, end: float) -> float:
-    """The longest stretch of [start, end] without one of `times`."""
+def longest_gap(times: list[float], start: float, end: float) -> tuple[float, float]:
+    """The longest stretch of [start, end] without one of `times`: (seconds, its start
+    from `start`)."""
     inside = [t for t in times if start <= t <= end]
     edges = [start, *inside, end]
-    return max(b - a for a, b in itertools.pairwise(edges))
+    return max((b - a, a - start) for a, b in itertools.pairwise(edges))
 
 
 async def stopped(pid: int) -> float:
@@ -102,7 +103,7 @@ class AvailabilitySoak(Soak):
             await self.ready(proc)
         start = time.time()
         await asyncio.sleep(args.spell)
-        for n, where in enumerate(FREEZE_INSIDE):
+        for n, where in enumerate(args.inside):
             index = n % len(workers)
             workers[index] = await self.pause_inside(workers[index], where)
             await asyncio.sleep(args.spell)
@@ -155,16 +156,22 @@ class AvailabilitySoak(Soak):
         """The availability figures from the acknowledged saves' times."""
         commits = commits_by_table(self.logdir)
         shard_of_table = self.table_shards()
+        finished = self.finished_tables(commits)
         pauses = []
         for pause in self.pauses:
-            healthy = [longest_gap([t for t, *_ in rows], pause["at"], pause["woke"])
+            healthy = [(*longest_gap([t for t, *_ in rows], pause["at"],
+                                     min(pause["woke"], finished.get(table, pause["woke"]))),
+                        table)
                        for table, rows in commits.items()
                        if shard_of_table[table] not in pause["shards"]]
+            worst = max(healthy, default=(0.0, 0.0, 0))
             woken_writes = sum(self.after_takeover(rows, pause["owner"], pause["heir"])
                                for rows in commits.values())
             pauses.append({"where": pause["where"],
                            "paused_s": round(pause["woke"] - pause["at"], 1),
-                           "healthy_max_gap_s": round(max(healthy, default=0.0), 2),
+                           "healthy_max_gap_s": round(worst[0], 2),
+                           "healthy_max_gap_from_s": round(worst[1], 2),
+                           "healthy_max_gap_table": worst[2],
                            "takeover_s": round(pause["held_after_s"], 2),
                            "woken_writes": woken_writes,
                            "woken_exit_status": pause["woken_exit_status"]})
@@ -173,6 +180,8 @@ class AvailabilitySoak(Soak):
             delays: dict[str, list[float]] = {"timers": [], "no_timers": []}
             stuck = 0
             for table, rows in commits.items():
+                if finished.get(table, outage["back"]) < outage["back"]:
+                    continue  # its match was over before the outage
                 after = [t for t, *_ in rows if t > outage["back"]]
                 if not after:
                     stuck += 1
@@ -183,6 +192,7 @@ class AvailabilitySoak(Soak):
                             **{f"moved_again_max_s_{k}": round(max(v, default=0.0), 2)
                                for k, v in delays.items()}})
         return {"pauses_inside": pauses, "outages": outages,
+                "matches_over": len(finished),
                 "backends_terminated": self.terminated,
                 "exits": {name: code for name, code in self.exits.items()}}
 
@@ -194,6 +204,14 @@ class AvailabilitySoak(Soak):
         tells.)"""
         taken = min((v for _, who, v in rows if who == heir), default=None)
         return 0 if taken is None else sum(who == owner and v > taken for _, who, v in rows)
+
+    def finished_tables(self, commits: dict[int, list[tuple[float, str, int]]]
+                        ) -> dict[int, float]:
+        """The tables whose match is over (back in the lobby: nothing moves them any more)
+        and the time of their last commit, when it was: no stall after it."""
+        with psycopg.connect(self.db, autocommit=True) as conn:
+            rows = conn.execute("SELECT id FROM tables WHERE status <> 'playing'").fetchall()
+        return {int(t): commits[int(t)][-1][0] for (t,) in rows if commits.get(int(t))}
 
     def table_shards(self) -> dict[int, int]:
         """Each table's shard."""

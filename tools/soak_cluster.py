@@ -529,6 +529,9 @@ def main(argv: list[str] | None = None) -> int:
                              " backends) on a PostgreSQL server of the soak's own")
     parser.add_argument("--pause", type=float, default=30.0,
                         help="--availability: seconds a cluster stays frozen")
+    parser.add_argument("--inside", nargs="*", default=list(FREEZE_INSIDE),
+                        choices=list(FREEZE_INSIDE),
+                        help="--availability: the transactions a cluster is frozen inside")
     parser.add_argument("--downs", type=float, nargs="*", default=[5.0, 30.0],
                         help="--availability: seconds of each database outage")
     parser.add_argument("--terminations", type=int, default=3,
