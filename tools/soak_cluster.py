@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import contextvars
 import itertools
 import json
@@ -182,9 +183,18 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
             INSIDE.reset(token)
         took = (time.perf_counter() - begun) * 1000
         after = leases.fence.epochs.get(shard, -1)  # held again meanwhile: a new epoch
+        if changes.get("status") == "lobby":  # its match is over: the next one
+            matches.add(loop.create_task(next_match(saved.id)))
         os.write(fd, f"{saved.id} {saved.version} {shard} {epoch} {owner} {time.time()} "
                      f"{took:.2f} {after}\n".encode())
         return saved
+
+    matches: set[asyncio.Task[None]] = set()
+
+    async def next_match(table_id: int) -> None:
+        with contextlib.suppress(Exception):  # fenced or stopping meanwhile
+            await play_on(service, table_id)
+        matches.discard(asyncio.current_task())
 
     repository.save = save  # type: ignore[method-assign]
     service = headless_service(repository, worker_config())
@@ -254,16 +264,25 @@ async def create_tables(db: str, count: int, tables: int,
                 tx.doc.seats[seat] = Seat(player_id(n, seat), f"P{n}.{seat}", "en",
                                           level=level)
 
-        def on_autopilot(tx: Tx) -> None:  # after the start, which clears it
-            for entry in tx.doc.seats:
-                assert entry is not None
-                entry.autopilot = True
-
         await service.transact(stored.id, people)
-        await service.start(stored.id, creator)
-        await service.transact(stored.id, on_autopilot)
+        await play_on(service, stored.id)
     await service.close()
     await store.close()
+
+
+def on_autopilot(tx: Tx) -> None:
+    """Every seat's person on autopilot (after the start, which clears it)."""
+    for entry in tx.doc.seats:
+        assert entry is not None
+        entry.autopilot = True
+
+
+async def play_on(service: TableService, table_id: int) -> None:
+    """Start the table's (next) match, its people on autopilot: a soak's tables never
+    stop playing (a table whose match is over would stand in its lobby)."""
+    _, doc = await service.load(table_id)
+    await service.start(table_id, doc.creator_id)
+    await service.transact(table_id, on_autopilot)
 
 
 class Soak:
