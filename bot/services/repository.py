@@ -275,15 +275,10 @@ class TableRepository:
             timer.cancel()
 
     async def _save_meta(self, table_id: int) -> None:
-        """The table's deferred bookkeeping saved on its own (a database that cannot be
-        written keeps it for the next save, tried again after `META_IDLE` until saved)."""
-        try:
+        """The table's deferred bookkeeping saved on its own (best effort: a database that
+        cannot be written keeps it for the next save, tried again after `META_IDLE`)."""
+        with contextlib.suppress(StorageError):
             await self.update_meta(table_id, lambda doc: None)
-        except StorageError:
-            if table_id in self._meta and table_id not in self._meta_timers:
-                with contextlib.suppress(RuntimeError):  # the loop is closing
-                    self._meta_timers[table_id] = asyncio.get_running_loop().call_later(
-                        self._meta_idle, self._idle, table_id)
 
     async def flush_meta(self) -> None:
         """Save the bookkeeping still waiting for a next save (shutdown; best effort: a

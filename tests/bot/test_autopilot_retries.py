@@ -148,3 +148,24 @@ def test_retry_pauses_grow_to_a_second_and_are_jittered() -> None:
     assert top[0] == autopilot.RETRY_FIRST and top == sorted(top)
     assert top[-1] == autopilot.RETRY_MOST
     assert autopilot.retry_pause(9, lambda: 0.0) == autopilot.RETRY_MOST / 2
+
+
+async def test_bookkeeping_whose_idle_save_was_refused_is_saved_at_the_next_idle(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A DM panel's message id (saved on its own once the table is idle) survives a
+    refused save: it is tried again after another idle spell, not left for a next move."""
+    from test_restart_panels import newest_panel_pending
+
+    from bot.services.repository import META_IDLE
+
+    async with world(tmp_path, humans=1) as w:
+        seat, newest = await newest_panel_pending(w)
+        faults = Faults(w, monkeypatch)
+        faults.on = True
+        await w.env.advance_time(META_IDLE + 1)  # the idle save is refused
+        assert faults.tried >= 1
+        faults.on = False
+        await w.env.advance_time(META_IDLE + 1)
+        stored = await w.bot.store.load_table(w.table_id)
+        assert stored is not None
+        assert stored.doc["seats"][seat]["panel_message"] == newest
