@@ -208,9 +208,12 @@ class ShardLeases:
         log.warning("shards %s held again (epochs %s)", ", ".join(map(str, epochs)),
                     ", ".join(map(str, epochs.values())))
         if self._on_regained is not None:
-            result = self._on_regained()
-            if result is not None:
-                await result
+            try:
+                result = self._on_regained()
+                if result is not None:
+                    await result
+            except Exception:  # the shards are held: a failed restore is not a lost lease
+                log.exception("restoring the tables of the shards held again failed")
 
     async def fence_now(self, reason: str) -> None:
         """Own nothing from now on (every save refused) and tell the process to stop."""
