@@ -40,8 +40,11 @@ HOLD_SQL = {
 """What `check_fence` adds to hold the lease row until the save commits: PostgreSQL's
 ``FOR SHARE`` (a take-over's UPDATE of the row waits for the save to commit or roll back;
 a session paused before COMMIT is ended by ``idle_in_transaction_session_timeout``, its
-save rolled back). SQLite needs nothing: a write holds the file's one write lock from its
-``BEGIN IMMEDIATE`` to its COMMIT, so no take-over commits in between."""
+save rolled back). Under SERIALIZABLE a share lock changes no row, so the take-over's
+UPDATE proceeds once the save commits; a save that finds the row changed since its snapshot
+(a renewal committed meanwhile) fails to serialise and is re-run. SQLite needs nothing: a
+write holds the file's one write lock from its ``BEGIN IMMEDIATE`` to its COMMIT, so no
+take-over commits in between."""
 
 
 class StaleOwner(StaleVersion):
