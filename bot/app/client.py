@@ -167,7 +167,8 @@ class TractorBot(commands.Bot):
             return None
         return ShardLeases(self.cluster, owner=owner_id(config.cluster_name),
                            shard_count=config.shard_count, shard_ids=config.shard_ids,
-                           ttl=config.lease_seconds, on_fenced=self._fenced)
+                           ttl=config.lease_seconds, on_fenced=self._fenced,
+                           on_regained=self._regained)
 
     async def _take_shards(self, leases: ShardLeases | None) -> Any:
         """A cluster: take its shards' leases (waiting for a former owner's to run out),
@@ -200,6 +201,12 @@ class TractorBot(commands.Bot):
         self.exit_status = EXIT_FENCED
         await self.service.close()
         asyncio.get_running_loop().create_task(self.close())
+
+    async def _regained(self) -> None:
+        """The shards are held again after the database was out of reach past the lease
+        (no other cluster took them): re-arm their tables as after a start."""
+        if isinstance(self.ownership, ShardLeases):
+            await self.service.restore(self.ownership.owns)
 
     def command_hash(self) -> str:
         """A digest of the command tree as Discord receives it (names, options, locales

@@ -6,14 +6,20 @@ timer and starts the computer seats' and forced plays' turns. Computer seats and
 decide from ``view_for(seat)`` in the worker pool (`bot.runtime.offload.Workers`, as
 `COMPUTERS`: people's jobs go first), outside the lock, then apply their action through the
 service's transaction path, checked against the step they were computed for (a race lost is
-swallowed). Built by the composition root and handed to the table service, which hands
-itself back (`serve`); it never imports discord.
+swallowed). A step the bot takes by itself (computer move, timeout, forced play, a table's
+restore) that fails on a storage error that may pass (`TRANSIENT`: the database busy or
+out of reach) is tried again after a growing pause (`retry_pause`) until it is done or has
+nothing left to do (the table moved on or ended, its shard is no longer this process's:
+the fence refuses the save, or the autopilot closed) — never dropped. Built by the
+composition root and handed to the table service, which hands itself back (`serve`); it
+never imports discord.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import random
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.core.errors import UserFacingError
@@ -27,7 +33,14 @@ from bot.runtime.offload import Workers
 from bot.services.forced import forced_play
 from bot.services.players import computer_action
 from bot.services.timers import Clock, Timers
-from bot.storage import StaleVersion, Storage, StoredTable
+from bot.storage import (
+    DatabaseNotWritable,
+    DatabaseUnavailable,
+    StaleVersion,
+    Storage,
+    StorageBusy,
+    StoredTable,
+)
 from engine.actions import Action, CloseWindow, Pass, Play
 from engine.errors import TractorError
 from engine.game import Phase
@@ -72,7 +85,23 @@ class Tables(Protocol):
 
     def log(self, table_id: int, doc: TableDoc | None = None) -> Any: ...
 
-__all__ = ["Autopilot", "Tables"]
+__all__ = ["TRANSIENT", "Autopilot", "Tables", "retry_pause"]
+
+TRANSIENT: tuple[type[Exception], ...] = (StorageBusy, DatabaseUnavailable,
+                                          DatabaseNotWritable)
+"""Storage errors that may pass (nothing was written): the step is tried again."""
+RETRY_FIRST = 0.2
+"""Seconds before the first retry of a step (`retry_pause`)."""
+RETRY_MOST = 1.0
+"""Seconds at most between two tries: a table moves again about this soon after the
+database is back."""
+
+
+def retry_pause(attempt: int, rand: Callable[[], float] = random.random) -> float:
+    """The pause before retry `attempt` (0, 1, ...): doubling from `RETRY_FIRST` up to
+    `RETRY_MOST`, its second half jittered (tables failing together retry apart)."""
+    most = min(RETRY_MOST, RETRY_FIRST * 2.0 ** attempt)
+    return most / 2 + rand() * most / 2
 
 
 class Autopilot:
@@ -123,7 +152,30 @@ class Autopilot:
 
     # ---- timers and computer seats -----------------------------------------------------
 
+    async def _until_done(self, table_id: int, what: str,
+                          attempt: Callable[[], Awaitable[None]]) -> None:
+        """Run `attempt` again after each `TRANSIENT` storage error, pausing
+        `retry_pause`, until it returns (done, or nothing left to do) or the autopilot
+        closes (the process stops or was fenced)."""
+        tries = 0
+        while True:
+            try:
+                await attempt()
+                return
+            except TRANSIENT as error:
+                if self._closed:
+                    return
+                pause = retry_pause(tries)
+                self.service.log(table_id).warning("%s: %s; trying again in %.2f s",
+                                                   what, error, pause)
+                tries += 1
+                await asyncio.sleep(pause)
+
     async def _on_timer(self, table_id: int, step: int) -> None:
+        await self._until_done(table_id, f"timer of step {step}",
+                               lambda: self._timer_once(table_id, step))
+
+    async def _timer_once(self, table_id: int, step: int) -> None:
         if self._closed:
             return
         try:
@@ -209,9 +261,15 @@ class Autopilot:
             turn = self._after_take_back_window(table_id, seat, doc.step) \
                 if person_may_take_back(doc) else \
                 self._computer_turn(table_id, seat, doc.step, doc)
-            task = asyncio.create_task(turn, name=f"tractor-computer-{table_id}-{seat}")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._spawn(turn, f"tractor-computer-{table_id}-{seat}")
+
+    def _spawn(self, work: Awaitable[None], name: str) -> None:
+        """Run `work` as a task `idle` waits for."""
+        async def run() -> None:
+            await work
+        task = asyncio.create_task(run(), name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _after_take_back_window(self, table_id: int, seat: int, step: int) -> None:
         """A computer's turn once `TAKE_BACK_WINDOW` has passed (its usual pause included):
@@ -233,6 +291,20 @@ class Autopilot:
             if self.config.action_delay > 0:
                 committed = None
                 await asyncio.sleep(self.config.action_delay)
+            first = [committed]  # decided from on the first try only
+
+            async def once() -> None:
+                await self._computer_once(table_id, seat, step, first.pop() if first else None)
+            await self._until_done(table_id, f"computer seat {seat}", once)
+        except Exception:
+            self.service.log(table_id).exception("computer seat %s failed", seat)
+        finally:
+            self._pending_computer.discard(key)
+
+    async def _computer_once(self, table_id: int, seat: int, step: int,
+                             committed: TableDoc | None) -> None:
+        """One try of `_computer_turn` (a storage error that may pass propagates)."""
+        try:
             for _attempt in range(2):
                 if committed is not None:
                     doc, committed = committed, None
@@ -264,10 +336,6 @@ class Autopilot:
             return
         except TractorError:
             return
-        except Exception:
-            self.service.log(table_id).exception("computer seat %s failed", seat)
-        finally:
-            self._pending_computer.discard(key)
 
     def _schedule_forced(self, table_id: int, doc: TableDoc) -> None:
         """A human to play whose only legal play is forced: play it for them after
@@ -286,12 +354,20 @@ class Autopilot:
         if key in self._pending_forced:
             return
         self._pending_forced.add(key)
-        task = asyncio.create_task(self._forced_turn(table_id, seat, entry.user_id, doc.step),
-                                   name=f"tractor-forced-{table_id}-{seat}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._forced_turn(table_id, seat, entry.user_id, doc.step),
+                    f"tractor-forced-{table_id}-{seat}")
 
     async def _forced_turn(self, table_id: int, seat: int, user_id: int, step: int) -> None:
+        try:
+            await self._until_done(table_id, f"forced play of seat {seat}",
+                                   lambda: self._forced_once(table_id, seat, user_id, step))
+        except Exception:
+            self.service.log(table_id).exception("forced play of seat %s failed", seat)
+        finally:
+            self._pending_forced.discard((table_id, seat, step))
+
+    async def _forced_once(self, table_id: int, seat: int, user_id: int, step: int) -> None:
+        """One try of `_forced_turn` (a storage error that may pass propagates)."""
         try:
             if not (await self.store.user_settings(user_id)).auto_forced:
                 return
@@ -317,10 +393,6 @@ class Autopilot:
             await self._guarded(table_id, step, play)
         except (UserFacingError, TractorError, StaleVersion):
             return
-        except Exception:
-            self.service.log(table_id).exception("forced play of seat %s failed", seat)
-        finally:
-            self._pending_forced.discard((table_id, seat, step))
 
     def _computer_apply(self, tx: Tx, seat: int, action: Action) -> None:
         match = tx.doc.get_match()
@@ -339,10 +411,17 @@ class Autopilot:
         A deadline that passed while the bot was down (or is about to) gets a short grace
         (`Config.restart_grace` seconds from now), so nobody is timed out by the downtime.
         `owns` (a cluster): only the tables of the servers it is true of (by guild id).
+        A table the database refused for a while (`TRANSIENT`) is restored in the
+        background, tried again until done (not in the list returned).
         """
         restored: list[int] = []
         grace = self.config.restart_grace
-        for stored in await self.store.active_tables():
+        found: list[StoredTable] = []
+
+        async def listing() -> None:
+            found[:] = await self.store.active_tables()
+        await self._until_done(0, "listing the open tables", listing)
+        for stored in found:
             table_id = stored.id
             if owns is not None and not owns(stored.guild_id):
                 continue
@@ -358,9 +437,26 @@ class Autopilot:
                 tx.publish.restored = True
             try:
                 await self.service.transact(table_id, fn)
+            except TRANSIENT as error:
+                self.service.log(table_id).warning("not restored yet: %s", error)
+                self._spawn(self._until_done(table_id, "restore",
+                                             self._restoring(table_id, fn)),
+                            f"tractor-restore-{table_id}")
+                continue
             except Exception:
                 self.service.log(table_id).exception("could not restore")
                 continue
             restored.append(table_id)
             self.service.log(table_id).info("restored after restart")
         return restored
+
+    def _restoring(self, table_id: int, fn: Callable[[Tx], None]
+                   ) -> Callable[[], Awaitable[None]]:
+        """One try of a table's restore (a table ended or taken over: nothing to do)."""
+        async def once() -> None:
+            try:
+                await self.service.transact(table_id, fn)
+            except (UserFacingError, StaleVersion):
+                return
+            self.service.log(table_id).info("restored after restart")
+        return once

@@ -38,6 +38,18 @@ CLOCK_SQL = {
     "postgres": "extract(epoch from clock_timestamp())::float8",
 }
 """Each backend's clock in epoch seconds (`bot.storage.interface.Engine.kind`)."""
+HOLD_SQL = {
+    "sqlite": "",
+    "postgres": " FOR SHARE",
+}
+"""What `check_fence` adds to hold the lease row until the save commits: PostgreSQL's
+``FOR SHARE`` (a take-over's UPDATE of the row waits for the save to commit or roll back;
+a session paused before COMMIT is ended by ``idle_in_transaction_session_timeout``, its
+save rolled back). Under SERIALIZABLE a share lock changes no row, so the take-over's
+UPDATE proceeds once the save commits; a save that finds the row changed since its snapshot
+(a renewal committed meanwhile) fails to serialise and is re-run. SQLite needs nothing: a
+write holds the file's one write lock from its ``BEGIN IMMEDIATE`` to its COMMIT, so no
+take-over commits in between."""
 
 
 class StaleOwner(StaleVersion):
@@ -92,8 +104,10 @@ def check_fence(db: Connection, fence: Fence, table_id: int | None,
                 guild_id: int | None = None) -> None:
     """Raise `StaleOwner` unless the shard of the table (or of `guild_id`, for a new table)
     is held by ``fence.owner`` at the epoch it believes, and the lease has not run out.
-    Run inside the save's transaction, so a take-over commits either before (the save is
-    refused) or after it (the save is the last of the old owner)."""
+    Run inside the save's transaction, holding the lease row until it commits
+    (`HOLD_SQL`), so a take-over commits either before (the save is refused) or after it
+    (the save is the last of the old owner): the fence holds at COMMIT, not only at the
+    check."""
     if guild_id is None:
         row = db.execute("SELECT guild_id FROM tables WHERE id = ?", (table_id,)).fetchone()
         if row is None:
@@ -104,7 +118,7 @@ def check_fence(db: Connection, fence: Fence, table_id: int | None,
     clock = CLOCK_SQL[fence.kind] if fence.clock is None else "?"
     params: tuple[Any, ...] = (shard,) if fence.clock is None else (fence.clock(), shard)
     lease = db.execute(f"SELECT owner, epoch, expires_at > {clock} FROM shard_leases"
-                       " WHERE shard = ?", params).fetchone()
+                       f" WHERE shard = ?{HOLD_SQL[fence.kind]}", params).fetchone()
     if (epoch is None or lease is None or lease[0] != fence.owner or int(lease[1]) != epoch
             or not lease[2]):
         raise StaleOwner(table_id or 0, shard, epoch)
