@@ -154,11 +154,11 @@ async def test_bookkeeping_whose_idle_save_was_refused_is_saved_at_the_next_idle
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A DM panel's message id (saved on its own once the table is idle) survives a
     refused save: it is tried again after another idle spell, not left for a next move."""
-    from test_restart_panels import newest_panel_pending
+    from test_restart_panels import IDLE, newest_panel_pending
 
     from bot.services.repository import META_IDLE
 
-    async with world(tmp_path, humans=1) as w:
+    async with world(tmp_path, humans=1, **IDLE) as w:
         seat, newest = await newest_panel_pending(w)
         faults = Faults(w, monkeypatch)
         faults.on = True
