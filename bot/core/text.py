@@ -361,7 +361,7 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
     friends = is_friends(doc.rules)
     for seat in range(doc.seat_count):
         entry = doc.seats[seat]
-        team = "A" if seat % 2 == 0 else "B"
+        team = "AB"[doc.rules.variant.team_of(seat) or 0]
         if entry is None:
             who = t("lobby.seat_empty", locale)
         elif entry.user_id is None:
@@ -459,7 +459,8 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
         lines += _friends_outcome(doc, public, result, locale)
         lines.append(t("summary.seed", locale, seed=result.seed))
         return fit("\n".join(lines))
-    declarers = public.starter % 2
+    declarers = public.rules.variant.team_of(public.starter)
+    assert declarers is not None  # fixed sides (Finding Friends returned above)
     outcome = hand_outcome(result)
     if outcome == "declarers_up":
         lines.append(t("summary.declarers_up", locale, team=_team(doc, declarers, locale),

@@ -17,6 +17,7 @@ from enum import Enum
 
 from engine.cards import Card, Rank
 from engine.deal import deal_shape, take_over_points
+from engine.variant import Variant
 from engine.views import PublicView
 
 
@@ -81,7 +82,7 @@ def sides_of(view: PublicView) -> Sides:
         calls = tuple(Call(c.card, c.copy, seat, seat is not None and seat == starter)
                       for c, seat in zip(view.friend_calls, played, strict=True))
     points = view.points_by_seat if friends else ()
-    roles = _roles(seats, friends, starter, calls, shape.friends)
+    roles = _roles(rules.variant, seats, starter, calls, shape.friends)
     if friends and view.result is not None and view.result.declarer_seats:  # final sides
         side = view.result.declarer_seats
         roles = tuple(Role.STARTER if s == starter else Role.FRIEND if s in side else
@@ -89,13 +90,14 @@ def sides_of(view: PublicView) -> Sides:
     return Sides(seats, friends, shape.decks, starter, roles, view.seat_levels, calls, points)
 
 
-def _roles(seats: int, friends: bool, starter: int | None, calls: Sequence[Call],
+def _roles(variant: Variant, seats: int, starter: int | None, calls: Sequence[Call],
            expected: int) -> tuple[Role | None, ...]:
     if starter is None:
         return (None,) * seats
-    if not friends:
+    if variant.fixed_sides:
+        partners = variant.partners(starter, seats)
         return tuple(Role.STARTER if s == starter else
-                     Role.FRIEND if s % 2 == starter % 2 else Role.OPPONENT
+                     Role.FRIEND if s in partners else Role.OPPONENT
                      for s in range(seats))
     found = {c.seat for c in calls if c.seat is not None and not c.void}
     # Everyone else is a known opponent once every call is settled (played or void).

@@ -215,7 +215,7 @@ def _draw_plate(draw: ImageDraw.ImageDraw, seat: int, where: int, label: SeatLab
     role, colour = "", MUTED
     if view.starter == seat:
         role, colour = labels.starter, GOLD
-    elif declarer_team is not None and seat % 2 == declarer_team:
+    elif declarer_team is not None and view.rules.variant.team_of(seat) == declarer_team:
         role = labels.declarer
     details = " · ".join(part for part in (cards, kind) if part)
     if where in (1, 3):  # narrow: a line each for what does not fit, the badge last
