@@ -6,7 +6,8 @@ Ratings are kept per mode: the four-player game (teams) and Finding Friends are 
 apart. After every settled hand whose seats were held from start to end by distinct
 humans (and whose match never had a computer seat or a seat change within a hand), the
 winning side's players form one team and the losing side the other:
-``rate([[w1, w2], [l1, l2]])`` in teams; each partnership also has its own rating,
+``rate([[w1, w2], [l1, l2]])`` where the sides are fixed partnerships
+(`Variant.fixed_sides`, the four-player game); each partnership also has its own rating,
 updated as a one-member team per side.
 
 In Finding Friends the sides are the starter with the friends who turned up against
@@ -106,49 +107,49 @@ def _skill(db: Connection, sql: str, *key: int | str) -> Skill:
 
 def record_hand(db: Connection, hand_id: int, guild_id: int, season: int,
                 rec: HandRecord, now: float) -> None:
-    """Rate a settled hand of distinct humans in the hand's mode: players, and in teams
-    partnerships (in the caller's transaction), and mark the hand rated."""
+    """Rate a settled hand of distinct humans in the hand's mode: players, and where the
+    sides are fixed partnerships (`Variant.fixed_sides`) the two partnerships too (in the
+    caller's transaction), and mark the hand rated."""
     assert rec.declarers is not None and rec.result_side is not None
-    if rec.mode == "teams":
-        declarers = {s for s in range(4) if s % 2 == rec.declarers[0] % 2}
-    else:
-        declarers = set(rec.declarers)
+    declarers = set(rec.declarers)
     won = declarers if rec.result_side == "declarers" else set(range(rec.seats)) - declarers
     winners = [cast(int, rec.players[s]) for s in sorted(won)]
     losers = [cast(int, rec.players[s]) for s in range(rec.seats) if s not in won]
+    mode = str(rec.mode)
+    fixed = rec.variant.fixed_sides
 
     player = ("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND season = ? AND mode = ?"
               " AND user_id = ?")
-    rate = rate_win if rec.mode == "teams" else rate_sides
+    rate = rate_win if fixed else rate_sides
     new_w, new_l = rate(
-        [_skill(db, player, guild_id, season, rec.mode, u) for u in winners],
-        [_skill(db, player, guild_id, season, rec.mode, u) for u in losers])
+        [_skill(db, player, guild_id, season, mode, u) for u in winners],
+        [_skill(db, player, guild_id, season, mode, u) for u in losers])
     db.executemany(
         "INSERT INTO ratings (guild_id, season, mode, user_id, mu, sigma, hands, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, season, mode, user_id)"
         " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, hands = ratings.hands + 1,"
         " updated_at = excluded.updated_at",
-        [(guild_id, season, rec.mode, u, s.mu, s.sigma, now)
+        [(guild_id, season, mode, u, s.mu, s.sigma, now)
          for u, s in zip([*winners, *losers], [*new_w, *new_l], strict=True)],
     )
-    if rec.mode == "teams":
-        _rate_pairs(db, guild_id, season, sorted(winners), sorted(losers), now)
+    if fixed and len(winners) == len(losers) == 2:
+        _rate_pairs(db, guild_id, season, mode, sorted(winners), sorted(losers), now)
     db.execute("UPDATE hands SET rated = 1 WHERE id = ?", (hand_id,))
 
 
-def _rate_pairs(db: Connection, guild_id: int, season: int, pw: list[int],
+def _rate_pairs(db: Connection, guild_id: int, season: int, mode: str, pw: list[int],
                 pl: list[int], now: float) -> None:
-    """Rate the two partnerships of a teams hand (each a one-member team)."""
+    """Rate the two partnerships of a fixed-sides hand (each a one-member team)."""
     pair = ("SELECT mu, sigma FROM pair_ratings WHERE guild_id = ? AND season = ?"
-            " AND user_lo = ? AND user_hi = ?")
-    (new_pw,), (new_pl,) = rate_win([_skill(db, pair, guild_id, season, *pw)],
-                                    [_skill(db, pair, guild_id, season, *pl)])
+            " AND mode = ? AND user_lo = ? AND user_hi = ?")
+    (new_pw,), (new_pl,) = rate_win([_skill(db, pair, guild_id, season, mode, *pw)],
+                                    [_skill(db, pair, guild_id, season, mode, *pl)])
     db.executemany(
-        "INSERT INTO pair_ratings (guild_id, season, user_lo, user_hi, mu, sigma, hands,"
-        " updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)"
-        " ON CONFLICT (guild_id, season, user_lo, user_hi) DO UPDATE"
+        "INSERT INTO pair_ratings (guild_id, season, mode, user_lo, user_hi, mu, sigma, hands,"
+        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)"
+        " ON CONFLICT (guild_id, season, mode, user_lo, user_hi) DO UPDATE"
         " SET mu = excluded.mu, sigma = excluded.sigma, hands = pair_ratings.hands + 1,"
         " updated_at = excluded.updated_at",
-        [(guild_id, season, *pw, new_pw.mu, new_pw.sigma, now),
-         (guild_id, season, *pl, new_pl.mu, new_pl.sigma, now)],
+        [(guild_id, season, mode, *pw, new_pw.mu, new_pw.sigma, now),
+         (guild_id, season, mode, *pl, new_pl.mu, new_pl.sigma, now)],
     )
