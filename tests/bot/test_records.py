@@ -411,7 +411,7 @@ async def _test_leaderboard_partnerships_and_ratings(w: World) -> None:
     assert lines[0] == "**Tractor club leaderboard**: Rating, Players (page 1/2)"
     rows = [line for line in lines if line.startswith("**") and "rated hand" in line]
     assert len(rows) == 10
-    board = await w.store.leaderboard(w.guild.id, "rating", "players", 1)
+    board = await w.store.leaderboard(w.guild.id, "rating", "players", 1, mode="teams")
     first = board.rows[0]
     assert rows[0] == (f"**{first.rank}.** {mention(first.users[0])}: {first.rating:.1f} "
                        f"({first.rated_hands} rated hands)")

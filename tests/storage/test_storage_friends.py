@@ -93,7 +93,7 @@ async def test_leaderboards_are_per_mode(store: Store) -> None:
                      hands=[H("A", 40, "declarers", 1)], winner="A")
     await play_friends_match(store, guild=1, channel=10, match_key="F", players=SIX,
                              hands=HANDS)
-    teams = await store.leaderboard(1, "rating", "players")
+    teams = await store.leaderboard(1, "rating", "players", mode="teams")
     friends = await store.leaderboard(1, "rating", "players", mode="friends")
     assert {u for r in teams.rows for u in r.users} == {201, 202, 203, 204}
     assert {u for r in friends.rows for u in r.users} == set(SIX)
@@ -109,7 +109,7 @@ async def test_leaderboards_are_per_mode(store: Store) -> None:
         await store.leaderboard(1, "rating", "partnerships", mode="friends")
     with pytest.raises(ValueError):
         await store.leaderboard(1, "rating", "players", mode="poker")  # type: ignore[arg-type]
-    pairs = await store.leaderboard(1, "rating", "partnerships")
+    pairs = await store.leaderboard(1, "rating", "partnerships", mode="teams")
     assert {r.users for r in pairs.rows} == {(201, 203), (202, 204)}
 
 
@@ -134,7 +134,7 @@ async def test_history_is_per_mode(store: Store) -> None:
                      hands=[H("A", 40, "declarers", 1)], winner=None)
     await play_friends_match(store, guild=1, channel=10, match_key="F", players=SIX,
                              hands=HANDS)
-    (teams,) = await store.history(10)
+    (teams,) = await store.history(10, mode="teams")
     (friends,) = await store.history(10, mode="friends")
     assert (teams.match_key, teams.mode, teams.seat_levels) == ("T", "teams", ())
     assert (friends.match_key, friends.mode, friends.players) == ("F", "friends", SIX)

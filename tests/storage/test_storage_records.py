@@ -76,39 +76,39 @@ async def test_user_stats(store: Store) -> None:
 
 async def test_player_leaderboards_and_pagination(store: Store) -> None:
     await seed(store)
-    p1 = await store.leaderboard(1, "wins", "players", 1, per_page=4)
+    p1 = await store.leaderboard(1, "wins", "players", 1, per_page=4, mode="teams")
     assert (p1.total_rows, p1.total_pages) == (6, 2)
     assert [(r.rank, r.users, r.wins, r.matches) for r in p1.rows] == [
         (1, (104,), 1, 1), (2, (101,), 1, 2), (2, (102,), 1, 2), (2, (105,), 1, 2)]
-    p2 = await store.leaderboard(1, "wins", "players", 2, per_page=4)
+    p2 = await store.leaderboard(1, "wins", "players", 2, per_page=4, mode="teams")
     assert [(r.rank, r.users, r.wins, r.matches) for r in p2.rows] == [
         (2, (106,), 1, 2), (6, (103,), 1, 3)]
-    assert (await store.leaderboard(1, "wins", "players", 3, per_page=4)).rows == []
+    assert (await store.leaderboard(1, "wins", "players", 3, per_page=4, mode="teams")).rows == []
 
-    lv = await store.leaderboard(1, "levels", "players", 1)
+    lv = await store.leaderboard(1, "levels", "players", 1, mode="teams")
     assert (lv.total_rows, lv.total_pages) == (6, 1)
     assert [(r.rank, r.users, r.levels, r.hands) for r in lv.rows] == [
         (1, (104,), 3, 4), (2, (102,), 3, 5), (3, (101,), 3, 6), (4, (103,), 3, 7),
         (5, (105,), 2, 3), (5, (106,), 2, 3)]
 
     with pytest.raises(ValueError):
-        await store.leaderboard(1, "wins", "players", 0)
-    empty = await store.leaderboard(3, "rating", "players", 1)
+        await store.leaderboard(1, "wins", "players", 0, mode="teams")
+    empty = await store.leaderboard(3, "rating", "players", 1, mode="teams")
     assert (empty.rows, empty.total_rows, empty.total_pages) == ([], 0, 1)
 
 
 async def test_partnership_leaderboards(store: Store) -> None:
     await seed(store)
-    w = await store.leaderboard(1, "wins", "partnerships", 1)
+    w = await store.leaderboard(1, "wins", "partnerships", 1, mode="teams")
     assert [(r.rank, r.users, r.wins, r.matches) for r in w.rows] == [
         (1, (102, 104), 1, 1), (2, (101, 103), 1, 2), (2, (105, 106), 1, 2),
         (4, (102, 103), 0, 1)]
-    lv = await store.leaderboard(1, "levels", "partnerships", 1, per_page=3)
+    lv = await store.leaderboard(1, "levels", "partnerships", 1, per_page=3, mode="teams")
     assert (lv.total_rows, lv.total_pages) == (4, 2)
     assert [(r.rank, r.users, r.levels, r.hands) for r in lv.rows] == [
         (1, (102, 104), 3, 4), (2, (101, 103), 3, 6), (3, (105, 106), 2, 3)]
     # 101+102 only partnered in M3 (with computers): never listed
-    r = await store.leaderboard(1, "rating", "partnerships", 1)
+    r = await store.leaderboard(1, "rating", "partnerships", 1, mode="teams")
     assert {row.users for row in r.rows} == {(101, 103), (102, 104), (105, 106), (102, 103)}
 
 
@@ -136,14 +136,14 @@ def replay_ratings() -> tuple[dict[int, float], dict[tuple[int, int], float]]:
 async def test_rating_leaderboards_match_an_independent_replay(store: Store) -> None:
     await seed(store)
     expected_players, expected_pairs = replay_ratings()
-    board = await store.leaderboard(1, "rating", "players", 1)
+    board = await store.leaderboard(1, "rating", "players", 1, mode="teams")
     assert [r.users[0] for r in board.rows] == sorted(
         expected_players, key=lambda u: -expected_players[u])
     for row in board.rows:
         assert row.rating == pytest.approx(expected_players[row.users[0]])
     assert {r.users[0]: r.rated_hands for r in board.rows} == {
         101: 6, 102: 5, 103: 7, 104: 4, 105: 3, 106: 3}
-    pairs = await store.leaderboard(1, "rating", "partnerships", 1)
+    pairs = await store.leaderboard(1, "rating", "partnerships", 1, mode="teams")
     for row in pairs.rows:
         assert row.rating == pytest.approx(expected_pairs[(row.users[0], row.users[1])])
     assert (await store.stats(1, 104)).rating == pytest.approx(expected_players[104])
@@ -152,12 +152,12 @@ async def test_rating_leaderboards_match_an_independent_replay(store: Store) -> 
 async def test_first_rated_hand_literal_values(store: Store) -> None:
     await play_match(store, guild=1, channel=1, match_key="X", players=(1, 2, 3, 4),
                      hands=[H("B", 90, "opponents", 0)], winner=None)
-    board = await store.leaderboard(1, "rating", "players", 1)
+    board = await store.leaderboard(1, "rating", "players", 1, mode="teams")
     # opponents (team A: 1 and 3) took 80+: they won the hand
     assert [(r.rank, r.users) for r in board.rows] == [(1, (1,)), (1, (3,)), (3, (2,)), (3, (4,))]
     assert [r.rating for r in board.rows] == pytest.approx([2.43041, 2.43041, -1.49818, -1.49818],
                                                            abs=1e-4)
-    pairs = await store.leaderboard(1, "rating", "partnerships", 1)
+    pairs = await store.leaderboard(1, "rating", "partnerships", 1, mode="teams")
     assert [r.rating for r in pairs.rows] == pytest.approx([3.43769, -1.83309], abs=1e-4)
 
 
@@ -165,22 +165,22 @@ async def test_duplicate_seats_are_not_ranked(store: Store) -> None:
     await play_match(store, guild=1, channel=1, match_key="D", players=(7, 7, 8, 9),
                      hands=[H("A", 0, "declarers", 3)], winner="A")
     assert (await store.stats(1, 8)).rating is None
-    assert (await store.leaderboard(1, "wins", "players", 1)).rows == []
-    (summary,) = await store.history(1)
+    assert (await store.leaderboard(1, "wins", "players", 1, mode="teams")).rows == []
+    (summary,) = await store.history(1, mode="teams")
     assert (summary.ranked, summary.has_computers) == (False, False)
 
 
 async def test_history_and_levels_over_time(store: Store) -> None:
     await seed(store)
-    recent = await store.history(10, n=2)
+    recent = await store.history(10, n=2, mode="teams")
     assert [m.match_key for m in recent] == ["M3", "M2"]
     m3, m2 = recent
     assert (m3.players, m3.has_computers, m3.ranked) == ((101, None, 102, None), True, False)
     assert (m3.levels_a, m3.levels_b, m3.winner_team, m3.hands_played) == ("3", "2", "A", 1)
     assert (m2.levels_a, m2.levels_b, m2.winner_team, m2.hands_played) == ("4", "3", "A", 2)
     assert not m2.has_computers and m2.ranked and m2.ended_at is not None
-    assert [m.match_key for m in await store.history(10)] == ["M3", "M2", "M1"]
-    (m4,) = await store.history(20)
+    assert [m.match_key for m in await store.history(10, mode="teams")] == ["M3", "M2", "M1"]
+    (m4,) = await store.history(20, mode="teams")
     assert (m4.winner_team, m4.ended_at, m4.levels_a, m4.levels_b) == (None, None, "2", "2")
 
     points = await store.level_history("M1")

@@ -65,7 +65,7 @@ async def test_counts_and_ratings_start_fresh_and_old_seasons_stay_viewable(
     await play_match(store, guild=1, channel=10, match_key="S1", players=LINEUP,
                      hands=[H("A", 0, "declarers", 3), H("A", 20, "declarers", 2)], winner="A")
     before = await store.stats(1, 101)
-    board_before = await store.leaderboard(1, "rating", "players")
+    board_before = await store.leaderboard(1, "rating", "players", mode="teams")
     assert (before.season, board_before.season) == (1, 1)
     assert (before.matches_won, before.rated_hands) == (1, 2)
 
@@ -74,14 +74,14 @@ async def test_counts_and_ratings_start_fresh_and_old_seasons_stay_viewable(
     assert fresh.season == 2
     assert (fresh.matches_played, fresh.hands_as_declarers, fresh.rating, fresh.rated_hands) == (
         0, 0, None, 0)
-    empty = await store.leaderboard(1, "wins", "players")
+    empty = await store.leaderboard(1, "wins", "players", mode="teams")
     assert (empty.season, empty.rows) == (2, [])
-    assert await store.history(10) == []
+    assert await store.history(10, mode="teams") == []
 
     # season 1 reads exactly as before
     assert await store.stats(1, 101, season=1) == before
-    assert await store.leaderboard(1, "rating", "players", season=1) == board_before
-    (old,) = await store.history(10, season=1)
+    assert await store.leaderboard(1, "rating", "players", season=1, mode="teams") == board_before
+    (old,) = await store.history(10, season=1, mode="teams")
     assert (old.match_key, old.season) == ("S1", 1)
 
     # season 2 plays: its own ratings start at the default, season 1 is untouched
@@ -89,13 +89,13 @@ async def test_counts_and_ratings_start_fresh_and_old_seasons_stay_viewable(
                      hands=[H("A", 0, "declarers", 3)], winner="A")
     s2 = await store.stats(1, 101)
     assert (s2.matches_played, s2.matches_won, s2.rated_hands) == (1, 0, 1)
-    first_hand = await store.leaderboard(1, "rating", "players")
+    first_hand = await store.leaderboard(1, "rating", "players", mode="teams")
     assert [r.rating for r in first_hand.rows] == pytest.approx(
         [2.43041, 2.43041, -1.49818, -1.49818], abs=1e-4)  # one hand from the default rating
     assert await store.stats(1, 101, season=1) == before
-    assert await store.leaderboard(1, "rating", "players", season=1) == board_before
-    assert [m.match_key for m in await store.history(10)] == ["S2"]
-    assert [m.season for m in await store.history(10, season=2)] == [2]
+    assert await store.leaderboard(1, "rating", "players", season=1, mode="teams") == board_before
+    assert [m.match_key for m in await store.history(10, mode="teams")] == ["S2"]
+    assert [m.season for m in await store.history(10, season=2, mode="teams")] == [2]
 
 
 async def test_a_match_in_progress_finishes_in_its_own_season(store: Store) -> None:
@@ -129,8 +129,8 @@ async def test_unknown_seasons_are_refused(store: Store) -> None:
             await store.stats(1, 101, season=bad)
         assert (err.value.guild_id, err.value.season) == (1, bad)
         with pytest.raises(SeasonNotFound):
-            await store.leaderboard(1, "wins", "players", season=bad)
+            await store.leaderboard(1, "wins", "players", season=bad, mode="teams")
     assert (await store.stats(9, 101, season=1)).season == 1  # a new guild has season 1
     with pytest.raises(SeasonNotFound):
         await store.stats(9, 101, season=2)
-    assert await store.history(10, season=7) == []
+    assert await store.history(10, season=7, mode="teams") == []

@@ -134,11 +134,11 @@ async def test_mixed_hands_are_never_rated_and_unrank_the_match(store: Store) ->
     await play_mixed_match(store)
     # only hand 1 (before the change) is rated
     assert [(await store.stats(1, u)).rated_hands for u in (1, 2, 3, 4, 5)] == [1, 1, 1, 1, 0]
-    (summary,) = await store.history(10)
+    (summary,) = await store.history(10, mode="teams")
     assert (summary.ranked, summary.has_computers, summary.hands_played) == (False, True, 3)
     ranked = await store.stats(1, 1, include_computers=False)
     assert (ranked.matches_played, ranked.hands_as_declarers) == (0, 0)
-    assert (await store.leaderboard(1, "wins", "players")).rows == []
+    assert (await store.leaderboard(1, "wins", "players", mode="teams")).rows == []
 
 
 async def test_a_human_to_human_change_inside_a_hand_is_not_rated(store: Store) -> None:
@@ -146,12 +146,12 @@ async def test_a_human_to_human_change_inside_a_hand_is_not_rated(store: Store) 
     await t.save(t.hand(1, LINEUP))
     await t.settle(t.hand(1, LINEUP))
     rated = [(r.users, r.rating, r.rated_hands)
-             for r in (await store.leaderboard(1, "rating", "players")).rows]
+             for r in (await store.leaderboard(1, "rating", "players", mode="teams")).rows]
     await t.save(t.hand(2, LINEUP), hands_played=1)
     await t.save(t.hand(2, (1, 6, 3, 4)), players=(1, 6, 3, 4))  # four distinct humans
     await t.settle(t.hand(2, (1, 6, 3, 4)))
     assert [(r.users, r.rating, r.rated_hands)
-            for r in (await store.leaderboard(1, "rating", "players")).rows] == rated
+            for r in (await store.leaderboard(1, "rating", "players", mode="teams")).rows] == rated
     assert (await store.stats(1, 6)).rating is None
     h = await store.hand_record("X:2")
     assert h is not None and h.changed_seats == (1,)
