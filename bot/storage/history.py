@@ -169,11 +169,7 @@ def _check_hand(rec: HandRecord, table_id: int, match: MatchRef) -> None:
     seats = range(rec.seats)
     if rec.starter is not None and rec.starter not in seats:
         raise ValueError(f"bad starter seat {rec.starter}")
-    if rec.declarers is not None and not (
-            rec.starter in rec.declarers and all(d in seats for d in rec.declarers)
-            and list(rec.declarers) == sorted(set(rec.declarers))
-            and len(rec.declarers) < rec.seats
-            and set(variant.partners(rec.starter, rec.seats)) <= set(rec.declarers)):
+    if rec.declarers is not None and not _a_side(rec, variant):
         raise ValueError(f"declarers must be the starter's side, ascending, got"
                          f" {rec.declarers} (starter {rec.starter})")
     for levels in (rec.levels_before, rec.levels_after):
@@ -185,6 +181,17 @@ def _check_hand(rec: HandRecord, table_id: int, match: MatchRef) -> None:
         raise ValueError("a settled hand needs its declarers")
     if rec.result_levels < 0:
         raise ValueError("result_levels must be >= 0")
+
+
+def _a_side(rec: HandRecord, variant: Variant) -> bool:
+    """Whether a hand's ``declarers`` can be the starter's side: distinct seats, ascending,
+    not every seat, with the starter (if known) and all its partners."""
+    declarers = rec.declarers
+    if not declarers or list(declarers) != sorted(set(declarers)) or not (
+            0 <= declarers[0] and declarers[-1] < rec.seats and len(declarers) < rec.seats):
+        return False
+    starter = declarers[0] if rec.starter is None else rec.starter
+    return starter in declarers and set(variant.partners(starter, rec.seats)) <= set(declarers)
 
 
 def _match_of(db: Connection, rec: HandRecord, saved: MatchRef | None) -> MatchRef:

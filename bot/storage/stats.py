@@ -175,8 +175,9 @@ def check_leaderboard(by: str, scope: str, page: int, per_page: int, mode: str) 
         raise ValueError("page and per_page must be >= 1")
     if by not in ORDER or scope not in ENTITIES:
         raise ValueError(f"bad leaderboard {by!r}/{scope!r}")
-    if scope != "players" and not find_variant(mode).fixed_sides:
+    if scope != "players" and not find_variant(mode).fixed_sides:  # ValueError: no mode
         raise ValueError(f"{mode} has no partnerships")
+    find_variant(mode)
 
 
 def leaderboard(db: Connection, guild_id: int, by: LeaderboardBy,

@@ -176,16 +176,16 @@ async def test_history_and_levels_over_time(store: Store) -> None:
     assert [m.match_key for m in recent] == ["M3", "M2"]
     m3, m2 = recent
     assert (m3.players, m3.has_computers, m3.ranked) == ((101, None, 102, None), True, False)
-    assert (m3.levels_a, m3.levels_b, m3.winner_team, m3.hands_played) == ("3", "2", "A", 1)
-    assert (m2.levels_a, m2.levels_b, m2.winner_team, m2.hands_played) == ("4", "3", "A", 2)
+    assert (m3.levels, m3.winners, m3.hands_played) == (("3", "2", "3", "2"), (0, 2), 1)
+    assert (m2.levels, m2.winners, m2.hands_played) == (("4", "3", "4", "3"), (0, 2), 2)
     assert not m2.has_computers and m2.ranked and m2.ended_at is not None
     assert [m.match_key for m in await store.history(10, mode="teams")] == ["M3", "M2", "M1"]
     (m4,) = await store.history(20, mode="teams")
-    assert (m4.winner_team, m4.ended_at, m4.levels_a, m4.levels_b) == (None, None, "2", "2")
+    assert (m4.winners, m4.ended_at, m4.levels) == ((), None, ("2",) * 4)
 
     points = await store.level_history("M1")
-    assert [(p.hands_played, p.levels_a, p.levels_b) for p in points] == [
-        (0, "2", "2"), (1, "3", "2"), (3, "3", "5")]
+    assert [(p.hands_played, p.levels) for p in points] == [
+        (0, ("2",) * 4), (1, ("3", "2", "3", "2")), (3, ("3", "5", "3", "5"))]
     hands = await store.match_hands("M1")
     assert [(h.hand_no, h.declarers, h.result_side, h.result_levels) for h in hands] == [
         (1, (0, 2), "declarers", 1), (2, (0, 2), "opponents", 0), (3, (1, 3), "declarers", 3)]

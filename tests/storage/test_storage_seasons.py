@@ -108,7 +108,7 @@ async def test_a_match_in_progress_finishes_in_its_own_season(store: Store) -> N
     hand = await store.hand_record("M:1")
     assert record is not None and hand is not None
     await store.save_table(table.id, table.version, {},
-                           match=replace(record, hands_played=2, winner_team="A"),
+                           match=replace(record, hands_played=2, winners=(0, 2)),
                            hand=replace(hand, hand_key="M:2", hand_no=2, result_side=None,
                                         actions=()))
     table = await store.table_in_channel(10)

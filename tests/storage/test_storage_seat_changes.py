@@ -24,7 +24,8 @@ class Table:
     def __init__(self, store: Store, table: StoredTable, key: str = "X") -> None:
         self.store, self.table, self.key = store, table, key
         self.match = MatchRecord(match_key=key, table_id=table.id, guild_id=table.guild_id,
-                                 channel_id=table.channel_id, players=LINEUP)
+                                 channel_id=table.channel_id, players=LINEUP,
+                                 mode="teams", levels=("2",) * 4)
 
     @classmethod
     async def open(cls, store: Store, channel: int = 10) -> Table:
@@ -33,7 +34,8 @@ class Table:
     def hand(self, no: int, players: tuple[int | None, ...], **kw: object) -> HandRecord:
         return replace(HandRecord(hand_key=f"{self.key}:{no}", match_key=self.key,
                                   table_id=self.table.id, hand_no=no, seed=no, level="2",
-                                  players=players, declarers=(0, 2), starter=0),
+                                  players=players, declarers=(0, 2), starter=0,
+                                  mode="teams"),
                        **kw)  # type: ignore[arg-type]
 
     async def save(self, hand: HandRecord | None = None, **match: object) -> None:
@@ -63,7 +65,7 @@ async def play_mixed_match(store: Store) -> Table:
     await t.settle(t.hand(2, (1, 5, 3, 4), holders=((1,), (2, None, 5), (3,), (4,))))
     await t.save(t.hand(3, (1, 5, 3, 4)), players=(1, 5, 3, 4), hands_played=2)
     await t.settle(t.hand(3, (1, 5, 3, 4)))
-    await t.save(hands_played=3, winner_team="A", levels_a="5")
+    await t.save(hands_played=3, winners=(0, 2), levels=("5", "2", "5", "2"))
     return t
 
 
@@ -166,7 +168,7 @@ async def test_seat_swaps_between_hands_keep_hands_but_not_the_match(store: Stor
     swapped = (1, 4, 3, 2)
     await t.save(t.hand(2, swapped), players=swapped, hands_played=1)
     await t.settle(t.hand(2, swapped))
-    await t.save(hands_played=2, winner_team="A")
+    await t.save(hands_played=2, winners=(0, 2))
     assert [(await store.stats(1, u)).rated_hands for u in LINEUP] == [2, 2, 2, 2]
     assert [(await store.stats(1, u)).matches_played for u in LINEUP] == [1, 0, 1, 0]
     assert [(await store.stats(1, u)).hands_as_opponents for u in (2, 4)] == [2, 2]
