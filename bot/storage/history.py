@@ -188,7 +188,7 @@ def _a_side(rec: HandRecord, variant: Variant) -> bool:
     not every seat, with the starter (if known) and all its partners."""
     declarers = rec.declarers
     if not declarers or list(declarers) != sorted(set(declarers)) or not (
-            0 <= declarers[0] and declarers[-1] < rec.seats and len(declarers) < rec.seats):
+            declarers[0] >= 0 and declarers[-1] < rec.seats and len(declarers) < rec.seats):
         return False
     starter = declarers[0] if rec.starter is None else rec.starter
     return starter in declarers and set(variant.partners(starter, rec.seats)) <= set(declarers)

@@ -295,7 +295,7 @@ async def test_every_release_fixture_upgrades_to_per_seat_records_without_loss(
     conn.close()
     store = await Store.open(path, clock=clock)
     try:
-        for hand_id, (starter, d1, d2) in declarers.items():
+        for hand_id, (_starter, d1, d2) in declarers.items():
             hand = await store.hand_record(hand_id)
             assert hand is not None
             assert hand.declarers == (None if d1 is None else tuple(sorted((d1, d2))))
