@@ -24,6 +24,7 @@ import asyncio
 import io
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -217,17 +218,31 @@ def _who(users: Sequence[int]) -> str:
     return " & ".join(f"<@{u}>" for u in users)
 
 
+@dataclass(frozen=True, slots=True)
+class BoardWords:
+    """The catalog keys a leaderboard's wording takes (``scope`` None: the scope's own)."""
+
+    scope: str | None
+    empty: str
+    footer: str
+
+
+BOARD_WORDS = {True: BoardWords(None, "leaderboard.empty", "leaderboard.footer"),
+               False: BoardWords("leaderboard.friends_scope", "leaderboard.friends_empty",
+                                 "leaderboard.friends_footer")}
+"""By whether the mode has fixed sides: partnerships and the players of the four-player
+game, or the players of a game whose sides change every hand (Finding Friends)."""
+
+
 def leaderboard_content(board: LeaderboardPage, server: str, locale: str) -> str:
     """The public leaderboard page (mentions, to be sent without pings)."""
-    friends = not find_variant(board.mode).fixed_sides  # players only: no partnerships
-    scope = (t("leaderboard.friends_scope", locale) if friends
-             else t(f"choice.scope.{board.scope}", locale))
+    words = BOARD_WORDS[find_variant(board.mode).fixed_sides]
+    scope = t(words.scope or f"choice.scope.{board.scope}", locale)
     lines = [t("leaderboard.title", locale, server=discord.utils.escape_markdown(server),
                by=t(f"choice.by.{board.by}", locale), scope=scope, page=board.page,
                pages=board.total_pages)]
     if not board.rows:
-        lines.append(t("leaderboard.friends_empty" if friends else "leaderboard.empty",
-                       locale))
+        lines.append(t(words.empty, locale))
     for row in board.rows:
         who = _who(row.users)
         if board.by == "rating":
@@ -239,8 +254,7 @@ def leaderboard_content(board: LeaderboardPage, server: str, locale: str) -> str
         else:
             lines.append(tn("leaderboard.row.levels", row.hands, locale, rank=row.rank,
                             who=who, levels=row.levels))
-    footer = "leaderboard.friends_footer" if friends else "leaderboard.footer"
-    lines.append(f"-# {t(footer, locale)}")
+    lines.append(f"-# {t(words.footer, locale)}")
     return "\n".join(lines)
 
 
