@@ -336,22 +336,20 @@ async def season_number(store: Storage, guild_id: int, season: int | None) -> in
 
 
 def _history_head(match: MatchSummary, locale: str) -> str:
-    """The match's line-up with the levels: per fixed team (two teams), else per seat."""
+    """The match's line-up with the levels, per side fixed at the start (`Variant.partners`:
+    a team, or in Finding Friends a seat): two teams face each other, else a list."""
     players, date, variant = match.players, f"<t:{int(match.started_at)}:f>", match.variant
-    seats = range(len(players))
-    levels = match.levels or ("?",) * len(players)
-    if variant.fixed_sides:
-        (seats_a, level_a), (seats_b, level_b) = zip(
-            (variant.partners(seat, len(seats)) for seat in seats
-             if variant.partners(seat, len(seats))[0] == seat),
-            variant.side_levels(levels), strict=True)
-        return t("history.match", locale, date=date,
-                 team_a=seats_text(players, seats_a, locale), level_a=level_a,
-                 team_b=seats_text(players, seats_b, locale), level_b=level_b)
-    line = " · ".join(
-        t("history.seat_level", locale, player=player_mention(players[seat], seat, locale),
-          level=levels[seat]) for seat in seats)
-    return t("history.friends_match", locale, date=date, count=len(players), players=line)
+    n = len(players)
+    sides = [variant.partners(seat, n) for seat in range(n)
+             if variant.partners(seat, n)[0] == seat]
+    levels = variant.side_levels(match.levels or ("?",) * n)
+    texts = [seats_text(players, side, locale) for side in sides]
+    if len(sides) == 2:
+        return t("history.match", locale, date=date, team_a=texts[0], level_a=levels[0],
+                 team_b=texts[1], level_b=levels[1])
+    line = " · ".join(t("history.seat_level", locale, player=text, level=level)
+                      for text, level in zip(texts, levels, strict=True))
+    return t("history.friends_match", locale, date=date, count=n, players=line)
 
 
 def _history_winner(match: MatchSummary, locale: str) -> str | None:
