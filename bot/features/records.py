@@ -441,19 +441,21 @@ class Records(Feature):
         target = user or interaction.user
         name = discord.utils.escape_markdown(target.display_name)
         embed: discord.Embed
-        if mode_of(mode) is Mode.FRIENDS:
+        mode_ = mode_of(mode)
+        if find_variant(mode_).fixed_sides:  # partners and sides: the partnership card
+            every = await store.stats(interaction.guild_id, target.id, season=season,
+                                      mode=mode_)
+            ranked = await store.stats(interaction.guild_id, target.id,
+                                       include_computers=False, season=season, mode=mode_)
+            embed = stats_embed(name, target.mention, every, ranked, locale)
+            number = every.season
+        else:  # sides made in play: starter, friend, opponent
             friends = await store.friends_stats(interaction.guild_id, target.id,
                                                 season=season)
             ranked_friends = await store.friends_stats(
                 interaction.guild_id, target.id, include_computers=False, season=season)
             embed = friends_embed(name, target.mention, friends, ranked_friends, locale)
             number = friends.season
-        else:
-            every = await store.stats(interaction.guild_id, target.id, season=season)
-            ranked = await store.stats(interaction.guild_id, target.id,
-                                       include_computers=False, season=season)
-            embed = stats_embed(name, target.mention, every, ranked, locale)
-            number = every.season
         label = await season_label(store, interaction.guild_id, number, locale)
         if label:
             embed.set_footer(text=label)

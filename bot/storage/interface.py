@@ -171,7 +171,7 @@ class Storage(Protocol):
 
     # stats, ratings and leaderboards
     async def stats(self, guild_id: int, user_id: int, *, include_computers: bool = True,
-                    season: int | None = None) -> UserStats: ...
+                    season: int | None = None, mode: Mode) -> UserStats: ...
 
     async def friends_stats(self, guild_id: int, user_id: int, *,
                             include_computers: bool = True,

@@ -63,8 +63,8 @@ ORDER: dict[str, tuple[str, str]] = {
 
 
 def user_stats(db: Connection, guild_id: int, user_id: int, *,
-               include_computers: bool, season: int | None) -> UserStats:
-    """A player's record in a guild and season (see `Store.stats`)."""
+               include_computers: bool, season: int | None, mode: str) -> UserStats:
+    """A player's record in a guild, season and mode with fixed sides (see `Store.stats`)."""
     number = seasons.resolve(db, guild_id, season)
     ranked_only = "" if include_computers else " AND ranked = 1"
     partner_ranked_only = "" if include_computers else " AND me.ranked = 1"
@@ -73,8 +73,8 @@ def user_stats(db: Connection, guild_id: int, user_id: int, *,
         "SELECT COUNT(DISTINCT match_id) AS played,"
         " COUNT(DISTINCT CASE WHEN won THEN match_id END) AS won"
         " FROM finished_match_seats WHERE guild_id = ? AND season = ? AND user_id = ?"
-        f" AND mode = 'teams'{ranked_only}",
-        guild_id, number, user_id,
+        f" AND mode = ?{ranked_only}",
+        guild_id, number, user_id, mode,
     )
     sides = {
         r["side"]: r for r in rows(
@@ -83,8 +83,8 @@ def user_stats(db: Connection, guild_id: int, user_id: int, *,
             " SUM(CASE WHEN result_side = side THEN 1 ELSE 0 END) AS held,"
             " SUM(levels_gained) AS levels, AVG(opponent_points) AS avg_points"
             " FROM settled_hand_seats WHERE guild_id = ? AND season = ? AND user_id = ?"
-            f" AND mode = 'teams'{ranked_only} GROUP BY side",
-            guild_id, number, user_id,
+            f" AND mode = ?{ranked_only} GROUP BY side",
+            guild_id, number, user_id, mode,
         )
     }
     partner = one(
@@ -93,12 +93,12 @@ def user_stats(db: Connection, guild_id: int, user_id: int, *,
         " COUNT(DISTINCT CASE WHEN me.won THEN me.match_id END) AS w"
         " FROM finished_match_seats AS me JOIN finished_match_seats AS p"
         " ON p.match_id = me.match_id AND p.team = me.team AND p.seat <> me.seat"
-        " WHERE me.guild_id = ? AND me.season = ? AND me.user_id = ? AND me.mode = 'teams'"
+        " WHERE me.guild_id = ? AND me.season = ? AND me.user_id = ? AND me.mode = ?"
         f" AND p.user_id <> me.user_id{partner_ranked_only}"
         " GROUP BY p.user_id ORDER BY n DESC, w DESC, p.user_id LIMIT 1",
-        guild_id, number, user_id,
+        guild_id, number, user_id, mode,
     )
-    rating = _rating(db, guild_id, number, "teams", user_id)
+    rating = _rating(db, guild_id, number, mode, user_id)
     assert m is not None
     decl, opp = sides.get("declarers"), sides.get("opponents")
     return UserStats(

@@ -306,17 +306,18 @@ class Store:
 
     async def stats(
         self, guild_id: int, user_id: int, *, include_computers: bool = True,
-        season: int | None = None,
+        season: int | None = None, mode: Mode,
     ) -> UserStats:
-        """A player's record in a guild and season (see `UserStats`; ``season`` None: the
-        current one).
+        """A player's record in a guild, season and mode with fixed sides (see `UserStats`;
+        ``season`` None: the current one; Finding Friends: `friends_stats`).
 
         ``include_computers=False`` counts only ranked matches (four distinct humans, no
         seat changing hands within a hand). The favourite partner is the human partner
         of the most finished matches (ties: most wins together, then lowest id).
         """
         return await self._db.read(lambda db: stats.user_stats(
-            db, guild_id, user_id, include_computers=include_computers, season=season))
+            db, guild_id, user_id, include_computers=include_computers, season=season,
+            mode=str(mode)))
 
     async def friends_stats(
         self, guild_id: int, user_id: int, *, include_computers: bool = True,

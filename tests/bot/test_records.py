@@ -315,7 +315,7 @@ async def _test_stats_counts_every_match_and_marks_computer_matches(w: World) ->
         "Ranked (four human players)": "0 won of 1 match, levels +1",
         "With computer players": "1 match: counted above, not in ratings or leaderboards",
     }
-    assert (await w.store.stats(w.guild.id, p0.id)).rated_hands == 3
+    assert (await w.store.stats(w.guild.id, p0.id, mode="teams")).rated_hands == 3
 
     # Someone else's record, and someone who never played.
     p4 = w.players[4]

@@ -53,10 +53,10 @@ async def test_a_friends_hand_keeps_its_seats_sides_and_levels(store: Store) -> 
 async def test_friends_stats_count_each_side_apart_from_teams(store: Store) -> None:
     await play_match(store, guild=1, channel=11, match_key="T", players=TEAMS,
                      hands=[H("A", 40, "declarers", 1)], winner=None)
-    teams_before = await store.stats(1, 101)
+    teams_before = await store.stats(1, 101, mode="teams")
     await play_friends_match(store, guild=1, channel=10, match_key="F", players=SIX,
                              hands=HANDS)
-    assert await store.stats(1, 101) == teams_before  # the teams record is untouched
+    assert await store.stats(1, 101, mode="teams") == teams_before  # the teams record is untouched
     me = await store.friends_stats(1, 101)
     assert (me.hands_played, me.hands_as_starter, me.won_as_starter) == (3, 2, 1)
     assert (me.hands_as_opponent, me.won_as_opponent, me.hands_as_friend) == (1, 0, 0)
@@ -83,7 +83,7 @@ async def test_a_friends_match_is_won_by_a_seat(store: Store) -> None:
     assert ((await store.friends_stats(1, 101)).matches_won,
             (await store.friends_stats(1, 103)).matches_played,
             (await store.friends_stats(1, 103)).matches_won) == (1, 1, 0)
-    assert (await store.stats(1, 101)).matches_played == 0
+    assert (await store.stats(1, 101, mode="teams")).matches_played == 0
     board = await store.leaderboard(1, "wins", "players", mode="friends")
     assert [(r.users, r.wins, r.matches) for r in board.rows][:2] == [
         ((101,), 1, 1), ((102,), 0, 1)]
@@ -149,15 +149,15 @@ async def test_seasons_work_per_mode(store: Store) -> None:
     await play_match(store, guild=1, channel=11, match_key="T1", players=TEAMS,
                      hands=[H("A", 40, "declarers", 1)], winner="A")
     old_friends = await store.friends_stats(1, 101)
-    old_teams = await store.stats(1, 101)
+    old_teams = await store.stats(1, 101, mode="teams")
     await store.start_season(1)
     await play_friends_match(store, guild=1, channel=10, match_key="F2", players=SIX,
                              hands=HANDS[:1])
     now = await store.friends_stats(1, 101)
     assert (now.season, now.hands_played, now.rated_hands) == (2, 1, 1)
     assert await store.friends_stats(1, 101, season=1) == old_friends
-    assert await store.stats(1, 101, season=1) == old_teams
-    assert (await store.stats(1, 101)).matches_played == 0
+    assert await store.stats(1, 101, season=1, mode="teams") == old_teams
+    assert (await store.stats(1, 101, mode="teams")).matches_played == 0
     board = await store.leaderboard(1, "levels", "players", mode="friends", season=1)
     assert board.season == 1 and len(board.rows) == 6
     assert [m.match_key for m in await store.history(10, mode="friends")] == ["F2"]
@@ -235,7 +235,7 @@ async def test_a_v4_database_upgrades_with_its_rows_and_ids(
         match = await store.match_record("M")
         assert match is not None and (match.mode, match.winners, match.seats) == (
             "teams", (0, 2), 4)
-        stats = await store.stats(1, 5)
+        stats = await store.stats(1, 5, mode="teams")
         assert (stats.matches_won, stats.held_as_opponents, stats.rated_hands) == (1, 1, 3)
         assert (await store.friends_stats(1, 5)).rating is None
     finally:

@@ -155,7 +155,7 @@ async def test_v2_database_is_migrated_to_v3_as_season_one(
         assert [(s.guild_id, s.number, s.started_at, s.ended_at)
                 for g in (1, 2) for s in await store.seasons(g)] == [
             (1, 1, 40.0, None), (2, 1, 70.0, None)]
-        stats = await store.stats(1, 5, season=1)
+        stats = await store.stats(1, 5, season=1, mode="teams")
         assert (stats.season, stats.rated_hands) == (1, 3)
         assert stats.rating == pytest.approx(27.0 - 21.0)
         pairs = await store.leaderboard(1, "rating", "partnerships", mode="teams")

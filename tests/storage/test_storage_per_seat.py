@@ -20,6 +20,7 @@ from storage_helpers import FakeClock
 
 from bot.storage import LevelPoint, MatchRecord, Store
 from bot.storage.postgres import migrate as pg_migrate
+from bot.storage.ratings import Skill, rate_teams, rate_win
 from bot.storage.sqlite.migrate import migrate as sqlite_migrate
 
 V6_ROWS = """
@@ -133,10 +134,10 @@ async def test_schema_6_rows_read_per_seat_exactly(upgraded: Store) -> None:
 
 async def test_schema_6_stats_and_boards_read_as_before(upgraded: Store) -> None:
     store = upgraded
-    two = await store.stats(1, 2)
+    two = await store.stats(1, 2, mode="teams")
     assert (two.matches_played, two.matches_won, two.favourite_partner) == (1, 1, 4)
     assert (two.hands_as_declarers, two.hands_as_opponents, two.levels_gained) == (0, 2, 12)
-    assert (await store.stats(1, 1)).held_as_declarers == 1
+    assert (await store.stats(1, 1, mode="teams")).held_as_declarers == 1
     four = await store.friends_stats(1, 4)
     assert (four.matches_won, four.hands_as_friend, four.won_as_friend) == (1, 1, 1)
     assert four.highest_level == "K" and four.rated_hands == 1
@@ -152,3 +153,14 @@ async def test_schema_6_stats_and_boards_read_as_before(upgraded: Store) -> None
         await store.leaderboard(1, "rating", "partnerships", mode="friends")
     (history,) = await store.history(10, mode="teams")
     assert (history.levels, history.winners) == (("3", "A", "3", "A"), (1, 3))
+
+
+def test_fixed_teams_are_rated_as_openskill_teams_winners_first() -> None:
+    """Two teams: exactly `rate_win`. Three teams of two: the winners gain, the two losing
+    teams (tied) lose alike."""
+    a, b, c, d = Skill(27.0, 7.0), Skill(24.0, 8.0), Skill(25.0, 6.0), Skill(23.0, 8.3)
+    assert rate_teams([[a, b]], [[c, d]]) == list(rate_win([a, b], [c, d]))
+    won, lost_1, lost_2 = rate_teams([[Skill()] * 2], [[Skill()] * 2, [Skill()] * 2])
+    assert all(s.mu > Skill().mu for s in won)
+    assert [s.mu for s in lost_1] == pytest.approx([s.mu for s in lost_2])
+    assert all(s.mu < Skill().mu for s in lost_1)

@@ -41,7 +41,7 @@ async def seed(store: Store) -> None:
 
 async def test_user_stats(store: Store) -> None:
     await seed(store)
-    s = await store.stats(1, 101)
+    s = await store.stats(1, 101, mode="teams")
     assert (s.matches_played, s.matches_won) == (3, 2)
     assert (s.hands_as_declarers, s.held_as_declarers) == (6, 3)
     assert (s.hands_as_opponents, s.held_as_opponents) == (1, 0)
@@ -50,12 +50,12 @@ async def test_user_stats(store: Store) -> None:
     assert (s.favourite_partner, s.matches_with_favourite) == (103, 2)
     assert s.rated_hands == 6 and s.rating is not None  # M3 (computers) is not rated
 
-    s = await store.stats(1, 101, include_computers=False)
+    s = await store.stats(1, 101, include_computers=False, mode="teams")
     assert (s.matches_played, s.matches_won) == (2, 1)
     assert (s.hands_as_declarers, s.held_as_declarers) == (5, 2)
     assert (s.hands_as_opponents, s.held_as_opponents, s.levels_gained) == (1, 0, 3)
 
-    s = await store.stats(1, 102)
+    s = await store.stats(1, 102, mode="teams")
     assert (s.matches_played, s.matches_won) == (3, 2)
     assert (s.hands_as_declarers, s.held_as_declarers) == (2, 2)
     assert (s.hands_as_opponents, s.held_as_opponents) == (4, 2)
@@ -63,13 +63,13 @@ async def test_user_stats(store: Store) -> None:
     assert s.levels_gained == 4
     # 104, 101 and 103 one finished match each; 104 and 101 won theirs -> lowest id
     assert (s.favourite_partner, s.matches_with_favourite) == (101, 1)
-    s = await store.stats(1, 102, include_computers=False)
+    s = await store.stats(1, 102, include_computers=False, mode="teams")
     assert (s.matches_played, s.matches_won, s.levels_gained) == (2, 1, 3)
     assert s.favourite_partner == 104  # tie on matches with 103, broken by wins
 
-    s = await store.stats(2, 101)
+    s = await store.stats(2, 101, mode="teams")
     assert (s.matches_played, s.matches_won, s.levels_gained, s.rated_hands) == (1, 1, 3, 1)
-    nobody = await store.stats(1, 555)
+    nobody = await store.stats(1, 555, mode="teams")
     assert (nobody.matches_played, nobody.hands_as_declarers, nobody.rating) == (0, 0, None)
     assert nobody.favourite_partner is None and nobody.avg_points_as_opponents is None
 
@@ -146,7 +146,7 @@ async def test_rating_leaderboards_match_an_independent_replay(store: Store) -> 
     pairs = await store.leaderboard(1, "rating", "partnerships", 1, mode="teams")
     for row in pairs.rows:
         assert row.rating == pytest.approx(expected_pairs[(row.users[0], row.users[1])])
-    assert (await store.stats(1, 104)).rating == pytest.approx(expected_players[104])
+    assert (await store.stats(1, 104, mode="teams")).rating == pytest.approx(expected_players[104])
 
 
 async def test_first_rated_hand_literal_values(store: Store) -> None:
@@ -164,7 +164,7 @@ async def test_first_rated_hand_literal_values(store: Store) -> None:
 async def test_duplicate_seats_are_not_ranked(store: Store) -> None:
     await play_match(store, guild=1, channel=1, match_key="D", players=(7, 7, 8, 9),
                      hands=[H("A", 0, "declarers", 3)], winner="A")
-    assert (await store.stats(1, 8)).rating is None
+    assert (await store.stats(1, 8, mode="teams")).rating is None
     assert (await store.leaderboard(1, "wins", "players", 1, mode="teams")).rows == []
     (summary,) = await store.history(1, mode="teams")
     assert (summary.ranked, summary.has_computers) == (False, False)

@@ -95,15 +95,15 @@ async def test_release_records_are_season_one(release_store: Store) -> None:
             1, None, first, None)  # season 1 started with the guild's first table
     assert await store.seasons(3) == []  # guild 3 was only ever read
     recorded = json.loads((FIXTURES / "release_v0_1.json").read_text("utf-8"))
-    before = await store.stats(1, 101)
-    assert await store.stats(1, 101, season=1) == before
+    before = await store.stats(1, 101, mode="teams")
+    assert await store.stats(1, 101, season=1, mode="teams") == before
     assert strip_added(fixture_module().plain(before), {}) == recorded["stats"]["1:101:True"]
 
     new = await store.start_season(1, name="after the upgrade")
     assert new.number == 2
-    fresh = await store.stats(1, 101)
+    fresh = await store.stats(1, 101, mode="teams")
     assert (fresh.season, fresh.matches_played, fresh.rating) == (2, 0, None)
-    assert await store.stats(1, 101, season=1) == before
+    assert await store.stats(1, 101, season=1, mode="teams") == before
     board = await store.leaderboard(1, "rating", "players", 1, per_page=3, season=1, mode="teams")
     assert strip_added(fixture_module().plain(board), {}) == (
         recorded["leaderboards"]["1:rating:players:1"])
