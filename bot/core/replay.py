@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot import render
-from bot.core.text import call_text, cards_text, hand_outcome, kitty_lines, pair_text, trump_text
+from bot.core.text import call_text, cards_text, hand_outcome, kitty_lines, trump_text
 from bot.i18n import resolve_locale, t, tn
 from bot.storage import HandRecord, LevelPoint
 from engine.actions import Action, StartHand, action_from_dict
@@ -248,10 +248,6 @@ def replay_frames(record: HandRecord, rules: RuleSet | None = None,
 # ---------------------------------------------------------------------------- text
 
 
-def _team(seats: Sequence[SeatInfo], team: int) -> str:
-    return pair_text([seat.mention for seat in seats], team)
-
-
 def _names(seats: Sequence[SeatInfo], which: Sequence[int]) -> str:
     return " & ".join(seats[seat].mention for seat in which)
 
@@ -288,8 +284,8 @@ def _start_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> list
         if view.friend_calls:
             lines.append(t("replay.calls", lang, player=starter, calls=", ".join(
                 call_text(call, lang) for call in view.friend_calls)))
-    elif view.declarer_team is not None:
-        lines.append(t("replay.declarers", lang, team=_team(seats, view.declarer_team)))
+    elif view.variant.fixed_sides and view.starter is not None:
+        lines.append(t("replay.declarers", lang, team=_names(seats, view.declarer_seats)))
     return lines
 
 
@@ -312,12 +308,11 @@ def _result_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> lis
     else:
         lines.append(t("replay.result.opponents", lang, points=result.opponent_points))
     if result.match_winner is not None:
-        team = view.variant.team_of(result.match_winner)
-        if team is None:
-            lines.append(t("replay.match_won_by", lang,
-                           player=seats[result.match_winner].mention))
+        team = view.variant.partners(result.match_winner, view.seats)
+        if len(team) == 1:
+            lines.append(t("replay.match_won_by", lang, player=_names(seats, team)))
         else:
-            lines.append(t("replay.match_won", lang, team=_team(seats, team)))
+            lines.append(t("replay.match_won", lang, team=_names(seats, team)))
     return lines
 
 

@@ -172,3 +172,15 @@ def test_level_is_the_hands_level() -> None:
 def test_hand_number_ranges() -> None:
     assert id_ranges([7]) == "#7"
     assert id_ranges([3, 4, 5, 9, 11, 12]) == "#3–#5, #9, #11–#12"
+
+
+def test_the_declarers_are_the_starters_partners() -> None:
+    """The start names the starter's team as the variant's partners (seats s and s + 2)."""
+    match, actions = played_hand(Match.new(), 42, rng="texts")
+    hand = match.hand
+    assert hand is not None and hand.starter is not None
+    frames = replay_frames(record_of(match, actions))
+    first, second = match.variant.partners(hand.starter, 4)
+    assert (first, second) == (hand.starter % 2, hand.starter % 2 + 2)
+    start = frame_text(frames, 0, SEATS, "en", hand_id=3)
+    assert f"Declarers: {SEATS[first].mention} & {SEATS[second].mention}." in start
