@@ -390,7 +390,7 @@ def replay_view(hand: int, step: int, steps: int) -> discord.ui.View:
 
 _BY_CHOICES = [app_commands.Choice(name=lstr(f"choice.by.{b}"), value=b) for b in BY]
 _SCOPE_CHOICES = [app_commands.Choice(name=lstr(f"choice.scope.{s}"), value=s) for s in SCOPES]
-_MODE_CHOICES = [app_commands.Choice(name=lstr(f"choice.mode.{m}"), value=m) for m in MODES]
+_MODE_CHOICES = [app_commands.Choice(name=lstr(f"choice.mode.{m}"), value=m.value) for m in MODES]
 
 
 class Records(Feature):
