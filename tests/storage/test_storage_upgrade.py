@@ -19,6 +19,7 @@ import pytest
 from storage_helpers import FakeClock
 
 from bot.storage import HandAction, StaleVersion, Store
+from bot.storage.copy import copy_database
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ADDED_SINCE = {"season": 1, "holders": [], "turn_ping": True, "auto_forced": False,
@@ -83,6 +84,22 @@ async def test_release_database_reads_exactly_as_the_release_did(release_store: 
     assert strip_added(await fixture_module().expected(release_store), found) == per_seat(
         recorded)
     assert found["season"] > 40 and found["holders"] > 5  # stats, boards, history; hands
+
+
+async def test_release_database_copied_into_postgres_reads_exactly_the_same(
+        tmp_path: Path, pg_url: str) -> None:
+    """The release's file copied into PostgreSQL (`bot.storage.copy`: upgraded to schema 7
+    on the way, ids kept) answers every read as on SQLite: the same per-seat records."""
+    path = tmp_path / "release.sqlite3"
+    shutil.copyfile(FIXTURES / "release_v0_1.sqlite3", path)
+    info = await copy_database(path, pg_url)
+    assert info.rows["matches"] > 0 and info.rows["hand_seats"] > 0
+    recorded = json.loads((FIXTURES / "release_v0_1.json").read_text("utf-8"))
+    store = await Store.open(pg_url, clock=FakeClock(1_800_000_000.0))
+    try:
+        assert strip_added(await fixture_module().expected(store), {}) == per_seat(recorded)
+    finally:
+        await store.close()
 
 
 async def test_release_records_are_season_one(release_store: Store) -> None:
