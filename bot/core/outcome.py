@@ -7,12 +7,12 @@ restart); after the commit it is handed to the publish sink the composition root
 service (bot/ui/publish.py in the bot), where the one presentation policy
 (bot/ui/policy.py) decides what each seat is shown.
 
-The records of a hand and its match are built here from the engine's match, for both modes
-(issue 14): teams keep the two partner seats and the teams' levels; Finding Friends keeps
-the starter's side as far as it is public (the starter and the friends revealed so far; the
-engine's final `HandResult.declarer_seats` once settled) and every seat's own level before
-and after the hand. Nothing hidden goes in: an unrevealed friend is recorded as an opponent
-until the reveal or the settlement shows otherwise.
+The records of a hand and its match are built here from the engine's match, per seat in
+every mode (issue 39): the starter's side as far as it is public (its partners and the
+friends revealed so far; the engine's final `HandResult.declarer_seats` once settled),
+every seat's level before and after the hand, the seats that won the match. Nothing hidden
+goes in: an unrevealed friend is recorded as an opponent until the reveal or the
+settlement shows otherwise.
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.storage import HandRecord, Holders, MatchRecord, Mode, Players
+from bot.storage import HandRecord, Holders, MatchRecord, Players
 from engine.events import Event
 from engine.game import Match
-from engine.rules import Mode as RuleMode
 from engine.views import PublicView
 
 __all__ = ["Announcement", "Move", "Publish", "hand_record", "match_record"]
@@ -90,11 +89,6 @@ class Publish:
 # ---------------------------------------------------------------------------- records
 
 
-def record_mode(match: Match) -> Mode:
-    """The records' name of a match's mode."""
-    return "friends" if match.rules.mode is RuleMode.FRIENDS else "teams"
-
-
 def _texts(levels: Sequence[object]) -> tuple[str, ...]:
     return tuple(str(level) for level in levels)
 
@@ -102,21 +96,17 @@ def _texts(levels: Sequence[object]) -> tuple[str, ...]:
 def hand_record(match: Match, *, hand_key: str, match_key: str, table_id: int,
                 players: Players, holders: Holders = ()) -> HandRecord:
     """The record of ``match``'s current hand (upsert it at the deal, after public changes
-    and at settlement; see `bot.storage.HandRecord`). Teams: as it always was."""
+    and at settlement; see `bot.storage.HandRecord`), per seat in every mode."""
     hand = match.hand
     assert hand is not None
     starter, result = hand.starter, hand.result
-    mode = record_mode(match)
     declarers: tuple[int, ...] | None
     if starter is None:
         declarers = None
-    elif mode == "teams":
-        declarers = (starter % 2, starter % 2 + 2)
     elif result is not None and result.declarer_seats:
         declarers = tuple(result.declarer_seats)
     else:
         declarers = match.public_view().declarer_seats
-    friends = mode == "friends"
     return HandRecord(
         hand_key=hand_key, match_key=match_key, table_id=table_id, hand_no=hand.number,
         seed=hand.seed, level=str(hand.level),
@@ -128,31 +118,19 @@ def hand_record(match: Match, *, hand_key: str, match_key: str, table_id: int,
         multiplier=1 if result is None else result.kitty_multiplier,
         result_side=None if result is None else result.side,
         result_levels=0 if result is None else result.levels_gained,
-        holders=holders, mode=mode,
-        levels_before=(() if not friends else
-                       _texts(match.levels if result is None else result.levels)),
-        levels_after=() if not friends or result is None else _texts(result.new_levels),
+        holders=holders, mode=match.rules.mode,
+        levels_before=_texts(match.levels if result is None else result.levels),
+        levels_after=() if result is None else _texts(result.new_levels),
     )
 
 
 def match_record(match: Match, *, match_key: str, table_id: int, guild_id: int,
                  channel_id: int, players: Players, hands_played: int) -> MatchRecord:
-    """The record of ``match`` (see `bot.storage.MatchRecord`): the teams' levels and
-    winning team, or in Finding Friends every seat's level and the winning seat."""
-    if record_mode(match) == "friends":
-        return MatchRecord(
-            match_key=match_key, table_id=table_id, guild_id=guild_id,
-            channel_id=channel_id, players=players, hands_played=hands_played,
-            mode="friends", seat_levels=_texts(match.levels), winner_seat=match.winner)
+    """The record of ``match`` (see `bot.storage.MatchRecord`): every seat's level and the
+    seats that won (the winner and its partners, `Variant.partners`)."""
+    winner = match.winner
     return MatchRecord(
         match_key=match_key, table_id=table_id, guild_id=guild_id, channel_id=channel_id,
-        players=players, levels_a=str(match.levels[0]), levels_b=str(match.levels[1]),
-        winner_team=None if match.winner is None else ("A", "B")[_team(match, match.winner)],
+        players=players, mode=match.rules.mode, levels=_texts(match.levels),
+        winners=() if winner is None else match.variant.partners(winner, len(match.levels)),
         hands_played=hands_played)
-
-
-def _team(match: Match, seat: int) -> int:
-    """The fixed team (0: A, 1: B) of `seat` in a teams match."""
-    team = match.variant.team_of(seat)
-    assert team is not None
-    return team

@@ -78,9 +78,9 @@ async def test_a_seat_taken_during_a_hand_is_taken_from_the_next_hand(tmp_path: 
         assert record.holders == ((alice.id,), (bob.id, None), (None,), (None,))
         assert record.changed_seats == (1,)
         guild = w.guild.id
-        bob_stats = await w.bot.store.stats(guild, bob.id)
+        bob_stats = await w.bot.store.stats(guild, bob.id, mode="teams")
         assert bob_stats.hands_as_declarers + bob_stats.hands_as_opponents == 0
-        alice_stats = await w.bot.store.stats(guild, alice.id)
+        alice_stats = await w.bot.store.stats(guild, alice.id, mode="teams")
         assert alice_stats.hands_as_declarers + alice_stats.hands_as_opponents == 1
         assert alice_stats.rated_hands == 0
 
