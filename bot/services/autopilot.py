@@ -20,19 +20,20 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.core.errors import UserFacingError
 from bot.core.levels import level_of, player_name
-from bot.core.outcome import Publish
 from bot.core.table import TableDoc, seats_to_act
 from bot.core.text import cards_text, mention, seat_name
 from bot.i18n import t
 from bot.runtime import offload
+from bot.runtime.logging import TableLogger
 from bot.runtime.offload import Workers
 from bot.services.forced import forced_play
 from bot.services.players import computer_action
 from bot.services.timers import Clock, Timers
+from bot.services.transaction import Tx
 from bot.storage import (
     DatabaseNotWritable,
     DatabaseUnavailable,
@@ -43,6 +44,7 @@ from bot.storage import (
 )
 from engine.actions import Action, CloseWindow, Pass, Play
 from engine.errors import TractorError
+from engine.events import Event
 from engine.game import Phase
 
 if TYPE_CHECKING:
@@ -63,12 +65,7 @@ def person_may_take_back(doc: TableDoc) -> bool:
     return entry is not None and entry.user_id is not None and not entry.autopilot
 
 
-class Tx(Protocol):
-    """What the autopilot reads and sets of a transaction (`bot.services.tables.Tx`)."""
-
-    doc: TableDoc
-    changed: bool
-    publish: Publish
+T = TypeVar("T")
 
 
 class Tables(Protocol):
@@ -77,13 +74,14 @@ class Tables(Protocol):
 
     async def load(self, table_id: int) -> tuple[StoredTable, TableDoc]: ...
 
-    async def transact(self, table_id: int, fn: Callable[[Any], Any]) -> tuple[Any, Any]: ...
+    async def transact(self, table_id: int, fn: Callable[[Tx], T]) -> tuple[Tx, T]: ...
 
-    def apply(self, tx: Any, action: Action, *, actor: int | None = None) -> Any: ...
+    def apply(self, tx: Tx, action: Action, *, actor: int | None = None
+              ) -> tuple[Event, ...]: ...
 
-    def start_hand(self, tx: Any) -> None: ...
+    def start_hand(self, tx: Tx) -> None: ...
 
-    def log(self, table_id: int, doc: TableDoc | None = None) -> Any: ...
+    def log(self, table_id: int, doc: TableDoc | None = None) -> TableLogger: ...
 
 __all__ = ["TRANSIENT", "Autopilot", "Tables", "retry_pause"]
 

@@ -20,7 +20,7 @@ import contextlib
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.core import seat_rules
@@ -41,9 +41,10 @@ from bot.core.text import (
     team_names,
 )
 from bot.i18n import t
-from bot.runtime.logging import table_logger
+from bot.runtime.logging import TableLogger, table_logger
 from bot.services.repository import TableRepository
 from bot.services.timers import Clock
+from bot.services.transaction import Tx
 from bot.storage import (
     HandAction,
     HandRecord,
@@ -51,7 +52,6 @@ from bot.storage import (
     StaleVersion,
     StoredTable,
     TableExists,
-    TableStatus,
 )
 from engine.actions import Action, StartHand, TakeBack
 from engine.cards import Card, Rank
@@ -91,27 +91,6 @@ class ReadyState:
     dealt: bool
     waiting: tuple[int, ...]
     doc: TableDoc | None = None
-
-
-@dataclass(slots=True)
-class Tx:
-    """One transaction on a table: mutate ``doc``; fill the records and what to publish."""
-
-    table: StoredTable
-    doc: TableDoc
-    status: TableStatus | None = None
-    actions: list[HandAction] = field(default_factory=list)
-    hand: HandRecord | None = None
-    match: MatchRecord | None = None
-    publish: Publish = field(default_factory=Publish)
-    events: list[Event] = field(default_factory=list)
-    end: bool = False
-    changed: bool = True
-    """Set False to commit nothing (a no-op)."""
-
-    @property
-    def table_id(self) -> int:
-        return self.table.id
 
 
 class TableService:
@@ -185,7 +164,7 @@ class TableService:
         the tables of the servers it is true of, by guild id — a cluster's)."""
         return await self.autopilot.restore(owns)
 
-    def log(self, table_id: int, doc: TableDoc | None = None) -> Any:
+    def log(self, table_id: int, doc: TableDoc | None = None) -> TableLogger:
         hand = None
         if doc is not None and doc.match is not None:
             hand = doc.match.get("hand_no")
