@@ -14,11 +14,11 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bot.render.demo import SEATS, positions
-from bot.render.friends_demo import FriendsPositions, eight_seats, six_seats
 from bot.render.hand import hand_png, render_hand
 from bot.render.summary import render_summary
 from bot.render.table import render_table, table_png
+from tools.demo_friends import FriendsPositions, eight_seats, six_seats
+from tools.demo_positions import SEATS, positions
 
 
 def _fresh() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.core.text import cards_text, hand_outcome, kitty_lines, pair_text
-from bot.render.demo import positions
 from engine.game import HandResult
+from tools.demo_positions import positions
 
 
 def settled() -> HandResult:

@@ -12,13 +12,13 @@ import pytest
 
 from bot.core.text import kitty_lines
 from bot.i18n import t
-from bot.render.demo import positions
 from bot.render.sides import kitty_to_opponents
 from bot.render.summary import HandSummary
 from engine.game import Match
 from engine.rules import Mode, RuleSet
 from engine.views import PublicView
 from tests.bot.friends_hand import play_friends_hand
+from tools.demo_positions import positions
 
 LOCALES = ("en", "zh_Hans", "zh_Hant")
 

@@ -17,8 +17,8 @@ from bot.render import (
     render_summary,
     render_table,
 )
-from bot.render.demo import SEATS, Positions, positions
 from engine.views import PlayerView, PublicView
+from tools.demo_positions import SEATS, Positions, positions
 
 
 @cache

@@ -57,15 +57,16 @@ def test_the_environment_names_the_assets_folder(tmp_path: Path, fresh_fonts: No
 
 
 def test_an_installed_copy_without_assets_renders_with_the_variable(tmp_path: Path) -> None:
-    """Like the Docker image: the packages without the source tree's assets/ beside them."""
+    """Like the Docker image: the packages without the source tree's assets/ beside them
+    (and the demo command of tools/, which draws with them)."""
     site = tmp_path / "site"
-    for package in ("bot", "engine"):
+    for package in ("bot", "engine", "tools"):
         shutil.copytree(ROOT / package, site / package,
                         ignore=shutil.ignore_patterns("__pycache__"))
     assert not (site / "assets").exists()
     env = {k: v for k, v in os.environ.items() if k != ASSETS_ENV}
     env["PYTHONPATH"] = str(site)
-    command = [sys.executable, "-m", "bot.render", "--demo", str(tmp_path / "out")]
+    command = [sys.executable, "-m", "tools.render_demo", "--demo", str(tmp_path / "out")]
 
     failed = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
                             timeout=60)

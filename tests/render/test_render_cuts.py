@@ -15,13 +15,13 @@ from test_render_names import friends_view, labels_of
 
 from bot.i18n import SUPPORTED
 from bot.render import SeatLabel, render_table, ring
-from bot.render.demo import SEATS, positions
 from bot.render.draw import tile_offsets, width_of
 from bot.render.faces import INDEX_W, RANK_STEP, card_tile
 from bot.render.summary import team_line
 from bot.render.table import TILE_CARDS, last_trick_tiles
 from engine.cards import ALL_CARDS, Card, parse_cards
 from engine.game import Trick
+from tools.demo_positions import SEATS, positions
 
 
 @pytest.mark.parametrize("locale", SUPPORTED)

@@ -29,15 +29,7 @@ from bot.render import (
     ring,
     summary,
 )
-from bot.render.demo import SEATS
 from bot.render.faces import RANK_STEP
-from bot.render.friends_demo import (
-    FriendsPositions,
-    eight_seats,
-    seat_labels,
-    six_seats,
-    with_friends,
-)
 from bot.render.hand import layout, tuple_groups
 from bot.render.ring import SLOTS, cells, fitted_call, play_rows
 from bot.render.sides import Call, Role, sides_of
@@ -47,6 +39,14 @@ from engine.cards import Card, Rank, Suit, parse_cards
 from engine.game import Match, Phase, Trick
 from engine.rules import Mode, RuleSet
 from engine.views import PlayerView, PublicView
+from tools.demo_friends import (
+    FriendsPositions,
+    eight_seats,
+    seat_labels,
+    six_seats,
+    with_friends,
+)
+from tools.demo_positions import SEATS
 from tools.selfplay import play_hand
 
 MAX_BYTES = 64 * 1024  # the 8-seat table holds up to 64 cards and 32 tiles

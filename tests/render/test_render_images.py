@@ -24,9 +24,9 @@ from PIL import Image, ImageChops, ImageStat
 from zh_labels import ZH
 
 from bot.render import HandSummary, SeatLabel, render_hand, render_summary, render_table
-from bot.render.demo import SEATS, Positions, positions
 from engine.cards import parse_cards
 from engine.game import Trick
+from tools.demo_positions import SEATS, Positions, positions
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"

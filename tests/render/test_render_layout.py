@@ -10,10 +10,10 @@ from PIL import Image, ImageDraw
 from zh_labels import ZH
 
 from bot.render import ENGLISH, Labels, SeatLabel, faces, hand, ring, summary, table
-from bot.render.demo import positions
 from bot.render.faces import INDEX_W
 from bot.render.fonts import font
 from bot.render.hand import layout, partition
+from tools.demo_positions import positions
 
 PHONE = 360  # px: the pictures are drawn at twice this width
 SCALE = PHONE / hand.WIDTH

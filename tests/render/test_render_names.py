@@ -20,14 +20,14 @@ from PIL import Image, ImageDraw
 from bot.i18n import SUPPORTED, messages, t
 from bot.render import Labels, SeatLabel, render_table, ring, table
 from bot.render import draw as draw_module
-from bot.render.demo import positions
 from bot.render.draw import text_box, width_of
-from bot.render.friends_demo import eight_seats, with_friends
 from bot.render.names import fit_name
 from bot.render.sides import sides_of
 from engine.cards import parse_cards
 from engine.game import Trick
 from engine.views import PublicView
+from tools.demo_friends import eight_seats, with_friends
+from tools.demo_positions import positions
 
 DISCORD_32 = ("xXx_DragonSlayer_Supreme_2024_xX", "Bernadette the Bold of the North",
               "李白的朋友们很多很多很多很多很多很多很多很多很多很多很多很多")

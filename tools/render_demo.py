@@ -1,4 +1,4 @@
-"""`python -m bot.render --demo DIR`: draw the demo pictures into DIR.
+"""`python -m tools.render_demo --demo DIR`: draw the demo pictures into DIR.
 
 The four-seat game (a seeded hand): hand.png (seat 1 mid-hand, two cards selected),
 hand_burying.png (the starter's 33 cards, kitty marked), table.png (a trick in progress) and
@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bot.render.demo import DEMO_SEED, SEATS, positions
-from bot.render.friends_demo import eight_seats, six_seats
 from bot.render.hand import render_hand
 from bot.render.labels import ENGLISH, Labels
 from bot.render.summary import render_summary
 from bot.render.table import render_table
+from tools.demo_friends import eight_seats, six_seats
+from tools.demo_positions import DEMO_SEED, SEATS, positions
 
 
 def _catalog_labels(locale: str) -> Labels:
