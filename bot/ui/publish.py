@@ -144,7 +144,7 @@ class Publisher:
         try:
             while table_id in self._pending:
                 job = self._pending.pop(table_id)
-                interval = self.config.edit_interval
+                interval = self.budget.table_interval(self.config.edit_interval)
                 if interval > 0 and not job.publish.repost and not job.ended:
                     wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()
                     if job.publish.panels:

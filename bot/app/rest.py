@@ -1,0 +1,38 @@
+"""The REST budget's hook on discord.py (issue 36): every call the bot makes with its
+token through ``HTTPClient.request`` — each message sent, edited or deleted by channel id
+— first waits for `RestBudget.acquire`; interaction endpoints (`bot.runtime.budget.counted`)
+go straight through.
+
+The hook wraps the client's ``request`` on the instance, so it sits above whatever
+transport is below: discord.py's own (its per-route buckets, its 429 handling) in
+production, SimCord's in-memory router in tests, which still sees every call. Interaction
+answers, original-response edits and follow-ups mostly travel through discord.py's
+webhook adapter and never reach ``HTTPClient.request``; those that do are let through by
+path. A call waits here before discord.py's per-route bucket, so a route bucket can only
+spread calls further apart, never bunch them past the budget.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discord.http import HTTPClient, Route
+
+from bot.runtime.budget import RestBudget, counted
+
+__all__ = ["install_budget"]
+
+
+def install_budget(http: HTTPClient, budget: RestBudget) -> None:
+    """Make every counted call of `http` wait for `budget` first (once per client)."""
+    request = http.request
+    if getattr(request, "__tractor_budget__", None) is not None:
+        return
+
+    async def budgeted(route: Route, **kwargs: Any) -> Any:
+        if counted(route.path):
+            await budget.acquire()
+        return await request(route, **kwargs)
+
+    budgeted.__tractor_budget__ = budget  # type: ignore[attr-defined]
+    http.request = budgeted  # type: ignore[method-assign]
