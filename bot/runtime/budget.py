@@ -86,10 +86,11 @@ class RestBudget:
     A sliding window: at most `burst` grants in any `window` seconds (``floor(rate)`` in
     any second; below one a second, one call every ``1/rate`` seconds), so that no 1-second
     window at Discord sees more than the rate, however its windows are aligned. Waiting
-    calls are granted strictly by priority, first come first served within one; a single
-    pump task hands out the slots as they free up. `clock` and `sleep` are read at each
-    use (under SimCord, ``time.monotonic`` and ``asyncio.sleep`` are its virtual clock);
-    tests and benches may replace them. ``rate=math.inf``: no limit (the tests' default).
+    calls are granted strictly by priority, first come first served within one: each sleeps
+    (on its own timer, which SimCord's settling recognises) until the slot its place in the
+    line should get, then looks again (a higher priority may have come in front). `clock`
+    and `sleep` are read at each use (under SimCord, ``time.monotonic`` and
+    ``asyncio.sleep`` are its virtual clock); tests and benches may replace them. ``rate=math.inf``: no limit (the tests' default).
     """
 
     def __init__(self, rate: float, *, clock: Callable[[], float] | None = None,
@@ -105,9 +106,8 @@ class RestBudget:
         """Grants allowed in any `window` (0: no limit)."""
         self.window = max(1.0, self.burst / rate) if limited else 0.0
         self._grants: collections.deque[float] = collections.deque(maxlen=self.burst or 1)
-        self._queues: dict[Priority, collections.deque[asyncio.Future[None]]] = {
+        self._queues: dict[Priority, collections.deque[_Ticket]] = {
             p: collections.deque() for p in Priority}
-        self._pump: asyncio.Task[None] | None = None
         self.pressure = Pressure(rate)
         self.granted: Counter[Priority] = Counter()
         """Calls granted so far, by priority."""
@@ -124,17 +124,29 @@ class RestBudget:
     async def acquire(self, priority: Priority | None = None) -> None:
         """Wait for the right to make one counted call (`current_priority()` by default)."""
         chosen = current_priority() if priority is None else priority
-        now = self.clock()
+        asked = now = self.clock()
         self.pressure.demand(now, chosen, self.waiting)
         if not self.burst or (not self.waiting and self._free(now)):
             self._grant(now, chosen)
             return
-        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queues[chosen].append(waiter)
-        if self._pump is None or self._pump.done():
-            self._pump = asyncio.create_task(self._serve(), name="tractor-rest-budget")
-        await waiter
-        self._note_wait(chosen, self.clock() - now)
+        ticket = _Ticket()
+        queue = self._queues[chosen]
+        queue.append(ticket)
+        try:
+            while True:
+                now = self.clock()
+                if self._ahead(ticket) == 0 and self._free(now):
+                    queue.popleft()
+                    ticket.granted = True
+                    self._grant(now, chosen)
+                    break
+                # its own timer (not a future another task resolves): SimCord sees a sleep
+                delay = self._slot_after(self._ahead(ticket), now) - now
+                await (self.sleep(delay) if delay > _EPS else asyncio.sleep(0))
+        finally:
+            if not ticket.granted:
+                queue.remove(ticket)
+        self._note_wait(chosen, self.clock() - asked)
 
     def table_interval(self, base: float) -> float:
         """Seconds between two edits of a table message now: `base` when the budget has
@@ -161,26 +173,33 @@ class RestBudget:
         self.waited[priority] += wait
         self.longest[priority] = max(self.longest[priority], wait)
 
-    def _head(self) -> tuple[Priority, asyncio.Future[None]] | None:
-        """The next waiting call: the oldest of the first priority (dropping the
-        cancelled)."""
-        for priority, queue in self._queues.items():
-            while queue and queue[0].done():
-                queue.popleft()
-            if queue:
-                return priority, queue[0]
-        return None
+    def _ahead(self, ticket: _Ticket) -> int:
+        """Calls waiting ahead of `ticket`: every one of a first priority, then the older
+        of its own."""
+        ahead = 0
+        for queue in self._queues.values():
+            if ticket in queue:
+                return ahead + queue.index(ticket)
+            ahead += len(queue)
+        raise ValueError("not waiting")
 
-    async def _serve(self) -> None:
-        while (head := self._head()) is not None:
-            now = self.clock()
-            if self._free(now):
-                priority, waiter = head
-                self._queues[priority].popleft()
-                self._grant(now, priority)
-                waiter.set_result(None)
-                continue
-            await self.sleep(self._grants[0] + self.window - now)
+    def _slot_after(self, ahead: int, now: float) -> float:
+        """When the slot after `ahead` more grants frees up (if no one else asks first)."""
+        grants = collections.deque(self._grants, maxlen=self.burst)
+        when = now
+        for _ in range(ahead + 1):
+            when = max(now, grants[0] + self.window) if len(grants) >= self.burst else now
+            grants.append(when)
+        return when
+
+
+class _Ticket:
+    """One waiting call's place in its queue."""
+
+    __slots__ = ("granted",)
+
+    def __init__(self) -> None:
+        self.granted = False
 
 
 class Pressure:
