@@ -90,7 +90,8 @@ class RestBudget:
     (on its own timer, which SimCord's settling recognises) until the slot its place in the
     line should get, then looks again (a higher priority may have come in front). `clock`
     and `sleep` are read at each use (under SimCord, ``time.monotonic`` and
-    ``asyncio.sleep`` are its virtual clock); tests and benches may replace them. ``rate=math.inf``: no limit (the tests' default).
+    ``asyncio.sleep`` are its virtual clock); tests and benches may replace them.
+    ``rate=math.inf``: no limit (the tests' default).
     """
 
     def __init__(self, rate: float, *, clock: Callable[[], float] | None = None,
