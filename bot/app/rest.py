@@ -24,15 +24,14 @@ __all__ = ["install_budget"]
 
 
 def install_budget(http: HTTPClient, budget: RestBudget) -> None:
-    """Make every counted call of `http` wait for `budget` first (once per client)."""
-    request = http.request
-    if getattr(request, "__tractor_budget__", None) is not None:
-        return
+    """Make every counted call of `http` wait for `budget` first (a budget installed
+    before is replaced)."""
+    request = getattr(http.request, "__wrapped__", http.request)
 
     async def budgeted(route: Route, **kwargs: Any) -> Any:
         if counted(route.path):
             await budget.acquire()
         return await request(route, **kwargs)
 
-    budgeted.__tractor_budget__ = budget  # type: ignore[attr-defined]
+    budgeted.__wrapped__ = request  # type: ignore[attr-defined]
     http.request = budgeted  # type: ignore[method-assign]
