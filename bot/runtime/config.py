@@ -114,7 +114,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("REST_BUDGET", "45",
             "Discord REST calls a second the whole bot may make against its global limit "
             "(50/s per bot; raise it if Discord granted more): each cluster takes its "
-            "shards' share of it (see README, Running it big); interaction answers and "
+            "shards' share of it (README, Shard clusters); interaction answers and "
             "token edits are not counted"),
     Setting("TURN_PING_IDLE", "60",
             "seconds without a move after which a player's turn notice pings them (the "
