@@ -734,10 +734,12 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
     yield from limit_lines(report)
     for key, label in (("turn_notice_ms", "turn notice"),
                        ("table_staleness_ms", "table lag")):
-        entry = report[key]
-        yield (f"  {label:14} p50 {entry['p50']} ms, p99 {entry['p99']} ms, "
-               f"max {entry['max']} ms (n={entry['n']})")
-    yield f"  unacknowledged interactions: {report['unacknowledged']}"
+        entry = report.get(key)
+        if entry is not None:  # (a report from before issue 36 has none)
+            yield (f"  {label:14} p50 {entry['p50']} ms, p99 {entry['p99']} ms, "
+                   f"max {entry['max']} ms (n={entry['n']})")
+    if "unacknowledged" in report:
+        yield f"  unacknowledged interactions: {report['unacknowledged']}"
     if report.get("budget"):
         yield f"  REST budget: {report['budget']}"
     if report["failures"]:
