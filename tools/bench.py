@@ -200,12 +200,13 @@ class _Human:
         await self.bench.changed(self.table_id, step, ready=self.seat)
 
     async def panel_at(self, step: int) -> Any:
-        """Wait until the DM panel shows `step`."""
+        """Wait until the DM panel shows `step` (or a later one: the table moved on while
+        it was being drawn, as the declarations do with computers that wait)."""
         event = self.bench.meter.channel_events.setdefault(
             self.actor.user.dm_channel.id, asyncio.Event())
         while not self.bench.stopping:
             panel = self.panel()
-            if panel is not None and any(_verb(c)[1] == step for c in _components(panel)):
+            if panel is not None and any(_verb(c)[1] >= step for c in _components(panel)):
                 return panel
             event.clear()
             await event.wait()
@@ -553,6 +554,8 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     finally:
         for task in tasks:
             task.cancel()
+        if autopilot_of is not None:  # no computer turn may sleep on SimCord's clock after
+            autopilot_of.config = autopilot_of.config.with_changes(action_delay=0.0)
         undo_limit()
         meter.uninstall()
     stats = Counter(repository.stats)
