@@ -9,7 +9,9 @@ production, SimCord's in-memory router in tests, which still sees every call. In
 answers, original-response edits and follow-ups mostly travel through discord.py's
 webhook adapter and never reach ``HTTPClient.request``; those that do are let through by
 path. A call waits here before discord.py's per-route bucket, so a route bucket can only
-spread calls further apart, never bunch them past the budget.
+spread calls further apart, never bunch them past the budget. What the budget keeps away:
+on a 429 with ``X-RateLimit-Global``, discord.py holds every REST call of the process (its
+``_global_over`` event) for the ``retry_after`` Discord names.
 """
 
 from __future__ import annotations
