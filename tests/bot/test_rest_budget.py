@@ -9,6 +9,7 @@ import heapq
 import itertools
 import logging
 import math
+from collections.abc import Iterator
 
 import pytest
 
@@ -160,6 +161,14 @@ async def test_no_limit() -> None:
 ASKED: list[asyncio.Future[None]] = []
 
 
+@pytest.fixture(autouse=True)
+def _cancel_asked() -> Iterator[None]:
+    yield
+    for asked in ASKED:
+        asked.cancel()
+    ASKED.clear()
+
+
 async def offered(rest: RestBudget, clock: Clock, seconds: float, per_second: float,
                   priority: Priority = Priority.TABLE) -> None:
     """`per_second` calls a second for `seconds` (not awaited: demand, not grants)."""
@@ -211,3 +220,18 @@ def test_interaction_endpoints_are_not_counted() -> None:
     assert not counted("/webhooks/{webhook_id}/{webhook_token}")
     assert not counted("/webhooks/34/tok/messages/@original")
     assert not counted("/webhooks/34/tok/messages/56")
+
+
+def test_a_cluster_takes_its_shards_share_of_the_budget() -> None:
+    from bot.runtime.config import Config
+
+    def budget_of(**env: str) -> float:
+        base = {"DATABASE_URL": "postgresql://tractor@db/tractor", "REST_BUDGET": "45"}
+        return Config.from_env({**base, **env}, require_token=False).process_rest_budget
+
+    assert budget_of() == 45.0  # one process: all of it
+    assert budget_of(SHARD_COUNT="4") == 45.0  # every shard here
+    assert budget_of(SHARD_COUNT="4", CLUSTER_INDEX="1", CLUSTER_COUNT="2") == 22.5
+    assert budget_of(SHARD_COUNT="4", SHARD_IDS="0-2") == 33.75
+    assert budget_of(SHARD_COUNT="4", SHARD_IDS="3", DISCORD_API_BASE="http://proxy:8080/api/v10",
+                     REST_BUDGET="100") == 25.0  # with a proxy too
