@@ -192,12 +192,13 @@ class GlobalLimit:
         self.free: Counter[str] = Counter()
         """Interaction calls, by kind."""
         self.refused: Counter[str] = Counter()
-        """Counted calls answered with a global 429, by kind."""
+        """Counted calls answered with a global 429, by kind (the whole run)."""
 
     def clear(self) -> None:
+        """Start the measured window (the 429s keep counting from the start: one in the
+        warm-up loses a message just the same)."""
         self.counted.clear()
         self.free.clear()
-        self.refused.clear()
 
     def note(self, method: str, path: str, payload: Any, channel_type: int | None) -> None:
         """One call reaching Discord: noted, or refused (raises the 429)."""
