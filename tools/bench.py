@@ -558,6 +558,10 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             autopilot_of.config = autopilot_of.config.with_changes(action_delay=0.0)
         undo_limit()
         meter.uninstall()
+        # the publisher's clock is SimCord's again: its last edits' real times would make
+        # it wait for ages before the next (the edit interval counts from them)
+        bot.publisher.config = bot.publisher.config.with_changes(edit_interval=0.0)
+        getattr(bot.publisher, "_last_edit", {}).clear()
     stats = Counter(repository.stats)
     stats.subtract(stats_before)
     moves, hands = bench.moves, bench.hands
