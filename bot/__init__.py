@@ -1,4 +1,4 @@
-"""The Discord bot: services, storage, rendering, views and cogs (DESIGN.md §1, §3, §4).
+"""The Discord bot: services, storage, rendering, views and cogs (docs/architecture.md).
 
 ``bot.create_bot(database)`` returns an unstarted `commands.Bot` (see bot/app/client.py).
 Importing ``bot`` itself stays light: `create_bot` is imported on first use, so

@@ -64,7 +64,8 @@ def declaration_error(
 ) -> Reason | None:
     """Why `seat` may not declare `cards` over `standing` now, or `None` if it may (R5).
 
-    Does not check that the seat holds the cards: the game does.
+    More identical cards than the table's decks hold are refused (F3: k up to D). Does not
+    check that the seat holds the cards: the game does.
     """
     level = as_rank(level)
     key = _refusal(standing, seat, cards, level, rules)
@@ -77,6 +78,8 @@ def declaration_error(
     if key == "declare.too_weak":
         assert standing is not None
         return ruling(key, cards=format_cards(standing[1]))
+    if key == "declare.copies":
+        return ruling(key, decks=deal_shape(rules).decks)
     return ruling(key)
 
 
@@ -95,6 +98,9 @@ def _refusal(standing: Standing, seat: int, cards: Sequence[Card], level: Rank,
     strength = declaration_strength(cards, level)
     if strength is None:
         return "declare.shape"
+    decks = deal_shape(rules).decks
+    if len(cards) > decks:  # more copies than the pack holds (F3: k up to D)
+        return "declare.copies" if decks > 2 else "declare.shape"
     if cards[0].suit is None and not rules.no_trump_allowed:
         return "declare.no_trump_off"
     if standing is None:

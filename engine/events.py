@@ -1,4 +1,4 @@
-"""Events: what a transition tells the table, as data (DESIGN.md §1).
+"""Events: what a transition tells the table, as data (docs/architecture.md).
 
 Every event is public unless its docstring says otherwise: the bot may show any of them to
 everyone. Private information (a seat's cards) never travels in an event; it leaves the

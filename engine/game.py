@@ -425,16 +425,18 @@ def no_bid_trump(kitty: Sequence[Card], level: Rank, rule: NoBid) -> tuple[Cards
     """The kitty cards turned up and the trump they name when nobody declared (R5, R12).
 
     `kitty_top_card`: the top card's suit, no trump for a joker. `reveal_until_level`: turn
-    cards until a level card names its suit; if none, the suit of the highest (non-joker)
-    card, the first of equals.
+    cards until a level card names its suit; if none, the suit of the highest card by rank (A
+    down to 2; jokers have no suit and are passed over), the first of equals; a kitty of
+    jokers only (possible with three or four decks) names no trump, as a joker on top does.
     """
     if rule is NoBid.KITTY_TOP_CARD:
         return (kitty[0],), Trump(level, kitty[0].suit)
     for index, card in enumerate(kitty):
         if card.rank == level:
             return tuple(kitty[: index + 1]), Trump(level, card.suit)
-    highest = max((card for card in kitty if card.suit is not None), key=lambda c: c.rank)
-    return tuple(kitty), Trump(level, highest.suit)
+    suited = [card for card in kitty if card.suit is not None]
+    highest = max(suited, key=lambda c: c.rank).suit if suited else None
+    return tuple(kitty), Trump(level, highest)
 
 
 def _bury(match: Match, action: Bury) -> tuple[Match, tuple[Event, ...]]:

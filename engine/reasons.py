@@ -71,6 +71,8 @@ ENGLISH: Final[Mapping[str, str]] = {
                            "(F3)"),
     "declare.self_many": ("Your declaration already stands: you can only strengthen it with "
                           "more copies of the same card (F3)"),
+    "declare.copies": ("The pack holds {decks} copies of each card: show at most {decks} "
+                       "identical cards (F3)"),
     "declare.answered": ("You have already answered this declaration window; wait for the "
                          "next batch (R5)"),
     "declare.fixed_trump": ("This table plays with a fixed trump for the whole match: nobody "

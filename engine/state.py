@@ -73,10 +73,12 @@ class Trick:
     def complete(self) -> bool:
         return len(self.plays) == self.seat_count
 
-    def winning_seat(self, trump: Trump) -> int:
-        """The seat winning so far (R9), or that won."""
+    def winning_seat(self, trump: Trump | None) -> int:
+        """The seat winning so far (R9), or that won (with no trump known: its leader)."""
         if self.winner is not None:
             return self.winner
+        if trump is None:
+            return self.leader
         return (self.leader + trick_winner(self.plays, trump, self.throw_ruff)) \
             % self.seat_count
 

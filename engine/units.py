@@ -223,3 +223,18 @@ def decompose(cards: Iterable[Card], trump: Trump) -> list[Unit]:
         units += decompose_suit(group, trump)
     units.sort(key=_RANK, reverse=True)
     return units
+
+
+def shape_of(cards: Sequence[Card], trump: Trump | None, *, leading: bool = True) -> str:
+    """``single`` / ``pair`` / ``triple`` / ``quad`` / ``tractor`` / ``throw`` / ``mixed``
+    for a play. Only a lead of several units is a throw (R7); a follow of several units is
+    ``mixed``."""
+    if trump is None or not cards:
+        return "mixed"
+    suits = {trump.suit_index(c) for c in cards}
+    if len(suits) > 1:
+        return "mixed"
+    units = decompose(list(cards), trump)
+    if len(units) > 1:
+        return "throw" if leading else "mixed"
+    return units[0].kind.value

@@ -1,4 +1,4 @@
-"""Views: the only way hidden information leaves the engine (DESIGN.md §1).
+"""Views: the only way hidden information leaves the engine (docs/architecture.md).
 
 `public_view(match)` is what everyone may see; `player_view(match, seat)` adds that seat's
 own cards (and, for the starter, the kitty they took and buried). Renderers, public

@@ -161,3 +161,12 @@ def test_the_architecture_map_names_every_module() -> None:
     folders = {re.match(r"`([\w/]+)/`", item)[1] for item in items}  # type: ignore[index]
     packages = {str(p.parent.relative_to(ROOT)) for p in (ROOT / "bot").rglob("*.py")}
     assert packages - {"bot"} <= folders, sorted(packages - folders)
+
+
+def test_no_file_cites_a_missing_document() -> None:
+    """Docstrings and settings cite documents of this repository (DESIGN.md is not one)."""
+    cited = [str(path.relative_to(ROOT)) for folder in ("bot", "engine", "tools", "tests")
+             for path in (ROOT / folder).rglob("*") if path.suffix in {".py", ".toml"}
+             and "DESIGN.md" in path.read_text(encoding="utf-8")
+             and path.name != "test_docs.py"]
+    assert cited == []

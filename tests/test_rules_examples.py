@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cards import Rank, Suit, parse_cards
+from engine.cards import ALL_CARDS, Rank, Suit, parse_cards
+from engine.deal import deal_shape
+from engine.declaring import declaration_error
 from engine.follow import follow_error
-from engine.rules import RuleSet, ThrowRuff
+from engine.game import no_bid_trump
+from engine.rules import NoBid, RuleSet, ThrowRuff
 from engine.scoring import advance_level, kitty_multiplier, settle
 from engine.throw import check_throw
 from engine.trick import trick_winner
@@ -123,3 +126,102 @@ def test_r11_and_r12_examples() -> None:
     assert kitty_multiplier(throw, HEARTS_2) == 6
     assert kitty_multiplier(throw, HEARTS_2, RuleSet(kitty_multiplier="largest_unit")) == 4
     assert kitty_multiplier(throw, HEARTS_2, RuleSet(kitty_multiplier="flat_2")) == 2
+
+
+# ---- the last open readings (issue 38): each settled in the book with an example --------
+
+DIAMONDS_4 = Trump(Rank.FOUR, Suit.DIAMONDS)
+
+
+def test_r4_the_lowest_suit_off_suit_level_pair_joins_the_tractor() -> None:
+    # docs/rules.md#r4: A♦ A♦ 4♠ 4♠ 4♥ 4♥ is the tractor A♦ A♦ 4♥ 4♥ and the pair 4♠ 4♠
+    lead = parse_cards("AD AD 4S 4S 4H 4H")
+    assert [unit.cards for unit in decompose_suit(lead, DIAMONDS_4)] == [
+        tuple(parse_cards("4H 4H AD AD")), tuple(parse_cards("4S 4S"))]
+    assert check_throw(lead, [parse_cards("BJ BJ"), [], []], DIAMONDS_4) == parse_cards("4S 4S")
+    clubs = parse_cards("AD AD 4S 4S 4H 4H 4C 4C")
+    assert decompose_suit(clubs, DIAMONDS_4)[0].cards == tuple(parse_cards("4C 4C AD AD"))
+    assert check_throw(clubs, [parse_cards("BJ BJ")], DIAMONDS_4) == parse_cards("4H 4H")
+
+
+@pytest.mark.parametrize(("lead", "led"), [("4S 4S 4S 4S AD AD 4H 4H", "4S 4S 4S 4S"),
+                                           ("4C 4C 4C 4C AD AD 4S 4S", "4C 4C 4C 4C"),
+                                           ("4H 4H 4H 4H AD AD 4C 4C", "4H 4H 4H 4H")])
+def test_f2_of_equally_small_and_weak_units_of_different_shapes_the_widest_leads(
+        lead: str, led: str) -> None:
+    # docs/rules.md#f2 (and R7): a quadruple before a tractor of two pairs, whatever the suits
+    beater = parse_cards("4D 4D 4D 4D BJ BJ")
+    assert check_throw(parse_cards(lead), [beater], DIAMONDS_4) == parse_cards(led)
+
+
+@pytest.mark.parametrize("trump", [Trump(level, suit) for level in Rank if not level.is_joker
+                                   for suit in (*Suit, None)])
+def test_f2_two_tractors_of_one_shape_are_never_equally_weak(trump: Trump) -> None:
+    # docs/rules.md#f2: a tractor's top shared by several cards (off-suit L pairs) has one
+    # card under it (the A of trump), whose copies a play holds in one unit; in no trump no
+    # tractor tops at an L card
+    trumps = [card for card in ALL_CARDS if trump.is_trump(card)]
+    for order in {trump.strength(card) for card in trumps}:
+        tops = [card for card in trumps if trump.strength(card) == order]
+        below = [card for card in trumps if trump.strength(card) == order - 1]
+        if len(tops) > 1:
+            assert len(below) <= 1, (trump, order)
+
+
+def test_f2_follow_duties_come_in_order_not_by_count() -> None:
+    # docs/rules.md#r8 and #f2: four decks, a triple and two pairs led
+    lead = parse_cards("5S 5S 5S 7S 7S 10S 10S")
+    hand = parse_cards("9S 9S 9S 9S 3S 4S 6S JS 2C")
+    for play in ("9S 9S 9S 3S 4S 6S JS", "9S 9S 9S 9S 3S 4S 6S"):  # by count: only the second
+        assert follow_error(hand, lead, parse_cards(play), HEARTS_2) is None
+
+
+@pytest.mark.parametrize(("points", "result"), [
+    (0, ("declarers", 3)), (3, ("declarers", 2)), (39, ("declarers", 2)),
+    (78, ("declarers", 1)), (83, ("opponents", 0)), (119, ("opponents", 0)),
+    (121, ("opponents", 1))])
+def test_r10_totals_between_the_rows(points: int, result: tuple[str, int]) -> None:
+    # docs/rules.md#r10: with throw_penalty, each row runs up to the next row's first number
+    assert settle(points) == result
+
+
+def test_house_every_unit_needs_one_placement_against_every_way() -> None:
+    # docs/rules.md#house-options, throw_ruff every_unit: ♥4 ♥4 ♥9 ♥9 beats each way of
+    # ♥3 ♥3 ♥8 ♥8 with a different placement, so it does not win; ♥10 ♥10 ♥9 ♥9 does
+    every = ThrowRuff.EVERY_UNIT
+    lead, first = parse_cards("AS AS KS QS"), parse_cards("3H 3H 8H 8H")
+    assert trick_winner([lead, first, parse_cards("4H 4H 9H 9H")], HEARTS_2, every) == 1
+    assert trick_winner([lead, first, parse_cards("10H 10H 9H 4H")], HEARTS_2, every) == 1
+    assert trick_winner([lead, first, parse_cards("10H 10H 9H 9H")], HEARTS_2, every) == 2
+
+
+def test_r5_a_lone_twin_is_no_reinforcement() -> None:
+    # docs/rules.md#r5: the reinforcement is the pair; the twin alone is refused
+    standing = (1, parse_cards("2H"))
+    assert declaration_error(standing, 1, parse_cards("2H 2H"), Rank.TWO) is None
+    alone = declaration_error(standing, 1, parse_cards("2H"), Rank.TWO)
+    assert alone is not None and alone.key == "declare.self"
+    partner = declaration_error(standing, 3, parse_cards("2H"), Rank.TWO)
+    assert partner is not None and partner.key == "declare.too_weak"
+
+
+def test_r12_reveal_until_level_and_loop_with_must_defend() -> None:
+    # docs/rules.md#r12's examples
+    kitty = parse_cards("RJ 3H 9S 4C 9D 6C 7H 8H")
+    assert no_bid_trump(kitty, Rank.FIVE, NoBid.REVEAL_UNTIL_LEVEL)[1] == Trump(Rank.FIVE,
+                                                                                Suit.SPADES)
+    loop = RuleSet(match_end="loop", must_defend="A")
+    assert advance_level(Rank.KING, 3, True, loop) == (Rank.ACE, False)
+    assert advance_level(Rank.ACE, 3, True, loop) == (Rank.FOUR, False)
+    assert advance_level(Rank.ACE, 3, False, loop) == (Rank.ACE, False)
+
+
+@pytest.mark.parametrize(("players", "decks", "shape"), [
+    (5, 3, (31, 7, 1, (7, 6, 6, 6, 6))), (7, 2, (14, 10, 2, (3, 3, 3, 3, 2))),
+    (4, 4, (52, 8, 1, (11, 11, 10, 10, 10)))])
+def test_f1_another_deck_count(players: int, decks: int,
+                               shape: tuple[int, int, int, tuple[int, ...]]) -> None:
+    # docs/rules.md#f1: friends by players only; batches as equal as can be, larger first
+    got = deal_shape(RuleSet.from_dict({"mode": "friends", "players": players,
+                                        "decks": decks}))
+    assert (got.hand_size, got.kitty_size, got.friends, got.batches) == shape

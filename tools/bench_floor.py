@@ -244,7 +244,7 @@ class FloorStore:
         """Store table `number`, `people` seated first, computers in the other seats."""
         doc = TableDoc(guild_id, channel_id, people[0])
         doc.seats = [Seat(person, f"Player {n + 1}") for n, person in enumerate(people)]
-        doc.seats += [Seat(None, f"Computer {n + 1}") for n in range(SEATS - len(people))]
+        doc.seats += [Seat(None, f"Bot {n + 1}") for n in range(SEATS - len(people))]
         doc.match_key = f"floor-{number}"
         doc.hand_key = f"floor-{number}-h1"
         self.tables[number] = (await self.store.create_table(

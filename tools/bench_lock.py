@@ -24,7 +24,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.storage import HandAction, HandRecord, MatchRecord, StorageError, Store, StoredTable
+from bot.storage import (
+    HandAction,
+    HandRecord,
+    MatchRecord,
+    Mode,
+    StorageError,
+    Store,
+    StoredTable,
+)
 
 LOCKER = """
 import sqlite3, sys, time
@@ -63,9 +71,10 @@ async def setup(store: Store, tables: int, doc_size: int) -> list[StoredTable]:
         t = await store.create_table(1, 1000 + i, 1, doc_of(doc_size, 0))
         players = (1 + 4 * i, 2 + 4 * i, 3 + 4 * i, 4 + 4 * i)
         match = MatchRecord(match_key=f"m{t.id}", table_id=t.id, guild_id=1,
-                            channel_id=1000 + i, players=players)
+                            channel_id=1000 + i, players=players, mode=Mode.TEAMS,
+                            levels=("2",) * 4)
         hand = HandRecord(hand_key=f"h{t.id}", match_key=f"m{t.id}", table_id=t.id,
-                          hand_no=1, seed=i, level="2", players=players)
+                          hand_no=1, seed=i, level="2", players=players, mode=Mode.TEAMS)
         out.append(await store.save_table(t.id, t.version, doc_of(doc_size, 1),
                                           status="playing", match=match, hand=hand))
     return out

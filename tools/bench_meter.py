@@ -412,6 +412,11 @@ class _Meter:
                     if press.finished is None:
                         press.finished = now
                     press.done.set()
+            if method in ("POST", "PATCH"):
+                # A message edited or sent through a token (a DM panel edited through its
+                # click, issue 36): its channel is not in the path, so every waiter looks.
+                for waiter in self.channel_events.values():
+                    waiter.set()
             return
         found = self.CHANNEL.match(path)
         if found is not None and method == "PATCH" and found.group(2):

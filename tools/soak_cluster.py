@@ -25,7 +25,10 @@ SIGTERM (graceful: the replacement takes over at once), then verifies:
   compared row by row with the stored ones (the tables' seats are simulated people on
   autopilot, distinct per table, so their matches are ranked; computer seats are not
   rated);
-- the woken process refused and gone (exit status 3).
+- the woken process refused and gone (exit status 3);
+- forwarded ``Type…`` submissions between the workers (`tools.soak_inbox`, woken by
+  ``NOTIFY`` on PostgreSQL): none applied twice, lost, or answered untruly; the soak ends
+  with a quiet spell in which every queued one is answered.
 
 It prints the take-over times (crash and graceful) and moves a second, and exits 1 when a
 check fails. The database is SQLite (one file shared by the processes, the database's
@@ -39,6 +42,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import contextvars
 import itertools
 import json
 import logging
@@ -49,6 +54,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,8 +70,14 @@ from bot.services.repository import TableRepository
 from bot.services.tables import TableService, Tx
 from bot.storage import HandRecord, Store, history, ratings
 from bot.storage.cluster import ClusterStore, StaleOwner
+from tools import soak_inbox
 
 EXIT_FENCED = 3
+INSIDE: contextvars.ContextVar[str] = contextvars.ContextVar("soak_inside", default="")
+"""What the write under way is (``save``, ``renewal``): where a freeze inside a transaction
+lands (`freeze_inside`)."""
+FREEZE_INSIDE = {"save": signal.SIGUSR2, "renewal": signal.SIGHUP}
+"""The signal asking a worker to stop itself inside its next such transaction."""
 
 
 def worker_config() -> Config:
@@ -93,6 +105,50 @@ def player_id(table: int, seat: int) -> int:
 # ---- a worker (one cluster process) -----------------------------------------------------
 
 
+class MarkedRenewals(ClusterStore):
+    """The leases' store, its renewals marked (`INSIDE`) for `freeze_inside`."""
+
+    async def renew(self, owner: str, epochs: Any, ttl: float) -> bool:
+        token = INSIDE.set("renewal")
+        try:
+            return await super().renew(owner, epochs, ttl)
+        finally:
+            INSIDE.reset(token)
+
+
+def freeze_inside(store: Store, loop: asyncio.AbstractEventLoop) -> None:
+    """`FREEZE_INSIDE`'s signals: stop this process (SIGSTOP) inside its next table save's
+    transaction (after the fence check and the UPDATE, before COMMIT) or lease renewal's
+    (its lease rows updated, not committed): what a random pause does at the worst time."""
+    armed: set[str] = set()
+    engine: Any = store._db
+    write = engine.write
+
+    async def traced(job: Any, **kwargs: Any) -> Any:
+        where = INSIDE.get()
+        if where in armed:
+            armed.discard(where)
+            job = _stopping(job)
+        return await write(job, **kwargs)
+
+    engine.write = traced
+    for where, sig in FREEZE_INSIDE.items():
+        loop.add_signal_handler(sig, armed.add, where)
+
+
+def _stopping(job: Any) -> Any:
+    stopped: list[bool] = []
+
+    def stop_inside(db: Any) -> Any:
+        result = job(db)
+        if not stopped:  # once: a re-run after waking does not stop again
+            stopped.append(True)
+            os.kill(os.getpid(), signal.SIGSTOP)
+        return result
+    return stop_inside
+
+
+
 async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: str,
                      ttl: float) -> int:
     started = time.time()
@@ -106,8 +162,11 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
         status = EXIT_FENCED
         stop.set()
 
-    leases = ShardLeases(ClusterStore(store), owner=owner, shard_count=count,
-                         shard_ids=shards, ttl=ttl, on_fenced=fenced)
+    async def regained() -> None:  # the database was out of reach past the lease
+        await service.restore(leases.owns)
+
+    leases = ShardLeases(MarkedRenewals(store), owner=owner, shard_count=count,
+                         shard_ids=shards, ttl=ttl, on_fenced=fenced, on_regained=regained)
     store.fence = leases.fence
     repository = TableRepository(store)
     fd = os.open(Path(logdir) / f"{owner.replace('/', '_')}.log",
@@ -118,15 +177,28 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
         shard = shard_of(stored.guild_id, count)
         epoch = leases.fence.epochs.get(shard, -1)
         begun = time.perf_counter()
+        token = INSIDE.set("save")
         try:
             saved = await plain_save(stored, doc, **changes)
         except StaleOwner:
             os.write(fd, f"refused {stored.id} {shard} {epoch} {owner}\n".encode())
             raise
+        finally:
+            INSIDE.reset(token)
         took = (time.perf_counter() - begun) * 1000
+        after = leases.fence.epochs.get(shard, -1)  # held again meanwhile: a new epoch
+        if changes.get("status") == "lobby":  # its match is over: the next one
+            matches.add(loop.create_task(next_match(saved.id)))
         os.write(fd, f"{saved.id} {saved.version} {shard} {epoch} {owner} {time.time()} "
-                     f"{took:.2f}\n".encode())
+                     f"{took:.2f} {after}\n".encode())
         return saved
+
+    matches: set[asyncio.Task[None]] = set()
+
+    async def next_match(table_id: int) -> None:
+        with contextlib.suppress(Exception):  # fenced or stopping meanwhile
+            await play_on(service, table_id)
+        matches.discard(asyncio.current_task())
 
     repository.save = save  # type: ignore[method-assign]
     service = headless_service(repository, worker_config())
@@ -145,14 +217,18 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
 
     freezing: list[asyncio.Task[None]] = []
     loop.add_signal_handler(signal.SIGUSR1, freeze)
+    freeze_inside(store, loop)
     await leases.acquire(poll=ttl / 20)
     held = time.time()
     leases.start()
     restored = await service.restore(leases.owns)
+    forwarding = soak_inbox.Worker(store, service, owner, lambda: leases.epochs, count, logdir)
+    loop.add_signal_handler(signal.SIGUSR2, forwarding.forwarding.clear)
     print(json.dumps({"event": "ready", "name": name, "owner": owner, "started": started,
                       "held": held, "ready": time.time(), "restored": len(restored)}),
           flush=True)
     await stop.wait()
+    await forwarding.stop()
     logging.disable(logging.ERROR)  # computer seats cut short by the stop
     await service.close()
     for lock in list(repository._locks.values()):  # the writes under way finish
@@ -175,7 +251,8 @@ class Proc:
     ready: dict[str, Any] = field(default_factory=dict)
 
 
-async def create_tables(db: str, count: int, tables: int) -> None:
+async def create_tables(db: str, count: int, tables: int,
+                        options: Callable[[int], dict[str, Any]] = lambda n: {}) -> None:
     """`tables` tables, one a guild, each seated with distinct simulated people on
     autopilot (the computer plays for them): their matches are ranked, so settling a hand
     rates it, as it would at a table of people (computer seats would leave it unrated)."""
@@ -186,23 +263,33 @@ async def create_tables(db: str, count: int, tables: int) -> None:
     for n in range(tables):
         guild = guild_on(n % count, count, n)
         creator = player_id(n, 0)
-        stored, _ = await service.open_table(guild, 1000 + n, creator, "soak", "en", {})
+        stored, _ = await service.open_table(guild, 1000 + n, creator, "soak", "en",
+                                             options(n))
 
         def people(tx: Tx, n: int = n) -> None:
             for seat in range(tx.doc.seat_count):
                 tx.doc.seats[seat] = Seat(player_id(n, seat), f"P{n}.{seat}", "en",
                                           level=level)
 
-        def on_autopilot(tx: Tx) -> None:  # after the start, which clears it
-            for entry in tx.doc.seats:
-                assert entry is not None
-                entry.autopilot = True
-
         await service.transact(stored.id, people)
-        await service.start(stored.id, creator)
-        await service.transact(stored.id, on_autopilot)
+        await play_on(service, stored.id)
     await service.close()
     await store.close()
+
+
+def on_autopilot(tx: Tx) -> None:
+    """Every seat's person on autopilot (after the start, which clears it)."""
+    for entry in tx.doc.seats:
+        assert entry is not None
+        entry.autopilot = True
+
+
+async def play_on(service: TableService, table_id: int) -> None:
+    """Start the table's (next) match, its people on autopilot: a soak's tables never
+    stop playing (a table whose match is over would stand in its lobby)."""
+    _, doc = await service.load(table_id)
+    await service.start(table_id, doc.creator_id)
+    await service.transact(table_id, on_autopilot)
 
 
 class Soak:
@@ -280,7 +367,16 @@ class Soak:
         await asyncio.sleep(args.spell)
         return await self.stop_all(start, woken=True)
 
+    async def quiet(self) -> None:
+        """No new forwarded submission (SIGUSR2) for `soak_inbox.QUIET` seconds: every
+        one queued is answered before the end."""
+        for proc in self.procs.values():
+            if proc.popen.poll() is None:
+                proc.popen.send_signal(signal.SIGUSR2)
+        await asyncio.sleep(soak_inbox.QUIET)
+
     async def stop_all(self, start: float, *, woken: bool) -> dict[str, Any]:
+        await self.quiet()
         end = time.time()
         if not woken:
             self.exits["woken"] = EXIT_FENCED
@@ -293,7 +389,7 @@ class Soak:
         return await self.verify(end - start)
 
     async def verify(self, seconds: float) -> dict[str, Any]:
-        commits: list[tuple[int, int, int, int, str]] = []
+        commits: list[tuple[int, int, int, int, str, int]] = []
         latencies: list[float] = []
         refused = 0
         for log in self.logdir.glob("*.log"):
@@ -302,8 +398,9 @@ class Soak:
                     refused += 1
                     continue
                 words = line.split()
+                after = int(words[7]) if len(words) > 7 else int(words[3])
                 commits.append((int(words[0]), int(words[1]), int(words[2]), int(words[3]),
-                                words[4]))
+                                words[4], after))
                 latencies.append(float(words[6]))
         store = await Store.open(self.db)
         cluster = ClusterStore(store)
@@ -319,7 +416,9 @@ class Soak:
         seen: dict[tuple[int, int], int] = defaultdict(int)
         missing = stale = 0
         by_table: dict[int, list[tuple[int, int, int, str]]] = defaultdict(list)
-        for table, version, shard, epoch, owner in commits:
+        for table, version, shard, before, owner, after in commits:
+            # the epoch checked: held when the save began, else taken again during it
+            epoch = before if owner in acquired.get((shard, before), set()) else after
             seen[table, version] += 1
             by_table[table].append((version, shard, epoch, owner))
             if owner not in acquired.get((shard, epoch), set()):
@@ -352,6 +451,7 @@ class Soak:
                 except Exception:
                     bad_replays += 1
         rated, rating_mismatches = await recompute_ratings(store, self.workdir)
+        forwarded = await soak_inbox.verify(store, self.logdir, store.kind == "postgres")
         await store.close()
         return {
             "seconds": round(seconds, 1), "processes_started": len(self.procs),
@@ -367,6 +467,7 @@ class Soak:
             "woken_exit_status": self.exits.get("woken"),
             "takeover_s": {k: [round(v, 2) for v in vs] for k, vs in self.takeovers.items()},
             "lease_wait_s": {k: [round(v, 2) for v in vs] for k, vs in self.waits.items()},
+            **forwarded,
         }
 
 
@@ -436,7 +537,7 @@ def failures(result: dict[str, Any]) -> list[str]:
         bad.append("woken_exit_status")
     if not result["acknowledged_saves"]:
         bad.append("acknowledged_saves")
-    return bad
+    return bad + soak_inbox.failures(result)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -459,13 +560,36 @@ def main(argv: list[str] | None = None) -> int:
                              "share; default: an SQLite file in a temporary folder")
     parser.add_argument("--measure", type=float, default=0.0, metavar="SECONDS",
                         help="no faults: play this long, report saves a second and latency")
+    parser.add_argument("--availability", action="store_true",
+                        help="the availability faults instead (tools/soak_availability.py:"
+                             " pauses inside transactions, database outages, killed"
+                             " backends) on a PostgreSQL server of the soak's own")
+    parser.add_argument("--pause", type=float, default=30.0,
+                        help="--availability: seconds a cluster stays frozen")
+    parser.add_argument("--inside", nargs="*", default=list(FREEZE_INSIDE),
+                        choices=list(FREEZE_INSIDE),
+                        help="--availability: the transactions a cluster is frozen inside")
+    parser.add_argument("--downs", type=float, nargs="*", default=[5.0, 30.0],
+                        help="--availability: seconds of each database outage")
+    parser.add_argument("--terminations", type=int, default=3,
+                        help="--availability: times every backend is ended")
+    parser.add_argument("--targets", choices=("check", "report"), default="check",
+                        help="--availability: fail on a missed timing target, or only"
+                             " report it (make test: timings depend on the machine)")
     args = parser.parse_args(argv)
     if args.short:
         args.tables, args.ttl, args.spell = 6, 1.5, 1.5
+        if args.availability:
+            args.ttl, args.spell, args.pause, args.downs, args.terminations = (
+                3.0, 2.0, 5.0, [2.0, 5.0], 2)
     with tempfile.TemporaryDirectory() as tmp:
-        result = asyncio.run(Soak(args, Path(tmp)).run())
+        if args.availability:
+            from tools import soak_availability
+            result = soak_availability.run(args, Path(tmp))
+        else:
+            result = asyncio.run(Soak(args, Path(tmp)).run())
     print(json.dumps(result, indent=1))
-    bad = failures(result)
+    bad = failures(result) + result.get("availability_failures", [])
     if bad:
         print("FAILED:", ", ".join(bad), file=sys.stderr)
     return 1 if bad else 0

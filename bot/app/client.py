@@ -76,6 +76,8 @@ class TractorBot(commands.Bot):
     store: Store
     service: TableService
     publisher: Publisher
+    cluster: ClusterStore
+    """The shared database's cluster records (leases, inbox, identify slots, metadata)."""
     budget: RestBudget
     workers: Workers
     app: App
@@ -121,6 +123,7 @@ class TractorBot(commands.Bot):
         self.workers = workers = Workers(self.config.workers)
         self.store = store = await open_store(self.config.database_path)
         self._store_open = True
+        self.cluster = ClusterStore(store)
         repository = TableRepository(store)
         selections = Selections()
         self.budget = RestBudget(self.config.process_rest_budget)
@@ -130,10 +133,10 @@ class TractorBot(commands.Bot):
         autopilot = Autopilot(store, self.config, clock=discord_clock, workers=workers)
         self.service = TableService(repository, self.config, clock=discord_clock,
                                     publish=self.publisher.submit, autopilot=autopilot)
-        access = Access(self.service)
+        access = Access(self.service, seen=self.publisher.note_click)
         leases = self._leases()
         self.forwarding = None if leases is None else Forwarding(
-            self, store, Inbox(ClusterStore(store)), leases)
+            self, store, Inbox(self.cluster), leases)
         router = ComponentRouter(lambda interaction: reader_locale(interaction, store),
                                  access.owner, forward=self.forwarding)
         self.app = App(client=self, config=self.config, store=store, service=self.service,
@@ -164,9 +167,10 @@ class TractorBot(commands.Bot):
         config = self.config
         if not config.clustered or config.shard_count is None or config.shard_ids is None:
             return None
-        return ShardLeases(ClusterStore(self.store), owner=owner_id(config.cluster_name),
+        return ShardLeases(self.cluster, owner=owner_id(config.cluster_name),
                            shard_count=config.shard_count, shard_ids=config.shard_ids,
-                           ttl=config.lease_seconds, on_fenced=self._fenced)
+                           ttl=config.lease_seconds, on_fenced=self._fenced,
+                           on_regained=self._regained)
 
     async def _take_shards(self, leases: ShardLeases | None) -> Any:
         """A cluster: take its shards' leases (waiting for a former owner's to run out),
@@ -190,8 +194,7 @@ class TractorBot(commands.Bot):
         if not self.config.clustered:
             await super().before_identify_hook(shard_id, initial=initial)
             return
-        cluster = ClusterStore(self.store)
-        while (wait := await cluster.identify_slot(0, IDENTIFY_SPACING)) > 0:
+        while (wait := await self.cluster.identify_slot(0, IDENTIFY_SPACING)) > 0:
             await asyncio.sleep(wait)
 
     async def _fenced(self, reason: str) -> None:
@@ -200,6 +203,12 @@ class TractorBot(commands.Bot):
         self.exit_status = EXIT_FENCED
         await self.service.close()
         asyncio.get_running_loop().create_task(self.close())
+
+    async def _regained(self) -> None:
+        """The shards are held again after the database was out of reach past the lease
+        (no other cluster took them): re-arm their tables as after a start."""
+        if isinstance(self.ownership, ShardLeases):
+            await self.service.restore(self.ownership.owns)
 
     def command_hash(self) -> str:
         """A digest of the command tree as Discord receives it (names, options, locales
@@ -212,7 +221,7 @@ class TractorBot(commands.Bot):
         guild_id = self.config.dev_guild_id
         key = f"commands:{guild_id or 'global'}"
         digest = self.command_hash()
-        cluster = ClusterStore(self.store)
+        cluster = self.cluster
         if self.config.sync_changed_only and await cluster.meta(key) == digest:
             log.info("slash commands unchanged since the last sync: not synced")
             return

@@ -105,9 +105,9 @@ class Shape:
     """The table local play seats: its mode (``teams`` or ``friends``), its seats and its
     decks (0: by seats, F1). ``--mode``, ``--seats`` and ``--decks`` choose it (`chosen`)."""
 
-    mode: str = "teams"
-    seats: int = 4
-    decks: int = 0
+    mode: str
+    seats: int
+    decks: int
 
     @classmethod
     def chosen(cls, mode: str | None = None, seats: int | None = None,
@@ -126,7 +126,7 @@ class Shape:
             if (seats or 4) != 4 or (decks or 2) != 2:
                 raise ValueError("--mode teams is four seats and two decks; Finding Friends "
                                  "(--mode friends) takes --seats 4-8 and --decks 2-4")
-            return cls()
+            return TEAMS
         return cls("friends", seats or 4, decks or 0)
 
     @property
@@ -152,7 +152,7 @@ class Shape:
         return f" at a Finding Friends table of {self.seats} seats ({decks} decks)"
 
 
-TEAMS = Shape()
+TEAMS = Shape("teams", 4, 0)
 """The four-player game, what local play seats unless told otherwise."""
 
 

@@ -44,8 +44,9 @@ class Option:
     kind: Kind
     choices: tuple[Any, ...]
     command: str | None
-    zero: str = "option.off"
-    """The catalog key that names 0 of a ``seconds`` option."""
+    zero: str | None = None
+    """The catalog key that names the value 0: a ``seconds`` option's is ``option.off``
+    unless given; a ``number`` option's 0 is a number unless given (decks: by players)."""
 
     @property
     def default(self) -> Any:
@@ -62,12 +63,12 @@ class Option:
     def label(self, value: Any, locale: str) -> str:
         """A value as players read it."""
         if self.kind == "seconds":
-            return t(self.zero, locale) if value == 0 else t("option.seconds", locale,
-                                                             seconds=value)
+            return t(self.zero or "option.off", locale) if value == 0 else \
+                t("option.seconds", locale, seconds=value)
         if self.kind == "bool":
             return t("option.yes" if value else "option.no", locale)
         if self.kind == "number":
-            return str(value)
+            return t(self.zero, locale) if value == 0 and self.zero else str(value)
         return t(self.choice_key(value), locale)
 
     def line(self, value: Any, locale: str) -> str:
@@ -108,7 +109,7 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("unseen_count", "bool", (True, False), "unseen_count"),
     Option("mode", "choice", _values("mode"), "mode"),
     Option("players", "number", (4, 5, 6, 7, 8), "players"),
-    Option("decks", "number", (0, 2, 3, 4), "decks"),
+    Option("decks", "number", (0, 2, 3, 4), "decks", zero="option.decks_by_players"),
 )}
 assert set(OPTIONS) == {f.name for f in fields(RuleSet)} | set(BOT_DEFAULTS), \
     "every RuleSet field is an option"
@@ -257,7 +258,7 @@ def _allowed(option: Option) -> str:
     if option.kind == "seconds":
         if 0 not in option.choices:
             return "a number of seconds"
-        return "a number of seconds (0: " + ("off)" if option.zero == "option.off" else
+        return "a number of seconds (0: " + ("off)" if option.zero is None else
                                               "no limit)")
     if option.kind == "number":
         return "a number (" + ", ".join(map(str, option.choices)) + " in the lobby)"

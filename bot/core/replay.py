@@ -10,9 +10,10 @@ public at each step, through `PublicView`s:
 - the last step: the settled hand, with the kitty turned up and the result (Finding
   Friends: the final sides).
 
-Both modes replay with N seats: a friends record carries every seat's own level before the
-hand (`HandRecord.levels_before`), so the match is rebuilt exactly; a friend is named only
-from the trick where their called card was played.
+Every mode replays with N seats: a record carries every seat's level before the hand
+(`HandRecord.levels_before`; hands the four-player game recorded before schema 7 take the
+match's level history), so the match is rebuilt exactly; a friend is named only from the
+trick where their called card was played.
 
 Nothing before the last step carries the kitty or its points: the last trick's frame is
 made from the settled view with the result, the kitty bonus and the new levels taken out
@@ -28,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot import render
-from bot.core.text import call_text, cards_text, hand_outcome, kitty_lines, pair_text, trump_text
+from bot.core.text import call_text, cards_text, hand_outcome, kitty_lines, trump_text
 from bot.i18n import resolve_locale, t, tn
 from bot.storage import HandRecord, LevelPoint
 from engine.actions import Action, StartHand, action_from_dict
@@ -157,14 +158,14 @@ def _run(match: Match, actions: Sequence[Action]) -> tuple[Frame, ...]:
     return tuple(frames)
 
 
-def levels_before(points: Sequence[LevelPoint], hand_no: int) -> tuple[str, str] | None:
-    """Team A's and team B's levels when hand ``hand_no`` started, from the match's level
-    history (`Store.level_history`)."""
+def levels_before(points: Sequence[LevelPoint], hand_no: int) -> tuple[str, ...] | None:
+    """Every seat's level when hand ``hand_no`` started, from the match's level history
+    (`Store.level_history`)."""
     earlier = [p for p in points if p.hands_played <= hand_no - 1]
     if not earlier:
         return None
     last = max(earlier, key=lambda p: (p.hands_played, p.at))
-    return last.levels_a, last.levels_b
+    return last.levels
 
 
 def _matches_record(frames: Sequence[Frame], record: HandRecord) -> bool:
@@ -181,21 +182,17 @@ def _ranks(texts: Sequence[str]) -> tuple[Rank, ...] | None:
 
 
 def _start_levels(record: HandRecord, level: Rank,
-                  levels: tuple[str, str] | None) -> list[tuple[Rank, ...]]:
-    """The match's levels before the hand, best guess first. Teams: both teams' levels,
-    ``levels`` if given and consistent with the hand's own level, else the hand's level
-    for both (only the declarers' level matters for the play; the other shows on the
-    pictures). Finding Friends: every seat's own level as recorded, else the hand's level
-    for everyone."""
+                  levels: Sequence[str] | None) -> list[tuple[Rank, ...]]:
+    """Every seat's level before the hand, best guess first: as the hand recorded them,
+    else ``levels`` (the match's level history, for hands recorded without them), if
+    consistent with the hand's own level; then the hand's level for every seat (only the
+    declarers' level matters for the play; the others show on the pictures)."""
     out: list[tuple[Rank, ...]] = []
-    friends = record.mode == "friends"
-    known = (record.levels_before if friends else
-             levels if levels is not None and len(levels) == 2 else None)
-    ranks = _ranks(known) if known else None
-    if ranks is not None and record.starter is not None and ranks[
-            record.starter if friends else record.starter % 2] == level:
+    known = record.levels_before or levels
+    ranks = _ranks(known) if known and len(known) == record.seats else None
+    if ranks is not None and record.starter is not None and ranks[record.starter] == level:
         out.append(ranks)
-    out.append((level,) * (record.seats if friends else 2))
+    out.append((level,) * record.seats)
     return out
 
 
@@ -203,22 +200,18 @@ def _rules_for(record: HandRecord, rules: RuleSet | None) -> RuleSet:
     """The table's rules with the record's mode and seats (a table's options may have
     changed since the hand was played)."""
     rules = rules or RuleSet()
-    if record.mode == "friends":
-        if rules.mode is not Mode.FRIENDS or rules.players != record.seats:
-            return replace(rules, mode=Mode.FRIENDS, players=record.seats, decks=0)
-        return rules
-    if rules.mode is not Mode.TEAMS:
-        return replace(rules, mode=Mode.TEAMS, players=4, decks=0)
+    if rules.mode != record.mode or rules.players != record.seats:
+        return replace(rules, mode=Mode(record.mode), players=record.seats, decks=0)
     return rules
 
 
 def replay_frames(record: HandRecord, rules: RuleSet | None = None,
-                  levels: tuple[str, str] | None = None) -> tuple[Frame, ...]:
+                  levels: Sequence[str] | None = None) -> tuple[Frame, ...]:
     """The public steps of a settled hand (see the module docstring).
 
-    The match is rebuilt as it stood before the hand: the teams' ``levels`` (team A, team
-    B; see `levels_before`) or in Finding Friends every seat's recorded level, the
-    starter unless it is the match's first hand, when a declaration decides it. Raises
+    The match is rebuilt as it stood before the hand: every seat's level as the hand
+    recorded it (else ``levels``, see `levels_before`), the starter unless it is the
+    match's first hand, when a declaration decides it. Raises
     `ReplayError` if the record is not settled or its actions do not play the hand to the
     end.
     """
@@ -253,10 +246,6 @@ def replay_frames(record: HandRecord, rules: RuleSet | None = None,
 
 
 # ---------------------------------------------------------------------------- text
-
-
-def _team(seats: Sequence[SeatInfo], team: int) -> str:
-    return pair_text([seat.mention for seat in seats], team)
 
 
 def _names(seats: Sequence[SeatInfo], which: Sequence[int]) -> str:
@@ -295,15 +284,15 @@ def _start_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> list
         if view.friend_calls:
             lines.append(t("replay.calls", lang, player=starter, calls=", ".join(
                 call_text(call, lang) for call in view.friend_calls)))
-    elif view.declarer_team is not None:
-        lines.append(t("replay.declarers", lang, team=_team(seats, view.declarer_team)))
+    elif view.variant.fixed_sides and view.starter is not None:
+        lines.append(t("replay.declarers", lang, team=_names(seats, view.declarer_seats)))
     return lines
 
 
 def _result_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> list[str]:
     result = view.result
     assert result is not None
-    lines = kitty_lines(result, lang, "replay")
+    lines = kitty_lines(view, lang, "replay")
     if view.variant.calling(view.seats) and view.starter is not None:
         side = result.declarer_seats or view.declarer_seats
         others = [seat for seat in range(view.seats) if seat not in side]
@@ -319,12 +308,11 @@ def _result_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> lis
     else:
         lines.append(t("replay.result.opponents", lang, points=result.opponent_points))
     if result.match_winner is not None:
-        team = view.variant.team_of(result.match_winner)
-        if team is None:
-            lines.append(t("replay.match_won_by", lang,
-                           player=seats[result.match_winner].mention))
+        team = view.variant.partners(result.match_winner, view.seats)
+        if len(team) == 1:
+            lines.append(t("replay.match_won_by", lang, player=_names(seats, team)))
         else:
-            lines.append(t("replay.match_won", lang, team=_team(seats, team)))
+            lines.append(t("replay.match_won", lang, team=_names(seats, team)))
     return lines
 
 
@@ -373,10 +361,7 @@ def frame_png(frame: Frame, seats: Sequence[SeatInfo], locale: str, *,
     the kitty (the last), from the step's public view only."""
     lang = resolve_locale(locale)
     labels = _labels(lang)
-    names = [render.SeatLabel(s.name, computer=s.computer,
-                              forms=(t("seat.computer_short", lang, number=n + 1),)
-                              if s.computer else ())
-             for n, s in enumerate(seats)]
+    names = [render.SeatLabel(s.name, computer=s.computer) for s in seats]
     if frame.kind == "kitty":
         return render.render_summary(frame.view, names, four_colour=four_colour, labels=labels)
     return render.render_table(frame.view, names, four_colour=four_colour, labels=labels,

@@ -13,6 +13,7 @@ not go stale because somebody else answered the same declaration window.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -321,6 +322,15 @@ class TableDoc:
     def add_note(self, line: str, keep: int = 6) -> None:
         self.notes.append(line)
         del self.notes[:-keep]
+
+    def drop_notes(self, lines: Sequence[str]) -> None:
+        """Take the newest note of each of `lines` out (a play taken back: what it caused
+        is history no more)."""
+        for line in lines:
+            for index in range(len(self.notes) - 1, -1, -1):
+                if self.notes[index] == line:
+                    del self.notes[index]
+                    break
 
 
 def decision_key(match: Match | None) -> list[Any]:

@@ -18,7 +18,8 @@ from bot.core.levels import LEVELS
 from bot.core.options import options_text
 from bot.core.table import TableDoc
 from bot.i18n import DEFAULT, messages, t, tn
-from bot.render.sides import play_seats, trick_winning_seat
+from bot.render.sides import kitty_to_opponents
+from engine.actions import Play
 from engine.cards import ALL_CARDS, Card, Rank, Suit
 from engine.deal import deal_shape, take_over_points
 from engine.errors import TractorError
@@ -35,7 +36,7 @@ from engine.events import (
     TrumpSet,
 )
 from engine.friends import FriendCall
-from engine.game import BATCHES, HandResult, Phase, Trick
+from engine.game import BATCHES, HandResult, Match, Phase, Trick
 from engine.reasons import Reason, display_params, pretty_cards, template_key
 from engine.trump import Trump
 from engine.views import PublicView
@@ -120,7 +121,7 @@ def level_text(level: Rank | None) -> str:
 
 
 def seat_name(doc: TableDoc, seat: int, locale: str) -> str:
-    """A seat's display name, markdown-escaped (``Computer 3`` for an unnamed computer)."""
+    """A seat's display name, markdown-escaped (``Bot 3`` for an unnamed computer)."""
     entry = doc.seats[seat]
     if entry is None:
         return t("lobby.seat_empty", locale)
@@ -137,7 +138,7 @@ def escaped(name: str) -> str:
 
 def seat_title(doc: TableDoc, seat: int, locale: str) -> str:
     """A seat's name as the seat list and the table picture show it: a computer's with
-    its level (``Computer 2 · strong``)."""
+    its level (``Bot 2 · strong``)."""
     name = seat_name(doc, seat, locale)
     entry = doc.seats[seat]
     if entry is None or entry.user_id is not None or not entry.level:
@@ -146,17 +147,14 @@ def seat_title(doc: TableDoc, seat: int, locale: str) -> str:
 
 
 def seat_short_forms(doc: TableDoc, seat: int, locale: str) -> tuple[str, ...]:
-    """A computer seat's shorter names for the table picture, best first (``Bot 3 · strong``,
-    ``Bot 3``), drawn when its title does not fit the seat's plate; a person's: none (their
-    name is drawn whole, on two lines if need be)."""
+    """A computer seat's shorter name for the table picture: its name without its level
+    (``Bot 3`` for ``Bot 3 · strong``), drawn when its title does not fit the seat's plate,
+    so a seat has one name in every text and picture; a person's: none (their name is drawn
+    whole, on two lines if need be)."""
     entry = doc.seats[seat]
-    if entry is None or entry.user_id is not None:
+    if entry is None or entry.user_id is not None or not entry.level:
         return ()
-    short = t("seat.computer_short", locale, number=seat + 1)
-    if not entry.level:
-        return (short,)
-    return (t("seat.computer_level", locale, name=short,
-              level=level_text_of(entry.level, locale)), short)
+    return (seat_name(doc, seat, locale).replace("\\", ""),)
 
 
 def level_text_of(level: str, locale: str) -> str:
@@ -170,20 +168,19 @@ def seat_label(doc: TableDoc, seat: int, locale: str) -> str:
 
 
 _SHAPE_TERMS = ("single", "pair", "triple", "quad", "tractor", "throw")
-"""The shapes `bot.services.players.shape_of` names that have a word of their own
+"""The shapes `engine.units.shape_of` names that have a word of their own
 (``term.<shape>``)."""
 
 
 def shape_word(shape: str, locale: str) -> str:
-    """The word for a play's shape (`bot.services.players.shape_of`); ``mixed`` for any other."""
+    """The word for a play's shape (`engine.units.shape_of`); ``mixed`` for any other."""
     return t(f"term.{shape}" if shape in _SHAPE_TERMS else "shape.mixed", locale)
 
 
 def trick_line(doc: TableDoc, trick: Trick, locale: str, trump: Trump | None = None) -> str:
-    seats = doc.seat_count
-    winner = trick.winner if trump is None else trick_winning_seat(trick, trump, seats)
+    winner = trick.winner if trump is None else trick.winning_seat(trump)
     parts = []
-    for seat, play in zip(play_seats(trick, seats), trick.plays, strict=True):
+    for seat, play in zip(trick.seats, trick.plays, strict=True):
         mark = " ★" if seat == winner else ""
         parts.append(f"{seat_name(doc, seat, locale)} {cards_text(play)}{mark}")
     return " · ".join(parts)
@@ -364,7 +361,7 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
     friends = is_friends(doc.rules)
     for seat in range(doc.seat_count):
         entry = doc.seats[seat]
-        team = "A" if seat % 2 == 0 else "B"
+        team = "AB"[doc.rules.variant.team_of(seat) or 0]
         if entry is None:
             who = t("lobby.seat_empty", locale)
         elif entry.user_id is None:
@@ -423,6 +420,17 @@ def event_lines(doc: TableDoc, events: Sequence[Event], locale: str) -> list[str
     return lines
 
 
+def taken_back_lines(doc: TableDoc, match: Match, event: PlayTakenBack,
+                     locale: str) -> list[str]:
+    """The table lines the play `event` took back had added ("Bo won trick 3", issue 38):
+    that play made again on `match`, which is as it was before it (R12)."""
+    try:
+        _, events = match.apply(Play(event.seat, event.cards))
+    except TractorError:
+        return []
+    return event_lines(doc, [e for e in events if not isinstance(e, PlayTakenBack)], locale)
+
+
 def reveal_text(doc: TableDoc, event: FriendRevealed, locale: str) -> str:
     """``Bo played the 1st A♥ — Bo is Ann's friend`` (`FriendRevealed`, public from the
     moment the card is played); the starter's own called card makes the call void."""
@@ -445,13 +453,14 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
     result = public.result
     assert result is not None and public.starter is not None
     lines = [f"**{t('summary.title', locale, number=public.hand_no)}**"]
-    lines += kitty_lines(result, locale, "summary")
+    lines += kitty_lines(public, locale, "summary")
     lines.append(t("summary.opponents_total", locale, points=result.opponent_points))
     if is_friends(public.rules):
         lines += _friends_outcome(doc, public, result, locale)
         lines.append(t("summary.seed", locale, seed=result.seed))
         return fit("\n".join(lines))
-    declarers = public.starter % 2
+    declarers = public.rules.variant.team_of(public.starter)
+    assert declarers is not None  # fixed sides (Finding Friends returned above)
     outcome = hand_outcome(result)
     if outcome == "declarers_up":
         lines.append(t("summary.declarers_up", locale, team=_team(doc, declarers, locale),
@@ -507,17 +516,23 @@ def hand_outcome(result: HandResult) -> HandOutcome:
     return "opponents_up" if result.levels_gained else "take_over"
 
 
-def kitty_lines(result: HandResult, locale: str, prefix: str) -> list[str]:
-    """The kitty turned up and whether it counted, with the ``{prefix}.kitty``,
-    ``.kitty_scored`` and ``.kitty_not_scored`` messages: ``summary`` for the end-of-hand
-    announcement, ``replay`` for a replay's last step (their wording differs)."""
+def kitty_lines(view: PublicView, locale: str, prefix: str) -> list[str]:
+    """The kitty turned up and what became of it, with the ``{prefix}.kitty`` message and one
+    of ``.kitty_scored`` (the opponents won the last trick and the kitty had points),
+    ``.kitty_empty`` (they won it, the kitty had none) and ``.kitty_not_scored`` (the
+    declarers won it): ``summary`` for the end-of-hand announcement, ``replay`` for a
+    replay's last step (their wording differs). `view` is the settled public view."""
+    result = view.result
+    assert result is not None
     lines = [t(f"{prefix}.kitty", locale, cards=cards_text(result.kitty),
                points=result.kitty_points)]
-    if result.kitty_scored:
+    if not kitty_to_opponents(view):
+        lines.append(t(f"{prefix}.kitty_not_scored", locale))
+    elif result.kitty_points:
         lines.append(t(f"{prefix}.kitty_scored", locale, points=result.kitty_points,
                        multiplier=result.kitty_multiplier, total=result.kitty_scored))
     else:
-        lines.append(t(f"{prefix}.kitty_not_scored", locale))
+        lines.append(t(f"{prefix}.kitty_empty", locale))
     return lines
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -29,10 +29,10 @@ from bot.core.text import (
 )
 from bot.features import App, Feature, add_feature, guarded
 from bot.i18n import lstr, t
-from bot.services.players import computer_action, quick_plays, shape_of, suggest_bury
+from bot.services.players import computer_action, quick_plays, suggest_bury
 from bot.ui.edits import edit_original_quietly
 from bot.ui.hand import HandPanels, has_verb, message_selection, select_values
-from bot.ui.ids import ComponentId, VerbSpec
+from bot.ui.ids import ComponentId, VerbSpec, make_id
 from bot.ui.panels import DECLARE_SUITS, declaration_for
 from bot.ui.replies import edit_clicked, fail, fit, locale_of, quote, reader_locale, send
 from engine.actions import Action, Bury, Declare, Pass, Play
@@ -40,9 +40,10 @@ from engine.cards import Card, parse_cards
 from engine.entry import TypedKind, parse_action
 from engine.errors import InvalidNotation
 from engine.events import ThrowFailed
-from engine.game import Phase
+from engine.game import Match, Phase
+from engine.units import shape_of
+from engine.views import PlayerView
 
-SELECTION_VERBS = ("sel", "quick", "clear", "refresh")
 ACTION_VERBS = ("play", "bury", "decl", "pass")
 MAX_TYPED = 300
 """Characters of typed cards looked at (a hand holds at most 33 cards)."""
@@ -56,29 +57,62 @@ def _suit_ok(text: str) -> bool:
     return text in dict(DECLARE_SUITS)
 
 
-class CardsModal(ui.Modal):
-    """``Type…``: cards as text (``AS AS KH``) for a play, a bury or a declaration."""
+TYPED_KINDS = ("play", "bury", "declare")
+"""What the ``Type…`` modal's cards are for (the submission's id says which)."""
 
-    def __init__(self, feature: PlayFeature, cid: ComponentId, kind: str,
-                 locale: str) -> None:
-        super().__init__(title=t(f"modal.{kind}.title", locale)[:45], timeout=900)
-        self.feature = feature
-        self.cid = cid
-        self.kind = kind
-        self.cards: ui.TextInput[CardsModal] = ui.TextInput(
-            label=t("modal.cards.label", locale)[:45], placeholder="AS AS KH",
-            max_length=200, required=True)
-        self.add_item(self.cards)
 
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await reader_locale(interaction, self.feature.app.store)
-        await self.feature.typed(interaction, self.cid.table, self.kind, self.cards.value,
-                                 step=self.cid.step)
+def _typed_ok(text: str) -> bool:
+    return text in TYPED_KINDS
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception,
-                       item: ui.Item[Any] | None = None) -> None:
-        await fail(interaction, error, self.cid.table)
+
+TYPED = VerbSpec("typed", "panel", seat="required", extra=_typed_ok, opened_by="type")
+"""The ``Type…`` modal's submission: ``tr:{table}:{hand}:{step}:typed:{seat}.{kind}``."""
+
+
+def cards_modal(cid: ComponentId, kind: str, locale: str) -> ui.Modal:
+    """``Type…``: cards as text (``AS AS KH``) for a play, a bury or a declaration. Its id
+    is the submission's verb (``typed``, the opening button's table, hand, step and seat,
+    and the kind), so any process of the bot can route its submission (`PlayFeature._typed`)
+    — the one that received it, or the table's owner it is forwarded to. Kept nowhere: no
+    view store entry, nothing lost by a restart."""
+    modal = ui.Modal(title=t(f"modal.{kind}.title", locale)[:45], timeout=None,
+                     custom_id=make_id(cid.table, cid.hand, cid.step, TYPED.name,
+                                       f"{cid.seat}.{kind}"))
+    modal.add_item(ui.TextInput(label=t("modal.cards.label", locale)[:45],
+                                placeholder="AS AS KH", max_length=200, required=True,
+                                custom_id="cards"))
+    modal.stop()  # finished: `send_modal` keeps no finished view (the router answers it)
+    return modal
+
+
+@dataclass(frozen=True, slots=True)
+class _Click:
+    """A hand panel click, loaded: its reader's locale, the table, the clicker's seat and
+    view, and whether the panel shows an older step than the table's."""
+
+    locale: str
+    doc: TableDoc
+    seat: int
+    match: Match
+    view: PlayerView
+    stale: bool
+
+
+def _declare(view: PlayerView, cards: tuple[Card, ...], extra: str) -> Callable[[int], Action]:
+    choice = declaration_for(view, extra)
+    if choice is None:
+        raise UserFacingError("error.cannot_declare")
+    return lambda seat: Declare(seat, choice)
+
+
+_ACTIONS: dict[str, Callable[[PlayerView, tuple[Card, ...], str], Callable[[int], Action]]] = {
+    "play": lambda view, cards, extra: lambda seat: Play(seat, cards),
+    "bury": lambda view, cards, extra: lambda seat: Bury(seat, cards),
+    "pass": lambda view, cards, extra: Pass,
+    "decl": _declare,
+}
+"""A panel button's action, by verb (from the clicker's view, the picked cards and the
+id's argument)."""
 
 
 class PlayFeature(Feature, name="Play"):
@@ -88,17 +122,20 @@ class PlayFeature(Feature, name="Play"):
         super().__init__(app)
         self.panels = HandPanels(app.store, app.publisher, app.selections)
         add = app.router.add
-        panel = self._panel_verb
         # A card pick only redraws the clicked panel: the panel is the click's answer.
         for verb in ("clear", "refresh"):
-            add(VerbSpec(verb, "panel", seat="required"), panel, ack="answer")
-        for verb in ("play", "bury", "pass", "hint", "suggest"):
-            add(VerbSpec(verb, "panel", seat="required"), panel)
-        add(VerbSpec("decl", "panel", seat="required", extra=_suit_ok), panel)
-        add(VerbSpec("sel", "panel", select=True, seat="required", extra=_group_ok), panel,
+            add(VerbSpec(verb, "panel", seat="required"), self._pick, ack="answer")
+        add(VerbSpec("sel", "panel", select=True, seat="required", extra=_group_ok),
+            self._pick, ack="answer")
+        add(VerbSpec("quick", "panel", select=True, seat="required"), self._pick,
             ack="answer")
-        add(VerbSpec("quick", "panel", select=True, seat="required"), panel, ack="answer")
+        for verb in ("hint", "suggest"):
+            add(VerbSpec(verb, "panel", seat="required"), self._advice)
+        for verb in ("play", "bury", "pass"):
+            add(VerbSpec(verb, "panel", seat="required"), self._act)
+        add(VerbSpec("decl", "panel", seat="required", extra=_suit_ok), self._act)
         add(VerbSpec("type", "panel", seat="required"), self._type, ack="modal")
+        add(TYPED, self._typed, ack="reply")
         add(VerbSpec("myhand", "table"), self._my_hand, ack="reply")
         add(VerbSpec("last", "table"), self._last_trick, ack="reply")
         add(VerbSpec("score", "table"), self._score_sheet, ack="reply")
@@ -119,94 +156,105 @@ class PlayFeature(Feature, name="Play"):
             kind = "bury"
         elif has_verb(message, "decl"):
             kind = "declare"
-        await interaction.response.send_modal(CardsModal(self, cid, kind,
-                                                         locale_of(interaction)))
+        await interaction.response.send_modal(cards_modal(cid, kind, locale_of(interaction)))
 
-    async def _panel_verb(self, interaction: discord.Interaction[Any], cid: ComponentId,
-                          values: list[str]) -> None:
-        locale = locale_of(interaction)
+    async def _typed(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                     values: list[str]) -> None:
+        """The ``Type…`` modal's cards, at the step its panel showed (the seat checked)."""
+        await self.typed(interaction, cid.table, cid.extra, values[0] if values else "",
+                         step=cid.step)
+
+    async def _clicked(self, interaction: discord.Interaction[Any],
+                       cid: ComponentId) -> _Click:
+        """The panel click's table, seat and view, loaded once (the owner check passed)."""
         doc = await self.doc_for(interaction, cid.table)
         seat = doc.seat_of(interaction.user.id)
         assert seat is not None  # the owner check
         match = doc.get_match()
         if match is None:
             raise UserFacingError("error.no_match")
-        selections = self.app.selections
-        stale = cid.hand != match.hand_no or cid.step != doc.step
-        verb = cid.verb
-        view = match.view_for(seat)
-        cards_pool = pool(view)
-        if verb in SELECTION_VERBS:
-            current = message_selection(interaction.message)
-            if stale and verb != "refresh":
-                current = []
-            if verb == "sel" and not stale:
-                own = set(select_values(interaction.message, str(cid)))
-                current = [v for v in current if v not in own] + list(values)
-            elif verb == "quick" and not stale and values:
-                try:
-                    chosen = parse_cards(values[0])
-                except InvalidNotation:
-                    chosen = []
-                current = pick_instances(cards_pool, chosen)
-            elif verb == "clear":
-                current = []
-            selections.set(cid.table, seat, current)
-            await self.panels.edit(interaction, doc, cid.table, seat, current, locale)
-            self.panels.track(interaction, cid.table, seat)
+        return _Click(locale_of(interaction), doc, seat, match, match.view_for(seat),
+                      cid.hand != match.hand_no or cid.step != doc.step)
+
+    async def _pick(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                    values: list[str]) -> None:
+        """A card pick (`sel`, `quick`, `clear`, `refresh`): the clicked panel, redrawn."""
+        click = await self._clicked(interaction, cid)
+        current = message_selection(interaction.message)
+        if click.stale and cid.verb != "refresh":
+            current = []
+        if cid.verb == "sel" and not click.stale:
+            own = set(select_values(interaction.message, str(cid)))
+            current = [v for v in current if v not in own] + list(values)
+        elif cid.verb == "quick" and not click.stale and values:
+            try:
+                chosen = parse_cards(values[0])
+            except InvalidNotation:
+                chosen = []
+            current = pick_instances(pool(click.view), chosen)
+        elif cid.verb == "clear":
+            current = []
+        self.app.selections.set(cid.table, click.seat, current)
+        await self.panels.edit(interaction, click.doc, cid.table, click.seat, current,
+                               click.locale)
+        self.panels.track(interaction, cid.table, click.seat)
+
+    async def _stale(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                     click: _Click) -> None:
+        await self.panels.stale(interaction, click.doc, cid.table, click.seat, click.locale)
+        self.panels.track(interaction, cid.table, click.seat)
+
+    async def _advice(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                      values: list[str]) -> None:
+        """`hint` (the computer's play) or `suggest` (a bury): picked on the panel."""
+        click = await self._clicked(interaction, cid)
+        if click.stale:
+            await self._stale(interaction, cid, click)
             return
-        if stale:
-            await self.panels.stale(interaction, doc, cid.table, seat, locale)
-            self.panels.track(interaction, cid.table, seat)
-            return
-        if verb in ("hint", "suggest"):
-            if verb == "suggest":
-                chosen = list(await asyncio.to_thread(suggest_bury, view))
-                note = t("panel.suggested", locale, cards=cards_text(chosen))
-            else:
-                action = await asyncio.to_thread(
-                    computer_action, view, self.app.config.computer_player, cid.table,
-                    match.hand_no, doc.step, "hint")
-                chosen = list(action.cards) if isinstance(action, Play) else []
-                note = t("panel.hint", locale, cards=cards_text(chosen),
-                         shape=shape_word(shape_of(chosen, view.public.trump,
-                                                   leading=view.lead is None), locale))
-            current = pick_instances(cards_pool, chosen)
-            selections.set(cid.table, seat, current)
-            panel = await self.panels.panel(doc, cid.table, seat, current, locale)
-            await edit_clicked(interaction, content=fit(f"{panel.content}\n{note}"),
-                               picture=panel.picture, view=panel.view)
-            self.panels.track(interaction, cid.table, seat)
-            return
-        selected = message_selection(interaction.message) or selections.get(cid.table, seat)
-        cards = tuple(selection_cards(cards_pool, selected))
-        make: Callable[[int], Action]
-        if verb == "play":
-            make = lambda s: Play(s, cards)  # noqa: E731
-        elif verb == "bury":
-            make = lambda s: Bury(s, cards)  # noqa: E731
-        elif verb == "pass":
-            make = Pass
+        view, locale = click.view, click.locale
+        if cid.verb == "suggest":
+            chosen = list(await asyncio.to_thread(suggest_bury, view))
+            note = t("panel.suggested", locale, cards=cards_text(chosen))
         else:
-            choice = declaration_for(view, cid.extra)
-            if choice is None:
-                raise UserFacingError("error.cannot_declare")
-            make = lambda s: Declare(s, choice)  # noqa: E731
+            action = await asyncio.to_thread(
+                computer_action, view, self.app.config.computer_player, cid.table,
+                click.match.hand_no, click.doc.step, "hint")
+            chosen = list(action.cards) if isinstance(action, Play) else []
+            note = t("panel.hint", locale, cards=cards_text(chosen),
+                     shape=shape_word(shape_of(chosen, view.public.trump,
+                                               leading=view.lead is None), locale))
+        current = pick_instances(pool(view), chosen)
+        self.app.selections.set(cid.table, click.seat, current)
+        panel = await self.panels.panel(click.doc, cid.table, click.seat, current, locale)
+        await edit_clicked(interaction, content=fit(f"{panel.content}\n{note}"),
+                           picture=panel.picture, view=panel.view)
+        self.panels.track(interaction, cid.table, click.seat)
+
+    async def _act(self, interaction: discord.Interaction[Any], cid: ComponentId,
+                   values: list[str]) -> None:
+        """`play`, `bury`, `pass`, `decl`: the action, at the step the panel showed."""
+        click = await self._clicked(interaction, cid)
+        if click.stale:
+            await self._stale(interaction, cid, click)
+            return
+        selected = (message_selection(interaction.message)
+                    or self.app.selections.get(cid.table, click.seat))
+        cards = tuple(selection_cards(pool(click.view), selected))
+        make = _ACTIONS[cid.verb](click.view, cards, cid.extra)
         try:
             await self.app.service.act(cid.table, interaction.user.id, make, step=cid.step)
         except UserFacingError as error:
-            if error.key == "error.stale":
-                _, doc = await self.app.service.load(cid.table)
-                await self.panels.stale(interaction, doc, cid.table, seat, locale)
-                self.panels.track(interaction, cid.table, seat)
-                return
-            raise
-        if verb in ("play", "bury"):
-            selections.clear(cid.table, seat)
-        if self.panels.track(interaction, cid.table, seat):
+            if error.key != "error.stale":
+                raise
+            _, doc = await self.app.service.load(cid.table)
+            await self._stale(interaction, cid, replace(click, doc=doc))
+            return
+        if cid.verb in ("play", "bury"):
+            self.app.selections.clear(cid.table, click.seat)
+        if self.panels.track(interaction, cid.table, click.seat):
             # An ephemeral panel is refreshed by the publisher from the latest table, so it
             # never shows an older state than a refresh that raced it.
-            self.app.publisher.refresh_ephemeral(cid.table, seat)
+            self.app.publisher.refresh_ephemeral(cid.table, click.seat)
 
     # ---- the table message's buttons ----------------------------------------------------
 

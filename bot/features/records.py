@@ -11,9 +11,10 @@ checked by `bot.ui.ids`), so they keep working after a restart. Matches with com
 are shown (history, stats) but ranked nowhere: `bot.storage.Store` keeps them out of
 ratings and leaderboards.
 
-Stats, leaderboard and history take ``mode:`` (``teams``, the default, or ``friends``):
-Finding Friends is counted, rated and ranked apart from the four-player game (issue 14).
-Its leaderboard has players only; its buttons carry the scope word ``friends``
+Stats, leaderboard and history take ``mode:`` (one of the engine's modes; none: a new
+table's, the four-player game): every mode is counted, rated and ranked apart (issue 14).
+A mode without fixed sides has no partnerships (the variant says); the Finding Friends
+leaderboard's buttons carry the scope word ``friends``
 (``rec:lb:<by>:friends:<page>[:<season>]``), so ids posted before keep their meaning.
 """
 
@@ -23,6 +24,7 @@ import asyncio
 import io
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -62,6 +64,7 @@ from bot.ui.components import button
 from bot.ui.ids import RECORDS, ComponentId, VerbSpec
 from bot.ui.replies import edit_clicked, reader_locale, send
 from engine.rules import RuleSet
+from engine.variant import find_variant
 
 __all__ = ["Records", "setup"]
 
@@ -70,6 +73,8 @@ PER_PAGE = 10
 MESSAGE_LIMIT = 2000
 BY = ("rating", "wins", "levels")
 SCOPES = ("players", "partnerships")
+DEFAULT_MODE: Mode = RuleSet().mode
+"""The mode of a records command that names none: a new table's."""
 FRIENDS_SCOPE = "friends"
 """The scope word of a Finding Friends leaderboard's buttons (its players)."""
 REPLAY_CACHE = 32
@@ -94,12 +99,19 @@ def percent(part: int, whole: int) -> str:
 def player_mention(user_id: int | None, seat: int, locale: str) -> str:
     """A player as a mention (rendered, never pinging), or the computer seat's name."""
     if user_id is None:
-        return t("records.computer", locale, number=seat + 1)
+        return t("seat.computer_name", locale, number=seat + 1)
     return f"<@{user_id}>"
 
 
-def team_text(players: Players, team: int, locale: str) -> str:
-    return " & ".join(player_mention(players[s], s, locale) for s in (team, team + 2))
+def seats_text(players: Players, seats: Sequence[int], locale: str) -> str:
+    """Some seats' players (a partnership, a match's winners), joined by ``&``."""
+    return " & ".join(player_mention(players[s], s, locale) for s in seats)
+
+
+def mode_of(word: str | None) -> Mode:
+    """The mode a command asked for: a known mode's word, else the tables' default
+    (`engine.rules.RuleSet.mode`)."""
+    return Mode(word) if word in MODES else DEFAULT_MODE
 
 
 def id_ranges(ids: Sequence[int]) -> str:
@@ -206,17 +218,31 @@ def _who(users: Sequence[int]) -> str:
     return " & ".join(f"<@{u}>" for u in users)
 
 
+@dataclass(frozen=True, slots=True)
+class BoardWords:
+    """The catalog keys a leaderboard's wording takes (``scope`` None: the scope's own)."""
+
+    scope: str | None
+    empty: str
+    footer: str
+
+
+BOARD_WORDS = {True: BoardWords(None, "leaderboard.empty", "leaderboard.footer"),
+               False: BoardWords("leaderboard.friends_scope", "leaderboard.friends_empty",
+                                 "leaderboard.friends_footer")}
+"""By whether the mode has fixed sides: partnerships and the players of the four-player
+game, or the players of a game whose sides change every hand (Finding Friends)."""
+
+
 def leaderboard_content(board: LeaderboardPage, server: str, locale: str) -> str:
     """The public leaderboard page (mentions, to be sent without pings)."""
-    friends = board.mode == "friends"
-    scope = (t("leaderboard.friends_scope", locale) if friends
-             else t(f"choice.scope.{board.scope}", locale))
+    words = BOARD_WORDS[find_variant(board.mode).fixed_sides]
+    scope = t(words.scope or f"choice.scope.{board.scope}", locale)
     lines = [t("leaderboard.title", locale, server=discord.utils.escape_markdown(server),
                by=t(f"choice.by.{board.by}", locale), scope=scope, page=board.page,
                pages=board.total_pages)]
     if not board.rows:
-        lines.append(t("leaderboard.friends_empty" if friends else "leaderboard.empty",
-                       locale))
+        lines.append(t(words.empty, locale))
     for row in board.rows:
         who = _who(row.users)
         if board.by == "rating":
@@ -228,8 +254,7 @@ def leaderboard_content(board: LeaderboardPage, server: str, locale: str) -> str
         else:
             lines.append(tn("leaderboard.row.levels", row.hands, locale, rank=row.rank,
                             who=who, levels=row.levels))
-    footer = "leaderboard.friends_footer" if friends else "leaderboard.footer"
-    lines.append(f"-# {t(footer, locale)}")
+    lines.append(f"-# {t(words.footer, locale)}")
     return "\n".join(lines)
 
 
@@ -250,7 +275,7 @@ def leaderboard_button(by: str, scope: str, page: int, season: int | None, *, la
 
 
 def leaderboard_view(board: LeaderboardPage) -> discord.ui.View:
-    scope = FRIENDS_SCOPE if board.mode == "friends" else board.scope
+    scope = board.scope if find_variant(board.mode).fixed_sides else FRIENDS_SCOPE
     view = discord.ui.View(timeout=None)
     view.add_item(leaderboard_button(board.by, scope, board.page - 1, board.season,
                                      label="◀", disabled=board.page <= 1))
@@ -259,18 +284,18 @@ def leaderboard_view(board: LeaderboardPage) -> discord.ui.View:
     return view
 
 
-def board_words(by: str, scope: str, mode: str) -> tuple[str, str, Mode]:
+def board_words(by: str, scope: str, mode: str | None) -> tuple[str, str, Mode]:
     """A leaderboard's ordering, scope and mode from what was asked or pressed (unknown
     words: the defaults; the scope word `FRIENDS_SCOPE`: the Finding Friends players)."""
-    mode_: Mode = "friends" if mode == "friends" or scope == FRIENDS_SCOPE else "teams"
+    mode_ = Mode.FRIENDS if scope == FRIENDS_SCOPE else mode_of(mode)
     by_ = by if by in BY else "rating"
-    scope_ = scope if scope in SCOPES and mode_ == "teams" else "players"
+    scope_ = scope if scope in SCOPES and find_variant(mode_).fixed_sides else "players"
     return by_, scope_, mode_
 
 
 async def leaderboard_message(interaction: discord.Interaction, store: Storage, by: str,
-                              scope: str, page: int, season: int | None = None,
-                              mode: str = "teams") -> tuple[str, discord.ui.View]:
+                              scope: str, page: int, season: int | None,
+                              mode: str | None) -> tuple[str, discord.ui.View]:
     assert interaction.guild_id is not None
     by_, scope_, mode_ = board_words(by, scope, mode)
     board = await store.leaderboard(interaction.guild_id, by_, scope_,  # type: ignore[arg-type]
@@ -282,7 +307,7 @@ async def leaderboard_message(interaction: discord.Interaction, store: Storage, 
     locale = await public_locale(interaction, store)
     server = interaction.guild.name if interaction.guild is not None else ""
     content = leaderboard_content(board, server, locale)
-    if mode_ == "friends" and scope == "partnerships":
+    if scope == "partnerships" and scope_ != scope:
         content += f"\n-# {t('leaderboard.friends_no_partnerships', locale)}"
     label = await season_label(store, interaction.guild_id, board.season, locale)
     if label:
@@ -311,27 +336,24 @@ async def season_number(store: Storage, guild_id: int, season: int | None) -> in
 
 
 def _history_head(match: MatchSummary, locale: str) -> str:
-    players, date = match.players, f"<t:{int(match.started_at)}:f>"
-    if match.mode == "friends":
-        seats = " · ".join(
-            t("history.seat_level", locale, player=player_mention(user, seat, locale),
-              level=match.seat_levels[seat] if seat < len(match.seat_levels) else "?")
-            for seat, user in enumerate(players))
-        return t("history.friends_match", locale, date=date, count=len(players),
-                 players=seats)
-    return t("history.match", locale, date=date,
-             team_a=team_text(players, 0, locale), level_a=match.levels_a,
-             team_b=team_text(players, 1, locale), level_b=match.levels_b)
+    """The match's line-up with the levels, per side fixed at the start (`Variant.partners`:
+    a team, or in Finding Friends a seat): two teams face each other, else a list."""
+    players, date, variant = match.players, f"<t:{int(match.started_at)}:f>", match.variant
+    n = len(players)
+    sides = [variant.partners(seat, n) for seat in range(n)
+             if variant.partners(seat, n)[0] == seat]
+    levels = variant.side_levels(match.levels or ("?",) * n)
+    texts = [seats_text(players, side, locale) for side in sides]
+    if len(sides) == 2:
+        return t("history.match", locale, date=date, team_a=texts[0], level_a=levels[0],
+                 team_b=texts[1], level_b=levels[1])
+    line = " · ".join(t("history.seat_level", locale, player=text, level=level)
+                      for text, level in zip(texts, levels, strict=True))
+    return t("history.friends_match", locale, date=date, count=n, players=line)
 
 
 def _history_winner(match: MatchSummary, locale: str) -> str | None:
-    players = match.players
-    if match.mode == "friends":
-        seat = match.winner_seat
-        return None if seat is None else player_mention(players[seat], seat, locale)
-    if match.winner_team is None:
-        return None
-    return team_text(players, 0 if match.winner_team == "A" else 1, locale)
+    return seats_text(match.players, match.winners, locale) if match.winners else None
 
 
 def history_line(index: int, match: MatchSummary, hand_ids: Sequence[int], locale: str) -> str:
@@ -368,7 +390,7 @@ def replay_view(hand: int, step: int, steps: int) -> discord.ui.View:
 
 _BY_CHOICES = [app_commands.Choice(name=lstr(f"choice.by.{b}"), value=b) for b in BY]
 _SCOPE_CHOICES = [app_commands.Choice(name=lstr(f"choice.scope.{s}"), value=s) for s in SCOPES]
-_MODE_CHOICES = [app_commands.Choice(name=lstr(f"choice.mode.{m}"), value=m) for m in MODES]
+_MODE_CHOICES = [app_commands.Choice(name=lstr(f"choice.mode.{m}"), value=m.value) for m in MODES]
 
 
 class Records(Feature):
@@ -391,7 +413,7 @@ class Records(Feature):
         """A leaderboard's ◀ / ▶ (``arg``: ``by.scope[.season]``, ``step``: the page)."""
         by, scope, season = cid.board
         content, view = await leaderboard_message(interaction, self.app.store, by, scope,
-                                                  cid.step, season)
+                                                  cid.step, season, None)
         await edit_clicked(interaction, content=content, view=view, allowed_mentions=NO_PINGS)
 
     async def _replay_button(self, interaction: discord.Interaction, cid: ComponentId,
@@ -410,7 +432,7 @@ class Records(Feature):
     async def stats(self, interaction: discord.Interaction,
                     user: discord.User | None = None,
                     season: app_commands.Range[int, 1, 9999] | None = None,
-                    mode: str = "teams") -> None:
+                    mode: str | None = None) -> None:
         """A player's record in this server: matches, hands, levels, partner, rating."""
         assert interaction.guild_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -419,19 +441,21 @@ class Records(Feature):
         target = user or interaction.user
         name = discord.utils.escape_markdown(target.display_name)
         embed: discord.Embed
-        if mode == "friends":
+        mode_ = mode_of(mode)
+        if find_variant(mode_).fixed_sides:  # partners and sides: the partnership card
+            every = await store.stats(interaction.guild_id, target.id, season=season,
+                                      mode=mode_)
+            ranked = await store.stats(interaction.guild_id, target.id,
+                                       include_computers=False, season=season, mode=mode_)
+            embed = stats_embed(name, target.mention, every, ranked, locale)
+            number = every.season
+        else:  # sides made in play: starter, friend, opponent
             friends = await store.friends_stats(interaction.guild_id, target.id,
                                                 season=season)
             ranked_friends = await store.friends_stats(
                 interaction.guild_id, target.id, include_computers=False, season=season)
             embed = friends_embed(name, target.mention, friends, ranked_friends, locale)
             number = friends.season
-        else:
-            every = await store.stats(interaction.guild_id, target.id, season=season)
-            ranked = await store.stats(interaction.guild_id, target.id,
-                                       include_computers=False, season=season)
-            embed = stats_embed(name, target.mention, every, ranked, locale)
-            number = every.season
         label = await season_label(store, interaction.guild_id, number, locale)
         if label:
             embed.set_footer(text=label)
@@ -449,7 +473,7 @@ class Records(Feature):
     async def leaderboard(self, interaction: discord.Interaction, by: str = "rating",
                           scope: str = "players",
                           season: app_commands.Range[int, 1, 9999] | None = None,
-                          mode: str = "teams") -> None:
+                          mode: str | None = None) -> None:
         """This server's leaderboard (ranked matches only), ten a page."""
         await interaction.response.defer(thinking=True)  # public, before the database
         store = self.app.store
@@ -467,17 +491,17 @@ class Records(Feature):
     async def history(self, interaction: discord.Interaction,
                       n: app_commands.Range[int, 1, 25] = 10,
                       season: app_commands.Range[int, 1, 9999] | None = None,
-                      mode: str = "teams") -> None:
+                      mode: str | None = None) -> None:
         """The last matches in this channel, with their results and hand numbers."""
         assert interaction.channel_id is not None and interaction.guild_id is not None
         await interaction.response.defer(thinking=True)  # public, before the database
         store = self.app.store
         locale = await public_locale(interaction, store)
         number = await season_number(store, interaction.guild_id, season)
-        friends = mode == "friends"
-        matches = await store.history(interaction.channel_id, n, season=number,
-                                      mode="friends" if friends else "teams")
-        text = t("history.friends_title" if friends else "history.title", locale)
+        mode_ = mode_of(mode)
+        matches = await store.history(interaction.channel_id, n, season=number, mode=mode_)
+        text = t("history.title" if find_variant(mode_).fixed_sides else "history.friends_title",
+                 locale)
         label = await season_label(store, interaction.guild_id, number, locale)
         if label:
             text += f" · {label}"
@@ -520,7 +544,7 @@ class Records(Feature):
                 rules = rules_of(options) if isinstance(options, dict) else RuleSet()
             except (TypeError, ValueError):
                 rules = RuleSet()
-            levels = None if record.mode == "friends" else levels_before(
+            levels = None if record.levels_before else levels_before(
                 await store.level_history(record.match_key), record.hand_no)
             try:
                 frames = await asyncio.to_thread(replay_frames, record, rules, levels)
@@ -542,7 +566,7 @@ class Records(Feature):
         out = []
         for index, user_id in enumerate(players):
             if user_id is None:
-                name = t("records.computer", locale, number=index + 1)
+                name = t("seat.computer_name", locale, number=index + 1)
                 out.append(SeatInfo(name, name, computer=True))
                 continue
             name = names.get(user_id) or await self._display_name(interaction, user_id)

@@ -3,17 +3,18 @@ in front of the seats, the header's "how trump was set" line and the opponents' 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import ImageDraw
 
 from bot.render.draw import Box
 from bot.render.labels import Labels
-from bot.render.sides import play_seats, trick_winning_seat
 from bot.render.style import DANGER, FELT_DARK, GOLD, WHITE
-from engine.cards import Card
+from engine.cards import Card, Rank, Suit
 from engine.game import Phase, Trick
+from engine.rules import FixedTrump
+from engine.trump import Trump
 from engine.views import PublicView
 
 
@@ -26,7 +27,8 @@ class SeatLabel:
     autopilot: bool = False
     forms: tuple[str, ...] = ()
     """Agreed shorter forms of the name, best first, drawn when the name does not fit its
-    plate (a computer's "Bot 3 · strong", "Bot 3"): see `bot.render.names`."""
+    plate (a computer's name without its level: "Bot 3" for "Bot 3 · strong"): see
+    `bot.render.names`."""
 
     def __reduce__(self) -> tuple[type[SeatLabel], tuple[str, bool, bool, tuple[str, ...]]]:
         """Pickled as its values (a table picture's job carries one per seat): not field
@@ -43,8 +45,8 @@ def plays_shown(view: PublicView, seats: int
     if trick is None and view.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER):
         trick = view.last_trick
     if trick is not None:
-        return (trick, dict(zip(play_seats(trick, seats), trick.plays, strict=True)),
-                trick_winning_seat(trick, view.trump, seats))
+        return (trick, dict(zip(trick.seats, trick.plays, strict=True)),
+                trick.winning_seat(view.trump))
     if view.phase is Phase.DECLARING:
         standing = view.standing
         return None, declarations_shown(view), None if standing is None else standing.seat
@@ -65,17 +67,27 @@ def between_hands_word(view: PublicView, labels: Labels) -> str:
     return labels.phase_settled if view.hand_no else labels.phase_waiting
 
 
-def how_trump_was_set(view: PublicView, seats: Sequence[SeatLabel], labels: Labels,
-                      fits: Callable[[str], bool] | None = None) -> str:
-    """"declared by 小明 (×2)", "turned up from the kitty", or the hand's number before
-    trump is set ("Waiting for the first deal" before the first). `fits`: whether a line
-    fits its room; the declarer is then named by the first of its name and shorter forms
-    that does ("declared by Bot 3")."""
+def shown_trump(view: PublicView) -> Trump | None:
+    """The trump the header shows: the hand's, or where R12 `fixed_trump` fixes it for the
+    match, the table's from before the first deal (issue 38: "Trump not set" while waiting
+    at a table whose trump is known)."""
+    fixed = view.rules.fixed_trump
+    if view.trump is not None or fixed is FixedTrump.NONE:
+        return view.trump
+    suit = None if fixed is FixedTrump.NO_TRUMP else Suit(fixed.value)
+    return Trump(view.level or Rank.TWO, suit)
+
+
+def how_trump_was_set(view: PublicView, seats: Sequence[SeatLabel], labels: Labels) -> str:
+    """"declared by 小明 with 2 cards", "turned up from the kitty", or the hand's number before
+    trump is set ("Waiting for the first deal" before the first). The declarer is named as
+    the texts name them: a computer without its level ("declared by Bot 3", issue 38)."""
     if view.trump is not None and view.trump_seat is not None and view.standing is not None:
         label = seats[view.trump_seat]
-        lines = [labels.declared_by.format(name=name, count=len(view.standing.cards))
-                 for name in (label.name, *label.forms)]
-        return next((line for line in lines if fits is None or fits(line)), lines[-1])
+        count = len(view.standing.cards)
+        template = labels.declared_by if count == 1 else labels.declared_by_many
+        return template.format(name=label.forms[-1] if label.forms else label.name,
+                               count=count)
     if view.trump is not None and view.revealed:
         return labels.trump_from_kitty
     if not view.hand_no:  # nothing dealt yet: no "Hand 0" (issue 31 item 8)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.faces import card_face, card_height, card_tile, tile_size
+from bot.render.faces import STACK_STEP, card_face, card_height, card_tile, tile_size
 from bot.render.fonts import drawable, font
 from bot.render.labels import Labels
 from bot.render.style import CARD, FELT, FELT_DARK, RGB, suit_ink
@@ -132,17 +133,53 @@ def paste_row(canvas: Image.Image, cards: Sequence[Card], xy: tuple[int, int], w
     return (x0, y0, x0 + (len(cards) - 1) * step + width, y0 + card_height(width))
 
 
+def tile_offsets(cards: Sequence[Card], width: int, step: float, *,
+                 stack: bool = False) -> list[float]:
+    """Each index tile's x offset in a row, `step` apart; with `stack`, a copy of the card
+    after it only `STACK_STEP` of the card's width (the copy on top shows the rank)."""
+    tight = min(step, width * STACK_STEP) if stack else step
+    offsets, x = [], 0.0
+    for i, card in enumerate(cards):
+        offsets.append(x)
+        if i + 1 < len(cards):
+            x += tight if cards[i + 1] == card else step
+    return offsets
+
+
+def tiles_width(cards: Sequence[Card], width: int, step: float, *, stack: bool = False) -> float:
+    """The width of `cards`' row of index tiles (see `tile_offsets`)."""
+    if not cards:
+        return 0.0
+    return tile_offsets(cards, width, step, stack=stack)[-1] + tile_size(width)[0]
+
+
+def tiles_step(plays: Sequence[Sequence[Card]], width: int, room: float, *,
+               stack: bool = False) -> float:
+    """The widest step (at most a tile and a gap) at which the plays' rows of index tiles
+    take `room` px together (see `tile_offsets`)."""
+    tile_w = tile_size(width)[0]
+    pairs = [(a, b) for cards in plays for a, b in itertools.pairwise(cards)]
+    stacked = sum(a == b for a, b in pairs) if stack else 0
+    apart = len(pairs) - stacked
+    most = float(tile_w + 2)
+    if not apart:
+        return most
+    return min(most, (room - len(plays) * tile_w - stacked * width * STACK_STEP) / apart)
+
+
 def paste_tiles(canvas: Image.Image, cards: Sequence[Card], xy: tuple[int, int], width: int, *,
-                step: float, trump: Trump | None, four_colour: bool, labels: Labels) -> Box:
+                step: float, trump: Trump | None, four_colour: bool, labels: Labels,
+                stack: bool = False) -> Box:
     """Paste the index tiles of cards `width` px wide (see `card_tile`) left to right from
-    top-left `xy`; returns the row's box."""
+    top-left `xy`, at `tile_offsets`; returns the row's box."""
     x0, y0 = xy
     tile_w, tile_h = tile_size(width)
-    for i, card in enumerate(cards):
+    offsets = tile_offsets(cards, width, step, stack=stack)
+    for card, dx in zip(cards, offsets, strict=True):
         is_trump = trump is not None and trump.is_trump(card)
         tile = card_tile(card, width, four_colour=four_colour, trump=is_trump, labels=labels)
-        canvas.paste(tile, (round(x0 + i * step), y0), tile)
-    return (x0, y0, x0 + (len(cards) - 1) * step + tile_w, y0 + tile_h)
+        canvas.paste(tile, (round(x0 + dx), y0), tile)
+    return (x0, y0, x0 + (offsets[-1] if offsets else 0) + tile_w, y0 + tile_h)
 
 
 def row_step(count: int, width: int, max_width: float, step: float) -> float:

@@ -36,6 +36,14 @@ from engine.cards import Card, Rank
 ASPECT: Final = 1.4
 INDEX_W: Final = 0.54
 """The index strip's width, as a fraction of the card's width: the least overlap step."""
+RANK_STEP: Final = 0.40
+"""The least overlap step between index tiles, as a fraction of the card's width, that
+keeps the rank under the next tile whole: the widest, "10", with a hair to spare (issue 38:
+two 10♣ at a tighter step read "1010")."""
+STACK_STEP: Final = 0.12
+"""Where a long last trick cannot show every rank at `RANK_STEP` even on small tiles: the
+step after a tile whose next tile is the same card, so that only its edge shows, stacked
+under the copy on top, which shows the rank whole."""
 INDEX_H: Final = 0.74
 """The index strip's height (rank and suit), as a fraction of the card's width."""
 KITTY_H: Final = 0.34

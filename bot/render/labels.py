@@ -51,8 +51,9 @@ class Labels:
     computer: str = "computer"
     autopilot: str = "autopilot"
     starter: str = "Starter"
-    declarer: str = "Declarer"
-    declared_by: str = "declared by {name} (×{count})"
+    declarer: str = "Partner"  # teams: the starter's partner (not the player who declared)
+    declared_by: str = "declared by {name}"  # trump declared with one card
+    declared_by_many: str = "declared by {name} with {count} cards"  # {count}: 2 or more
     trump_from_kitty: str = "turned up from the kitty"
     to_play: str = "to play"
     throw_failed: str = "Throw failed"

@@ -4,8 +4,8 @@ item 7: "5. Com…" on a phone told nobody who sat there).
 A plate shows a name in the first of these forms that fits, measured in the plate's font:
 
 1. the whole name on one line;
-2. an agreed shorter form on one line (`SeatLabel.forms`: a computer's "Bot 3", which reads as
-   well as "Computer 3 · strong" and keeps the plate one line tall);
+2. an agreed shorter form on one line (`SeatLabel.forms`: a computer's name without its
+   level, "Bot 3" for "Bot 3 · strong": the one name the texts use too, issue 38);
 3. the whole name on two lines (where the plate has room for a second line), broken after a
    space, hyphen or underscore when one is near the line's end, else between characters
    (Chinese, or one long word);

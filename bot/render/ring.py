@@ -25,6 +25,7 @@ from bot.render.board import (
     how_trump_was_set,
     plays_shown,
     points_bar,
+    shown_trump,
 )
 from bot.render.draw import (
     Box,
@@ -37,13 +38,15 @@ from bot.render.draw import (
     rich_width,
     row_step,
     text,
+    tiles_step,
+    tiles_width,
     trump_parts,
     width_of,
 )
-from bot.render.faces import card_height, index_height, tile_size
+from bot.render.faces import RANK_STEP, card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
 from bot.render.names import NameFit, fit_name
-from bot.render.sides import Call, Role, Sides, play_seats, sides_of, trick_winning_seat
+from bot.render.sides import Call, Role, Sides, sides_of
 from bot.render.sorting import sort_hand
 from bot.render.style import (
     DANGER,
@@ -77,11 +80,13 @@ PLAY_GAP: Final = 8  # between a plate and its play
 NAME: Final = 30
 DETAIL: Final = 26
 BADGE: Final = 26
+BADGE_SMALL: Final = 22
+"""A role badge's size where the whole word does not fit at `BADGE`."""
 CALL: Final = 26
 CALL_SMALL: Final = 23  # a called card's line that does not fit at `CALL`
 TILE_CARD: Final = 88  # the last trick's tiles are index strips of cards this wide
 TILE_GAP: Final = 12
-TILE_MIN_STEP: Final = 26  # the last trick wraps rather than hide a tile's rank
+TILE_MIN_STEP: Final = TILE_CARD * RANK_STEP  # the last trick wraps rather than hide a rank
 ROW_GAP: Final = 10
 CELL: Final = FELT_LIGHT
 
@@ -195,7 +200,7 @@ def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: boo
     sides = sides_of(view)
     n = sides.seats
     level = view.level if view.level is not None else Rank.TWO
-    trump = view.trump
+    trump = shown_trump(view)
 
     trick, plays, winner = plays_shown(view, n)
     settled = view.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER)
@@ -232,7 +237,7 @@ def ring_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: boo
     if last_rows:
         assert last is not None
         _draw_last_trick(image, draw, (16, board_end + ROW_GAP, WIDTH - 16, height - 14),
-                         last_rows, trick_winning_seat(last, trump, n), trump, four_colour,
+                         last_rows, last.winning_seat(trump), trump, four_colour,
                          labels)
     return image
 
@@ -310,9 +315,8 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
         fill, ink = _ROLE_BADGE[role]
         word = {Role.STARTER: labels.starter, Role.FRIEND: labels.friend,
                 Role.OPPONENT: labels.opponent}[role]
-        room = min(right - x, (box[2] - box[0]) * 0.6) - BADGE * 0.9
-        badge = pill(draw, (x - 1, y2), fit(word, BADGE, room, bold=True), BADGE, fill, ink,
-                     anchor="l")
+        word, size = badge_fit(word, min(right - x, (box[2] - box[0]) * 0.6))
+        badge = pill(draw, (x - 1, y2), word, size, fill, ink, anchor="l")
         left = badge[2] + 8
     kind = labels.autopilot if label.autopilot else labels.computer if label.computer else ""
     cards = labels.cards.format(count=view.cards_left[seat])
@@ -323,6 +327,16 @@ def draw_plate(draw: ImageDraw.ImageDraw, box: Box, seat: int, label: SeatLabel,
             drawn.append((left, y2 - DETAIL / 2, left + details_w, y2 + DETAIL / 2))
             break
     return drawn + ([badge] if badge else [])
+
+
+def badge_fit(word: str, room: float) -> tuple[str, int]:
+    """A role badge's word and size for a pill `room` px wide: whole at `BADGE`, else whole
+    a little smaller (a seat's three-digit points leave less room: "Star…", issue 38), cut
+    only when even that does not hold it."""
+    for size in (BADGE, BADGE_SMALL):
+        if width_of(word, size, bold=True) + size * 0.9 <= room:
+            return word, size
+    return fit(word, BADGE_SMALL, room - BADGE_SMALL * 0.9, bold=True), BADGE_SMALL
 
 
 def call_parts(call: Call, seats: Sequence[SeatLabel], labels: Labels,
@@ -421,8 +435,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Se
     if rich_width(parts, 32, bold=True) > right - left - points_w - 16:
         parts = [labels.level.format(rank=str(level)) + " ", *trump_parts(trump, labels)]
     rich(draw, (left, 32), parts, 32, WHITE, bold=True, four_colour=four_colour)
-    how = how_trump_was_set(view, seats, labels,
-                            lambda line: width_of(line, 28) <= right - left)
+    how = how_trump_was_set(view, seats, labels)
     text(draw, (left, 84), fit(how, 28, right - left), 28, MUTED, anchor="lm")
 
 
@@ -430,32 +443,34 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Se
 class _Row:
     plays: tuple[tuple[int, tuple[Card, ...]], ...]
     step: float
+    stack: bool = False
+    """Copies of a card stacked (see `bot.render.draw.tile_offsets`)."""
 
 
 def _last_rows(trick: Trick, seats: int, trump: Trump | None, level: Rank) -> list[_Row]:
-    """The last trick's plays split into as few rows as keep every tile's rank visible."""
+    """The last trick's plays split into as few rows as keep every tile's rank whole
+    (`TILE_MIN_STEP`), in each number of rows first side by side, then with copies of a
+    card stacked (a pair shows one rank over a second card's edge)."""
     plays = [(seat, tuple(sort_hand(cards, trump, level)))
-             for seat, cards in zip(play_seats(trick, seats), trick.plays, strict=True)]
-    tile_w, _ = tile_size(TILE_CARD)
+             for seat, cards in zip(trick.seats, trick.plays, strict=True)]
     room = WIDTH - 32 - 28
     best: list[_Row] = []
     for count in range(1, len(plays) + 1):
         size = -(-len(plays) // count)
         chunks = [plays[i:i + size] for i in range(0, len(plays), size)]
-        rows = [_Row(tuple(chunk), _tile_step(chunk, tile_w, room)) for chunk in chunks]
-        best = rows
-        if min(row.step for row in rows) >= TILE_MIN_STEP:
-            break
+        for stack in (False, True):
+            best = [_Row(tuple(chunk), _tile_step(chunk, room, stack), stack)
+                    for chunk in chunks]
+            if min(row.step for row in best) >= TILE_MIN_STEP:
+                return best
     return best
 
 
-def _tile_step(plays: Sequence[tuple[int, tuple[Card, ...]]], tile_w: int,
-               room: float) -> float:
+def _tile_step(plays: Sequence[tuple[int, tuple[Card, ...]]], room: float,
+               stack: bool) -> float:
     numbers = sum(width_of(str(seat + 1), DETAIL, bold=True) + 8 for seat, _ in plays)
-    fixed = numbers + len(plays) * tile_w + TILE_GAP * (len(plays) - 1)
-    overlaps = sum(len(cards) - 1 for _, cards in plays)
-    step = float(tile_w + 2)
-    return step if not overlaps else min(step, (room - fixed) / overlaps)
+    return tiles_step([cards for _, cards in plays], TILE_CARD,
+                      room - numbers - TILE_GAP * (len(plays) - 1), stack=stack)
 
 
 def _last_height(rows: int) -> int:
@@ -472,7 +487,7 @@ def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box,
     x0 = box[0] + 14
     text(draw, (x0, box[1] + 22), labels.last_trick, DETAIL + 4, MUTED, bold=True,
          anchor="lm")
-    tile_w, tile_h = tile_size(TILE_CARD)
+    _, tile_h = tile_size(TILE_CARD)
     y = round(box[1]) + 44
     for row in rows:
         x = float(x0)
@@ -480,11 +495,11 @@ def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box,
         for seat, cards in row.plays:
             x += text(draw, (x, y + tile_h / 2), str(seat + 1), DETAIL + 4, WHITE, bold=True,
                       anchor="lm") + 8
-            width = tile_w + step * (len(cards) - 1)
+            width = tiles_width(cards, TILE_CARD, step, stack=row.stack)
             if seat == winner:
                 draw.rounded_rectangle((x - 4, y - 4, x + width + 4, y + tile_h + 4), radius=8,
                                        fill=GOLD)
             paste_tiles(image, cards, (round(x), y), TILE_CARD, step=step, trump=trump,
-                        four_colour=four_colour, labels=labels)
+                        four_colour=four_colour, labels=labels, stack=row.stack)
             x += width + TILE_GAP
         y += tile_h + 10

@@ -17,9 +17,7 @@ from enum import Enum
 
 from engine.cards import Card, Rank
 from engine.deal import deal_shape, take_over_points
-from engine.game import Trick
-from engine.trick import trick_winner
-from engine.trump import Trump
+from engine.variant import Variant
 from engine.views import PublicView
 
 
@@ -84,7 +82,7 @@ def sides_of(view: PublicView) -> Sides:
         calls = tuple(Call(c.card, c.copy, seat, seat is not None and seat == starter)
                       for c, seat in zip(view.friend_calls, played, strict=True))
     points = view.points_by_seat if friends else ()
-    roles = _roles(seats, friends, starter, calls, shape.friends)
+    roles = _roles(rules.variant, seats, starter, calls, shape.friends)
     if friends and view.result is not None and view.result.declarer_seats:  # final sides
         side = view.result.declarer_seats
         roles = tuple(Role.STARTER if s == starter else Role.FRIEND if s in side else
@@ -92,13 +90,14 @@ def sides_of(view: PublicView) -> Sides:
     return Sides(seats, friends, shape.decks, starter, roles, view.seat_levels, calls, points)
 
 
-def _roles(seats: int, friends: bool, starter: int | None, calls: Sequence[Call],
+def _roles(variant: Variant, seats: int, starter: int | None, calls: Sequence[Call],
            expected: int) -> tuple[Role | None, ...]:
     if starter is None:
         return (None,) * seats
-    if not friends:
+    if variant.fixed_sides:
+        partners = variant.partners(starter, seats)
         return tuple(Role.STARTER if s == starter else
-                     Role.FRIEND if s % 2 == starter % 2 else Role.OPPONENT
+                     Role.FRIEND if s in partners else Role.OPPONENT
                      for s in range(seats))
     found = {c.seat for c in calls if c.seat is not None and not c.void}
     # Everyone else is a known opponent once every call is settled (played or void).
@@ -107,15 +106,13 @@ def _roles(seats: int, friends: bool, starter: int | None, calls: Sequence[Call]
                  Role.OPPONENT if settled else Role.UNKNOWN for s in range(seats))
 
 
-def play_seats(trick: Trick, seats: int) -> tuple[int, ...]:
-    """The seats that played to `trick`, in order."""
-    return tuple((trick.leader + i) % seats for i in range(len(trick.plays)))
-
-
-def trick_winning_seat(trick: Trick, trump: Trump | None, seats: int) -> int:
-    """The seat winning `trick` so far, or that won it (R9)."""
-    if trick.winner is not None:
-        return trick.winner
-    if trump is None:
-        return trick.leader
-    return (trick.leader + trick_winner(trick.plays, trump, trick.throw_ruff)) % seats
+def kitty_to_opponents(view: PublicView) -> bool:
+    """Whether a seat off the starter's final side won a settled hand's last trick, so the
+    kitty went to the opponents (R10): read from the trick itself, not from the kitty's
+    score (a kitty without points scores nothing either way)."""
+    result = view.result
+    assert result is not None
+    if view.last_trick is None:  # not kept: only a scored kitty tells
+        return result.kitty_scored > 0
+    side = result.declarer_seats or view.declarer_seats
+    return view.last_trick.winning_seat(view.trump) not in side

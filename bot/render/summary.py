@@ -26,7 +26,7 @@ from bot.render.draw import (
     width_of,
 )
 from bot.render.labels import ENGLISH, Labels
-from bot.render.sides import sides_of, trick_winning_seat
+from bot.render.sides import kitty_to_opponents, sides_of
 from bot.render.sorting import sort_hand
 from bot.render.style import DANGER, FELT_DARK, GOLD, INK, MUTED, PANEL, WHITE, to_png
 from engine.cards import Rank
@@ -85,10 +85,7 @@ class HandSummary:
         sides = sides_of(view)
         declarers = ((result.declarer_seats or (view.starter,)) if sides.friends
                      else view.declarer_seats)
-        counted = result.kitty_scored > 0
-        if view.last_trick is not None:  # the kitty goes to whoever won the last trick
-            counted = trick_winning_seat(view.last_trick, view.trump,
-                                         sides.seats) not in declarers
+        counted = kitty_to_opponents(view)
         if sides.friends:
             return cls(hand_no=view.hand_no, level=view.level, trump=view.trump,
                        starter=view.starter, result=result, kitty_counted=counted,
@@ -221,9 +218,9 @@ def summary_image(summary: HandSummary, seats: Sequence[SeatLabel], *, four_colo
         colour = GOLD if team == up_team and (new != old or won == team) \
             else WHITE
         value_w = text(draw, (right, y), value, 34, colour, bold=True, anchor="rm")
-        members = f" ({seats[team].name} & {seats[team + 2].name})" if len(seats) == 4 else ""
-        name = fit(teams[team] + members, 28, right - x - value_w - 20, bold=True)
-        text(draw, (x, y), name, 28, WHITE, bold=True, anchor="lm")
+        members = (seats[team], seats[team + 2]) if len(seats) == 4 else ()
+        text(draw, (x, y), team_line(teams[team], members, right - x - value_w - 20), 28,
+             WHITE, bold=True, anchor="lm")
     starter_name = seats[hand.next_starter].name if len(seats) == 4 else \
         str(hand.next_starter + 1)
     if won is not None:
@@ -234,6 +231,23 @@ def summary_image(summary: HandSummary, seats: Sequence[SeatLabel], *, four_colo
         text(draw, (x, 654), fit(labels.next_starter.format(name=starter_name), DETAIL,
                                  right - x), DETAIL, MUTED, anchor="lm")
     return image
+
+
+def team_line(team: str, members: Sequence[SeatLabel], room: float, size: int = 28) -> str:
+    """"Team A (Alice & Bo)" in `room` px: the team's word always whole (issue 38: a team
+    name was cut), its two players by their shortest agreed names, cut ("…") only when
+    both do not fit: the longer one first, neither below half of what is left."""
+    if not members:
+        return fit(team, size, room, bold=True)
+    names = [m.forms[-1] if m.forms else m.name for m in members]
+    line = f"{team} ({names[0]} & {names[1]})"
+    if width_of(line, size, bold=True) <= room:
+        return line
+    rest = room - width_of(f"{team} ( & )", size, bold=True)
+    widths = [width_of(name, size, bold=True) for name in names]
+    rooms = [max(rest / 2, rest - widths[1]), max(rest / 2, rest - widths[0])]
+    a, b = (fit(name, size, r, bold=True) for name, r in zip(names, rooms, strict=True))
+    return f"{team} ({a} & {b})"
 
 
 def _scale(draw: ImageDraw.ImageDraw, points: int, x0: float, x1: float, y0: float,

@@ -14,6 +14,7 @@ from bot.render.board import (
     how_trump_was_set,
     plays_shown,
     points_bar,
+    shown_trump,
 )
 from bot.render.draw import (
     Box,
@@ -27,14 +28,15 @@ from bot.render.draw import (
     row_step,
     text,
     text_box,
+    tiles_step,
+    tiles_width,
     trump_parts,
     width_of,
 )
-from bot.render.faces import card_height, index_height, tile_size
+from bot.render.faces import RANK_STEP, card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
 from bot.render.names import NameFit, fit_name
 from bot.render.ring import ring_image
-from bot.render.sides import trick_winning_seat
 from bot.render.sorting import sort_hand
 from bot.render.style import (
     DANGER,
@@ -64,6 +66,8 @@ DETAIL: Final = 28
 BADGE: Final = 28
 TILE_GAP: Final = 12
 TILE_CARD: Final = 88  # the last trick's tiles are index strips of cards this wide
+TILE_CARDS: Final = (TILE_CARD, 76, 66)
+"""Narrower tiles, tried in turn where a long last trick would hide a rank (`RANK_STEP`)."""
 
 # Places: 0 bottom, 1 right, 2 top, 3 left (play runs counter-clockwise).
 _PLATE: Final[tuple[Box, ...]] = (
@@ -110,7 +114,7 @@ def table_image(view: PublicView, seats: Sequence[SeatLabel], *, four_colour: bo
     image = felt((WIDTH, HEIGHT)).copy()
     draw = ImageDraw.Draw(image)
     level = view.level if view.level is not None else Rank.TWO
-    trump = view.trump
+    trump = shown_trump(view)
     declarer_team = view.declarer_team
     place = {seat: (seat - bottom) % 4 for seat in range(4)}
 
@@ -211,7 +215,7 @@ def _draw_plate(draw: ImageDraw.ImageDraw, seat: int, where: int, label: SeatLab
     role, colour = "", MUTED
     if view.starter == seat:
         role, colour = labels.starter, GOLD
-    elif declarer_team is not None and seat % 2 == declarer_team:
+    elif declarer_team is not None and view.rules.variant.team_of(seat) == declarer_team:
         role = labels.declarer
     details = " · ".join(part for part in (cards, kind) if part)
     if where in (1, 3):  # narrow: a line each for what does not fit, the badge last
@@ -268,9 +272,21 @@ def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Seat
         value = labels.team_level.format(team=teams[team], rank=str(view.levels[team]))
         colour = GOLD if declarer_team == team else WHITE
         x -= text(draw, (x, 84), value, DETAIL, colour, bold=True, anchor="rm") + 22
-    how = how_trump_was_set(view, seats, labels,
-                            lambda line: width_of(line, DETAIL) <= x - left)
+    how = how_trump_was_set(view, seats, labels)
     text(draw, (left, 84), fit(how, DETAIL, x - left), DETAIL, MUTED, anchor="lm")
+
+
+def last_trick_tiles(plays: Sequence[Sequence[Card]], room: float) -> tuple[int, bool, float]:
+    """The tiles' card width, whether copies stack, and the step for the last trick's plays
+    in `room` px (issue 38: two 10♣ read "1010"): the first of `TILE_CARDS` whose step keeps
+    every rank whole (`RANK_STEP`), else copies stacked, else the smallest tiles, stacked."""
+    for stack in (False, True):
+        for width in TILE_CARDS:
+            step = tiles_step(plays, width, room, stack=stack)
+            if step >= width * RANK_STEP:
+                return width, stack, step
+    width = TILE_CARDS[-1]
+    return width, True, tiles_step(plays, width, room, stack=True)
 
 
 def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, trick: Trick,
@@ -282,24 +298,21 @@ def _draw_last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, trick: Trick
     draw.rounded_rectangle(box, radius=14, fill=PANEL)
     x0 = box[0] + 14
     text(draw, (x0, box[1] + 22), labels.last_trick, DETAIL, MUTED, bold=True, anchor="lm")
-    tile_w, tile_h = tile_size(TILE_CARD)
     plays = [(seat, sort_hand(cards, trump, level))
              for seat, cards in zip(trick.seats, trick.plays, strict=True)]
     numbers = [width_of(str(seat + 1), DETAIL, bold=True) + 8 for seat, _ in plays]
-    fixed = sum(numbers) + len(plays) * tile_w + TILE_GAP * (len(plays) - 1)
-    overlaps = sum(len(cards) - 1 for _, cards in plays)
-    step = float(tile_w + 2)
-    if overlaps:
-        step = min(step, max(10.0, (box[2] - 14 - x0 - fixed) / overlaps))
-    winner = trick_winning_seat(trick, trump, SEATS)
-    x, y = float(x0), round(box[1]) + 46
+    room = box[2] - 14 - x0 - sum(numbers) - TILE_GAP * (len(plays) - 1)
+    card, stack, step = last_trick_tiles([c for _, c in plays], room)
+    tile_h = tile_size(card)[1]
+    winner = trick.winning_seat(trump)
+    x, y = float(x0), round(box[1]) + 46 + (tile_size(TILE_CARD)[1] - tile_h) // 2
     for seat, cards in plays:
         x += text(draw, (x, y + tile_h / 2), str(seat + 1), DETAIL, WHITE, bold=True,
                   anchor="lm") + 8
-        width = tile_w + step * (len(cards) - 1)
+        width = tiles_width(cards, card, step, stack=stack)
         if seat == winner:
             draw.rounded_rectangle((x - 4, y - 4, x + width + 4, y + tile_h + 4), radius=8,
                                    fill=GOLD)
-        paste_tiles(image, cards, (round(x), y), TILE_CARD, step=step, trump=trump,
-                    four_colour=four_colour, labels=labels)
+        paste_tiles(image, cards, (round(x), y), card, step=step, trump=trump,
+                    four_colour=four_colour, labels=labels, stack=stack)
         x += width + TILE_GAP

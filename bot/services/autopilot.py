@@ -6,42 +6,66 @@ timer and starts the computer seats' and forced plays' turns. Computer seats and
 decide from ``view_for(seat)`` in the worker pool (`bot.runtime.offload.Workers`, as
 `COMPUTERS`: people's jobs go first), outside the lock, then apply their action through the
 service's transaction path, checked against the step they were computed for (a race lost is
-swallowed). Built by the composition root and handed to the table service, which hands
-itself back (`serve`); it never imports discord.
+swallowed). A step the bot takes by itself (computer move, timeout, forced play, a table's
+restore) that fails on a storage error that may pass (`TRANSIENT`: the database busy or
+out of reach) is tried again after a growing pause (`retry_pause`) until it is done or has
+nothing left to do (the table moved on or ended, its shard is no longer this process's:
+the fence refuses the save, or the autopilot closed) — never dropped. Built by the
+composition root and handed to the table service, which hands itself back (`serve`); it
+never imports discord.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+import random
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.core.errors import UserFacingError
 from bot.core.levels import level_of, player_name
-from bot.core.outcome import Publish
 from bot.core.table import TableDoc, seats_to_act
 from bot.core.text import cards_text, mention, seat_name
 from bot.i18n import t
 from bot.runtime import offload
+from bot.runtime.logging import TableLogger
 from bot.runtime.offload import Workers
 from bot.services.forced import forced_play
 from bot.services.players import computer_action
 from bot.services.timers import Clock, Timers
-from bot.storage import StaleVersion, Storage, StoredTable
+from bot.services.transaction import Tx
+from bot.storage import (
+    DatabaseNotWritable,
+    DatabaseUnavailable,
+    StaleVersion,
+    Storage,
+    StorageBusy,
+    StoredTable,
+)
 from engine.actions import Action, CloseWindow, Pass, Play
 from engine.errors import TractorError
+from engine.events import Event
 from engine.game import Phase
 
 if TYPE_CHECKING:
     from bot.runtime.config import Config
 
+TAKE_BACK_WINDOW = 5.0
+"""Seconds a computer seat waits after a person's play that may still be taken back (R12
+`take_backs`): the window to press Take back (issue 38: it was the computer's one-second
+pause)."""
 
-class Tx(Protocol):
-    """What the autopilot reads and sets of a transaction (`bot.services.tables.Tx`)."""
 
-    doc: TableDoc
-    changed: bool
-    publish: Publish
+def person_may_take_back(doc: TableDoc) -> bool:
+    """Whether the seat that may take back its last play now is a person's (not on
+    autopilot): the computers wait `TAKE_BACK_WINDOW` for them."""
+    match = doc.get_match()
+    seat = None if match is None else match.public_view().take_back_seat
+    entry = None if seat is None else doc.seats[seat]
+    return entry is not None and entry.user_id is not None and not entry.autopilot
+
+
+T = TypeVar("T")
 
 
 class Tables(Protocol):
@@ -50,15 +74,32 @@ class Tables(Protocol):
 
     async def load(self, table_id: int) -> tuple[StoredTable, TableDoc]: ...
 
-    async def transact(self, table_id: int, fn: Callable[[Any], Any]) -> tuple[Any, Any]: ...
+    async def transact(self, table_id: int, fn: Callable[[Tx], T]) -> tuple[Tx, T]: ...
 
-    def apply(self, tx: Any, action: Action, *, actor: int | None = None) -> Any: ...
+    def apply(self, tx: Tx, action: Action, *, actor: int | None = None
+              ) -> tuple[Event, ...]: ...
 
-    def start_hand(self, tx: Any) -> None: ...
+    def start_hand(self, tx: Tx) -> None: ...
 
-    def log(self, table_id: int, doc: TableDoc | None = None) -> Any: ...
+    def log(self, table_id: int, doc: TableDoc | None = None) -> TableLogger: ...
 
-__all__ = ["Autopilot", "Tables"]
+__all__ = ["TRANSIENT", "Autopilot", "Tables", "retry_pause"]
+
+TRANSIENT: tuple[type[Exception], ...] = (StorageBusy, DatabaseUnavailable,
+                                          DatabaseNotWritable)
+"""Storage errors that may pass (nothing was written): the step is tried again."""
+RETRY_FIRST = 0.2
+"""Seconds before the first retry of a step (`retry_pause`)."""
+RETRY_MOST = 1.0
+"""Seconds at most between two tries: a table moves again about this soon after the
+database is back."""
+
+
+def retry_pause(attempt: int, rand: Callable[[], float] = random.random) -> float:
+    """The pause before retry `attempt` (0, 1, ...): doubling from `RETRY_FIRST` up to
+    `RETRY_MOST`, its second half jittered (tables failing together retry apart)."""
+    most = min(RETRY_MOST, RETRY_FIRST * 2.0 ** attempt)
+    return most / 2 + rand() * most / 2
 
 
 class Autopilot:
@@ -109,7 +150,30 @@ class Autopilot:
 
     # ---- timers and computer seats -----------------------------------------------------
 
+    async def _until_done(self, table_id: int, what: str,
+                          attempt: Callable[[], Awaitable[None]]) -> None:
+        """Run `attempt` again after each `TRANSIENT` storage error, pausing
+        `retry_pause`, until it returns (done, or nothing left to do) or the autopilot
+        closes (the process stops or was fenced)."""
+        tries = 0
+        while True:
+            try:
+                await attempt()
+                return
+            except TRANSIENT as error:
+                if self._closed:
+                    return
+                pause = retry_pause(tries)
+                self.service.log(table_id).warning("%s: %s; trying again in %.2f s",
+                                                   what, error, pause)
+                tries += 1
+                await asyncio.sleep(pause)
+
     async def _on_timer(self, table_id: int, step: int) -> None:
+        await self._until_done(table_id, f"timer of step {step}",
+                               lambda: self._timer_once(table_id, step))
+
+    async def _timer_once(self, table_id: int, step: int) -> None:
         if self._closed:
             return
         try:
@@ -192,10 +256,28 @@ class Autopilot:
             if key in self._pending_computer:
                 continue
             self._pending_computer.add(key)
-            task = asyncio.create_task(self._computer_turn(table_id, seat, doc.step, doc),
-                                       name=f"tractor-computer-{table_id}-{seat}")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            turn = self._after_take_back_window(table_id, seat, doc.step) \
+                if person_may_take_back(doc) else \
+                self._computer_turn(table_id, seat, doc.step, doc)
+            self._spawn(turn, f"tractor-computer-{table_id}-{seat}")
+
+    def _spawn(self, work: Awaitable[None], name: str) -> None:
+        """Run `work` as a task `idle` waits for."""
+        async def run() -> None:
+            await work
+        task = asyncio.create_task(run(), name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _after_take_back_window(self, table_id: int, seat: int, step: int) -> None:
+        """A computer's turn once `TAKE_BACK_WINDOW` has passed (its usual pause included):
+        a take-back meanwhile moves the table on, and the turn is not taken (R12)."""
+        try:
+            await asyncio.sleep(max(0.0, TAKE_BACK_WINDOW - self.config.action_delay))
+        except asyncio.CancelledError:
+            self._pending_computer.discard((table_id, seat, step))
+            raise
+        await self._computer_turn(table_id, seat, step)
 
     async def _computer_turn(self, table_id: int, seat: int, step: int,
                              committed: TableDoc | None = None) -> None:
@@ -207,6 +289,20 @@ class Autopilot:
             if self.config.action_delay > 0:
                 committed = None
                 await asyncio.sleep(self.config.action_delay)
+            first = [committed]  # decided from on the first try only
+
+            async def once() -> None:
+                await self._computer_once(table_id, seat, step, first.pop() if first else None)
+            await self._until_done(table_id, f"computer seat {seat}", once)
+        except Exception:
+            self.service.log(table_id).exception("computer seat %s failed", seat)
+        finally:
+            self._pending_computer.discard(key)
+
+    async def _computer_once(self, table_id: int, seat: int, step: int,
+                             committed: TableDoc | None) -> None:
+        """One try of `_computer_turn` (a storage error that may pass propagates)."""
+        try:
             for _attempt in range(2):
                 if committed is not None:
                     doc, committed = committed, None
@@ -238,10 +334,6 @@ class Autopilot:
             return
         except TractorError:
             return
-        except Exception:
-            self.service.log(table_id).exception("computer seat %s failed", seat)
-        finally:
-            self._pending_computer.discard(key)
 
     def _schedule_forced(self, table_id: int, doc: TableDoc) -> None:
         """A human to play whose only legal play is forced: play it for them after
@@ -260,12 +352,20 @@ class Autopilot:
         if key in self._pending_forced:
             return
         self._pending_forced.add(key)
-        task = asyncio.create_task(self._forced_turn(table_id, seat, entry.user_id, doc.step),
-                                   name=f"tractor-forced-{table_id}-{seat}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._forced_turn(table_id, seat, entry.user_id, doc.step),
+                    f"tractor-forced-{table_id}-{seat}")
 
     async def _forced_turn(self, table_id: int, seat: int, user_id: int, step: int) -> None:
+        try:
+            await self._until_done(table_id, f"forced play of seat {seat}",
+                                   lambda: self._forced_once(table_id, seat, user_id, step))
+        except Exception:
+            self.service.log(table_id).exception("forced play of seat %s failed", seat)
+        finally:
+            self._pending_forced.discard((table_id, seat, step))
+
+    async def _forced_once(self, table_id: int, seat: int, user_id: int, step: int) -> None:
+        """One try of `_forced_turn` (a storage error that may pass propagates)."""
         try:
             if not (await self.store.user_settings(user_id)).auto_forced:
                 return
@@ -291,10 +391,6 @@ class Autopilot:
             await self._guarded(table_id, step, play)
         except (UserFacingError, TractorError, StaleVersion):
             return
-        except Exception:
-            self.service.log(table_id).exception("forced play of seat %s failed", seat)
-        finally:
-            self._pending_forced.discard((table_id, seat, step))
 
     def _computer_apply(self, tx: Tx, seat: int, action: Action) -> None:
         match = tx.doc.get_match()
@@ -313,10 +409,17 @@ class Autopilot:
         A deadline that passed while the bot was down (or is about to) gets a short grace
         (`Config.restart_grace` seconds from now), so nobody is timed out by the downtime.
         `owns` (a cluster): only the tables of the servers it is true of (by guild id).
+        A table the database refused for a while (`TRANSIENT`) is restored in the
+        background, tried again until done (not in the list returned).
         """
         restored: list[int] = []
         grace = self.config.restart_grace
-        for stored in await self.store.active_tables():
+        found: list[StoredTable] = []
+
+        async def listing() -> None:
+            found[:] = await self.store.active_tables()
+        await self._until_done(0, "listing the open tables", listing)
+        for stored in found:
             table_id = stored.id
             if owns is not None and not owns(stored.guild_id):
                 continue
@@ -329,15 +432,29 @@ class Autopilot:
                         entry.level = level_of(self.config.computer_player)
                 if doc.timer is not None and doc.deadline is not None:
                     doc.deadline = max(doc.deadline, self.clock() + grace)
-                if doc.match is not None:
-                    for seat in doc.humans:
-                        if doc.seat(seat).panel_message is not None:
-                            tx.publish.panel(seat, "edit")
+                tx.publish.restored = True
             try:
                 await self.service.transact(table_id, fn)
+            except TRANSIENT as error:
+                self.service.log(table_id).warning("not restored yet: %s", error)
+                self._spawn(self._until_done(table_id, "restore",
+                                             self._restoring(table_id, fn)),
+                            f"tractor-restore-{table_id}")
+                continue
             except Exception:
                 self.service.log(table_id).exception("could not restore")
                 continue
             restored.append(table_id)
             self.service.log(table_id).info("restored after restart")
         return restored
+
+    def _restoring(self, table_id: int, fn: Callable[[Tx], None]
+                   ) -> Callable[[], Awaitable[None]]:
+        """One try of a table's restore (a table ended or taken over: nothing to do)."""
+        async def once() -> None:
+            try:
+                await self.service.transact(table_id, fn)
+            except (UserFacingError, StaleVersion):
+                return
+            self.service.log(table_id).info("restored after restart")
+        return once

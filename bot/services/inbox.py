@@ -12,6 +12,13 @@ before finishing is claimed again after `retry_after`; the handler must itself b
 idempotent by interaction id (`Inbox.applied` remembers what this process applied, the
 table's step check refuses a click applied by a former owner).
 
+The owner wakes when an item is queued: on PostgreSQL the queuing transaction notifies
+(``NOTIFY`` at its commit) and the owner's `Listening` (a thread of its own, never the
+loop) wakes its serve loop for the shards it holds; it then polls only every `fallback`
+seconds, in case a notification was lost, and at once after each reconnection. While no
+notification can arrive (SQLite, or the listening connection is down) it polls every
+`poll` seconds.
+
 No owner claimed it within `wait` (the shard's owner is down, or taking over): the item is
 *withdrawn* (closed with `TRY_AGAIN`, atomically against a claim) and the player is told to
 try again; it is never applied later, so what the player was told stays true. An item an
@@ -30,7 +37,7 @@ from typing import Any, Protocol
 
 from bot.runtime.logging import log
 from bot.storage import StorageError
-from bot.storage.cluster import InboxItem
+from bot.storage.cluster import InboxItem, Listening
 
 __all__ = ["CLAIMED", "FAILED", "FORWARD_WAIT", "TRY_AGAIN", "Inbox", "InboxStore"]
 
@@ -44,6 +51,10 @@ FAILED = "failed"
 FORWARD_WAIT = 5.0
 """Seconds a receiver waits for an owner to take a forwarded click (the click is deferred
 already; the token lives 15 minutes)."""
+CLAIM_LIMIT = 50
+"""Items claimed at once (a full batch is followed by another claim at once)."""
+FALLBACK = 1.0
+"""Seconds between an owner's polls while notifications arrive (one may be lost)."""
 APPLIED_KEPT = 10_000
 """Applied interactions this process remembers (a re-claim comes within minutes)."""
 
@@ -63,14 +74,22 @@ class InboxStore(Protocol):
 
     async def outcome(self, interaction_id: int) -> str | None: ...
 
+    def listen(self, wake: Callable[[str | None], None]) -> Listening | None: ...
+
 
 class Inbox:
     """Forwarding (any process) and serving (the owner) of queued interactions."""
 
-    def __init__(self, store: InboxStore, *, poll: float = 0.05,
-                 retry_after: float = 30.0) -> None:
+    def __init__(self, store: InboxStore, *, poll: float = 0.05, fallback: float = FALLBACK,
+                 retry_after: float = 30.0, notified: bool = True) -> None:
         self.store = store
         self.poll = poll
+        self.fallback = fallback
+        self.notified = notified
+        """Whether the owner listens for notifications where the store sends them (False:
+        it polls, as on SQLite; a benchmark's "before")."""
+        self.listener: Listening | None = None
+        """The serve loop's notifications, while it runs (None: polling only)."""
         self.retry_after = retry_after
         self.applied: OrderedDict[int, str] = OrderedDict()
         """Interaction id → outcome, for what this process applied (a re-claimed item is
@@ -96,7 +115,8 @@ class Inbox:
 
     async def serve_once(self, owner: str, shards: Mapping[int, int], handler: Handler) -> int:
         """Claim and apply what is queued for the shards held; returns how many."""
-        items = await self.store.claim(owner, shards, retry_after=self.retry_after)
+        items = await self.store.claim(owner, shards, limit=CLAIM_LIMIT,
+                                       retry_after=self.retry_after)
         for item in items:
             outcome = self.applied.get(item.interaction_id)
             if outcome is None:
@@ -116,12 +136,36 @@ class Inbox:
 
     async def serve(self, owner: str, shards: Callable[[], Mapping[int, int]],
                     handler: Handler) -> None:
-        """The owner's loop (until cancelled): claim and apply, then sleep until the next
-        poll (a plain sleep: it is what a simulated clock recognizes)."""
-        while True:
-            held = shards()
-            if held:
-                with contextlib.suppress(StorageError):
-                    if await self.serve_once(owner, held, handler):
-                        continue
+        """The owner's loop (until cancelled): claim and apply, then wait for a notification
+        or the next poll (polling alone: a plain sleep, which a simulated clock
+        recognizes)."""
+        woken = asyncio.Event()
+
+        def wake(shard: str | None) -> None:
+            if shard is None or not shard.isdigit() or int(shard) in shards():
+                woken.set()
+
+        self.listener = self.store.listen(wake) if self.notified else None
+        try:
+            while True:
+                woken.clear()
+                held = shards()
+                if held:
+                    with contextlib.suppress(StorageError):
+                        if await self.serve_once(owner, held, handler) >= CLAIM_LIMIT:
+                            continue  # more may be queued (what came meanwhile woke us)
+                await self._idle(woken)
+        finally:
+            listener, self.listener = self.listener, None
+            if listener is not None:
+                await asyncio.shield(listener.close())
+
+    async def _idle(self, woken: asyncio.Event) -> None:
+        """Until a notification for a shard held, or the next poll."""
+        listener = self.listener
+        if listener is None:
             await asyncio.sleep(self.poll)
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(woken.wait(),
+                                   self.fallback if listener.listening else self.poll)

@@ -3,11 +3,16 @@
 A table belongs to its server's shard (``(guild_id >> 22) % shard_count``). A lone process
 owns everything (`SoleOwner`). A cluster (one of several processes) holds a lease per shard
 in the database (`ShardLeases`): taken at start (waiting for a former owner's to run out),
-renewed every third of its time, released on a graceful stop. A renewal that fails — the
-lease ran out while the process was paused, or another process took the shard over —
-*fences* the process: it owns nothing any more, its saves are refused inside their own
-transaction (the store checks the epoch, `bot.storage.cluster.check_fence`), and the
-``on_fenced`` callback stops its timers and computer seats and makes it exit.
+renewed every third of its time, released on a graceful stop. Any error renewing counts as
+a failed renewal (never a silently dead renewer). Renewals failing for two thirds of the
+lease (the database out of reach) *suspend* the process: it owns nothing (every save
+refused), and keeps trying to take its shards again. A renewal refused (the lease ran out:
+the process was paused, or the database was down past it) also tries to take them again:
+if no other process took any of them, the process holds them again at new epochs and
+``on_regained`` restores their tables (a database outage costs no restart); else it is
+*fenced*: it owns nothing any more, its saves are refused inside their own transaction
+(the store checks the epoch, `bot.storage.cluster.check_fence`), and the ``on_fenced``
+callback stops its timers and computer seats and makes it exit.
 
 Discord-free; the store does the SQL (`LeaseStore`, `bot.storage.cluster.ClusterStore`).
 """
@@ -78,8 +83,10 @@ class ShardLeases:
     def __init__(self, store: LeaseStore, *, owner: str, shard_count: int,
                  shard_ids: Iterable[int], ttl: float = 15.0,
                  on_fenced: Callable[[str], Awaitable[None] | None] | None = None,
+                 on_regained: Callable[[], Awaitable[object] | None] | None = None,
                  clock: Callable[[], float] | None = None,
-                 monotonic: Callable[[], float] = time.perf_counter) -> None:
+                 monotonic: Callable[[], float] = time.perf_counter,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.store = store
         self.owner = owner
         self.shard_count = shard_count
@@ -88,7 +95,11 @@ class ShardLeases:
         self.fence = Fence(owner, shard_count, clock=clock, kind=store.kind)
         """Shared with the store: the epochs every save is checked against."""
         self._on_fenced = on_fenced
+        self._on_regained = on_regained
+        self.suspended = False
+        """Renewals failed (or were refused) and the shards are not held again yet."""
         self._monotonic = monotonic
+        self._sleep = sleep
         self._renewer: asyncio.Task[None] | None = None
         self.fenced = False
         self.fenced_reason: str | None = None
@@ -116,7 +127,11 @@ class ShardLeases:
             for shard in self.shard_ids:
                 if shard in self.fence.epochs:
                     continue
-                epoch = await self.store.acquire(shard, self.owner, self.ttl)
+                try:
+                    epoch = await self.store.acquire(shard, self.owner, self.ttl)
+                except StorageError as error:  # e.g. a take-over waiting for a row lock
+                    log.warning("shard %d not taken yet: %s", shard, error)
+                    epoch = None
                 if epoch is not None:
                     self.fence.epochs[shard] = epoch
                     self.acquired_at[shard] = self._monotonic()
@@ -148,17 +163,57 @@ class ShardLeases:
 
     async def _renew_loop(self) -> None:
         last = self._monotonic()
+        pause = self.ttl / 3
         while not self.fenced:
-            await asyncio.sleep(self.ttl / 3)
+            await self._sleep(pause)
+            pause = self.ttl / 3
             try:
-                if not await self.renew_once():
-                    return
+                if self.suspended or not await self.store.renew(
+                        self.owner, dict(self.fence.epochs), self.ttl):
+                    await self._take_again()
                 last = self._monotonic()
-            except StorageError as error:  # database out of reach: try again until too late
-                if self._monotonic() - last >= self.ttl * 2 / 3:
-                    await self.fence_now(f"the leases could not be renewed: {error}")
-                    return
-                log.warning("lease renewal failed, trying again: %s", error)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # any failure is a failed renewal
+                pause = self.ttl / 10
+                if not self.suspended and self._monotonic() - last >= self.ttl * 2 / 3:
+                    self._suspend(f"the leases could not be renewed: {error}")
+                elif not self.suspended:
+                    log.warning("lease renewal failed, trying again: %s", error)
+
+    def _suspend(self, reason: str) -> None:
+        """Own nothing (every save refused) until the shards are held again."""
+        self.suspended = True
+        self.fence.epochs.clear()
+        log.error("suspended: %s; driving no table until the shards are held again", reason)
+
+    async def _take_again(self) -> None:
+        """After renewals failed or were refused: hold every shard again if no other process
+        took one (new epochs; ``on_regained`` restores their tables), else fence. A storage
+        error leaves the process suspended (tried again by the loop)."""
+        if not self.suspended:
+            self._suspend("a shard lease ran out")
+        epochs: dict[int, int] = {}
+        for shard in self.shard_ids:
+            epoch = await self.store.acquire(shard, self.owner, self.ttl)
+            if epoch is None:
+                for held, at in epochs.items():  # give back what was taken
+                    with contextlib.suppress(StorageError):
+                        await self.store.release(self.owner, {held: at})
+                await self.fence_now(f"shard {shard} was taken over by another process")
+                return
+            epochs[shard] = epoch
+        self.fence.epochs.update(epochs)
+        self.suspended = False
+        log.warning("shards %s held again (epochs %s)", ", ".join(map(str, epochs)),
+                    ", ".join(map(str, epochs.values())))
+        if self._on_regained is not None:
+            try:
+                result = self._on_regained()
+                if result is not None:
+                    await result
+            except Exception:  # the shards are held: a failed restore is not a lost lease
+                log.exception("restoring the tables of the shards held again failed")
 
     async def fence_now(self, reason: str) -> None:
         """Own nothing from now on (every save refused) and tell the process to stop."""

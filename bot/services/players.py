@@ -1,21 +1,18 @@
 """Computer players and suggestions, behind small adapter functions.
 
-Everything here sees one seat's `PlayerView` only (DESIGN.md §1): computer seats, timeouts,
+Everything here sees one seat's `PlayerView` only (docs/architecture.md): computer seats, timeouts,
 ``Hint``, ``Suggest``, the Quick plays select and the typed commands' autocomplete.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import hints
 from engine.actions import Action
 from engine.ai import make_player
 from engine.cards import Card
-from engine.trump import Trump
-from engine.units import decompose
 from engine.views import PlayerView
 
 __all__ = [
@@ -56,18 +53,3 @@ def quick_plays(view: PlayerView, limit: int = 25) -> list[QuickPlay]:
 def suggest_bury(view: PlayerView) -> tuple[Card, ...]:
     """A sensible bury of the kitty's size (``engine.hints.suggest_bury``)."""
     return tuple(hints.suggest_bury(view))
-
-
-def shape_of(cards: Sequence[Card], trump: Trump | None, *, leading: bool = True) -> str:
-    """``single`` / ``pair`` / ``triple`` / ``quad`` / ``tractor`` / ``throw`` / ``mixed``
-    for a play. Only a lead of several units is a throw (R7); a follow of several units is
-    ``mixed``."""
-    if trump is None or not cards:
-        return "mixed"
-    suits = {trump.suit_index(c) for c in cards}
-    if len(suits) > 1:
-        return "mixed"
-    units = decompose(list(cards), trump)
-    if len(units) > 1:
-        return "throw" if leading else "mixed"
-    return units[0].kind.value

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from bot.core import seat_rules
 from bot.core.errors import UserFacingError
-from bot.core.friends import is_friends
 from bot.core.levels import LEVELS, level_of
 from bot.core.outcome import Announcement
 from bot.core.table import Seat, TableDoc
@@ -161,7 +160,8 @@ class Seating:
             seats[first], seats[second] = seats[second], seats[first]
             locale = doc.locale
             doc.add_note(t("note.swapped", locale, first=first + 1, second=second + 1))
-            partners = first % 2 != second % 2 and not is_friends(doc.rules)
+            variant = doc.rules.variant  # fixed teams: a swap across them changes partners
+            partners = variant.team_of(first) != variant.team_of(second)
             if partners:
                 tx.publish.announcements.append(Announcement(t(
                     "announce.partnerships", locale, first=first + 1, second=second + 1,

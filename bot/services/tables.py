@@ -20,15 +20,15 @@ import contextlib
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.core import seat_rules
 from bot.core.errors import UserFacingError
 from bot.core.friends import CALLING, is_friends
 from bot.core.options import option_values, with_option
-from bot.core.outcome import Announcement, Publish, hand_record, match_record
-from bot.core.table import Seat, TableDoc, TimerKind, bump_step
+from bot.core.outcome import Announcement, Move, Publish, hand_record, match_record
+from bot.core.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
 from bot.core.text import (
     call_text,
     deadline_text,
@@ -37,12 +37,14 @@ from bot.core.text import (
     reveal_text,
     seat_name,
     summary_text,
+    taken_back_lines,
     team_names,
 )
 from bot.i18n import t
-from bot.runtime.logging import table_logger
+from bot.runtime.logging import TableLogger, table_logger
 from bot.services.repository import TableRepository
 from bot.services.timers import Clock
+from bot.services.transaction import Tx
 from bot.storage import (
     HandAction,
     HandRecord,
@@ -50,14 +52,10 @@ from bot.storage import (
     StaleVersion,
     StoredTable,
     TableExists,
-    TableStatus,
 )
 from engine.actions import Action, StartHand, TakeBack
 from engine.cards import Card, Rank
 from engine.events import (
-    CardsDealt,
-    CardsPlayed,
-    Declared,
     Event,
     FriendRevealed,
     FriendsCalled,
@@ -93,27 +91,6 @@ class ReadyState:
     dealt: bool
     waiting: tuple[int, ...]
     doc: TableDoc | None = None
-
-
-@dataclass(slots=True)
-class Tx:
-    """One transaction on a table: mutate ``doc``; fill the records and what to publish."""
-
-    table: StoredTable
-    doc: TableDoc
-    status: TableStatus | None = None
-    actions: list[HandAction] = field(default_factory=list)
-    hand: HandRecord | None = None
-    match: MatchRecord | None = None
-    publish: Publish = field(default_factory=Publish)
-    events: list[Event] = field(default_factory=list)
-    end: bool = False
-    changed: bool = True
-    """Set False to commit nothing (a no-op)."""
-
-    @property
-    def table_id(self) -> int:
-        return self.table.id
 
 
 class TableService:
@@ -187,7 +164,7 @@ class TableService:
         the tables of the servers it is true of, by guild id — a cluster's)."""
         return await self.autopilot.restore(owns)
 
-    def log(self, table_id: int, doc: TableDoc | None = None) -> Any:
+    def log(self, table_id: int, doc: TableDoc | None = None) -> TableLogger:
         hand = None
         if doc is not None and doc.match is not None:
             hand = doc.match.get("hand_no")
@@ -391,7 +368,6 @@ class TableService:
         pub = tx.publish
         for line in event_lines(doc, events, locale):
             doc.add_note(line)
-        humans = [s for s in doc.humans]
         for event in events:
             if isinstance(event, HandStarted):
                 pub.repost = True
@@ -410,9 +386,8 @@ class TableService:
                 tx.hand = self._hand_record(tx, match)
             elif isinstance(event, (TrumpSet, StarterSet)):
                 tx.hand = self._hand_record(tx, match)
-            elif isinstance(event, Declared):
-                for seat in humans:
-                    pub.panel(seat, "edit")
+            elif isinstance(event, PlayTakenBack):  # what the play caused is undone too
+                doc.drop_notes(taken_back_lines(doc, match, event, locale))
             elif isinstance(event, HandSettled):
                 self._settled(tx, match)
             elif isinstance(event, MatchWon):
@@ -421,31 +396,12 @@ class TableService:
                           else team_names(doc, team, locale))
                 pub.announcements.append(Announcement(
                     "🏆 " + t("announce.match_won", locale, team=winner)))
-        if actor is not None and actor in humans:
-            pub.panel(actor, "edit")
-        if match.rules.take_backs and any(isinstance(e, (CardsPlayed, PlayTakenBack))
-                                          for e in events):
-            for seat in humans:  # a Take back button appears on one panel, leaves another
-                pub.panel(seat, "edit")
         if bump_step(doc, match):
             self._arm(doc, match)
-            public = match.public_view()
-            first_batch = any(isinstance(e, CardsDealt) and e.batch == 1 for e in events)
-            if public.phase is Phase.DECLARING:
-                for seat in humans:
-                    pub.panel(seat, "new" if first_batch else "edit")
-            elif public.phase in (Phase.BURYING, CALLING, Phase.PLAYING) \
-                    and public.turn is not None:
-                turn = public.turn
-                entry = doc.seats[turn]
-                if entry is not None and entry.user_id is not None:
-                    pub.panel(turn, "edit" if entry.autopilot else "new")
-                if public.phase in (Phase.BURYING, CALLING):
-                    for seat in humans:
-                        pub.panel(seat, "edit")
-            else:
-                for seat in humans:
-                    pub.panel(seat, "edit")
+        people = tuple(i for i, s in enumerate(doc.seats)
+                       if s is not None and not s.computer_acts)
+        pub.moves.append(Move(tuple(events), actor, match.hand_no, doc.step,
+                              tuple(seats_to_act(match)), people))
 
     def _settled(self, tx: Tx, match: Match) -> None:
         doc = tx.doc
@@ -548,7 +504,7 @@ class TableService:
                 return False
             entry.autopilot, entry.misses = False, 0
             doc.add_note(t("note.back", doc.locale, player=seat_name(doc, seat, doc.locale)))
-            tx.publish.panel(seat, "new")
+            tx.publish.returned.add(seat)
             return True
         _, was = await self.transact(table_id, fn)
         return was

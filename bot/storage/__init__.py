@@ -48,10 +48,8 @@ from .records import (
     Side,
     StoredTable,
     TableStatus,
-    Team,
     UserSettings,
     UserStats,
-    team_of,
 )
 from .sqlite.backup import DEFAULT_DATABASE_PATH, backup_database, database_path_from_env
 from .store import UNSET, Store, open_store
@@ -93,11 +91,9 @@ __all__ = [
     "TableExists",
     "TableNotFound",
     "TableStatus",
-    "Team",
     "UserSettings",
     "UserStats",
     "backup_database",
     "database_path_from_env",
     "open_store",
-    "team_of",
 ]

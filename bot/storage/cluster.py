@@ -20,19 +20,36 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from .errors import StaleVersion
 from .interface import Connection, Engine
 
-__all__ = ["ClusterStore", "Fence", "InboxItem", "Lease", "StaleOwner", "check_fence",
-           "shard_sql"]
+__all__ = ["INBOX_CHANNEL", "ClusterStore", "Fence", "InboxItem", "Lease", "Listening",
+           "StaleOwner", "check_fence", "shard_sql"]
+
+INBOX_CHANNEL = "tractor_inbox"
+"""The PostgreSQL notification channel of the inbox: `ClusterStore.put` notifies it (the
+shard as payload) in the queuing transaction, so at its commit; owners LISTEN
+(`ClusterStore.listen`)."""
 
 CLOCK_SQL = {
     "sqlite": "((julianday('now') - 2440587.5) * 86400.0)",
     "postgres": "extract(epoch from clock_timestamp())::float8",
 }
 """Each backend's clock in epoch seconds (`bot.storage.interface.Engine.kind`)."""
+HOLD_SQL = {
+    "sqlite": "",
+    "postgres": " FOR SHARE",
+}
+"""What `check_fence` adds to hold the lease row until the save commits: PostgreSQL's
+``FOR SHARE`` (a take-over's UPDATE of the row waits for the save to commit or roll back;
+a session paused before COMMIT is ended by ``idle_in_transaction_session_timeout``, its
+save rolled back). Under SERIALIZABLE a share lock changes no row, so the take-over's
+UPDATE proceeds once the save commits; a save that finds the row changed since its snapshot
+(a renewal committed meanwhile) fails to serialise and is re-run. SQLite needs nothing: a
+write holds the file's one write lock from its ``BEGIN IMMEDIATE`` to its COMMIT, so no
+take-over commits in between."""
 
 
 class StaleOwner(StaleVersion):
@@ -87,8 +104,10 @@ def check_fence(db: Connection, fence: Fence, table_id: int | None,
                 guild_id: int | None = None) -> None:
     """Raise `StaleOwner` unless the shard of the table (or of `guild_id`, for a new table)
     is held by ``fence.owner`` at the epoch it believes, and the lease has not run out.
-    Run inside the save's transaction, so a take-over commits either before (the save is
-    refused) or after it (the save is the last of the old owner)."""
+    Run inside the save's transaction, holding the lease row until it commits
+    (`HOLD_SQL`), so a take-over commits either before (the save is refused) or after it
+    (the save is the last of the old owner): the fence holds at COMMIT, not only at the
+    check."""
     if guild_id is None:
         row = db.execute("SELECT guild_id FROM tables WHERE id = ?", (table_id,)).fetchone()
         if row is None:
@@ -99,10 +118,26 @@ def check_fence(db: Connection, fence: Fence, table_id: int | None,
     clock = CLOCK_SQL[fence.kind] if fence.clock is None else "?"
     params: tuple[Any, ...] = (shard,) if fence.clock is None else (fence.clock(), shard)
     lease = db.execute(f"SELECT owner, epoch, expires_at > {clock} FROM shard_leases"
-                       " WHERE shard = ?", params).fetchone()
+                       f" WHERE shard = ?{HOLD_SQL[fence.kind]}", params).fetchone()
     if (epoch is None or lease is None or lease[0] != fence.owner or int(lease[1]) != epoch
             or not lease[2]):
         raise StaleOwner(table_id or 0, shard, epoch)
+
+
+class Listening(Protocol):
+    """A started `bot.storage.postgres.listen.Listener`, as its users see it."""
+
+    @property
+    def listening(self) -> bool: ...
+
+    async def close(self) -> None: ...
+
+
+@runtime_checkable
+class _Notifying(Protocol):
+    """A database that delivers notifications (PostgreSQL's `Database`)."""
+
+    def listener(self, channel: str, wake: Callable[[str | None], None]) -> Any: ...
 
 
 class _OnDatabase(Protocol):
@@ -242,12 +277,32 @@ class ClusterStore:
 
         def job(db: Connection) -> bool:
             now = float(db.execute(f"SELECT {clock}", args).fetchone()[0])
-            return bool(db.execute(
+            queued = bool(db.execute(
                 "INSERT INTO cluster_inbox (interaction_id, shard, table_id, payload,"
                 " created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (interaction_id) DO NOTHING",
                 (interaction_id, shard, table_id, text, now)).rowcount == 1)
+            if queued:
+                self._notify(db, shard)
+            return queued
 
         return bool(await self._write(job))
+
+    def _notify(self, db: Connection, shard: int) -> None:
+        """Wake `shard`'s owner at this transaction's commit (PostgreSQL; SQLite's owners
+        poll)."""
+        if self._db.kind == "postgres":
+            db.execute("SELECT pg_notify(?, ?)", (INBOX_CHANNEL, str(shard)))
+
+    def listen(self, wake: Callable[[str | None], None]) -> Listening | None:
+        """The inbox's notifications, started: ``wake(shard)`` on the running loop for each
+        queued interaction, ``wake(None)`` after each (re)connection; None on a database
+        without them (SQLite: poll)."""
+        if not isinstance(self._db, _Notifying):
+            return None
+        listener = self._db.listener(INBOX_CHANNEL, wake)
+        listener.start()
+        started: Listening = listener
+        return started
 
     async def claim(self, owner: str, shards: Mapping[int, int], *, limit: int = 50,
                     retry_after: float = 30.0) -> list[InboxItem]:

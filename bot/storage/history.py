@@ -7,8 +7,10 @@ A match belongs to the guild's season current when it was first saved. A hand's 
 holders (`HandRecord.holders`) are merged over its saves (`merge_holders`); a hand whose
 seats are not all distinct humans, or where a seat changed hands, makes its match
 unranked, and only hands of ranked matches are rated. Matches and hands have a mode
-(`Mode`) and a number of seats, fixed at the match's first save; a friends hand's seat
-rows keep its sides and every seat's own level.
+(`Mode`) and a number of seats, fixed at the match's first save. Everything is kept per
+seat, in every mode (schema 7): a match seat's level, whether it won and its fixed team
+(`Variant.team_of`, NULL where sides are not fixed); a hand seat's part (starter, on the
+starter's side, opponent) and its level before and after the hand.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, cast
+
+from engine.variant import Variant
 
 from . import ratings, seasons
 from .interface import Connection, Row
@@ -85,26 +89,24 @@ class ActionWrite:
 
 # ---------------------------------------------------------------------- writing
 
-def _check_match(rec: MatchRecord, table: Row) -> None:
-    check_players(rec.players, rec.mode)
+def _check_match(rec: MatchRecord, table: Row) -> Variant:
+    variant = check_players(rec.players, rec.mode)
     if (rec.table_id, rec.guild_id, rec.channel_id) != (
         table["id"], table["guild_id"], table["channel_id"]
     ):
         raise ValueError(f"match {rec.match_key!r} does not match table {table['id']}")
-    teams = rec.mode == "teams"
-    if rec.winner_team not in ((None, "A", "B") if teams else (None,)):
-        raise ValueError(f"bad winner_team {rec.winner_team!r} for a {rec.mode} match")
-    if rec.winner_seat is not None and (teams or not 0 <= rec.winner_seat < rec.seats):
-        raise ValueError(f"bad winner_seat {rec.winner_seat!r} for a {rec.mode} match")
-    if rec.seat_levels and (teams or len(rec.seat_levels) != rec.seats):
-        raise ValueError(f"seat_levels must be () or one per seat of a friends match,"
-                         f" got {rec.seat_levels!r}")
+    if len(rec.levels) != rec.seats:
+        raise ValueError(f"levels must be one per seat, got {rec.levels!r}")
+    if rec.winners and (list(rec.winners) != sorted(set(rec.winners)) or not all(
+            0 <= seat < rec.seats for seat in rec.winners)):
+        raise ValueError(f"bad winners {rec.winners!r} for a {rec.seats}-seat match")
+    return variant
 
 
 def upsert_match(db: Connection, rec: MatchRecord, table: Row,
                  now: float) -> MatchRef:
     """Insert or update a match of ``table`` (a level change adds a level point)."""
-    _check_match(rec, table)
+    variant = _check_match(rec, table)
     ranked = distinct_humans(rec.players)
     old = one(db, "SELECT * FROM matches WHERE match_key = ?", rec.match_key)
     if old is None:
@@ -112,14 +114,12 @@ def upsert_match(db: Connection, rec: MatchRecord, table: Row,
             now if rec.finished else None)
         season = seasons.current(db, rec.guild_id).number
         cur = db.execute(
-            "INSERT INTO matches (match_key, table_id, guild_id, channel_id, levels_a,"
-            " levels_b, winner_team, hands_played, ranked, started_at, ended_at, season,"
-            " mode, seats, winner_seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " RETURNING id",
-            (rec.match_key, rec.table_id, rec.guild_id, rec.channel_id, rec.levels_a,
-             rec.levels_b, rec.winner_team, rec.hands_played, int(ranked),
-             rec.started_at if rec.started_at is not None else now, ended_at, season,
-             rec.mode, rec.seats, rec.winner_seat),
+            "INSERT INTO matches (match_key, table_id, guild_id, channel_id, hands_played,"
+            " ranked, started_at, ended_at, season, mode, seats)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (rec.match_key, rec.table_id, rec.guild_id, rec.channel_id, rec.hands_played,
+             int(ranked), rec.started_at if rec.started_at is not None else now, ended_at,
+             season, str(rec.mode), rec.seats),
         )
         match_id = int(cur.fetchall()[0][0])
         levels_changed = True
@@ -136,37 +136,31 @@ def upsert_match(db: Connection, rec: MatchRecord, table: Row,
             ended_at = opt_float(old["ended_at"]) or now
         ranked = ranked and bool(old["ranked"])
         db.execute(
-            "UPDATE matches SET levels_a = ?, levels_b = ?, winner_team = ?,"
-            " hands_played = ?, ranked = ?, started_at = COALESCE(?, started_at),"
-            " ended_at = ?, winner_seat = ? WHERE id = ?",
-            (rec.levels_a, rec.levels_b, rec.winner_team, rec.hands_played, int(ranked),
-             rec.started_at, ended_at, rec.winner_seat, match_id),
+            "UPDATE matches SET hands_played = ?, ranked = ?,"
+            " started_at = COALESCE(?, started_at), ended_at = ? WHERE id = ?",
+            (rec.hands_played, int(ranked), rec.started_at, ended_at, match_id),
         )
         stored = [r["level"] for r in rows(db, "SELECT level FROM match_seats"
                                                " WHERE match_id = ? ORDER BY seat", match_id)]
-        levels_changed = ((old["levels_a"], old["levels_b"]) != (rec.levels_a, rec.levels_b)
-                          or (bool(rec.seat_levels) and stored != list(rec.seat_levels)))
+        levels_changed = stored != list(rec.levels)
     if levels_changed:
         db.execute(
-            "INSERT INTO match_levels (match_id, hands_played, levels_a, levels_b, at,"
-            " seat_levels) VALUES (?, ?, ?, ?, ?, ?)",
-            (match_id, rec.hands_played, rec.levels_a, rec.levels_b, now,
-             dumps(list(rec.seat_levels)) if rec.seat_levels else None),
+            "INSERT INTO match_levels (match_id, hands_played, levels, at) VALUES (?, ?, ?, ?)",
+            (match_id, rec.hands_played, dumps(list(rec.levels)), now),
         )
-    levels: Sequence[str | None] = rec.seat_levels or [None] * rec.seats
     db.executemany(
-        "INSERT INTO match_seats (match_id, seat, user_id, level) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (match_id, seat) DO UPDATE SET user_id = excluded.user_id,"
-        " level = COALESCE(excluded.level, match_seats.level)",
-        [(match_id, seat, user, level)
-         for seat, (user, level) in enumerate(zip(rec.players, levels, strict=True))],
+        "INSERT INTO match_seats (match_id, seat, user_id, level, won, team)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, seat) DO UPDATE"
+        " SET user_id = excluded.user_id, level = excluded.level, won = excluded.won",
+        [(match_id, seat, user, level, int(seat in rec.winners), variant.team_of(seat))
+         for seat, (user, level) in enumerate(zip(rec.players, rec.levels, strict=True))],
     )
     return MatchRef(match_id, rec.match_key, rec.table_id, rec.guild_id, season, ranked,
                     rec.mode, rec.seats)
 
 
 def _check_hand(rec: HandRecord, table_id: int, match: MatchRef) -> None:
-    check_players(rec.players, rec.mode)
+    variant = check_players(rec.players, rec.mode)
     if rec.table_id != table_id:
         raise ValueError(f"hand {rec.hand_key!r} is not for table {table_id}")
     if (rec.mode, rec.seats) != (match.mode, match.seats):
@@ -175,30 +169,29 @@ def _check_hand(rec: HandRecord, table_id: int, match: MatchRef) -> None:
     seats = range(rec.seats)
     if rec.starter is not None and rec.starter not in seats:
         raise ValueError(f"bad starter seat {rec.starter}")
-    if rec.mode == "teams":
-        if rec.declarers is not None and not (
-                len(rec.declarers) == 2 and all(d in seats for d in rec.declarers)
-                and rec.declarers[0] != rec.declarers[1]
-                and rec.declarers[0] % 2 == rec.declarers[1] % 2):
-            raise ValueError(f"declarers must be two partner seats, got {rec.declarers}")
-        if rec.levels_before or rec.levels_after:
-            raise ValueError("a teams hand keeps its levels on the match")
-    else:
-        if rec.declarers is not None and not (
-                rec.starter in rec.declarers and all(d in seats for d in rec.declarers)
-                and list(rec.declarers) == sorted(set(rec.declarers))
-                and len(rec.declarers) < rec.seats):
-            raise ValueError(f"declarers must be the starter's side, ascending, got"
-                             f" {rec.declarers} (starter {rec.starter})")
-        for levels in (rec.levels_before, rec.levels_after):
-            if levels and len(levels) != rec.seats:
-                raise ValueError(f"levels must be () or one per seat, got {levels!r}")
+    if rec.declarers is not None and not _a_side(rec, variant):
+        raise ValueError(f"declarers must be the starter's side, ascending, got"
+                         f" {rec.declarers} (starter {rec.starter})")
+    for levels in (rec.levels_before, rec.levels_after):
+        if levels and len(levels) != rec.seats:
+            raise ValueError(f"levels must be () or one per seat, got {levels!r}")
     if rec.result_side not in (None, "declarers", "opponents"):
         raise ValueError(f"bad result_side {rec.result_side!r}")
     if rec.result_side is not None and rec.declarers is None:
         raise ValueError("a settled hand needs its declarers")
     if rec.result_levels < 0:
         raise ValueError("result_levels must be >= 0")
+
+
+def _a_side(rec: HandRecord, variant: Variant) -> bool:
+    """Whether a hand's ``declarers`` can be the starter's side: distinct seats, ascending,
+    not every seat, with the starter (if known) and all its partners."""
+    declarers = rec.declarers
+    if not declarers or list(declarers) != sorted(set(declarers)) or not (
+            declarers[0] >= 0 and declarers[-1] < rec.seats and len(declarers) < rec.seats):
+        return False
+    starter = declarers[0] if rec.starter is None else rec.starter
+    return starter in declarers and set(variant.partners(starter, rec.seats)) <= set(declarers)
 
 
 def _match_of(db: Connection, rec: HandRecord, saved: MatchRef | None) -> MatchRef:
@@ -210,17 +203,7 @@ def _match_of(db: Connection, rec: HandRecord, saved: MatchRef | None) -> MatchR
         raise ValueError(f"hand {rec.hand_key!r}: no match {rec.match_key!r} at this table"
                          " (pass the MatchRecord first or in the same save)")
     return MatchRef(int(row["id"]), rec.match_key, int(row["table_id"]), int(row["guild_id"]),
-                    int(row["season"]), bool(row["ranked"]), row["mode"], int(row["seats"]))
-
-
-def _declarer_columns(rec: HandRecord) -> tuple[int | None, int | None]:
-    """``declarer_1``/``declarer_2``: the teams' two declarers; in friends the starter once
-    the side is known (the side itself is on the seat rows)."""
-    if rec.declarers is None:
-        return None, None
-    if rec.mode == "teams":
-        return rec.declarers[0], rec.declarers[1]
-    return rec.starter, None
+                    int(row["season"]), bool(row["ranked"]), Mode(row["mode"]), int(row["seats"]))
 
 
 def upsert_hand(db: Connection, hand: HandWrite, table: Row, now: float,
@@ -231,10 +214,9 @@ def upsert_hand(db: Connection, hand: HandWrite, table: Row, now: float,
     rec = hand.record
     match = _match_of(db, rec, saved_match)
     _check_hand(rec, int(table["id"]), match)
-    decl = _declarer_columns(rec)
     values = (
-        rec.hand_no, str(rec.seed), rec.level, rec.trump, rec.starter, decl[0], decl[1],
-        hand.kitty_json, rec.opponent_points, rec.kitty_points, rec.multiplier,
+        rec.hand_no, str(rec.seed), rec.level, rec.trump, rec.starter, hand.kitty_json,
+        rec.opponent_points, rec.kitty_points, rec.multiplier,
         rec.result_side, rec.result_levels,
     )
     old = one(db, "SELECT id, match_id, result_side, result_levels FROM hands"
@@ -242,10 +224,10 @@ def upsert_hand(db: Connection, hand: HandWrite, table: Row, now: float,
     settling = rec.result_side is not None
     if old is None:
         cur = db.execute(
-            "INSERT INTO hands (hand_no, seed, level, trump, starter, declarer_1, declarer_2,"
-            " kitty, opponent_points, kitty_points, multiplier, result_side, result_levels,"
-            " hand_key, match_id, table_id, started_at, settled_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO hands (hand_no, seed, level, trump, starter, kitty, opponent_points,"
+            " kitty_points, multiplier, result_side, result_levels, hand_key, match_id,"
+            " table_id, started_at, settled_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (*values, rec.hand_key, match.id, rec.table_id, now, now if settling else None),
         )
         hand_id = int(cur.fetchall()[0][0])
@@ -260,7 +242,7 @@ def upsert_hand(db: Connection, hand: HandWrite, table: Row, now: float,
             settling = False
         db.execute(
             "UPDATE hands SET hand_no = ?, seed = ?, level = ?, trump = ?, starter = ?,"
-            " declarer_1 = ?, declarer_2 = ?, kitty = ?, opponent_points = ?,"
+            " kitty = ?, opponent_points = ?,"
             " kitty_points = ?, multiplier = ?, result_side = ?, result_levels = ?,"
             " settled_at = COALESCE(settled_at, ?) WHERE id = ?",
             (*values, now if settling else None, hand_id),
@@ -363,23 +345,20 @@ def _hands(db: Connection, where: str, *params: Any) -> list[HandRecord]:
             id=r["id"], hand_key=r["hand_key"], match_key=r["match_key"],
             table_id=r["table_id"], hand_no=r["hand_no"], seed=int(r["seed"]),
             level=r["level"], trump=r["trump"], starter=opt_int(r["starter"]),
-            declarers=_declarers_of(r, seats), players=players_of(seats, n),
+            declarers=_declarers_of(seats), players=players_of(seats, n),
             kitty=json.loads(r["kitty"]), opponent_points=r["opponent_points"],
             kitty_points=r["kitty_points"], multiplier=r["multiplier"],
             result_side=cast(Side | None, r["result_side"]), result_levels=r["result_levels"],
-            holders=_holders_of(seats, n), mode=r["mode"],
+            holders=_holders_of(seats, n), mode=Mode(r["mode"]),
             levels_before=_levels_of(seats, "level_before", n),
             levels_after=_levels_of(seats, "level_after", n), actions=[],
         ))
     return out
 
 
-def _declarers_of(hand: Row, seats: Sequence[Row]) -> tuple[int, ...] | None:
-    """`HandRecord.declarers` from a hand's row and its seat rows."""
-    d1, d2 = opt_int(hand["declarer_1"]), opt_int(hand["declarer_2"])
-    if hand["mode"] == "teams":
-        return None if d1 is None or d2 is None else (d1, d2)
-    if d1 is None:
+def _declarers_of(seats: Sequence[Row]) -> tuple[int, ...] | None:
+    """`HandRecord.declarers` from a hand's seat rows (None while no seat has a part)."""
+    if all(s["side"] is None for s in seats):
         return None
     return tuple(int(s["seat"]) for s in seats if s["side"] in ("starter", "friend"))
 
@@ -422,30 +401,33 @@ def match_record(db: Connection, match_key: str) -> MatchRecord | None:
     row = one(db, "SELECT * FROM matches WHERE match_key = ?", match_key)
     if row is None:
         return None
-    seats = rows(db, "SELECT seat, user_id, level FROM match_seats WHERE match_id = ?",
+    seats = rows(db, "SELECT seat, user_id, level, won FROM match_seats WHERE match_id = ?",
                  row["id"])
     n = int(row["seats"])
     return MatchRecord(
         match_key=row["match_key"], table_id=row["table_id"], guild_id=row["guild_id"],
-        channel_id=row["channel_id"], players=players_of(seats, n), levels_a=row["levels_a"],
-        levels_b=row["levels_b"], winner_team=row["winner_team"],
+        channel_id=row["channel_id"], players=players_of(seats, n), mode=Mode(row["mode"]),
+        levels=_levels_of(seats, "level", n), winners=_winners_of(seats),
         hands_played=row["hands_played"], started_at=row["started_at"],
-        ended_at=row["ended_at"], mode=row["mode"], seat_levels=_levels_of(seats, "level", n),
-        winner_seat=opt_int(row["winner_seat"]),
+        ended_at=row["ended_at"],
     )
 
 
+def _winners_of(seats: Sequence[Row]) -> tuple[int, ...]:
+    """`MatchRecord.winners` from a match's seat rows."""
+    return tuple(sorted(int(s["seat"]) for s in seats if s["won"]))
+
+
 def level_history(db: Connection, match_key: str) -> list[LevelPoint]:
-    """The levels at the start and after each change (both teams', or every seat's)."""
-    return [LevelPoint(r["hands_played"], r["levels_a"], r["levels_b"], r["at"],
-                       tuple(json.loads(r["seat_levels"])) if r["seat_levels"] else ())
+    """Every seat's levels at the start and after each change."""
+    return [LevelPoint(r["hands_played"], tuple(json.loads(r["levels"])), r["at"])
             for r in rows(db, "SELECT l.* FROM match_levels AS l JOIN matches AS m"
                               " ON m.id = l.match_id WHERE m.match_key = ? ORDER BY l.id",
                           match_key)]
 
 
 def channel_history(db: Connection, channel_id: int, n: int,
-                    season: int | None, mode: Mode = "teams") -> list[MatchSummary]:
+                    season: int | None, mode: Mode) -> list[MatchSummary]:
     """The channel's last ``n`` matches of ``mode`` and ``season`` (None: its guild's
     current season), newest first."""
     if not fits(channel_id) or (season is not None and not fits(season)):
@@ -458,19 +440,17 @@ def channel_history(db: Connection, channel_id: int, n: int,
                       " AS computer_hands FROM matches AS m WHERE m.channel_id = ?"
                       f" AND m.season = COALESCE(?, {current}) AND m.mode = ?"
                       " ORDER BY m.started_at DESC, m.id DESC LIMIT ?",
-                  channel_id, season, mode, n):
-        seats = rows(db, "SELECT seat, user_id, level FROM match_seats WHERE match_id = ?",
-                     r["id"])
+                  channel_id, season, str(mode), n):
+        seats = rows(db, "SELECT seat, user_id, level, won FROM match_seats"
+                         " WHERE match_id = ?", r["id"])
         players = players_of(seats, int(r["seats"]))
         out.append(MatchSummary(
             id=r["id"], match_key=r["match_key"], table_id=r["table_id"],
-            channel_id=r["channel_id"], players=players, levels_a=r["levels_a"],
-            levels_b=r["levels_b"], winner_team=r["winner_team"],
+            channel_id=r["channel_id"], players=players,
+            levels=_levels_of(seats, "level", int(r["seats"])), winners=_winners_of(seats),
             hands_played=r["hands_played"],
             has_computers=None in players or bool(r["computer_hands"]),
             ranked=bool(r["ranked"]), started_at=r["started_at"],
-            ended_at=opt_float(r["ended_at"]), season=r["season"], mode=r["mode"],
-            seat_levels=_levels_of(seats, "level", int(r["seats"])),
-            winner_seat=opt_int(r["winner_seat"]),
+            ended_at=opt_float(r["ended_at"]), season=r["season"], mode=Mode(r["mode"]),
         ))
     return out

@@ -6,7 +6,8 @@ Ratings are kept per mode: the four-player game (teams) and Finding Friends are 
 apart. After every settled hand whose seats were held from start to end by distinct
 humans (and whose match never had a computer seat or a seat change within a hand), the
 winning side's players form one team and the losing side the other:
-``rate([[w1, w2], [l1, l2]])`` in teams; each partnership also has its own rating,
+``rate([[w1, w2], [l1, l2]])`` where the sides are fixed partnerships
+(`Variant.fixed_sides`, the four-player game); each partnership also has its own rating,
 updated as a one-member team per side.
 
 In Finding Friends the sides are the starter with the friends who turned up against
@@ -104,51 +105,75 @@ def _skill(db: Connection, sql: str, *key: int | str) -> Skill:
     return Skill() if row is None else Skill(row["mu"], row["sigma"])
 
 
+def rate_teams(won: Sequence[Sequence[Skill]], lost: Sequence[Sequence[Skill]]
+               ) -> list[list[Skill]]:
+    """New skills after the teams ``won`` (tied first) beat the teams ``lost`` (tied
+    second), in that order; one team each: `rate_win`."""
+    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma) for s in team] for team in (*won, *lost)]
+    rated = MODEL.rate(teams, ranks=[1.0] * len(won) + [2.0] * len(lost))
+    return [[Skill(r.mu, r.sigma) for r in team] for team in rated]
+
+
 def record_hand(db: Connection, hand_id: int, guild_id: int, season: int,
                 rec: HandRecord, now: float) -> None:
-    """Rate a settled hand of distinct humans in the hand's mode: players, and in teams
-    partnerships (in the caller's transaction), and mark the hand rated."""
+    """Rate a settled hand of distinct humans in the hand's mode (in the caller's
+    transaction) and mark the hand rated. Fixed sides (`Variant.fixed_sides`): each team
+    is an openskill team, the winning one first, and each partnership of two is rated too
+    as a one-member team; sides made in play: `rate_sides`."""
     assert rec.declarers is not None and rec.result_side is not None
-    if rec.mode == "teams":
-        declarers = {s for s in range(4) if s % 2 == rec.declarers[0] % 2}
-    else:
-        declarers = set(rec.declarers)
-    won = declarers if rec.result_side == "declarers" else set(range(rec.seats)) - declarers
-    winners = [cast(int, rec.players[s]) for s in sorted(won)]
-    losers = [cast(int, rec.players[s]) for s in range(rec.seats) if s not in won]
-
+    variant, mode, seats = rec.variant, str(rec.mode), rec.seats
+    declarers = set(rec.declarers)
+    won = declarers if rec.result_side == "declarers" else set(range(seats)) - declarers
+    user = [cast(int, player) for player in rec.players]
     player = ("SELECT mu, sigma FROM ratings WHERE guild_id = ? AND season = ? AND mode = ?"
               " AND user_id = ?")
-    rate = rate_win if rec.mode == "teams" else rate_sides
-    new_w, new_l = rate(
-        [_skill(db, player, guild_id, season, rec.mode, u) for u in winners],
-        [_skill(db, player, guild_id, season, rec.mode, u) for u in losers])
+
+    def skills(team: Sequence[int]) -> list[Skill]:
+        return [_skill(db, player, guild_id, season, mode, u) for u in team]
+
+    teams: list[list[int]] = []  # fixed sides: the users of each team, the winners first
+    if variant.fixed_sides:
+        sides = sorted((variant.partners(seat, seats) for seat in range(seats)
+                        if variant.partners(seat, seats)[0] == seat),
+                       key=lambda side: side[0] not in won)
+        teams = [[user[s] for s in side] for side in sides]
+        count = sum(1 for side in sides if side[0] in won)
+        rated = rate_teams([skills(t) for t in teams[:count]],
+                           [skills(t) for t in teams[count:]])
+        users = [u for team in teams for u in team]
+        new = [s for team in rated for s in team]
+    else:
+        users = [user[s] for s in sorted(won)] + [user[s] for s in range(seats) if s not in won]
+        new_w, new_l = rate_sides(skills(users[:len(won)]), skills(users[len(won):]))
+        new = [*new_w, *new_l]
     db.executemany(
         "INSERT INTO ratings (guild_id, season, mode, user_id, mu, sigma, hands, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, season, mode, user_id)"
         " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, hands = ratings.hands + 1,"
         " updated_at = excluded.updated_at",
-        [(guild_id, season, rec.mode, u, s.mu, s.sigma, now)
-         for u, s in zip([*winners, *losers], [*new_w, *new_l], strict=True)],
+        [(guild_id, season, mode, u, s.mu, s.sigma, now) for u, s in zip(users, new, strict=True)],
     )
-    if rec.mode == "teams":
-        _rate_pairs(db, guild_id, season, sorted(winners), sorted(losers), now)
+    if teams and all(len(team) == 2 for team in teams):
+        _rate_pairs(db, guild_id, season, mode, [sorted(t) for t in teams[:count]],
+                    [sorted(t) for t in teams[count:]], now)
     db.execute("UPDATE hands SET rated = 1 WHERE id = ?", (hand_id,))
 
 
-def _rate_pairs(db: Connection, guild_id: int, season: int, pw: list[int],
-                pl: list[int], now: float) -> None:
-    """Rate the two partnerships of a teams hand (each a one-member team)."""
+def _rate_pairs(db: Connection, guild_id: int, season: int, mode: str,
+                won: list[list[int]], lost: list[list[int]], now: float) -> None:
+    """Rate the partnerships of a fixed-sides hand, each a one-member team: the winning
+    one first, the losing ones tied second (two partnerships: `rate_win`)."""
     pair = ("SELECT mu, sigma FROM pair_ratings WHERE guild_id = ? AND season = ?"
-            " AND user_lo = ? AND user_hi = ?")
-    (new_pw,), (new_pl,) = rate_win([_skill(db, pair, guild_id, season, *pw)],
-                                    [_skill(db, pair, guild_id, season, *pl)])
+            " AND mode = ? AND user_lo = ? AND user_hi = ?")
+    pairs = [*won, *lost]
+    rated = rate_teams([[_skill(db, pair, guild_id, season, mode, *p)] for p in won],
+                       [[_skill(db, pair, guild_id, season, mode, *p)] for p in lost])
     db.executemany(
-        "INSERT INTO pair_ratings (guild_id, season, user_lo, user_hi, mu, sigma, hands,"
-        " updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)"
-        " ON CONFLICT (guild_id, season, user_lo, user_hi) DO UPDATE"
+        "INSERT INTO pair_ratings (guild_id, season, mode, user_lo, user_hi, mu, sigma, hands,"
+        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)"
+        " ON CONFLICT (guild_id, season, mode, user_lo, user_hi) DO UPDATE"
         " SET mu = excluded.mu, sigma = excluded.sigma, hands = pair_ratings.hands + 1,"
         " updated_at = excluded.updated_at",
-        [(guild_id, season, *pw, new_pw.mu, new_pw.sigma, now),
-         (guild_id, season, *pl, new_pl.mu, new_pl.sigma, now)],
+        [(guild_id, season, mode, *p, r.mu, r.sigma, now)
+         for p, (r,) in zip(pairs, rated, strict=True)],
     )

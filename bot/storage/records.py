@@ -1,11 +1,11 @@
 """Frozen record types returned by and passed to `Store`.
 
-A match is played in a mode (`Mode`): ``"teams"``, the four-player game (seats 0..3;
-team A = seats 0 and 2, team B = seats 1 and 3), or ``"friends"``, Finding Friends (4..8
-seats, each player for themselves; a hand's sides are the starter and the friends they
-revealed against everyone else, and every seat has its own level). A player is a Discord
-user id, or ``None`` for a computer seat. Dicts and lists are stored as JSON text, so they must
-be JSON-compatible (dict keys become strings, tuples become lists).
+A match is played in a mode (`Mode`, the engine's: `engine.variant`); what differs between
+modes is the engine's `Variant` to answer. Records are per seat in every mode: each seat's
+level, the seats that won a match, a hand's declarer seats (the starter's side as far as it
+is public). A player is a Discord user id, or ``None`` for a computer seat. Dicts and lists
+are stored as JSON text, so they must be JSON-compatible (dict keys become strings, tuples
+become lists).
 """
 
 from __future__ import annotations
@@ -16,13 +16,16 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Literal
 
+from engine.variant import Mode as Mode  # the engine's modes, the records' one Mode type
+from engine.variant import Variant, find_variant
+
 TableStatus = Literal["lobby", "playing", "ended"]
-Team = Literal["A", "B"]
 Side = Literal["declarers", "opponents"]
-Mode = Literal["teams", "friends"]
-MODES: tuple[Mode, ...] = ("teams", "friends")
+MODES: tuple[Mode, ...] = tuple(Mode)
+"""Every game mode (the engine's)."""
 Role = Literal["starter", "friend", "opponent"]
-"""A seat's side in a friends hand: the starter, a revealed friend, or an opponent."""
+"""A seat's part in a hand: the starter, on the starter's side (a partner or a revealed
+friend), or an opponent."""
 PanelMode = Literal["dm", "ephemeral"]
 
 
@@ -38,14 +41,9 @@ UNSET = Unset.UNSET
 LeaderboardBy = Literal["rating", "wins", "levels"]
 LeaderboardScope = Literal["players", "partnerships"]
 Players = tuple[int | None, ...]
-"""One entry per seat (four in teams, 4..8 in friends); ``None`` is a computer seat."""
+"""One entry per seat (as many as the mode's variant allows); ``None`` is a computer seat."""
 Holders = tuple[tuple[int | None, ...], ...]
 """Per seat, everyone who held it during a hand, in order (see `HandRecord.holders`)."""
-
-
-def team_of(seat: int) -> Team:
-    """Team of a seat: A for 0 and 2, B for 1 and 3."""
-    return "A" if seat % 2 == 0 else "B"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +87,11 @@ class HandRecord:
     the bot passes the holders it tracked (a change it never saved is otherwise unseen).
     A seat that changed hands counts for nobody's stats and the hand is not rated.
 
-    ``mode`` must be its match's. In teams, ``declarers`` are two partner seats and
-    ``levels_before``/``levels_after`` stay empty (the teams' levels are on the match). In
-    friends, ``declarers`` are the starter's side as known so far (the starter and the
-    friends revealed, ascending; the final side once settled), and ``levels_before`` /
-    ``levels_after`` are every seat's own level when the hand started / once settled
-    (``()`` while unknown).
+    ``mode`` must be its match's. ``declarers`` are the starter's side as known so far
+    (its partners and the friends revealed, ascending; the final side once settled; None
+    before the starter is known), and ``levels_before`` / ``levels_after`` are every
+    seat's level when the hand started / once settled (``()`` while unknown, and in hands
+    recorded before schema 7 by the four-player game, whose levels are on the match).
     """
 
     hand_key: str
@@ -114,7 +111,7 @@ class HandRecord:
     result_side: Side | None = None
     result_levels: int = 0
     holders: Holders = ()
-    mode: Mode = "teams"
+    mode: Mode
     levels_before: tuple[str, ...] = ()
     levels_after: tuple[str, ...] = ()
     actions: Sequence[dict[str, Any]] = field(default=(), compare=False)
@@ -125,9 +122,14 @@ class HandRecord:
         """The number of seats."""
         return len(self.players)
 
+    @property
+    def variant(self) -> Variant:
+        """The game the hand was played in (the engine's answers for its mode)."""
+        return find_variant(self.mode)
+
     def role(self, seat: int) -> Role | None:
-        """A friends seat's side (None while the declarers are unknown, and in teams)."""
-        if self.mode != "friends" or self.declarers is None:
+        """A seat's part in the hand (None while the declarers are unknown)."""
+        if self.declarers is None:
             return None
         if seat == self.starter:
             return "starter"
@@ -141,27 +143,24 @@ class HandRecord:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchRecord:
-    """A match (a run of hands until a team, or in friends a player, passes A).
-    Timestamps default to the store clock.
+    """A match (a run of hands until a seat passes A; with fixed sides its partners win
+    with it). Timestamps default to the store clock.
 
-    Teams: ``levels_a``/``levels_b`` and ``winner_team``. Friends: ``seat_levels`` (each
-    seat's own level now, index = seat) and ``winner_seat``; ``levels_a``/``levels_b``
-    are unused there. ``mode`` and the number of seats are fixed at the first save."""
+    ``levels``: every seat's level now (index = seat; partners' levels move together);
+    ``winners``: the seats that won, ascending (``()`` until the match is won).
+    ``mode`` and the number of seats are fixed at the first save."""
 
     match_key: str
     table_id: int
     guild_id: int
     channel_id: int
     players: Players
-    levels_a: str = "2"
-    levels_b: str = "2"
-    winner_team: Team | None = None
+    mode: Mode
+    levels: tuple[str, ...]
+    winners: tuple[int, ...] = ()
     hands_played: int = 0
     started_at: float | None = None
     ended_at: float | None = None
-    mode: Mode = "teams"
-    seat_levels: tuple[str, ...] = ()
-    winner_seat: int | None = None
 
     @property
     def seats(self) -> int:
@@ -171,44 +170,48 @@ class MatchRecord:
     @property
     def finished(self) -> bool:
         """True once a winner was recorded."""
-        return self.winner_team is not None or self.winner_seat is not None
+        return bool(self.winners)
+
+    @property
+    def variant(self) -> Variant:
+        """The game the match is played in."""
+        return find_variant(self.mode)
 
 
 @dataclass(frozen=True, slots=True)
 class LevelPoint:
-    """The levels after ``hands_played`` hands (one per change): both teams' in teams,
-    every seat's (``seat_levels``) in friends."""
+    """Every seat's level after ``hands_played`` hands (one point per change)."""
 
     hands_played: int
-    levels_a: str
-    levels_b: str
+    levels: tuple[str, ...]
     at: float
-    seat_levels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class MatchSummary:
     """A match as shown in a channel's history. ``has_computers``: a computer held a seat
     at some point; ``ranked``: every hand had distinct humans in every seat, none changing
-    seat. Friends matches have ``seat_levels`` and ``winner_seat`` (see `MatchRecord`)."""
+    seat. ``levels`` and ``winners`` per seat, as in `MatchRecord`."""
 
     id: int
     match_key: str
     table_id: int
     channel_id: int
     players: Players
-    levels_a: str
-    levels_b: str
-    winner_team: Team | None
+    levels: tuple[str, ...]
+    winners: tuple[int, ...]
     hands_played: int
     has_computers: bool
     ranked: bool
     started_at: float
     ended_at: float | None
     season: int
-    mode: Mode = "teams"
-    seat_levels: tuple[str, ...] = ()
-    winner_seat: int | None = None
+    mode: Mode
+
+    @property
+    def variant(self) -> Variant:
+        """The game the match was played in."""
+        return find_variant(self.mode)
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +299,7 @@ class LeaderboardPage:
     total_pages: int
     rows: list[LeaderboardRow]
     season: int
-    mode: Mode = "teams"
+    mode: Mode
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """The schema version this code reads and writes."""
 
 _NAME = re.compile(r"^V(\d+)__(\w+)\.sql$")

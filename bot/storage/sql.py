@@ -9,8 +9,11 @@ from typing import Any
 
 import orjson
 
+from engine.rules import RuleSet
+from engine.variant import Mode, Variant, find_variant
+
 from .interface import Connection, Row
-from .records import MODES, Mode, Players
+from .records import Players
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 """One encoder for every column (``json.dumps`` with options builds a new one per call)."""
@@ -65,7 +68,7 @@ def opt_float(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
-def players_of(seat_rows: Iterable[Row], seats: int = 4) -> Players:
+def players_of(seat_rows: Iterable[Row], seats: int) -> Players:
     """``seats`` seats from ``(seat, user_id)`` rows; a missing or NULL user is a computer."""
     players: list[int | None] = [None] * seats
     for r in seat_rows:
@@ -74,25 +77,20 @@ def players_of(seat_rows: Iterable[Row], seats: int = 4) -> Players:
     return tuple(players)
 
 
-SEATS: dict[str, range] = {"teams": range(4, 5), "friends": range(4, 9)}
-"""The numbers of seats each mode allows."""
-
-
 def check_mode(mode: str) -> Mode:
-    """``mode`` if it is a `Mode`, else ValueError."""
-    for known in MODES:
-        if mode == known:
-            return known
-    raise ValueError(f"bad mode {mode!r}")
+    """``mode`` if it is one of the engine's modes, else ValueError."""
+    return find_variant(mode).mode
 
 
-def check_players(players: Players, mode: Mode = "teams") -> None:
-    """ValueError unless there are 4 seats (teams) or 4..8 (friends)."""
-    allowed = SEATS[check_mode(mode)]
-    if len(players) not in allowed:
-        seats = " to ".join(dict.fromkeys(str(n) for n in (allowed[0], allowed[-1])))
-        raise ValueError(f"players of a {mode} match must have {seats} seats,"
-                         f" got {len(players)}")
+def check_players(players: Players, mode: str) -> Variant:
+    """The mode's variant; ValueError unless the engine lets a table of ``mode`` have
+    ``len(players)`` seats (`engine.rules.RuleSet`: its own range and the variant's)."""
+    variant = find_variant(mode)
+    try:
+        RuleSet(mode=variant.mode, players=len(players), decks=0)
+    except ValueError as exc:
+        raise ValueError(f"players of a {mode} match: {len(players)} seats: {exc}") from None
+    return variant
 
 
 def distinct_humans(players: Players) -> bool:

@@ -1,11 +1,15 @@
 """Player stats and guild leaderboards of one season and mode (read-only queries over the
 stats views, which count a seat only for whoever held it throughout; see V3__seasons.sql
-and V5__friends.sql). The four-player game (teams) and Finding Friends (friends) are
-counted, rated and ranked apart; partnerships exist in teams only."""
+and V7__seats.sql). Every mode is counted, rated and ranked apart; partnerships exist
+where the engine's variant has fixed sides (`Variant.fixed_sides`), and their board is a
+view over the per-seat rows (two seats of one fixed team: ``finished_partnerships``,
+``settled_partnerships``)."""
 
 from __future__ import annotations
 
 import math
+
+from engine.variant import find_variant
 
 from . import ratings, seasons
 from .interface import Connection
@@ -18,7 +22,7 @@ from .records import (
     Mode,
     UserStats,
 )
-from .sql import check_mode, one, opt_float, rows
+from .sql import one, opt_float, rows
 
 LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 """Levels from lowest to highest (as the bot writes them)."""
@@ -38,23 +42,14 @@ ENTITIES: dict[str, str] = {
         " ids AS (SELECT u1, u2 FROM m UNION SELECT u1, u2 FROM l UNION SELECT u1, u2 FROM r)"
     ),
     "partnerships": (
-        "WITH m AS (SELECT CASE WHEN a.user_id < b.user_id THEN a.user_id ELSE b.user_id END AS u1,"
-        " CASE WHEN a.user_id < b.user_id THEN b.user_id ELSE a.user_id END AS u2,"
-        " COUNT(DISTINCT a.match_id) AS matches,"
-        " COUNT(DISTINCT CASE WHEN a.won THEN a.match_id END) AS wins"
-        " FROM finished_match_seats AS a JOIN finished_match_seats AS b"
-        " ON b.match_id = a.match_id AND b.seat = a.seat + 2"
-        " WHERE a.guild_id = ?1 AND a.season = ?2 AND a.mode = ?3 AND a.ranked = 1"
-        " GROUP BY 1, 2),"
-        " l AS (SELECT CASE WHEN a.user_id < b.user_id THEN a.user_id ELSE b.user_id END AS u1,"
-        " CASE WHEN a.user_id < b.user_id THEN b.user_id ELSE a.user_id END AS u2,"
-        " SUM(a.levels_gained) AS levels, COUNT(*) AS hands"
-        " FROM settled_hand_seats AS a JOIN settled_hand_seats AS b"
-        " ON b.hand_id = a.hand_id AND b.seat = a.seat + 2"
-        " WHERE a.guild_id = ?1 AND a.season = ?2 AND a.mode = ?3 AND a.ranked = 1"
-        " GROUP BY 1, 2),"
+        "WITH m AS (SELECT user_lo AS u1, user_hi AS u2, COUNT(DISTINCT match_id) AS matches,"
+        " COUNT(DISTINCT CASE WHEN won THEN match_id END) AS wins FROM finished_partnerships"
+        " WHERE guild_id = ?1 AND season = ?2 AND mode = ?3 AND ranked = 1 GROUP BY 1, 2),"
+        " l AS (SELECT user_lo AS u1, user_hi AS u2, SUM(levels_gained) AS levels,"
+        " COUNT(*) AS hands FROM settled_partnerships"
+        " WHERE guild_id = ?1 AND season = ?2 AND mode = ?3 AND ranked = 1 GROUP BY 1, 2),"
         " r AS (SELECT user_lo AS u1, user_hi AS u2, mu, sigma, hands FROM pair_ratings"
-        " WHERE guild_id = ?1 AND season = ?2 AND ?3 = 'teams'),"
+        " WHERE guild_id = ?1 AND season = ?2 AND mode = ?3),"
         " ids AS (SELECT u1, u2 FROM m UNION SELECT u1, u2 FROM l UNION SELECT u1, u2 FROM r)"
     ),
 }
@@ -68,8 +63,8 @@ ORDER: dict[str, tuple[str, str]] = {
 
 
 def user_stats(db: Connection, guild_id: int, user_id: int, *,
-               include_computers: bool, season: int | None) -> UserStats:
-    """A player's record in a guild and season (see `Store.stats`)."""
+               include_computers: bool, season: int | None, mode: str) -> UserStats:
+    """A player's record in a guild, season and mode with fixed sides (see `Store.stats`)."""
     number = seasons.resolve(db, guild_id, season)
     ranked_only = "" if include_computers else " AND ranked = 1"
     partner_ranked_only = "" if include_computers else " AND me.ranked = 1"
@@ -78,8 +73,8 @@ def user_stats(db: Connection, guild_id: int, user_id: int, *,
         "SELECT COUNT(DISTINCT match_id) AS played,"
         " COUNT(DISTINCT CASE WHEN won THEN match_id END) AS won"
         " FROM finished_match_seats WHERE guild_id = ? AND season = ? AND user_id = ?"
-        f" AND mode = 'teams'{ranked_only}",
-        guild_id, number, user_id,
+        f" AND mode = ?{ranked_only}",
+        guild_id, number, user_id, mode,
     )
     sides = {
         r["side"]: r for r in rows(
@@ -88,8 +83,8 @@ def user_stats(db: Connection, guild_id: int, user_id: int, *,
             " SUM(CASE WHEN result_side = side THEN 1 ELSE 0 END) AS held,"
             " SUM(levels_gained) AS levels, AVG(opponent_points) AS avg_points"
             " FROM settled_hand_seats WHERE guild_id = ? AND season = ? AND user_id = ?"
-            f" AND mode = 'teams'{ranked_only} GROUP BY side",
-            guild_id, number, user_id,
+            f" AND mode = ?{ranked_only} GROUP BY side",
+            guild_id, number, user_id, mode,
         )
     }
     partner = one(
@@ -97,13 +92,13 @@ def user_stats(db: Connection, guild_id: int, user_id: int, *,
         "SELECT p.user_id, COUNT(DISTINCT me.match_id) AS n,"
         " COUNT(DISTINCT CASE WHEN me.won THEN me.match_id END) AS w"
         " FROM finished_match_seats AS me JOIN finished_match_seats AS p"
-        " ON p.match_id = me.match_id AND p.seat = (me.seat + 2) % 4"
-        " WHERE me.guild_id = ? AND me.season = ? AND me.user_id = ? AND me.mode = 'teams'"
+        " ON p.match_id = me.match_id AND p.team = me.team AND p.seat <> me.seat"
+        " WHERE me.guild_id = ? AND me.season = ? AND me.user_id = ? AND me.mode = ?"
         f" AND p.user_id <> me.user_id{partner_ranked_only}"
         " GROUP BY p.user_id ORDER BY n DESC, w DESC, p.user_id LIMIT 1",
-        guild_id, number, user_id,
+        guild_id, number, user_id, mode,
     )
-    rating = _rating(db, guild_id, number, "teams", user_id)
+    rating = _rating(db, guild_id, number, mode, user_id)
     assert m is not None
     decl, opp = sides.get("declarers"), sides.get("opponents")
     return UserStats(
@@ -123,7 +118,7 @@ def user_stats(db: Connection, guild_id: int, user_id: int, *,
     )
 
 
-def _rating(db: Connection, guild_id: int, season: int, mode: Mode,
+def _rating(db: Connection, guild_id: int, season: int, mode: str,
             user_id: int) -> tuple[float | None, int]:
     """A player's display rating in a mode (None if unrated) and their rated hands."""
     row = one(db, "SELECT mu, sigma, hands FROM ratings WHERE guild_id = ? AND season = ?"
@@ -173,21 +168,21 @@ def friends_stats(db: Connection, guild_id: int, user_id: int, *,
     )
 
 
-def check_leaderboard(by: str, scope: str, page: int, per_page: int,
-                      mode: str = "teams") -> None:
-    """ValueError for a page < 1, an unknown ordering, scope or mode, or partnerships
-    outside teams."""
+def check_leaderboard(by: str, scope: str, page: int, per_page: int, mode: str) -> None:
+    """ValueError for a page < 1, an unknown ordering, scope or mode, or partnerships in
+    a mode without fixed sides."""
     if page < 1 or per_page < 1:
         raise ValueError("page and per_page must be >= 1")
     if by not in ORDER or scope not in ENTITIES:
         raise ValueError(f"bad leaderboard {by!r}/{scope!r}")
-    if check_mode(mode) != "teams" and scope != "players":
+    if scope != "players" and not find_variant(mode).fixed_sides:  # ValueError: no mode
         raise ValueError(f"{mode} has no partnerships")
+    find_variant(mode)
 
 
 def leaderboard(db: Connection, guild_id: int, by: LeaderboardBy,
                 scope: LeaderboardScope, page: int, per_page: int,
-                season: int | None, mode: Mode = "teams") -> LeaderboardPage:
+                season: int | None, mode: Mode) -> LeaderboardPage:
     """One page of a guild leaderboard (see `Store.leaderboard`; arguments checked by
     `check_leaderboard`)."""
     number = seasons.resolve(db, guild_id, season)
@@ -200,14 +195,14 @@ def leaderboard(db: Connection, guild_id: int, by: LeaderboardBy,
         " FROM ids LEFT JOIN m USING (u1, u2) LEFT JOIN l USING (u1, u2)"
         f" LEFT JOIN r USING (u1, u2) WHERE {filter_})"
     )
-    total_row = one(db, f"{sql} SELECT COUNT(*) FROM board", guild_id, number, mode)
+    total_row = one(db, f"{sql} SELECT COUNT(*) FROM board", guild_id, number, str(mode))
     assert total_row is not None
     total = int(total_row[0])
     found = rows(
         db,
         f"{sql} SELECT *, RANK() OVER (ORDER BY {keys}) AS rank FROM board"
         f" ORDER BY {keys}, u1, u2 LIMIT ? OFFSET ?",
-        guild_id, number, mode, per_page, (page - 1) * per_page,
+        guild_id, number, str(mode), per_page, (page - 1) * per_page,
     )
     return LeaderboardPage(
         by=by, scope=scope, page=page, per_page=per_page, total_rows=total,

@@ -11,9 +11,9 @@ address): reads on a consistent snapshot, writes each bounded by ``write_timeout
 
 Seasons: `current_season`, `start_season`, `seasons`. Stats, leaderboards and history
 take ``season=None`` (the guild's current season) or a season number (`SeasonNotFound`
-if the guild has no such season), and are per mode: the four-player game (``"teams"``,
-the default) and Finding Friends (``"friends"``: `friends_stats`, ``mode=`` of
-`leaderboard` and `history`) are counted, rated and ranked apart.
+if the guild has no such season), and are per mode (the engine's `Mode`; the caller says
+which: ``mode=`` of `leaderboard` and `history`; `stats` is the four-player game's record,
+`friends_stats` Finding Friends'): every mode is counted, rated and ranked apart.
 """
 
 from __future__ import annotations
@@ -273,12 +273,11 @@ class Store:
         return await self._db.read(lambda db: history.match_record(db, match_key))
 
     async def level_history(self, match_key: str) -> list[LevelPoint]:
-        """The levels over time (both teams', or in friends every seat's): at the start,
-        then after each change."""
+        """Every seat's levels over time: at the start, then after each change."""
         return await self._db.read(lambda db: history.level_history(db, match_key))
 
     async def history(self, channel_id: int, n: int = 10, *,
-                      season: int | None = None, mode: Mode = "teams") -> list[MatchSummary]:
+                      season: int | None = None, mode: Mode) -> list[MatchSummary]:
         """The channel's last ``n`` matches (finished or not) of ``mode`` and ``season``
         (None: the guild's current season), newest first."""
         return await self._db.read(
@@ -307,17 +306,18 @@ class Store:
 
     async def stats(
         self, guild_id: int, user_id: int, *, include_computers: bool = True,
-        season: int | None = None,
+        season: int | None = None, mode: Mode,
     ) -> UserStats:
-        """A player's record in a guild and season (see `UserStats`; ``season`` None: the
-        current one).
+        """A player's record in a guild, season and mode with fixed sides (see `UserStats`;
+        ``season`` None: the current one; Finding Friends: `friends_stats`).
 
         ``include_computers=False`` counts only ranked matches (four distinct humans, no
         seat changing hands within a hand). The favourite partner is the human partner
         of the most finished matches (ties: most wins together, then lowest id).
         """
         return await self._db.read(lambda db: stats.user_stats(
-            db, guild_id, user_id, include_computers=include_computers, season=season))
+            db, guild_id, user_id, include_computers=include_computers, season=season,
+            mode=str(mode)))
 
     async def friends_stats(
         self, guild_id: int, user_id: int, *, include_computers: bool = True,
@@ -338,11 +338,12 @@ class Store:
         per_page: int = 10,
         *,
         season: int | None = None,
-        mode: Mode = "teams",
+        mode: Mode,
     ) -> LeaderboardPage:
         """One page (1-based) of a guild leaderboard of ``mode`` and ``season`` (None: the
-        current one), from ranked matches only. Friends has players only (partnerships:
-        ValueError); its rating rates each hand's two sides (see `bot.storage.ratings`).
+        current one), from ranked matches only. A mode without fixed sides has players only
+        (partnerships: ValueError); its rating rates each hand's two sides (see
+        `bot.storage.ratings`).
 
         by="rating": rated entries, display rating desc (then more rated hands);
         by="wins": entries with a finished match, wins desc (then fewer matches);

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -16,6 +17,8 @@ from bot.ui.replies import locale_of
 __all__ = ["Access", "manages_channels", "manages_guild"]
 
 DOC_KEY = "tractor.doc"
+Seen = Callable[[int, int, "discord.Interaction[Any]"], None]
+"""Told of every click a seat's player makes on their seat's components (table, seat)."""
 
 
 def manages_channels(interaction: discord.Interaction[Any]) -> bool:
@@ -33,8 +36,9 @@ def manages_guild(interaction: discord.Interaction[Any]) -> bool:
 class Access:
     """Table lookups for interactions, and the seat-ownership check of the router."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, seen: Seen | None = None) -> None:
         self.service = service
+        self.seen = seen
 
     async def table(self, interaction: discord.Interaction[Any], table_id: int) -> TableDoc:
         """The table, loaded once per interaction."""
@@ -62,3 +66,14 @@ class Access:
                                   player=seat_name(doc, cid.seat, locale_of(interaction)))
         if seat is None:
             raise UserFacingError("error.not_at_table")
+        entry = doc.seat(seat)
+        message = interaction.message
+        if (message is not None and interaction.guild_id is None
+                and not message.flags.ephemeral and entry.panel_message is not None
+                and entry.dm_channel is not None and message.id < entry.panel_message):
+            # A DM panel a newer one replaced (it is not edited to say so): answered
+            # through this click's own interaction, with a link to the newest.
+            raise UserFacingError("error.old_panel", link=(
+                f"https://discord.com/channels/@me/{entry.dm_channel}/{entry.panel_message}"))
+        if self.seen is not None and cid.seat is not None:
+            self.seen(cid.table, seat, interaction)

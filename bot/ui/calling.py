@@ -82,7 +82,8 @@ def call_lines(view: PlayerView, call: Calling, locale: str) -> list[str]:
 
 def call_rows(table_id: int, view: PlayerView, call: Calling, step: int,
               locale: str) -> list[ui.Item[Any]]:
-    """Rows 0–3 of the starter's panel: the three selects and Add · Undo · Call friends."""
+    """Rows 0–3 of the starter's panel: the three selects and Add · Undo · Call friends
+    (once every call is made: Undo · Call friends)."""
     public = view.public
     seat = view.seat
     wanted = call.wanted
@@ -113,11 +114,12 @@ def call_rows(table_id: int, view: PlayerView, call: Calling, step: int,
                                 label=_copy_label(pick, k, locale), value=str(k),
                                 default=pick is not None and k == pick.copy)
                                 for k in choices.copies]))
-    add_label = t("button.call_add", locale,
-                  call="—" if pick is None else call_text(pick, locale))
+    if not full:  # every call made: no Add left to press (issue 38)
+        add_label = t("button.call_add", locale,
+                      call="—" if pick is None else call_text(pick, locale))
+        items.append(button(cid("fadd"), label=add_label[:80], row=3, disabled=pick is None,
+                            style=discord.ButtonStyle.primary))
     items += [
-        button(cid("fadd"), label=add_label[:80], row=3, disabled=full or pick is None,
-               style=discord.ButtonStyle.primary),
         button(cid("fundo"), label=t("button.call_undo", locale), row=3,
                disabled=not choices.made),
         button(cid("fcall"), label=t("button.call_friends", locale, made=len(choices.made),

@@ -26,7 +26,12 @@ A cluster (bot/ui/forward.py) forwards a DM click on a table another process dri
 step 3 (the click acknowledged at once, a ``answer`` verb's too): the owner of the table's
 shard replays it (`ComponentRouter.replay`: steps 4 and 5 on its own table, answering
 through the interaction's token). A modal verb is never forwarded (the modal must be the
-click's first answer). A lone process has no forwarder: every click runs here.
+click's first answer): the receiver opens it itself, needing no table. The modal's
+submission is a verb of its own (`VerbSpec.opened_by`, its id the modal's), routed like a
+click: step 2 asks the message the modal came from to carry the opening button (same table
+and seat), and a submission on a table another process drives is forwarded like a click,
+to be checked (seat, step) and applied by the owner. A lone process has no forwarder: every
+click runs here.
 
 A refused click changes nothing and gets exactly one translated ephemeral reply; a
 malformed id is logged at debug level.
@@ -52,7 +57,7 @@ from bot.ui.replies import fail, locale_of, send
 from bot.ui.rows import StaticView
 
 __all__ = ["TEMPLATE", "Ack", "ComponentRouter", "Components", "Forwarder", "Handler", "Owner",
-           "button", "select"]
+           "button", "select", "values_of"]
 
 TEMPLATE = re.compile(r"(?:tr|rec):(?P<rest>.{0,120})", re.DOTALL)
 Ack = Literal["update", "reply", "modal", "answer"]
@@ -70,6 +75,8 @@ Handler = Callable[[discord.Interaction[Any], ComponentId, list[str]], Awaitable
 Owner = Callable[[discord.Interaction[Any], ComponentId], Awaitable[None]]
 """Raises `UserFacingError` unless the user may use that seat's component."""
 ReaderLocale = Callable[[discord.Interaction[Any]], Awaitable[str]]
+ROUTED = (discord.InteractionType.component, discord.InteractionType.modal_submit)
+"""The interactions the router serves (a modal's submission is a verb like a click)."""
 PREFIX_ONLY = re.compile(r"(?:tr|rec):(?=[\s\S])")
 """`TractorItem`'s template: discord.py checks an item's id with ``match`` (a prefix: ours
 start with ``tr:``/``rec:``) but dispatches a click with ``fullmatch``, which this never
@@ -105,6 +112,15 @@ def message_role(message: discord.Message | None) -> Role | None:
     if message.flags.ephemeral or message.guild is None:
         return "panel"
     return "table"
+
+
+def values_of(interaction: discord.Interaction[Any]) -> list[str]:
+    """A select's chosen values, or a modal's typed texts (in order)."""
+    data: Any = interaction.data or {}
+    if interaction.type is discord.InteractionType.modal_submit:
+        return [str(leaf.get("value", "")) for row in data.get("components", None) or []
+                for leaf in row.get("components", None) or [row]]
+    return [str(v) for v in data.get("values", None) or []]
 
 
 def carried(message: discord.Message | None, custom_id: str) -> Any | None:
@@ -200,7 +216,7 @@ class ComponentRouter:
             await self._refuse(interaction, str(error))
             return None
         verb = self._verbs[cid.verb]
-        component = carried(interaction.message, custom_id)
+        component = self._shown(interaction, cid, verb.spec, custom_id)
         role = message_role(interaction.message)
         wanted: set[Role] = {"table"} if verb.spec.role == "table" else {"panel", "private"}
         if component is None or role not in wanted:
@@ -233,6 +249,27 @@ class ComponentRouter:
             return None
         return cid
 
+    def _shown(self, interaction: discord.Interaction[Any], cid: ComponentId,
+               spec: VerbSpec, custom_id: str) -> Any | None:
+        """Step 2: the component of the message this interaction answers (a click's own; a
+        modal submission's opening button, at its table and seat), None if it carries
+        none or the interaction is not the verb's kind."""
+        submitted = interaction.type is discord.InteractionType.modal_submit
+        if (spec.opened_by is not None) != submitted:
+            return None
+        if spec.opened_by is None:
+            return carried(interaction.message, custom_id)
+        for row in interaction.message.components if interaction.message else ():
+            for child in getattr(row, "children", [row]):
+                try:
+                    shown = self.parse(str(getattr(child, "custom_id", None) or ""))
+                except InvalidId:
+                    continue
+                if (shown.verb, shown.table, shown.seat) == (spec.opened_by, cid.table,
+                                                             cid.seat):
+                    return child
+        return None
+
     async def _person(self, interaction: discord.Interaction[Any], cid: ComponentId,
                       verb: _Verb) -> None:
         """Step 4: raises unless the user may use this seat's component."""
@@ -243,7 +280,7 @@ class ComponentRouter:
         """A click another process received, checked (steps 1-3) and acknowledged, on a
         table this process drives (bot/ui/forward.py): steps 4 and 5 here."""
         data: Any = interaction.data or {}
-        values = [str(v) for v in data.get("values", None) or []]
+        values = values_of(interaction)
         cid: ComponentId | None = None
         try:
             cid = self.parse(str(data.get("custom_id", "")))
@@ -266,15 +303,16 @@ class ComponentRouter:
             _drop_late(interaction)
 
     async def dispatch(self, interaction: discord.Interaction[Any]) -> None:
-        """Every click on a ``tr:``/``rec:`` component: the checks, then the handler. An id
-        the message does not carry (a modified client) is refused by the checks."""
-        if interaction.type is not discord.InteractionType.component:
+        """Every click on a ``tr:``/``rec:`` component, and every submission of a modal of
+        ours: the checks, then the handler. An id the message does not carry (a modified
+        client) is refused by the checks."""
+        if interaction.type not in ROUTED:
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         if TEMPLATE.fullmatch(custom_id) is None:
             return
-        values = [str(v) for v in data.get("values", None) or []]
+        values = values_of(interaction)
         cid = await self.check(interaction, custom_id, values)
         if cid is not None:
             await self.run(interaction, cid, values)
@@ -313,7 +351,9 @@ class Components(StaticView):
 def button(cid: ComponentId, *, label: str | None = None,
            style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
            emoji: str | None = None, row: int | None = None) -> TractorItem:
-    """A button with this id (handled by the router's DynamicItem)."""
+    """A button with this id (handled by the router's DynamicItem); a disabled one is grey
+    whatever its `style`, as `bot.ui.rows.button` draws it."""
+    style = discord.ButtonStyle.secondary if disabled else style
     return TractorItem(ui.Button(label=label, style=style, disabled=disabled, emoji=emoji,
                                  custom_id=str(cid), row=row))
 

@@ -21,8 +21,9 @@ run it (``error.internal``). Nothing is applied twice: a click is queued once pe
 interaction id, and a click replayed again (its owner died before marking it done) meets
 the table's step check. A server's own interactions reach the process holding its shard:
 only DM clicks are forwarded. A modal verb (``Type…``) is not forwarded (the modal must be
-the click's first answer): it opens on the receiver, whose save of the typed cards is then
-refused (a save is fenced by shard) and the player told to try again.
+the click's first answer): the receiver opens it itself (it needs no table); its
+submission is routed like a click (its id is the ``typed`` verb's) and forwarded here like
+one, the owner checking the seat and the step before applying the typed cards.
 """
 
 from __future__ import annotations
@@ -63,8 +64,9 @@ def _user_json(user: discord.User | discord.Member) -> dict[str, Any]:
 
 
 def payload_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
-    """What the owner needs to rebuild a DM click (`rebuild`): Discord's interaction payload
-    with the fields discord.py and the handlers read, and how it was acknowledged."""
+    """What the owner needs to rebuild a DM click or modal submission (`rebuild`): Discord's
+    interaction payload with the fields discord.py and the handlers read, and how it was
+    acknowledged."""
     message = interaction.message
     assert message is not None  # the router checked the click came with its message
     channel_id = str(interaction.channel_id or message.channel.id)

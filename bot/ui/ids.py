@@ -67,6 +67,10 @@ class VerbSpec:
     seat: Literal["none", "required", "optional"] = "none"
     extra: Callable[[str], bool] | None = None
     prefix: Prefix = "tr"
+    opened_by: str | None = None
+    """A modal's submission (its id is the modal's, on no message): the verb of the button
+    that opened it, which the message the modal came from must carry at the same table,
+    hand, step and seat."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,56 +1,65 @@
-"""Turn pings: a player who plays from the in-channel panel only (``/tractor settings
-panel:ephemeral``, or DMs closed) gets a short channel message mentioning them alone when
-it becomes their turn to bury or play, unless they turned it off (``turn_ping``). The
-previous ping of the seat is deleted, so the channel keeps at most one per seat."""
+"""Turn pings (bot/ui/policy.py decides when): a short message mentioning the player alone,
+sent through their latest live interaction token when they have one (a follow-up: free of
+the global limit; in the channel for the ``My hand`` panel, in their DMs for a DM panel
+click), else in the table's channel (``/tractor settings panel:ephemeral`` or DMs closed,
+with ``turn_ping`` on). The previous ping of the seat is deleted (through its token when
+that still works), so there is at most one per seat."""
 
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 import discord
 
-from bot.core.table import TableDoc
 from bot.core.text import fit
-from bot.i18n import resolve_locale, t
+from bot.runtime.budget import Priority, rest_priority
 from bot.runtime.logging import table_logger
 from bot.storage import Storage
-from engine.game import Phase
 
 __all__ = ["TurnPings"]
 
+Sent = discord.WebhookMessage | int
+"""A ping sent: a follow-up (deleted through its token) or a channel message's id."""
+
 
 class TurnPings:
-    """Sends and tidies the pings (message ids kept in memory: a lost one just stays)."""
+    """Sends and tidies the pings (kept in memory: a lost one just stays)."""
 
     def __init__(self, store: Storage) -> None:
         self.store = store
-        self._last: dict[tuple[int, int], int] = {}
+        self._last: dict[tuple[int, int], Sent] = {}
 
-    async def maybe_ping(self, table_id: int, doc: TableDoc, seat: int,
-                         channel: discord.PartialMessageable) -> None:
-        """Ping `seat` if it is now their turn and they want it (see the module doc)."""
-        match = doc.get_match()
-        entry = doc.seats[seat]
-        if match is None or entry is None or entry.user_id is None or entry.autopilot:
-            return
-        public = match.public_view()
-        if public.phase not in (Phase.BURYING, Phase.PLAYING) or public.turn != seat:
-            return
-        settings = await self.store.user_settings(entry.user_id)
-        if not settings.turn_ping or not (settings.panel == "ephemeral" or entry.dm_closed):
-            return
-        locale = resolve_locale(settings.language or entry.locale)
-        text = t("ping.your_turn", locale, player=f"<@{entry.user_id}>",
-                 number=public.hand_no)
+    async def ping(self, table_id: int, seat: int, user_id: int, text: str,
+                   channel: discord.PartialMessageable,
+                   via: discord.Interaction[Any] | None) -> None:
+        """Ping `user_id` with `text`: through `via`'s token, else in `channel`."""
         key = (table_id, seat)
+        mentions = discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False,
+                                           roles=False)
         old = self._last.pop(key, None)
         if old is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).delete()
+            await self._delete(old, channel)
         try:
-            message = await channel.send(fit(text), allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(entry.user_id)], everyone=False, roles=False))
+            sent: Sent
+            if via is not None:
+                try:
+                    sent = await via.followup.send(fit(text), allowed_mentions=mentions,
+                                                   wait=True)
+                    self._last[key] = sent
+                    return
+                except discord.HTTPException:
+                    pass  # the token no longer works: the channel instead
+            message = await channel.send(fit(text), allowed_mentions=mentions)
+            self._last[key] = message.id
         except discord.HTTPException as error:
             table_logger(table_id).warning("turn ping failed: %s", error.status)
+
+    @staticmethod
+    async def _delete(old: Sent, channel: discord.PartialMessageable) -> None:
+        if isinstance(old, discord.WebhookMessage):
+            with contextlib.suppress(discord.HTTPException):
+                await old.delete()  # through the token (free); an expired one stays
             return
-        self._last[key] = message.id
+        with rest_priority(Priority.OTHER), contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(old).delete()

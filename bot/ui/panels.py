@@ -1,5 +1,5 @@
 """Messages the bot builds: the hand panel (a player's DM or an ephemeral reply) and the
-public table message (DESIGN.md §4).
+public table message (docs/architecture.md).
 
 Hand panel rows (classic components: at most 5 rows):
 
@@ -56,7 +56,7 @@ from bot.i18n import t
 from bot.runtime import offload
 from bot.runtime.offload import Want, Workers
 from bot.services.pictures import Pictures
-from bot.services.players import QuickPlay, quick_plays, shape_of
+from bot.services.players import QuickPlay, quick_plays
 from bot.ui import rows
 from bot.ui.calling import Calling, call_lines, call_rows, usable_calling
 from bot.ui.components import Components, button, link_button
@@ -68,6 +68,7 @@ from engine.cards import Card, Suit
 from engine.deal import deal_shape
 from engine.entry import play_error
 from engine.game import Phase
+from engine.units import shape_of
 from engine.views import PlayerView, PublicView
 
 __all__ = [
@@ -554,10 +555,17 @@ def seat_labels(doc: TableDoc, locale: str) -> list[SeatLabel]:
     return labels
 
 
+TABLE_STEP = 0
+"""The step the table message's buttons carry in their ids: none of their verbs reads it,
+so the buttons stay exactly the same while the game moves. With the step in them they
+changed at every move, and a click made as a computer moved was lost ("the published
+preview revision is stale" on the local page, issue 38)."""
+
+
 def table_view(doc: TableDoc, table_id: int, locale: str) -> Rows:
     match = doc.get_match()
     hand_no = 0 if match is None else match.hand_no
-    step = doc.step
+    step = TABLE_STEP
 
     def cid(verb: str, arg: str = "") -> str:
         return make_id(table_id, hand_no, step, verb, arg)
@@ -572,7 +580,7 @@ def table_view(doc: TableDoc, table_id: int, locale: str) -> Rows:
             rows.button(cid("rules"), t("button.rules", locale)),
         ], [] if match is None else [rows.button(cid("score"),
                                                  t("button.score_sheet", locale))]])
-    first = [ready_button(table_id, hand_no, doc.step, locale)] \
+    first = [ready_button(table_id, hand_no, step, locale)] \
         if match.phase is Phase.BETWEEN_HANDS and doc.unready else []
     first += [
         rows.button(cid("myhand"), t("button.my_hand", locale), style=rows.PRIMARY),

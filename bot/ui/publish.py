@@ -1,21 +1,30 @@
 """Publishing to Discord after a commit: announcements, the table message, DM panels.
 
-`Publisher.submit` merges what a commit wants shown into the table's pending job and starts
-one drain task per table (it exits when nothing is pending, so SimCord can settle). The
-drain reads the *latest* stored document, so bursts of moves are coalesced: the table
-message is edited at most once per ``Config.edit_interval`` seconds and always shows the
-newest state. Discord errors never reach the game: a failed DM (50007) marks the seat's
-DMs closed and tells the player once, in the channel. Every send and edit goes through
-bot/ui/edits.py: Discord's reply is not parsed into a message, and a picture the message
-carries already is kept instead of uploaded again (a hand picture while only the table
-moved, a table picture that did not change). What a publish needs from the worker (the
-table picture, the DM panels' pictures and Quick plays) is asked for in one job before the
-first message (`Workers.warm`); the messages are then built and sent as before.
+What a job shows, to whom and by which road is decided by the one presentation policy
+(bot/ui/policy.py `decide`, pure) from the commits' facts and what each seat last saw (the
+publisher keeps its memory: the seats' latest DM panel clicks, whose tokens edit those
+panels for free, when each last acted, the last turn each was told of); this module only
+executes the plan, marking every call Discord counts against its global limit with its
+`rest_priority` (bot/runtime/budget.py).
+
+`Publisher.submit` merges what a commit wants shown into the table's pending job and
+starts one drain task per table (it exits when nothing is pending, so SimCord can settle).
+The drain reads the *latest* stored document, so bursts of moves are coalesced: the table
+message is edited at most once per ``Config.edit_interval`` seconds (stretched by the REST
+budget, `RestBudget.table_interval`; what a person is shown does not wait for it) and
+always shows the newest state. Discord errors never reach the game: a failed DM (50007)
+marks the seat's DMs closed and tells the player once, in the channel. Every send and edit
+goes through bot/ui/edits.py: Discord's reply is not parsed into a message, and a picture
+the message carries already is kept instead of uploaded again (a hand picture while only
+the table moved, a table picture that did not change). What a publish needs from the
+worker (the table picture, the DM panels' pictures and Quick plays) is asked for in one
+job before the first message (`Workers.warm`); the messages are then built and sent as
+before.
 
 The ephemeral ``My hand`` panel follows the game too. Discord lets the bot edit an
 ephemeral message only through the interaction that made it (its token lives 15 minutes),
 so the handlers `track_ephemeral` the latest panel interaction of each (table, seat), in
-memory; whenever that seat's DM panel is refreshed, the ephemeral panel is edited as well
+memory; whenever the plan says so (every move), the ephemeral panel is edited
 (``edit_original_response``), from the latest stored table, one edit at a time per seat,
 coalesced, in its own task (never in the game's way). An expired or invalid token (10015,
 50027, 401) or a dismissed message (404) just forgets it.
@@ -26,7 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +48,7 @@ from bot.core.table import Seat, TableDoc
 from bot.core.text import mention
 from bot.i18n import resolve_locale, t
 from bot.runtime import offload
-from bot.runtime.budget import RestBudget
+from bot.runtime.budget import Priority, RestBudget, rest_priority
 from bot.runtime.logging import table_logger
 from bot.runtime.offload import Want
 from bot.services.pictures import Pictures
@@ -54,6 +63,18 @@ from bot.ui.panels import (
     ready_view,
     seat_labels,
     selected_cards,
+)
+from bot.ui.policy import (
+    Dm,
+    Memory,
+    Ping,
+    Plan,
+    SeatFacts,
+    SeatPlan,
+    Token,
+    decide,
+    remember,
+    urgent,
 )
 from bot.ui.replies import fit
 from engine.game import Phase
@@ -71,6 +92,10 @@ TOKEN_MARGIN = 20.0
 """Stop using a token this many seconds before it expires."""
 
 PanelKey = tuple[int, int]
+PANEL_ANSWERS = (discord.InteractionResponseType.deferred_message_update,
+                 discord.InteractionResponseType.message_update)
+"""How a click was answered when its original response is the clicked panel (its token
+can edit that panel)."""
 
 
 @dataclass(slots=True)
@@ -83,6 +108,20 @@ class _Ephemeral:
     locale: str
     expires: datetime
     """When the token is no longer used (its creation + 15 minutes, less a margin)."""
+
+
+@dataclass(slots=True)
+class _Click:
+    """The latest click on a seat's DM panel: its token edits that panel (free)."""
+
+    interaction: discord.Interaction[Any]
+    message_id: int
+    expires: datetime
+
+
+def _now() -> float:
+    """Epoch seconds by discord.py's clock (virtual under SimCord)."""
+    return discord.utils.utcnow().timestamp()
 
 
 @dataclass(slots=True)
@@ -116,13 +155,15 @@ class Publisher:
         self._ephemeral_tasks: dict[PanelKey, asyncio.Task[None]] = {}
         self._ephemeral_last: dict[PanelKey, float] = {}
         self.pings = TurnPings(self.store)
+        self._clicks: dict[PanelKey, _Click] = {}
+        self._memory: dict[PanelKey, Memory] = {}
         self._side_tasks: set[asyncio.Task[None]] = set()
 
     def submit(self, table_id: int, publish: Publish, ended: bool = False) -> None:
         job = self._pending.setdefault(table_id, _Job())
         job.publish.merge(publish)
         job.ended = job.ended or ended
-        if publish.panels:  # people first: a drain waiting out the edit interval goes now
+        if urgent(publish):  # people first: a drain waiting out the edit interval goes now
             nap = self._napping.get(table_id)
             if nap is not None:
                 nap.cancel()
@@ -147,23 +188,27 @@ class Publisher:
                 interval = self.budget.table_interval(self.config.edit_interval)
                 if interval > 0 and not job.publish.repost and not job.ended:
                     wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()
-                    if job.publish.panels:
-                        # People first (issue 32): a person's DM panel (their own, after
-                        # their move; their turn) does not wait for the interval, which
-                        # spaces out the edits the computers' moves bring.
-                        wait = 0.0
-                    if wait > 0:
+                    if wait > 0 and urgent(job.publish):
+                        # People first (issue 32): what a person is shown (their own move,
+                        # their turn) goes now; the table message keeps its interval
+                        # (issue 36), edited once it has passed.
+                        job = self._table_later(table_id, job)
+                    elif wait > 0:
                         nap = asyncio.ensure_future(asyncio.sleep(wait))
                         self._napping[table_id] = nap  # a person's panel cuts it short
                         try:
                             await asyncio.wait({nap})
                         finally:
+                            cut = nap.cancelled()
                             nap.cancel()
                             self._napping.pop(table_id, None)
                         later = self._pending.pop(table_id, None)
                         if later is not None:
                             job.publish.merge(later.publish)
                             job.ended = job.ended or later.ended
+                        if cut:  # a person is to be shown something: sorted out again
+                            self._pending[table_id] = job
+                            continue
                 try:
                     await self._publish(table_id, job)
                 except Exception:
@@ -171,6 +216,14 @@ class Publisher:
         finally:
             if self._running.get(table_id) is asyncio.current_task():
                 del self._running[table_id]
+
+    def _table_later(self, table_id: int, job: _Job) -> _Job:
+        """`job` without its table edit, which is left pending (for after the interval)."""
+        if job.publish.table:
+            later = self._pending.setdefault(table_id, _Job())
+            later.publish.merge(Publish(table=True))
+            job.publish.table = False
+        return job
 
     # ---- one job -----------------------------------------------------------------------
 
@@ -181,41 +234,120 @@ class Publisher:
         stored, doc = found
         channel = self.bot.get_partial_messageable(doc.channel_id, guild_id=doc.guild_id)
         meta: dict[str, Any] = {"seats": {}}
-        for announcement in job.publish.announcements:
-            summary = await self._announce(table_id, doc, channel, announcement)
-            if summary is not None:
-                meta["summary_message"] = summary
         match = doc.get_match()
-        if (doc.summary_message is not None and "summary_message" not in meta
-                and (match is None or match.phase is not Phase.BETWEEN_HANDS)):
-            await self._close_summary(doc, channel)
-            meta["summary_message"] = None
+        with rest_priority(Priority.OTHER):
+            for announcement in job.publish.announcements:
+                summary = await self._announce(table_id, doc, channel, announcement)
+                if summary is not None:
+                    meta["summary_message"] = summary
+            if (doc.summary_message is not None and "summary_message" not in meta
+                    and (match is None or match.phase is not Phase.BETWEEN_HANDS)):
+                await self._close_summary(doc, channel)
+                meta["summary_message"] = None
         if stored.status == "ended" or job.ended:
-            await self._close_table_message(doc, channel)
+            with rest_priority(Priority.TABLE):
+                await self._close_table_message(doc, channel)
             return  # an ended table is not saved again: nothing to record
         hand_no = 0 if match is None else match.hand_no
         waiting = match is not None and hand_no == 0 and match.phase is Phase.BETWEEN_HANDS
-        wants, people = self._wants(table_id, doc, job)
+        plan = Plan()
+        if match is not None:
+            facts = await self._facts(table_id, doc)
+            now = _now()
+            plan = decide(job.publish, facts, now=now, idle=self.config.turn_ping_idle)
+            self._remember(table_id, job.publish, plan, now)
+        wants, people = self._wants(table_id, doc, job, plan)
         await self.pictures.workers.warm(wants, offload.PEOPLE if people else offload.PICTURES)
-        if job.publish.repost or doc.table_message is None or doc.table_message_hand != hand_no:
-            message_id = await self._post_table(table_id, doc, channel)
+        if (job.publish.repost or plan.table == "repost" or doc.table_message is None
+                or doc.table_message_hand != hand_no):
+            with rest_priority(Priority.TABLE):
+                message_id = await self._post_table(table_id, doc, channel)
             if message_id is not None:
                 meta["table_message"] = (message_id, hand_no, waiting)
         elif job.publish.table:
-            ok = await self._edit_table(table_id, doc, channel)
-            if not ok:
-                message_id = await self._post_table(table_id, doc, channel)
-                if message_id is not None:
-                    meta["table_message"] = (message_id, hand_no, waiting)
+            with rest_priority(Priority.TABLE):
+                ok = await self._edit_table(table_id, doc, channel)
+                if not ok:
+                    message_id = await self._post_table(table_id, doc, channel)
+                    if message_id is not None:
+                        meta["table_message"] = (message_id, hand_no, waiting)
         if match is not None:
-            for seat, mode in sorted(job.publish.panels.items()):
-                self.refresh_ephemeral(table_id, seat)
-                await self._panel(table_id, doc, seat, mode, meta)
-                if mode == "new":
-                    await self.pings.maybe_ping(table_id, doc, seat, channel)
+            for seat, mine in sorted(plan.seats.items()):
+                if mine.hand:
+                    self.refresh_ephemeral(table_id, seat)
+                if mine.dm is not Dm.NONE:
+                    await self._panel(table_id, doc, seat, mine, meta)
+                if mine.ping is not Ping.NONE:
+                    await self._ping(table_id, doc, seat, mine, channel)
         await self._record_meta(table_id, meta)
 
-    def _wants(self, table_id: int, doc: TableDoc, job: _Job) -> tuple[list[Want], bool]:
+    async def _facts(self, table_id: int, doc: TableDoc) -> dict[int, SeatFacts]:
+        """What the policy knows of each seat (bot/ui/policy.py)."""
+        match = doc.get_match()
+        assert match is not None
+        hand_no = match.hand_no
+        facts: dict[int, SeatFacts] = {}
+        for seat, entry in enumerate(doc.seats):
+            if entry is None or entry.user_id is None or entry.autopilot:
+                facts[seat] = SeatFacts(person=False)
+                continue
+            settings = await self.store.user_settings(entry.user_id)
+            memory = self._memory.get((table_id, seat), Memory())
+            panel_hand = (None if entry.panel_message is None
+                          else hand_no if entry.panel_hand == -1 else entry.panel_hand)
+            facts[seat] = SeatFacts(
+                person=True, panel_hand=panel_hand, token=self._token(table_id, seat, entry),
+                dm=not (settings.panel == "ephemeral" or entry.dm_closed
+                        or entry.panel_lost_hand == hand_no),
+                last_acted=memory.last_acted, told=memory.told,
+                turn_ping=settings.turn_ping)
+        return facts
+
+    def _token(self, table_id: int, seat: int, entry: Seat) -> Token:
+        """Which panel the seat's latest live token is on (its current DM panel, My hand)."""
+        self._forget_expired()
+        key = (table_id, seat)
+        click, hand = self._clicks.get(key), self._ephemeral.get(key)
+        if click is not None and (click.message_id != entry.panel_message
+                                  or click.interaction.user.id != entry.user_id
+                                  or click.interaction.response.type not in PANEL_ANSWERS):
+            click = None  # (a Type… modal's or a reply's original response is not the panel)
+        if hand is not None and hand.user_id != entry.user_id:
+            hand = None
+        if click is None:
+            return Token.NONE if hand is None else Token.HAND
+        if hand is None or click.interaction.created_at >= hand.interaction.created_at:
+            return Token.DM
+        return Token.HAND
+
+    def _latest(self, table_id: int, seat: int) -> discord.Interaction[Any] | None:
+        """The seat's latest live interaction (its DM panel click or its My hand)."""
+        key = (table_id, seat)
+        click, hand = self._clicks.get(key), self._ephemeral.get(key)
+        found = [c.interaction for c in (click, hand) if c is not None]
+        return max(found, key=lambda i: i.created_at, default=None)
+
+    def _remember(self, table_id: int, publish: Publish, plan: Plan, now: float) -> None:
+        acted = {move.actor for move in publish.moves}
+        for seat, mine in plan.seats.items():
+            key = (table_id, seat)
+            self._memory[key] = remember(self._memory.get(key, Memory()), mine,
+                                         acted=seat in acted, now=now)
+
+    def note_click(self, table_id: int, seat: int, interaction: discord.Interaction[Any]
+                   ) -> None:
+        """A person clicked a component of their seat: they are here (not idle); a click on
+        a DM panel keeps its token, which edits that panel for free (15 minutes)."""
+        key = (table_id, seat)
+        self._memory[key] = replace(self._memory.get(key, Memory()), last_acted=_now())
+        message = interaction.message
+        if message is None or message.flags.ephemeral or interaction.guild_id is not None:
+            return
+        expires = interaction.created_at + timedelta(seconds=TOKEN_LIFETIME - TOKEN_MARGIN)
+        self._clicks[(table_id, seat)] = _Click(interaction, message.id, expires)
+
+    def _wants(self, table_id: int, doc: TableDoc, job: _Job,
+               plan: Plan) -> tuple[list[Want], bool]:
         """What the worker must make for this publish (the table picture, the DM panels'
         pictures and Quick plays) and has not made yet, to ask for in one job: the steps
         below then find it made. Only what they will surely ask for (a panel whose
@@ -231,7 +363,7 @@ class Publisher:
                 or doc.table_message_hand != match.hand_no:
             wants.append(pictures.table_want(match.public_view(), seat_labels(doc, doc.locale),
                                              doc.locale))
-        for seat in job.publish.panels:
+        for seat in [s for s, mine in plan.seats.items() if mine.dm is not Dm.NONE]:
             entry = doc.seats[seat]
             if entry is None or entry.user_id is None or entry.dm_closed \
                     or entry.panel_lost_hand == match.hand_no:
@@ -373,12 +505,13 @@ class Publisher:
 
     # ---- DM panels ---------------------------------------------------------------------
 
-    async def _panel(self, table_id: int, doc: TableDoc, seat: int, mode: str,
+    async def _panel(self, table_id: int, doc: TableDoc, seat: int, mine: SeatPlan,
                      meta: dict[str, Any]) -> None:
-        """Send or edit the seat's DM panel. A new hand always gets a new message (the old
-        one is closed as a past hand). A panel whose DM channel answers 404 (lost after a
-        restart, say) is tried once more on a freshly opened DM, then forgotten until the
-        next hand: one log line, not one a move."""
+        """Show the seat's DM panel as the plan says: through its click's token (free), an
+        edit, or a new message that pings (a superseded panel is left as it is: a click on
+        it is answered "use the newest", through its own interaction). A panel whose DM
+        channel answers 404 (lost after a restart, say) is tried once more on a freshly
+        opened DM, then forgotten until the next hand: one log line, not one a move."""
         entry = doc.seats[seat]
         match = doc.get_match()
         if entry is None or entry.user_id is None or entry.dm_closed or match is None:
@@ -396,20 +529,22 @@ class Publisher:
         locale = resolve_locale(settings.language or entry.locale)
         panel = await build_panel(doc, table_id, seat, locale, selected, pictures=self.pictures,
                                   four_colour=settings.four_colour)
-        past = entry.panel_hand not in (-1, hand_no)
-        if past:
-            mode = "new"
-        closed = (t("panel.past_hand", locale, number=entry.panel_hand) if past
-                  else t("panel.superseded", locale))
+        if mine.dm is Dm.TOKEN and await self._edit_by_token(table_id, seat, panel):
+            return
+        if mine.intro:
+            panel = Panel(fit(f"{panel.content}\n-# {t('panel.dm_intro', locale)}"),
+                          panel.image, panel.filename, panel.view)
+        mode = "new" if mine.dm is Dm.NEW else "edit"
         try:
-            try:
-                await self._deliver(entry, panel, mode, closed, doc.step, hand_no, changes,
-                                    entry.dm_channel, entry.panel_message)
-            except discord.NotFound:
-                # The DM channel itself is gone: open it again and send once more.
-                changes.clear()
-                await self._deliver(entry, panel, mode, closed, doc.step, hand_no, changes,
-                                    None, None)
+            with rest_priority(mine.priority):
+                try:
+                    await self._deliver(entry, panel, mode, doc.step, hand_no, changes,
+                                        entry.dm_channel, entry.panel_message)
+                except discord.NotFound:
+                    # The DM channel itself is gone: open it again and send once more.
+                    changes.clear()
+                    await self._deliver(entry, panel, mode, doc.step, hand_no, changes,
+                                        None, None)
         except discord.NotFound as error:
             changes.update(dm_channel=None, panel_message=None, panel_lost_hand=hand_no)
             table_logger(table_id, hand_no).warning(
@@ -430,12 +565,49 @@ class Publisher:
         except discord.HTTPException as error:
             table_logger(table_id).warning("DM panel for seat %s failed: %s", seat,
                                            error.status)
+        if "panel_message" in changes:
+            self._clicks.pop((table_id, seat), None)  # its token is on the old panel
 
-    async def _deliver(self, entry: Seat, panel: Panel, mode: str, closed: str, step: int,
+    async def _edit_by_token(self, table_id: int, seat: int, panel: Panel) -> bool:
+        """Edit the seat's DM panel through its latest click's token; False when the
+        token no longer works (then the panel is edited as a message)."""
+        click = self._clicks.get((table_id, seat))
+        if click is None or click.interaction.response.type not in PANEL_ANSWERS:
+            return False
+        try:
+            await edit_original_quietly(click.interaction, content=panel.content,
+                                        picture=panel.picture, view=panel.view,
+                                        allowed_mentions=NONE)
+        except discord.HTTPException as error:
+            if error.status in (401, 404) or error.code in TOKEN_GONE:
+                self._clicks.pop((table_id, seat), None)
+            return False
+        return True
+
+    async def _ping(self, table_id: int, doc: TableDoc, seat: int, mine: SeatPlan,
+                    channel: discord.PartialMessageable) -> None:
+        """The seat's turn ping: a follow-up through its latest live token (free), or a
+        channel message (a counted call, `Priority.NOTICE`)."""
+        entry = doc.seats[seat]
+        match = doc.get_match()
+        if entry is None or entry.user_id is None or match is None:
+            return
+        settings = await self.store.user_settings(entry.user_id)
+        locale = resolve_locale(settings.language or entry.locale)
+        via = self._latest(table_id, seat) if mine.ping is Ping.TOKEN else None
+        if via is not None and via.guild_id is None:  # under their DM panel
+            text = f"<@{entry.user_id}> " + t("ping.your_turn_dm", locale, number=match.hand_no)
+        else:
+            text = t("ping.your_turn", locale, player=f"<@{entry.user_id}>",
+                     number=match.hand_no)
+        with rest_priority(Priority.NOTICE):
+            await self.pings.ping(table_id, seat, entry.user_id, text, channel, via)
+
+    async def _deliver(self, entry: Seat, panel: Panel, mode: str, step: int,
                        hand_no: int, changes: dict[str, Any], dm_id: int | None,
                        old_id: int | None) -> None:
-        """Edit the panel message in place (mode "edit"), or send a new one and close the
-        old one with the `closed` line (no buttons, no countdown). Fills `changes`."""
+        """Edit the panel message in place (mode "edit"), or send a new one that pings its
+        player (the old one is left as it is). Fills `changes`."""
         user_id = entry.user_id
         assert user_id is not None
         if dm_id is None:
@@ -455,15 +627,8 @@ class Publisher:
                 return
             except discord.NotFound:
                 pass  # the message was deleted: send it again
-        if old_id is not None:
-            old = channel.get_partial_message(old_id)
-            with contextlib.suppress(discord.HTTPException):
-                await edit_quietly(old, content=closed, picture=None, view=None)
-        content = panel.content
-        mentions = NONE
-        if mode == "new":
-            content = fit(f"<@{user_id}> {content}")
-            mentions = discord.AllowedMentions(users=[discord.Object(user_id)])
+        content = fit(f"<@{user_id}> {panel.content}")
+        mentions = discord.AllowedMentions(users=[discord.Object(user_id)])
         message_id = await send_quietly(channel, content, picture=panel.picture,
                                         allowed_mentions=mentions, **panel.view_kwargs())
         changes.update(panel_message=message_id, panel_step=step, panel_turn_step=step,
@@ -516,6 +681,8 @@ class Publisher:
         for key in [k for k, e in self._ephemeral.items() if e.expires <= clock]:
             del self._ephemeral[key]
             self._ephemeral_last.pop(key, None)
+        for key in [k for k, c in self._clicks.items() if c.expires <= clock]:
+            del self._clicks[key]
 
     async def _drain_ephemeral(self, key: PanelKey) -> None:
         try:

@@ -24,7 +24,9 @@ MAX_PER_ROW = 5
 
 def button(custom_id: str, label: str, *, style: int = SECONDARY,
            disabled: bool = False) -> Component:
-    """A button (`bot.ui.components.button`'s JSON)."""
+    """A button (`bot.ui.components.button`'s JSON). A disabled one is grey (secondary),
+    never green or blue, which look pressable (issue 38)."""
+    style = SECONDARY if disabled else style
     if label:
         return {"type": 2, "style": style, "disabled": disabled, "label": label,
                 "custom_id": custom_id}

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.core.errors import UserFacingError
 from bot.core.selection import Selections
 from bot.core.text import cards_text
 from bot.i18n import t
@@ -43,9 +44,17 @@ class TakeBacks:
     async def clicked(self, interaction: discord.Interaction[Any], table_id: int,
                       seat: int | None, step: int) -> None:
         """The panel's ``Take back`` (of the panel's `step`); an ephemeral panel is
-        refreshed (a DM panel is, by the publish)."""
-        await self.service.take_back(table_id, interaction.user.id, step=step)
+        refreshed (a DM panel is, by the publish). Pressed after the next player acted: too
+        late, said so (not "here is a fresh panel": the fresh one is above, issue 38)."""
         message = interaction.message
+        try:
+            await self.service.take_back(table_id, interaction.user.id, step=step)
+        except UserFacingError as error:
+            if error.key != "error.stale":
+                raise
+            if message is not None and message.flags.ephemeral and seat is not None:
+                self.publisher.refresh_ephemeral(table_id, seat)
+            raise UserFacingError("takeback.too_late") from None
         if message is not None and message.flags.ephemeral and seat is not None:
             self.publisher.refresh_ephemeral(table_id, seat)
 

@@ -64,3 +64,31 @@ def test_discord_py_never_dispatches_a_click_to_the_item() -> None:
     for custom_id in ("tr:7:1:3:play:0", "rec:1:2", "tr:", "tr:x" * 30):
         assert TractorItem.__discord_ui_compiled_template__.fullmatch(custom_id) is None
     assert TractorItem.__discord_ui_compiled_template__.match("tr:7:1:3:play:0")
+
+
+def test_a_disabled_button_is_grey_in_every_panel() -> None:
+    """Issue 38: disabled buttons were drawn green (Bury, Play), as if pressable. Every
+    disabled button of every seeded panel and table message, in every phase, is grey."""
+    import json
+
+    from panel_golden import panel, table
+    from panel_positions import positions
+
+    from bot.ui import rows
+
+    assert rows.button("x", "Bury", style=rows.SUCCESS, disabled=True)["style"] == rows.SECONDARY
+    assert rows.button("x", "Bury", style=rows.SUCCESS)["style"] == rows.SUCCESS
+    disabled = 0
+    for n, position in enumerate(positions()):
+        if n % 7:  # a sample of every phase is enough
+            continue
+        for _, wire in (panel(position, "en"), table(position.doc, "en")):
+            for row in json.loads(wire) or []:
+                for item in row["components"]:
+                    if item["type"] == 2 and item.get("disabled"):
+                        disabled += 1
+                        assert item["style"] == rows.SECONDARY, item
+    assert disabled
+    cid = ComponentId(7, 1, 3, "bury")
+    item = button(cid, label="Bury", style=discord.ButtonStyle.success, disabled=True)
+    assert item.item.style is discord.ButtonStyle.secondary  # type: ignore[attr-defined]

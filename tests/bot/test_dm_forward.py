@@ -19,10 +19,11 @@ from typing import Any
 
 import discord
 import simcord
-from botkit import TEST_CONFIG, World, find, simulated
+from botkit import TEST_CONFIG, World, find, reply_texts, simulated
 
 from bot import create_bot
 from bot.app.client import TractorBot
+from bot.core.text import cards_text as cards_of
 from bot.services.inbox import FORWARD_WAIT
 from bot.storage import Store
 from engine.game import Phase
@@ -185,6 +186,8 @@ async def test_owner_down_the_player_is_told_to_try_again_and_nothing_is_applied
         seat = (await w.doc()).seat_of(user.id)
         assert seat is not None
         version = await w.version()
+        assert receiver.forwarding is not None
+        receiver.forwarding.inbox.poll = 0.25  # each simulated poll reads the database for real
         panel = w.dm_panel(user)
         result = await user.user.click(panel, custom_id=custom_id(panel, "pass"))
         await sim.advance_time(FORWARD_WAIT + 1)
@@ -201,3 +204,70 @@ async def test_owner_down_the_player_is_told_to_try_again_and_nothing_is_applied
             result = await user.user.click(panel, custom_id=custom_id(panel, "pass"))
             await sim.advance_time(0.5)
             assert await passes(w, seat) == 1 and not result.followups
+
+
+async def declarations(w: World, seat: int) -> int:
+    """How many Declare actions of `seat` the hands' action log holds."""
+    async with await Store.open(w.database) as store:
+        rows = await store._db.write(lambda db: db.execute(
+            "SELECT action FROM hand_actions").fetchall())
+    return sum(1 for (text,) in rows
+               if json.loads(text).get("type") == "declare" and json.loads(text)["seat"] == seat)
+
+
+async def test_the_type_modal_opens_on_the_receiver_and_its_cards_are_applied_by_the_owner(
+        tmp_path: Path) -> None:
+    """A modal must be the click's first answer: the receiver opens ``Type…`` itself (no
+    table needed); the submission is forwarded like a click, checked and applied by the
+    owner (the seat, the step), answered through the submission's token."""
+    database = tmp_path / "tractor.sqlite3"
+    receiver = make(database, 0)
+    async with simulated(receiver) as sim:
+        w = await setting_up(sim, database)
+        async with peer(sim, make(database, 1)) as owner:
+            await w.open_table(2)
+            await w.start()
+            match = await w.match()
+            user = w.users[0]
+            seat = (await w.doc()).seat_of(user.id)
+            assert seat is not None and match.phase is Phase.DECLARING
+            legal = match.view_for(seat).legal_declarations
+            assert legal  # the test's seeded deal: this seat can declare (Type… enabled)
+            panel = w.dm_panel(user)
+            shown = await user.user.click(panel, custom_id=custom_id(panel, "type"))
+            assert shown.modal is not None  # the receiver's first answer, no inbox
+            assert await inbox(database) == []
+
+            # Cards the seat cannot declare: the owner refuses, through the token.
+            refused = await user.user.submit_modal(shown, {"cards": "XX"})
+            assert refused.deferred and [row[1] for row in await inbox(database)] == [1]
+            await sim.advance_time(0.5)
+            assert (await inbox(database))[0][3] == "done"
+            assert "not a card" in " ".join(reply_texts(refused)), reply_texts(refused)
+            assert await declarations(w, seat) == 0
+
+            # A modified client submits the modal under another seat's id: its panel
+            # carries no Type… of that seat, refused, nothing queued.
+            other = (await w.doc()).seat_of(w.users[1].id)
+            theirs = await user.user.click(w.dm_panel(user),
+                                           custom_id=custom_id(w.dm_panel(user), "type"))
+            assert theirs.modal is not None and other is not None
+            theirs._interaction.modal["custom_id"] = theirs.modal["custom_id"].replace(
+                f":typed:{seat}.", f":typed:{other}.")
+            forged = await user.user.submit_modal(theirs, {"cards": "AS"})
+            await sim.advance_time(0.5)
+            assert "not valid" in " ".join(reply_texts(forged)), reply_texts(forged)
+            assert len(await inbox(database)) == 1 and await declarations(w, seat) == 0
+
+            cards = " ".join(str(card) for card in legal[0])
+            shown = await user.user.click(w.dm_panel(user),
+                                          custom_id=custom_id(w.dm_panel(user), "type"))
+            applied = await user.user.submit_modal(shown, {"cards": cards})
+            version = await w.version()
+            assert await declarations(w, seat) == 0  # queued: the receiver applies nothing
+            await sim.advance_time(0.5)
+            assert await declarations(w, seat) == 1 and await w.version() > version
+            assert reply_texts(applied) == [f"You declared {cards_of(legal[0])}."]
+            assert [row[3] for row in await inbox(database)] == ["done", "done"]
+            assert all(str(row[2]).startswith("c1/") for row in await inbox(database))
+            assert owner.forwarding is not None and owner.forwarding.inbox.applied

@@ -145,6 +145,12 @@ async def test_an_expired_panel_token_is_not_used(tmp_path: Path) -> None:
             waited += 120
         assert publisher.tracked_ephemeral(w.table_id, mine) is None
         step, done = (await w.doc()).step, edits()
+        # Her turns were told through the My hand panel's token, so her DM panel was not
+        # edited (issue 36): a click on it redraws it, through its own interaction.
+        panel = w.dm_panel(alice)
+        refresh = find(panel, "refresh")
+        assert refresh is not None, panel.content
+        assert_ok(await alice.user.click(panel, custom_id=refresh.custom_id))
         await by_panel(w, mine)  # Alice acts on her DM panel: her panels are refreshed
         assert (await w.doc()).step > step
         assert edits() == done  # but not through the expired token

@@ -73,6 +73,12 @@ async def test_wrong_user_wrong_turn_garbage_illegal_stale_double(tmp_path: Path
         assert await snapshot(w) == before
         assert (await w.match()).public_view().batch == 2
 
+        # Its turns are told through its latest token, the My hand panel's (issue 36): its
+        # DM panel is redrawn by a click on it.
+        panel = w.dm_panel(user)
+        refresh = find(panel, "refresh")
+        assert refresh is not None
+        await user.user.click(panel, custom_id=refresh.custom_id)
         await until_playing(w)
         match = await w.match()
         turn = match.public_view().turn

@@ -72,8 +72,8 @@ class FriendsScanner(LeakScanner):
         public = match.public_view()
         if public.result is not None:
             return
-        names = {doc.names()[s] or f"Computer {s + 1}": s for s in range(doc.seat_count)}
-        names |= {f"Computer {s + 1}": s for s in range(doc.seat_count)}
+        names = {doc.names()[s] or f"Bot {s + 1}": s for s in range(doc.seat_count)}
+        names |= {f"Bot {s + 1}": s for s in range(doc.seat_count)}
         side = set(public.declarer_seats)
         for message in self.w.public_messages():
             content = message.content or ""
@@ -150,15 +150,15 @@ async def test_six_seat_hand_two_people_four_computers_restart(
         summary = next(m.content for m in reversed(w.public_messages())
                        if "is over" in (m.content or ""))
         doc = await w.doc()
-        levels = " · ".join(f"{doc.names()[s] or f'Computer {s + 1}'} {result.new_levels[s]}"
+        levels = " · ".join(f"{doc.names()[s] or f'Bot {s + 1}'} {result.new_levels[s]}"
                             for s in range(6))
         assert f"Levels now: {levels}" in summary
         announced = [m.content or "" for m in w.public_messages()]
         assert any("Friends called by " in text for text in announced)
-        starter = doc.names()[public.starter] or f"Computer {public.starter + 1}"
+        starter = doc.names()[public.starter] or f"Bot {public.starter + 1}"
         for seat in public.call_seats:  # each reveal announced when it happened
             if seat is not None and seat != public.starter:
-                name = doc.names()[seat] or f"Computer {seat + 1}"
+                name = doc.names()[seat] or f"Bot {seat + 1}"
                 side = f"the side of the starter ({starter})!"
                 assert any(f"{name} played " in text and side in text
                            for text in announced), name
@@ -239,7 +239,7 @@ async def test_call_panel_legal_forged_wrong_person_wrong_phase(tmp_path: Path) 
         assert_ok(await alice.user.click(panel, custom_id=find(panel, "fadd").custom_id))
         panel = w.dm_panel(alice)
         assert "the 2nd K♧" in (panel.content or "") and not find(panel, "fcall").disabled
-        assert find(panel, "fsuit") is None  # every call made
+        assert find(panel, "fsuit") is None and find(panel, "fadd") is None  # every call made
         assert_ok(await alice.user.click(panel, custom_id=find(panel, "fundo").custom_id))
         panel = w.dm_panel(alice)
         assert find(panel, "fcall").disabled

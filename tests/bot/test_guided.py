@@ -41,8 +41,8 @@ async def test_pick_lists_show_what_the_lead_forces(tmp_path: Path) -> None:
         checked = 0
         for _ in range(200):
             match = await w.match()
-            if match.hand_no > 1 or match.phase is Phase.BETWEEN_HANDS:
-                break
+            if match.hand_no > 1 or match.phase is Phase.BETWEEN_HANDS or checked == 3:
+                break  # three follows checked: the rest of the hand checks nothing
             found = await follower(w)
             if found is not None and checked < 3:
                 seat, view = found

@@ -17,17 +17,22 @@ def settled() -> HandResult:
 
 
 def test_kitty_lines_keep_each_texts_wording() -> None:
-    result = replace(settled(), kitty_points=25, kitty_multiplier=2, kitty_scored=50)
-    kitty = cards_text(result.kitty)
-    assert kitty_lines(result, "en", "summary") == [
+    view = positions().settled.public_view()
+    assert view.result is not None and view.last_trick is not None
+    opponent = next(s for s in range(4) if s not in view.result.declarer_seats)
+    won = replace(view, last_trick=replace(view.last_trick, winner=opponent),
+                  result=replace(view.result, kitty_points=25, kitty_multiplier=2,
+                                 kitty_scored=50))
+    kitty = cards_text(view.result.kitty)
+    assert kitty_lines(won, "en", "summary") == [
         f"Kitty: {kitty} (25 points)",
         "The opponents won the last trick: kitty 25 × 2 = 50."]
-    assert kitty_lines(result, "en", "replay") == [
+    assert kitty_lines(won, "en", "replay") == [
         f"Kitty: {kitty} (25 points).",
         "The opponents won the last trick: kitty 25 × 2 = 50 points for them."]
-    unscored = replace(result, kitty_scored=0)
-    assert kitty_lines(unscored, "zh_Hans", "summary")[1] == "庄家方赢得最后一墩：底牌不计分。"
-    assert kitty_lines(unscored, "zh_Hans", "replay")[1] == "庄家赢得最后一轮：底牌不计分。"
+    lost = replace(won, last_trick=replace(view.last_trick, winner=view.starter))
+    assert kitty_lines(lost, "zh_Hans", "summary")[1] == "庄家方赢得最后一墩：底牌不计分。"
+    assert kitty_lines(lost, "zh_Hans", "replay")[1] == "庄家赢得最后一轮：底牌不计分。"
 
 
 def test_hand_outcome_follows_r10() -> None:

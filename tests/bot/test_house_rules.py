@@ -8,7 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from botkit import assert_ok, by_panel, find, forge, playing, reply_texts, world
+from botkit import (
+    assert_ok,
+    by_panel,
+    find,
+    forge,
+    playing,
+    reply_texts,
+    seats_to_act,
+    world,
+)
 from simcord.backend.errors import OptionError
 
 from bot.core.errors import UserFacingError
@@ -295,3 +304,64 @@ def test_fit_rows_keeps_every_action() -> None:
             parse_cards(" ".join(["QC"] * 25))]
     one, chunks = fit_rows([*actions, link, takeback], many, 4)
     assert one == [[*actions, takeback]] and sum(map(len, chunks)) == 75
+
+
+async def test_a_take_back_against_computers_has_its_window_and_undoes_its_trick(
+        tmp_path: Path) -> None:
+    """Issue 38 item 5. With computers at the table, the window to take back was their
+    one-second pause; now they wait `TAKE_BACK_WINDOW` while a person may take back (R12).
+    Taking back a trick's last card takes its "won trick" line off the table, and a Take
+    back pressed too late says so (not "here is a fresh panel")."""
+    from bot.services.autopilot import TAKE_BACK_WINDOW
+
+    async with world(tmp_path, humans=1, action_delay=1.0) as w:
+        await w.open_table(1, take_backs=True)
+        await w.start()
+        alice = w.users[0]
+        for _ in range(400):  # to alice's turn as the trick's last player
+            public = (await w.match()).public_view()
+            if public.phase is Phase.PLAYING and public.turn == 0 and public.trick is not None \
+                    and len(public.trick.plays) == 3:
+                break
+            if 0 in seats_to_act(await w.match()):
+                await by_panel(w, 0)
+            else:
+                await w.env.advance_time(TAKE_BACK_WINDOW + 1)
+        else:
+            raise AssertionError("alice never played a trick's last card")
+        number = public.tricks_played + 1
+        await by_panel(w, 0)
+        won = f"won trick {number} "
+        assert any(won in note for note in (await w.doc()).notes)
+        assert won in w.table_message().content
+        version = await w.version()
+        await w.env.advance_time(TAKE_BACK_WINDOW - 1)  # the computers' pause has passed
+        assert await w.version() == version  # nobody moved: alice may still take back
+        panel = w.dm_panel(alice)
+        button = find(panel, "takeback")
+        assert button is not None
+        assert_ok(await alice.user.click(panel, custom_id=button.custom_id))
+        public = (await w.match()).public_view()
+        assert public.turn == 0 and public.tricks_played == number - 1
+        notes = (await w.doc()).notes
+        assert not any(won in note for note in notes), notes
+        assert any("took back" in note for note in notes), notes
+        assert won not in w.table_message().content
+        # play again; the next seat plays as the window closes, and alice's Take back,
+        # pressed before her panel shows that (a race: the commit's publish held back),
+        # is told it came too late, not "here is a fresh panel"
+        await by_panel(w, 0)
+        panel = w.dm_panel(alice)
+        late = find(panel, "takeback")
+        assert late is not None
+        service = w.bot.service
+        publish = service._publish
+        service._publish = lambda *args: None  # type: ignore[method-assign]
+        try:
+            await w.env.advance_time(TAKE_BACK_WINDOW + 1)
+        finally:
+            service._publish = publish  # type: ignore[method-assign]
+        assert (await w.match()).public_view().take_back_seat != 0  # the next seat played
+        texts = reply_texts(await alice.user.click(panel, custom_id=late.custom_id))
+        assert any("Too late to take back" in text for text in texts), texts
+        assert not any("fresh panel" in text for text in texts), texts

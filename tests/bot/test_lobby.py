@@ -47,7 +47,7 @@ async def test_lobby_commands(tmp_path: Path) -> None:
         await carol.slash(w.channel, "tractor leave")
         assert (await w.doc()).seats[1] is None
         await alice.slash(w.channel, "tractor addbot", seat=2)
-        assert "<@" in w.table_message().content and "Computer 2" in w.table_message().content
+        assert "<@" in w.table_message().content and "Bot 2" in w.table_message().content
 
         # rules: everyone sees the options; only the creator gets the selects
         result = await bob.slash(w.channel, "tractor rules")

@@ -28,7 +28,8 @@ async def test_one_person_and_three_computers_play_a_match_to_the_end(tmp_path: 
         stored = await w.bot.store.load_table(w.table_id)
         assert stored is not None and stored.status == "lobby"
         record = await w.bot.store.match_record(doc.match_key or "")
-        assert record is not None and record.winner_team == ("A", "B")[match.winner]
+        assert record is not None and record.winners == match.variant.partners(
+            match.winner, 4)
         assert record.hands_played == hands
         table = w.table_message()
         start = find(table, "start")

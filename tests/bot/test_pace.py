@@ -84,7 +84,9 @@ async def test_deleted_panel_message_is_sent_again(tmp_path: Path) -> None:
         assert doc.seat(0).panel_message not in (None, old)
 
 
-async def test_each_hand_gets_a_new_panel_and_the_old_one_is_closed(tmp_path: Path) -> None:
+async def test_each_hand_gets_a_new_panel_and_the_old_one_shows_the_end(tmp_path: Path) -> None:
+    """A new hand's panel is a new DM; the last one shows its hand's end (issue 36: not
+    edited again to say it is closed)."""
     async with world(tmp_path, humans=1) as w:
         await w.open_table(1)
         await w.start()
@@ -97,9 +99,9 @@ async def test_each_hand_gets_a_new_panel_and_the_old_one_is_closed(tmp_path: Pa
         newest = w.dms(alice)[-1]
         assert newest.id == doc.seat(0).panel_message != first
         assert components(newest)
-        closed = [m for m in w.dms(alice) if m.id != newest.id and "Hand 1 is over" in m.content]
-        assert closed and all(not components(m) for m in closed)
-        assert not any("<t:" in m.content for m in w.dms(alice)[:-1])
+        last = next(m for m in w.dms(alice) if m.id == first)
+        assert not components(last)  # shown at the end of its hand, by the hand's end
+        assert "<t:" not in last.content
 
 
 def summary_message(w: World) -> discord.Message:

@@ -17,6 +17,7 @@ from botkit import (
     by_typing,
     play_hand,
     ready_all,
+    seats_to_act,
     world,
 )
 
@@ -66,3 +67,38 @@ async def test_four_people_play_a_hand_by_panel_and_a_hand_by_typing(
         if record.levelno >= logging.INFO:
             text = record.getMessage()
             assert not PRETTY.search(text) and not CANONICAL.search(text), text
+
+
+async def test_the_table_messages_buttons_stay_the_same_while_computers_play(
+        tmp_path: Path) -> None:
+    """Issue 38 item 9: three "published preview revision is stale" during ordinary play.
+    The lost clicks were on the table message (My hand, Tricks …): its buttons' ids carried
+    the table's step, so every computer move changed them, and the local page refuses a
+    click on a message whose components changed since it was drawn (on Discord, the
+    client redraws them). The buttons stay the same now; only the text moves."""
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1)
+        await w.start()
+        for _ in range(200):
+            match = await w.match()
+            if match.phase is Phase.PLAYING and 0 in seats_to_act(match):
+                break
+            if 0 in seats_to_act(match):
+                await by_panel(w, 0)
+            else:
+                await w.env.advance_time(2)
+        steps, shown = [], []
+        for _ in range(3):  # alice plays; the computers answer
+            steps.append((await w.doc()).step)
+            shown.append([[c.custom_id for c in row.children]
+                          for row in w.table_message().components])
+            if (await w.match()).phase is not Phase.PLAYING:
+                break
+            await by_panel(w, 0)
+            for _ in range(20):
+                if 0 in seats_to_act(await w.match()):
+                    break
+                await w.env.advance_time(2)
+        assert len(set(steps)) > 1, steps  # the table moved on …
+        assert all(ids == shown[0] for ids in shown), shown  # … its buttons did not
+        assert any("myhand" in (i or "") for i in shown[0][0])

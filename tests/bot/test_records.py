@@ -88,24 +88,24 @@ async def scripted_match(store: Store, *, guild: int, channel: int, key: str,
     table = await new_table(store, guild, channel, players, ["x"] * 4)
     levels = {"A": "2", "B": "2"}
     match = MatchRecord(match_key=key, table_id=table.id, guild_id=guild, channel_id=channel,
-                        players=players)
+                        players=players, mode="teams", levels=("2",) * 4)
     for number, (declaring, points, side, gained) in enumerate(hands, start=1):
         seats = (0, 2) if declaring == "A" else (1, 3)
         hand = HandRecord(hand_key=f"{key}-h{number}", match_key=key, table_id=table.id,
                           hand_no=number, seed=number, level=levels[declaring],
-                          players=players, declarers=seats, starter=seats[0])
+                          players=players, declarers=seats, starter=seats[0], mode="teams")
         table = await store.save_table(
             table.id, table.version, {"hand": number}, status="playing",
-            match=replace(match, hands_played=number - 1, levels_a=levels["A"],
-                          levels_b=levels["B"]),
+            match=replace(match, hands_played=number - 1,
+                          levels=(levels["A"], levels["B"]) * 2),
             hand=hand, actions=[HandAction(hand.hand_key, 0, StartHand(number).to_dict())])
         gainer = declaring if side == "declarers" else ("B" if declaring == "A" else "A")
         levels[gainer] = up(levels[gainer], gained)
         last = number == len(hands)
         table = await store.save_table(
             table.id, table.version, {"hand": number},
-            match=replace(match, hands_played=number, levels_a=levels["A"],
-                          levels_b=levels["B"], winner_team=winner if last else None),
+            match=replace(match, hands_played=number, levels=(levels["A"], levels["B"]) * 2,
+                          winners=((0, 2) if winner == "A" else (1, 3)) if last else ()),
             hand=replace(hand, trump=f"{hand.level}S", opponent_points=points,
                          result_side=side, result_levels=gained))  # type: ignore[arg-type]
     await store.end_table(table.id, table.version)
@@ -145,21 +145,21 @@ async def replay_match(store: Store, *, guild: int, channel: int,
     assert hand is not None and hand.result is not None and hand.starter is not None
     result = hand.result
     match = MatchRecord(match_key="M5", table_id=table.id, guild_id=guild, channel_id=channel,
-                        players=players, levels_a=str(result.new_levels[0]),
-                        levels_b=str(result.new_levels[1]), hands_played=1)
+                        players=players, mode="teams",
+                        levels=tuple(str(level) for level in result.new_levels), hands_played=1)
     record = HandRecord(
         hand_key="M5-h1", match_key="M5", table_id=table.id, hand_no=1, seed=hand.seed,
         level=str(hand.level), trump=str(hand.trump), starter=hand.starter,
         declarers=(hand.starter % 2, hand.starter % 2 + 2), players=players,
         kitty=[str(c) for c in result.kitty], opponent_points=result.opponent_points,
         kitty_points=result.kitty_points, multiplier=result.kitty_multiplier,
-        result_side=result.side, result_levels=result.levels_gained)
+        result_side=result.side, result_levels=result.levels_gained, mode="teams")
     table = await store.save_table(
         table.id, table.version, table.doc, status="playing", match=match, hand=record,
         actions=[HandAction("M5-h1", i, a) for i, a in enumerate(real.actions)])
     unfinished = HandRecord(hand_key="M5-h2", match_key="M5", table_id=table.id, hand_no=2,
                             seed=99, level=str(result.new_levels[result.next_starter % 2]),
-                            starter=result.next_starter, players=players)
+                            starter=result.next_starter, players=players, mode="teams")
     table = await store.save_table(
         table.id, table.version, table.doc, hand=unfinished,
         actions=[HandAction("M5-h2", 0, StartHand(99).to_dict())])
@@ -315,7 +315,7 @@ async def _test_stats_counts_every_match_and_marks_computer_matches(w: World) ->
         "Ranked (four human players)": "0 won of 1 match, levels +1",
         "With computer players": "1 match: counted above, not in ratings or leaderboards",
     }
-    assert (await w.store.stats(w.guild.id, p0.id)).rated_hands == 3
+    assert (await w.store.stats(w.guild.id, p0.id, mode="teams")).rated_hands == 3
 
     # Someone else's record, and someone who never played.
     p4 = w.players[4]
@@ -411,7 +411,7 @@ async def _test_leaderboard_partnerships_and_ratings(w: World) -> None:
     assert lines[0] == "**Tractor club leaderboard**: Rating, Players (page 1/2)"
     rows = [line for line in lines if line.startswith("**") and "rated hand" in line]
     assert len(rows) == 10
-    board = await w.store.leaderboard(w.guild.id, "rating", "players", 1)
+    board = await w.store.leaderboard(w.guild.id, "rating", "players", 1, mode="teams")
     first = board.rows[0]
     assert rows[0] == (f"**{first.rank}.** {mention(first.users[0])}: {first.rating:.1f} "
                        f"({first.rated_hands} rated hands)")
@@ -431,7 +431,7 @@ async def _test_history_lists_the_channel_matches_with_hand_numbers(w: World) ->
     text = re.sub(r"<t:\d+:f>", "<t:…>", result.response.content)
     assert text == "\n".join([
         "**Last matches in this channel**",
-        f"**1.** <t:…>: {mention(p[0])} & {mention(p[2])} (level 4) vs Computer 2 & Computer 4"
+        f"**1.** <t:…>: {mention(p[0])} & {mention(p[2])} (level 4) vs Bot 2 & Bot 4"
         f" (level 2) · {mention(p[0])} & {mention(p[2])} won · computer players: not ranked",
         "-# 1 hand: #6 (/tractor replay)",
         f"**2.** <t:…>: {mention(p[8])} & {mention(p[10])} (level 2) vs {mention(p[9])} &"
@@ -489,8 +489,8 @@ async def _test_replay_steps_through_a_hand_showing_only_public_cards(w: World) 
     assert record is not None
     frames = replay_frames(record, RuleSet())
     assert len(frames) == steps
-    seats = [SeatInfo("Hana", hana.mention), SeatInfo("Computer 2", "Computer 2", True),
-             SeatInfo("Ivo", w.players[10].mention), SeatInfo("Computer 4", "Computer 4", True)]
+    seats = [SeatInfo("Hana", hana.mention), SeatInfo("Bot 2", "Bot 2", True),
+             SeatInfo("Ivo", w.players[10].mention), SeatInfo("Bot 4", "Bot 4", True)]
     declared = Counter(c for d in hand.declarations for c in d.cards)
     kitty_text = cards_text(hand.result.kitty)
 

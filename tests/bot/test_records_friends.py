@@ -69,21 +69,21 @@ def test_match_records_of_both_modes() -> None:
     match, _, _ = records(3)
     rec = match_record(match, match_key="F", table_id=1, guild_id=1, channel_id=10,
                        players=SIX, hands_played=1)
-    assert (rec.mode, rec.seat_levels, rec.winner_seat) == (
-        "friends", tuple(str(r) for r in match.levels), None)
+    assert (rec.mode, rec.levels, rec.winners) == (
+        "friends", tuple(str(r) for r in match.levels), ())
     teams = Match.new(RuleSet())
     rec = match_record(teams, match_key="T", table_id=1, guild_id=1, channel_id=10,
                        players=SIX[:4], hands_played=0)
-    assert (rec.mode, rec.levels_a, rec.levels_b, rec.winner_team, rec.seat_levels) == (
-        "teams", "2", "2", None, ())
+    assert (rec.mode, rec.levels, rec.winners) == ("teams", ("2",) * 4, ())
 
 
-def test_a_teams_hand_record_is_as_it_always_was() -> None:
+def test_a_teams_hand_record_is_per_seat_as_friends() -> None:
     teams = Match.new(RuleSet())
     teams, _ = teams.apply(StartHand(5))
     rec = hand_record(teams, hand_key="T:1", match_key="T", table_id=1, players=SIX[:4])
     assert rec == HandRecord(hand_key="T:1", match_key="T", table_id=1, hand_no=1, seed=5,
-                             level="2", players=SIX[:4])
+                             level="2", players=SIX[:4], mode="teams",
+                             levels_before=("2",) * 4)
 
 
 @pytest.fixture
@@ -179,7 +179,7 @@ async def test_a_friends_match_won_by_a_seat_is_recorded_and_replayed(store: Sto
     end = steps[-1][1]
     assert end.winner == 3
     saved = await store.match_record("W")
-    assert saved is not None and (saved.winner_seat, saved.winner_team) == (3, None)
+    assert saved is not None and saved.winners == (3,)
     assert (await store.friends_stats(1, SIX[3])).matches_won == 1
     assert (await store.friends_stats(1, SIX[2])).matches_won == 0
     record = await store.hand_record("W:4")

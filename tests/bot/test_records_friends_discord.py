@@ -48,7 +48,7 @@ async def seed_friends(store: Store, *, guild: int, channel: int, key: str,
     n = len(players)
     levels = ["2"] * n
     match = MatchRecord(match_key=key, table_id=table.id, guild_id=guild, channel_id=channel,
-                        players=players, mode="friends", seat_levels=tuple(levels))
+                        players=players, mode="friends", levels=tuple(levels))
     for i, (starter, side, result, gained) in enumerate(hands, start=1):
         before = tuple(levels)
         won = side if result == "declarers" else [s for s in range(n) if s not in side]
@@ -61,7 +61,7 @@ async def seed_friends(store: Store, *, guild: int, channel: int, key: str,
             result_side=result, result_levels=gained, opponent_points=40)
         table = await store.save_table(
             table.id, table.version, {}, status="playing", hand=hand,
-            match=replace(match, seat_levels=tuple(levels), hands_played=i),
+            match=replace(match, levels=tuple(levels), hands_played=i),
             actions=[HandAction(hand.hand_key, 0, {"type": "start_hand", "seed": i})])
     await store.end_table(table.id, table.version)
 
@@ -70,11 +70,12 @@ async def seed_teams(store: Store, *, guild: int, channel: int,
                      players: tuple[int, ...]) -> None:
     table = await store.create_table(guild, channel, players[0], {})
     match = MatchRecord(match_key="T1", table_id=table.id, guild_id=guild,
-                        channel_id=channel, players=players, levels_a="3", hands_played=1,
-                        winner_team="A")
+                        channel_id=channel, players=players, mode="teams",
+                        levels=("3", "2", "3", "2"), hands_played=1, winners=(0, 2))
     hand = HandRecord(hand_key="T1:1", match_key="T1", table_id=table.id, hand_no=1, seed=1,
                       level="2", players=players, starter=0, declarers=(0, 2),
-                      result_side="declarers", result_levels=1, opponent_points=30)
+                      result_side="declarers", result_levels=1, opponent_points=30,
+                      mode="teams")
     await store.save_table(table.id, table.version, {}, match=match, hand=hand)
 
 
@@ -222,7 +223,7 @@ async def test_friends_history_lists_seats_and_levels(tmp_path: Path) -> None:
         matches = [line for line in lines[1:] if line.startswith("**")]
         assert len(matches) == 3
         newest = matches[0]
-        assert "6 players: " in newest and "Computer 2 (level 2)" in newest
+        assert "6 players: " in newest and "Bot 2 (level 2)" in newest
         assert f"{w.mention(4)} (level 3)" in newest and "not finished" in newest
         assert "computer players: not ranked" in newest
         f1 = [line for line in lines if f"{w.mention(2)} (level 5)" in line]

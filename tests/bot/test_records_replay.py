@@ -52,7 +52,8 @@ def record_of(match: Match, actions: list[dict[str, Any]], **changes: Any) -> Ha
         declarers=(hand.starter % 2, hand.starter % 2 + 2), players=(1, 2, 3, None),
         kitty=[str(c) for c in result.kitty], opponent_points=result.opponent_points,
         kitty_points=result.kitty_points, multiplier=result.kitty_multiplier,
-        result_side=result.side, result_levels=result.levels_gained, actions=actions)
+        result_side=result.side, result_levels=result.levels_gained, actions=actions,
+        mode="teams")
     return replace(record, **changes)
 
 
@@ -104,11 +105,11 @@ def test_a_later_hand_with_no_declaration_turns_trump_up_from_the_kitty() -> Non
     record = record_of(second, actions)
     assert hand.result is not None
     after_first, after_second = first.hand.result.new_levels, hand.result.new_levels
-    history = [LevelPoint(0, "2", "2", 1.0),
-               LevelPoint(1, str(after_first[0]), str(after_first[1]), 2.0),
-               LevelPoint(2, str(after_second[0]), str(after_second[1]), 3.0)]
+    history = [LevelPoint(0, ("2",) * 4, 1.0),
+               LevelPoint(1, tuple(str(r) for r in after_first), 2.0),
+               LevelPoint(2, tuple(str(r) for r in after_second), 3.0)]
     levels = levels_before(history, 2)
-    assert levels == tuple(str(r) for r in first.variant.side_levels(first.levels))
+    assert levels == tuple(str(r) for r in first.levels)
     frames = replay_frames(record, RuleSet(), levels)
     check_public(frames, second)
     # Without the match's level history both teams show the hand's level.
@@ -171,3 +172,15 @@ def test_level_is_the_hands_level() -> None:
 def test_hand_number_ranges() -> None:
     assert id_ranges([7]) == "#7"
     assert id_ranges([3, 4, 5, 9, 11, 12]) == "#3–#5, #9, #11–#12"
+
+
+def test_the_declarers_are_the_starters_partners() -> None:
+    """The start names the starter's team as the variant's partners (seats s and s + 2)."""
+    match, actions = played_hand(Match.new(), 42, rng="texts")
+    hand = match.hand
+    assert hand is not None and hand.starter is not None
+    frames = replay_frames(record_of(match, actions))
+    first, second = match.variant.partners(hand.starter, 4)
+    assert (first, second) == (hand.starter % 2, hand.starter % 2 + 2)
+    start = frame_text(frames, 0, SEATS, "en", hand_id=3)
+    assert f"Declarers: {SEATS[first].mention} & {SEATS[second].mention}." in start

@@ -5,14 +5,24 @@ the records say who held each seat; everything survives a restart."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import discord
 from botkit import by_panel, play_hand, reply_texts, world
 
 from bot.core.table import DOC_VERSION
+from bot.core.text import seat_name
+from bot.i18n import SUPPORTED, t
+from bot.render import ENGLISH, SeatLabel
+from bot.render.board import how_trump_was_set
 from bot.ui.panels import seat_labels
+from engine.cards import Card, Rank, Suit
+from engine.events import TrumpHow
 from engine.game import Phase
+from engine.state import Declaration
+from engine.trump import Trump
 
 
 def said(result: object) -> str:
@@ -32,7 +42,7 @@ async def test_a_seat_taken_during_a_hand_is_taken_from_the_next_hand(tmp_path: 
         await w.start()
         doc = await w.doc()
         assert [s.level for s in doc.seats[2:]] == ["easy", "easy"]  # TRACTOR_COMPUTER=greedy
-        assert "Computer 3 · easy" in w.table_message().content
+        assert "Bot 3 · easy" in w.table_message().content
         assert [label.name for label in seat_labels(doc, "zh_Hans")][2:] == [
             "电脑 3 · 简单", "电脑 4 · 简单"]  # the table picture's labels
 
@@ -68,9 +78,9 @@ async def test_a_seat_taken_during_a_hand_is_taken_from_the_next_hand(tmp_path: 
         assert record.holders == ((alice.id,), (bob.id, None), (None,), (None,))
         assert record.changed_seats == (1,)
         guild = w.guild.id
-        bob_stats = await w.bot.store.stats(guild, bob.id)
+        bob_stats = await w.bot.store.stats(guild, bob.id, mode="teams")
         assert bob_stats.hands_as_declarers + bob_stats.hands_as_opponents == 0
-        alice_stats = await w.bot.store.stats(guild, alice.id)
+        alice_stats = await w.bot.store.stats(guild, alice.id, mode="teams")
         assert alice_stats.hands_as_declarers + alice_stats.hands_as_opponents == 1
         assert alice_stats.rated_hands == 0
 
@@ -161,7 +171,7 @@ async def test_computer_levels_in_the_lobby_and_after_a_restart(tmp_path: Path) 
         doc = await w.doc()
         assert [s.level for s in doc.seats[1:]] == ["normal", "strong", "easy"]
         content = w.table_message().content
-        assert "Computer 2 · normal" in content and "Computer 3 · strong" in content
+        assert "Bot 2 · normal" in content and "Bot 3 · strong" in content
         assert w.bot.service.autopilot.player_of(doc, 1) != w.bot.service.autopilot.player_of(
             doc, 3)
         await alice.slash(w.channel, "tractor seat addbot", seat=2, level="easy")
@@ -185,7 +195,7 @@ async def test_computer_levels_in_the_lobby_and_after_a_restart(tmp_path: Path) 
         doc = await w.doc()
         assert [None if s is None else s.level for s in doc.seats] == [None, "easy", "easy",
                                                                      None]
-        assert "Computer 3 · easy" in w.table_message().content
+        assert "Bot 3 · easy" in w.table_message().content
 
 
 async def test_lobby_seats(tmp_path: Path) -> None:
@@ -207,3 +217,32 @@ async def test_lobby_seats(tmp_path: Path) -> None:
         assert any("new partnerships" in m.content for m in w.public_messages()[before:])
         result = await carol.slash(w.channel, "tractor seat take", seat=3)
         assert "You sit in seat 3" in said(result)
+
+
+async def test_a_seat_has_one_name_in_every_text_and_picture(tmp_path: Path) -> None:
+    """Issue 38 item 6: "Bot 2" on a plate, "Computer 3 · strong" on another, "Declared by
+    Computer 3" in the text. The texts' name of every seat is the picture's, in every
+    language (a computer's level may follow it), and the plates' "Declarer" badge, read as
+    "who declared", now says what it marks: the starter's partner."""
+    async with world(tmp_path, humans=1, hand_pause=30.0) as w:
+        await w.open_table(1)
+        await w.start()
+        doc = await w.doc()
+        for locale in SUPPORTED:
+            labels = seat_labels(doc, locale)
+            for seat in range(doc.seat_count):
+                name = seat_name(doc, seat, locale).replace("\\", "")
+                drawn = {form.split(" · ")[0] for form in (labels[seat].name,
+                                                           *labels[seat].forms)}
+                assert drawn == {name}, (locale, seat, labels[seat])
+        content = w.table_message().content
+        assert "Bot 2 · easy" in content and not re.search(r"Computer \d", content)
+        assert t("render.declarer", "en") == "Partner"
+        public = (await w.match()).public_view()
+        names = [SeatLabel(label.name, forms=label.forms) for label in seat_labels(doc, "en")]
+        for count, words in ((1, "declared by Bot 3"), (2, "declared by Bot 3 with 2 cards")):
+            shown = (Card(Rank.TWO, Suit.HEARTS),) * count
+            declared = replace(public, trump=Trump(Rank.TWO, Suit.HEARTS),
+                               trump_how=TrumpHow.DECLARED,
+                               declarations=(Declaration(2, shown),))
+            assert how_trump_was_set(declared, names, ENGLISH) == words

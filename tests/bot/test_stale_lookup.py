@@ -2,8 +2,8 @@
 
 Four people play; in ONE event-loop turn the player to move sends ``/tractor play`` and
 another sends ``/tractor hand`` (which looks the table up by channel, reading storage
-without the table's lock). Once it settles, the table message's buttons carry the stored
-step, and the move was never refused as busy: nobody else writes. The old repository
+without the table's lock). Once it settles, the table message's text shows the stored
+table, and the move was never refused as busy: nobody else writes. The old repository
 replaced a newer cached table with the lookup's older read (it only checked that the
 versions differed): the message stayed a step behind about once in 30 tries, and the next
 move failed its compare-and-set ("The table is busy right now… try again").
@@ -15,6 +15,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from botkit import (
     assert_ok,
     by_panel,
@@ -27,21 +28,14 @@ from botkit import (
 )
 from simcord.actors import MemberActor, _slash
 
+from bot.ui.panels import table_text
 from engine.game import Phase
 
-TRIES = 240
-"""Races run (the old code lost about one in 30: it fails here all but never)."""
+TRIES = 90
+"""Races run in `make test` (the old code lost about one in 30: 90 tries catch it 19 times in
+20); `make soak` runs `SOAK_TRIES`, which catch it all but always."""
+SOAK_TRIES = 240
 BUSY = "busy right now"
-
-
-def message_steps(message: object) -> set[int]:
-    """The steps in a message's table and panel buttons (``tr:…`` custom ids)."""
-    steps = set()
-    for item in components(message):
-        custom_id = getattr(item, "custom_id", None) or ""
-        if custom_id.startswith("tr:"):
-            steps.add(int(custom_id.split(":")[3]))  # tr:{table}:{hand}:{step}:{verb}
-    return steps
 
 
 async def together(*calls: tuple[MemberActor, Any, str, dict[str, Any]]) -> list[Any]:
@@ -52,15 +46,16 @@ async def together(*calls: tuple[MemberActor, Any, str, dict[str, Any]]) -> list
                                        for actor, channel, name, options in calls)))
 
 
+@pytest.mark.parametrize("races", [TRIES, pytest.param(SOAK_TRIES, marks=pytest.mark.slow)])
 async def test_a_lookup_in_the_same_turn_as_a_move_never_rolls_the_table_back(
-        tmp_path: Path) -> None:
+        tmp_path: Path, races: int) -> None:
     async with world(tmp_path, humans=4) as w:
         await w.open_table(4, turn_timer=0)
         await w.start()
         behind: list[tuple[int, set[int]]] = []
         tries = 0
-        for _ in range(TRIES * 3):
-            if tries == TRIES:
+        for _ in range(races * 3):
+            if tries == races:
                 break
             match = await w.match()
             public = match.public_view()
@@ -82,13 +77,14 @@ async def test_a_lookup_in_the_same_turn_as_a_move_never_rolls_the_table_back(
             assert_ok(looked)
             await w.bot.publisher.idle()
             await w.env.settle()
-            step = (await w.doc()).step
-            shown = message_steps(w.table_message())
-            if shown != {step}:
-                behind.append((step, shown))
+            doc = await w.doc()  # the table message shows the stored table (its buttons
+            match = doc.get_match()  # no longer carry the step: issue 38)
+            assert match is not None
+            if w.table_message().content != table_text(doc, match.public_view()):
+                behind.append((doc.step, {match.public_view().tricks_played}))
             tries += 1
-        assert tries == TRIES
-        assert not behind, f"the table message lagged {len(behind)} of {TRIES}: {behind[:5]}"
+        assert tries == races
+        assert not behind, f"the table message lagged {len(behind)} of {races}: {behind[:5]}"
 
 
 async def pick(w: Any, seat: int) -> Any:

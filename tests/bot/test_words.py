@@ -11,10 +11,10 @@ from discord import app_commands
 from bot.core.text import shape_word
 from bot.features import ALIAS_KEY
 from bot.i18n import t
-from bot.services.players import shape_of
 from engine.cards import parse_cards
 from engine.game import Phase
 from engine.trump import Trump
+from engine.units import shape_of
 
 
 def test_only_a_lead_of_several_units_is_a_throw() -> None:
@@ -62,3 +62,36 @@ async def test_bury_panel_counts_what_it_lists_and_help_lists_every_command(
         starter = seats_to_act(await w.match())[0]
         panel = w.dm_panel(await w.user_of(starter))
         assert "Your hand (33)" in panel.content, panel.content[:300]
+
+
+def test_the_decks_option_says_what_zero_means() -> None:
+    """Issue 38: "Decks: 0 (0: by players)". Zero decks reads as what it is, the others as
+    the number."""
+    from bot.core.options import OPTIONS, options_text
+    from bot.i18n import SUPPORTED
+
+    decks = OPTIONS["decks"]
+    assert decks.line(0, "en") == "Decks: by players (2 for 4–5, 3 for 6–7, 4 for 8)"
+    assert decks.line(3, "en") == "Decks: 3"
+    for locale in SUPPORTED:
+        assert "0" not in decks.line(0, locale).replace("0 ", "")
+        assert "(0" not in options_text({}, locale) and "（0" not in options_text({}, locale)
+    assert OPTIONS["throw_penalty"].line(0, "en") == "Failed throw penalty: 0 per card"
+
+
+def test_a_fixed_trump_table_shows_its_trump_before_the_first_deal() -> None:
+    """Issue 38: the waiting picture of a fixed-trump table said "Trump not set"."""
+    from bot.render import ENGLISH
+    from bot.render.board import shown_trump
+    from bot.render.draw import trump_parts
+    from engine.cards import Suit
+    from engine.game import Match
+    from engine.rules import RuleSet
+
+    for fixed, suit in (("H", Suit.HEARTS), ("NT", None)):
+        view = Match.new(RuleSet(fixed_trump=fixed)).public_view()
+        assert view.trump is None and view.hand_no == 0
+        trump = shown_trump(view)
+        assert trump is not None and trump.suit is suit
+        assert ENGLISH.trump_not_set not in trump_parts(trump, ENGLISH)
+    assert shown_trump(Match.new(RuleSet()).public_view()) is None

@@ -100,3 +100,19 @@ def test_f3_legal_declarations_list_every_count() -> None:
     assert theirs == ["RJ RJ", "2S 2S 2S", "BJ BJ BJ"]
     four = cards("RJ RJ RJ RJ")
     assert [len(d) for d in legal_declarations(four, 0, TWO, None, EIGHT)] == [2, 3, 4]
+
+
+@pytest.mark.parametrize(("text", "rules", "key"), [
+    ("2S 2S 2S 2S", SIX, "declare.copies"), ("RJ RJ RJ RJ", SIX, "declare.copies"),
+    ("2S 2S 2S", RuleSet(), "declare.shape"), ("BJ BJ BJ", RuleSet(), "declare.shape"),
+])
+def test_f3_never_more_copies_than_the_decks_hold(text: str, rules: RuleSet, key: str) -> None:
+    """F3: k runs up to D: four identical cards are no declaration with three decks (nor
+    three with two), whoever shows them, before the game asks whether they are held."""
+    for standing in (None, (1, cards("2H")), (0, cards("2S")) if text[0] == "2" else None):
+        reason = declaration_error(standing, 0, cards(text), TWO, rules)
+        assert reason is not None and reason.key == key
+    if key == "declare.copies":
+        assert str(reason) == ("The pack holds 3 copies of each card: show at most 3 identical "
+                               "cards (F3)")
+    assert ok(None, 0, "2S 2S 2S 2S", EIGHT)

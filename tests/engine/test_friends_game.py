@@ -10,7 +10,7 @@ from test_game_support import card_census
 from engine.actions import Bury, CallFriends, CloseWindow, Declare, Pass, Play, StartHand, TakeBack
 from engine.deal import deal_shape
 from engine.errors import IllegalPlay, NotYourTurn, WrongPhase
-from engine.events import CardsDealt, FriendRevealed, FriendsCalled, TrickWon
+from engine.events import CardsDealt, FriendRevealed, FriendsCalled, ThrowFailed, TrickWon
 from engine.game import Match, Phase
 from engine.rules import FixedTrump, RuleSet
 
@@ -214,3 +214,18 @@ def test_f4_trick_winners_wrap_around_every_table_size() -> None:
     match, events = run(match, [Play((4 + i) % 7, C(hands[(4 + i) % 7])) for i in range(7)])
     assert TrickWon(3, 5, 1) in events
     assert match.hand.last_trick.seats == (4, 5, 6, 0, 1, 2, 3)  # type: ignore[union-attr]
+
+
+def test_f4_a_failed_throws_returned_cards_are_not_played_copies() -> None:
+    """docs/rules.md#f4: only the unit a failed throw leads is played; the called first A♥
+    that went back to the starter's hand is not "the first A♥ played"."""
+    match = playing(["AH 9H 9H 3C", "AH 10H 10H 4C", "5H 6H 7H 8C", "JH QH KH 6C"], "2S",
+                    [F("AH", 1)], starter=0, rules=friends_rules(4))
+    match, events = run(match, [Play(0, C("AH 9H 9H"))])
+    assert any(isinstance(e, ThrowFailed) for e in events)
+    assert not any(isinstance(e, FriendRevealed) for e in events)
+    assert match.hand.call_seats == (None,)  # type: ignore[union-attr]
+    match, events = run(match, [Play(1, C("10H 10H")), Play(2, C("5H 6H")),
+                                Play(3, C("JH QH")), Play(1, C("AH"))])
+    assert FriendRevealed(1, 0) in events
+    assert match.hand.call_seats == (1,)  # type: ignore[union-attr]

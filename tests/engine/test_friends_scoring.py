@@ -128,3 +128,17 @@ def test_f5_must_defend_holds_each_player_at_its_own_level() -> None:
     # seat 1 at 3 → 5 (stops at the defended 5); seat 2 at 7 → 9; seat 4 at K stays
     # at K: opponents never pass a defended level
     assert [str(r) for r in result.new_levels] == ["5", "5", "9", "2", "K", "4"]
+
+
+def test_f5_a_friend_passes_its_own_defended_level_when_its_side_wins() -> None:
+    """docs/rules.md#f5: the hand is played at the starter's 5; the friend at seat 3 is on
+    A and its side wins (60 points, +1), so it passes A and wins the match; with the same
+    levels an opponent on A (seat 4) stays at A when the opponents win (test above)."""
+    match = last_trick(["5", "3", "7", "A", "K", "4"], must_defend=MustDefend.A)
+    match = replace(match, hand=replace(match.hand, points_by_seat=(60, 0, 0, 60, 0, 40),
+                                        opponent_points=0))
+    match, events = run(match, [Play((4 + i) % 6, C(SIX[(4 + i) % 6])) for i in range(6)])
+    result = match.hand.result  # type: ignore[union-attr]
+    assert result is not None and (result.side, result.levels_gained) == ("declarers", 1)
+    assert MatchWon(3) in events and match.winner == 3
+    assert [str(r) for r in result.new_levels] == ["6", "3", "7", "A", "K", "5"]

@@ -245,6 +245,16 @@ def test_no_bid_reveal_until_level_without_one_takes_the_highest_card():
     assert trump == Trump(Rank.FIVE, Suit.HEARTS)  # AH is the first of the equal aces
 
 
+def test_no_bid_reveal_until_level_passes_jokers_over_and_jokers_only_name_no_trump():
+    """docs/rules.md#r12 `no_bid`: jokers have no suit; a kitty of jokers only (three or four
+    decks) names no trump, as a joker on top does under `kitty_top_card`."""
+    rule = NoBid.REVEAL_UNTIL_LEVEL
+    assert no_bid_trump(C("RJ BJ 3H 9S 9D 4C"), Rank.FIVE, rule)[1] == Trump(Rank.FIVE,
+                                                                              Suit.SPADES)
+    revealed, trump = no_bid_trump(C("BJ RJ BJ RJ RJ BJ"), Rank.FIVE, rule)
+    assert revealed == C("BJ RJ BJ RJ RJ BJ") and trump == Trump(Rank.FIVE, None)
+
+
 def test_declare_after_the_deal_is_the_wrong_phase():
     from engine.errors import WrongPhase
 

@@ -1,4 +1,4 @@
-"""DESIGN.md §1: engine/ is pure rules — no Discord, images, storage or event loop."""
+"""docs/architecture.md: engine/ is pure rules — no Discord, images, storage or event loop."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Views hide what they must (DESIGN.md §1): a seat sees only its own cards; the public
+"""Views hide what they must (docs/architecture.md): a seat sees only its own cards; the public
 view shows no unplayed hand card and no kitty card before settlement."""
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from bot.render import (
     summary,
 )
 from bot.render.demo import SEATS
+from bot.render.faces import RANK_STEP
 from bot.render.friends_demo import (
     FriendsPositions,
     eight_seats,
@@ -141,11 +142,16 @@ def test_every_seat_throwing_twelve_cards_still_draws() -> None:
 
 def test_the_last_trick_wraps_rather_than_hide_ranks() -> None:
     public = eight().full_trick
-    tractors = Trick(1, 0, tuple(tuple(parse_cards("8H 8H 9H 9H")) for _ in range(8)))
+    tractors = Trick(1, 0, tuple(tuple(parse_cards("8H 8H 9H 9H")) for _ in range(8)),
+                     seat_count=8)
     rows = ring._last_rows(tractors, 8, public.trump, Rank.SEVEN)
     assert len(rows) == 2 and all(row.step >= ring.TILE_MIN_STEP for row in rows)
-    pairs = Trick(1, 0, tuple(tuple(parse_cards("8H 8H")) for _ in range(6)))
+    assert ring.TILE_MIN_STEP == ring.TILE_CARD * RANK_STEP  # a 10 whole (issue 38)
+    assert all(row.stack for row in rows)  # 8♥ over 8♥, each rank whole
+    pairs = Trick(1, 0, tuple(tuple(parse_cards("8H 8H")) for _ in range(6)), seat_count=6)
     assert len(ring._last_rows(pairs, 6, public.trump, Rank.SEVEN)) == 1
+    mixed = Trick(1, 0, tuple(tuple(parse_cards("10H JH")) for _ in range(6)))
+    assert len(ring._last_rows(mixed, 6, public.trump, Rank.SEVEN)) == 2  # never a cut 10
 
 
 @pytest.mark.parametrize("labels", [ENGLISH, ZH], ids=["en", "zh"])
@@ -186,7 +192,7 @@ def test_called_cards_read_and_fit_the_centre() -> None:
     assert long == ["4th A", Suit.HEARTS, " → seat 2"]  # the number on its plate, whole
 
 
-COMPUTER_NAMES = {"en": ("Computer {n}", "Computer {n} · strong", "Bernadette the Bold"),
+COMPUTER_NAMES = {"en": ("Bot {n}", "Bot {n} · strong", "Bernadette the Bold"),
                   "zh": ("电脑 {n}", "电脑 {n} · 强", "龍" * 12)}
 
 

@@ -1,9 +1,9 @@
 """Seat plates name their players whole (issue 31 item 7: "6. Co…", "5. Com…" told a phone
 user nobody's name): measured with the font drawn, a plate shows the whole name, an agreed
-shorter form (a computer's "Bot 3"), or the name over two lines; a name is cut ("…") only
-when it has no shorter form and two lines cannot hold it, and keeps its first dozen
-characters. For the Finding Friends ring (4–8 seats) and the four-seat table, in English and
-both Chinese catalogs."""
+shorter form (a computer's "Bot 3" for "Bot 3 · strong"), or the name over two lines; a
+name is cut ("…") only when it has no shorter form and two lines cannot hold it, and keeps
+its first dozen characters. For the Finding Friends ring (4–8 seats) and the four-seat
+table, in English and both Chinese catalogs."""
 
 from __future__ import annotations
 
@@ -48,12 +48,11 @@ def labels_of(locale: str) -> Labels:
 def computer(seat: int, locale: str, level: str | None) -> SeatLabel:
     """A computer seat named as the bot names it (`bot.ui.panels.seat_labels`)."""
     name = t("seat.computer_name", locale, number=seat + 1)
-    short = t("seat.computer_short", locale, number=seat + 1)
     if level is None:
-        return SeatLabel(name, computer=True, forms=(short,))
+        return SeatLabel(name, computer=True)
     word = t(f"level.{level}", locale)
     return SeatLabel(t("seat.computer_level", locale, name=name, level=word), computer=True,
-                     forms=(t("seat.computer_level", locale, name=short, level=word), short))
+                     forms=(name,))
 
 
 def seat_names(seats: int, locale: str, shift: int) -> tuple[SeatLabel, ...]:
@@ -74,7 +73,8 @@ def friends_view(seats: int) -> PublicView:
     return with_friends(replace(
         base, rules=replace(base.rules, players=seats), levels=(base.levels * 2)[:seats],
         cards_left=(10,) * seats, declarations=(), starter=1, turn=0,
-        trick=Trick(3, 1, tuple(tuple(parse_cards("QC QC KC KC")) for _ in range(seats - 1))),
+        trick=Trick(3, 1, tuple(tuple(parse_cards("QC QC KC KC")) for _ in range(seats - 1)),
+                    seat_count=seats),
         last_trick=None), friend_calls=base.friend_calls[:2], call_seats=(None, 3),
         points_by_seat=(5,) * seats)
 

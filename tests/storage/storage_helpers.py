@@ -4,8 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
-from bot.storage import HandAction, HandRecord, MatchRecord, Side, Store, StoredTable, Team
+from bot.storage import HandAction, HandRecord, MatchRecord, Side, Store, StoredTable
+
+Team = Literal["A", "B"]
+"""A team of the four-player game in the scripts: A = seats 0 and 2, B = seats 1 and 3."""
+
+
+def team_levels(a: str, b: str) -> tuple[str, str, str, str]:
+    """Per-seat levels of the four-player game from team A's and team B's."""
+    return (a, b, a, b)
+
+
+def team_seats(team: Team | None) -> tuple[int, ...]:
+    """The seats of a team (``()`` for None)."""
+    return () if team is None else (0, 2) if team == "A" else (1, 3)
 
 
 class FakeClock:
@@ -53,18 +67,19 @@ async def play_match(
     levels = {"A": "2", "B": "2"}
     match = MatchRecord(
         match_key=match_key, table_id=table.id, guild_id=guild, channel_id=channel,
-        players=players,
+        players=players, mode="teams", levels=team_levels("2", "2"),
     )
     for i, h in enumerate(hands, start=1):
         seats = (0, 2) if h.declaring == "A" else (1, 3)
         hand = HandRecord(
             hand_key=f"{match_key}:{i}", match_key=match_key, table_id=table.id, hand_no=i,
             seed=1000 + i, level=levels[h.declaring], players=players, declarers=seats,
-            starter=seats[0],
+            starter=seats[0], mode="teams",
         )
         table = await store.save_table(
             table.id, table.version, {"phase": "play", "hand": i}, status="playing",
-            match=replace(match, hands_played=i - 1, levels_a=levels["A"], levels_b=levels["B"]),
+            match=replace(match, hands_played=i - 1,
+                          levels=team_levels(levels["A"], levels["B"])),
             hand=hand,
             actions=[HandAction(hand.hand_key, 0, {"type": "deal"}),
                      HandAction(hand.hand_key, 1, {"type": "play", "cards": ["AS"]})],
@@ -75,8 +90,8 @@ async def play_match(
         last = i == len(hands)
         table = await store.save_table(
             table.id, table.version, {"phase": "scored", "hand": i},
-            match=replace(match, hands_played=i, levels_a=levels["A"], levels_b=levels["B"],
-                          winner_team=winner if last else None),
+            match=replace(match, hands_played=i, levels=team_levels(levels["A"], levels["B"]),
+                          winners=team_seats(winner if last else None)),
             hand=replace(hand, trump=f"{hand.level}S", kitty=["5H", "KD"],
                          opponent_points=h.opponent_points, result_side=h.result_side,
                          result_levels=h.result_levels),
@@ -120,7 +135,8 @@ async def play_friends_match(
     n = len(players)
     levels = ["2"] * n
     match = MatchRecord(match_key=match_key, table_id=table.id, guild_id=guild,
-                        channel_id=channel, players=players, mode="friends")
+                        channel_id=channel, players=players, mode="friends",
+                        levels=("2",) * len(players))
     winner: int | None = None
     for i, f in enumerate(hands, start=1):
         before = tuple(levels)
@@ -131,7 +147,7 @@ async def play_friends_match(
         )
         table = await store.save_table(
             table.id, table.version, {"phase": "play", "hand": i}, status="playing",
-            match=replace(match, hands_played=i - 1, seat_levels=before), hand=hand,
+            match=replace(match, hands_played=i - 1, levels=before), hand=hand,
             actions=[HandAction(hand.hand_key, 0, {"type": "deal"})])
         early = tuple(sorted({f.starter, *f.revealed_early}))
         table = await store.save_table(
@@ -146,7 +162,8 @@ async def play_friends_match(
         after = tuple(levels)
         table = await store.save_table(
             table.id, table.version, {"phase": "scored", "hand": i},
-            match=replace(match, hands_played=i, seat_levels=after, winner_seat=winner),
+            match=replace(match, hands_played=i, levels=after,
+                          winners=() if winner is None else (winner,)),
             hand=replace(hand, declarers=tuple(sorted(f.side)), trump=f"{hand.level}S",
                          opponent_points=f.opponent_points, result_side=f.result_side,
                          result_levels=f.result_levels, levels_after=after,

@@ -72,7 +72,7 @@ async def test_two_pools_racing_one_table_a_thousand_times_one_wins_each_round(
 def _hand(table: StoredTable, match: MatchRecord, n: int) -> HandRecord:
     return HandRecord(hand_key=f"{match.match_key}:{n}", match_key=match.match_key,
                       table_id=table.id, hand_no=n, seed=n, level="2",
-                      players=match.players, declarers=(0, 2), starter=0)
+                      players=match.players, declarers=(0, 2), starter=0, mode="teams")
 
 
 async def test_two_hands_sharing_a_player_settle_at_once_without_losing_a_rating(
@@ -89,7 +89,8 @@ async def test_two_hands_sharing_a_player_settle_at_once_without_losing_a_rating
         table = await stores[i].create_table(1, 20 + i, players[0], {"t": i})
         tables.append(table)
         matches.append(MatchRecord(match_key=f"M{i}", table_id=table.id, guild_id=1,
-                                   channel_id=20 + i, players=players))
+                                   channel_id=20 + i, players=players, mode="teams",
+                                   levels=("2",) * 4))
 
     def skills() -> dict[int, Skill]:
         return {u: Skill(mu, sigma) for u, mu, sigma in rows(

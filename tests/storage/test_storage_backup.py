@@ -30,7 +30,7 @@ async def assert_same_state(original: Store, copy_path: Path, clock: FakeClock) 
         assert await copy.hand_record("M:2") == await original.hand_record("M:2")
         assert (await copy.hand_record("M:2")).actions  # type: ignore[union-attr]
         assert await copy.match_record("M") == await original.match_record("M")
-        assert await copy.stats(1, 1) == await original.stats(1, 1)
+        assert await copy.stats(1, 1, mode="teams") == await original.stats(1, 1, mode="teams")
     finally:
         await copy.close()
 

@@ -3,6 +3,7 @@ leaderboards, ratings, history and seasons kept apart from the four-player game.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -40,10 +41,10 @@ async def test_a_friends_hand_keeps_its_seats_sides_and_levels(store: Store) -> 
     assert (third.starter, third.declarers) == (3, (1, 3, 5))
     match = await store.match_record("F")
     assert match is not None
-    assert (match.mode, match.seats, match.seat_levels, match.winner_seat) == (
-        "friends", 6, ("4", "4", "5", "4", "5", "4"), None)
+    assert (match.mode, match.seats, match.levels, match.winners) == (
+        "friends", 6, ("4", "4", "5", "4", "5", "4"), ())
     points = await store.level_history("F")
-    assert [p.seat_levels for p in points] == [
+    assert [p.levels for p in points] == [
         ("2",) * 6, ("4", "2", "4", "2", "4", "2"), ("4", "3", "5", "3", "5", "3"),
         ("4", "4", "5", "4", "5", "4")]
     assert (await store.hand_record("F:1")) == first  # actions are not compared
@@ -52,10 +53,10 @@ async def test_a_friends_hand_keeps_its_seats_sides_and_levels(store: Store) -> 
 async def test_friends_stats_count_each_side_apart_from_teams(store: Store) -> None:
     await play_match(store, guild=1, channel=11, match_key="T", players=TEAMS,
                      hands=[H("A", 40, "declarers", 1)], winner=None)
-    teams_before = await store.stats(1, 101)
+    teams_before = await store.stats(1, 101, mode="teams")
     await play_friends_match(store, guild=1, channel=10, match_key="F", players=SIX,
                              hands=HANDS)
-    assert await store.stats(1, 101) == teams_before  # the teams record is untouched
+    assert await store.stats(1, 101, mode="teams") == teams_before  # the teams record is untouched
     me = await store.friends_stats(1, 101)
     assert (me.hands_played, me.hands_as_starter, me.won_as_starter) == (3, 2, 1)
     assert (me.hands_as_opponent, me.won_as_opponent, me.hands_as_friend) == (1, 0, 0)
@@ -77,12 +78,12 @@ async def test_a_friends_match_is_won_by_a_seat(store: Store) -> None:
     await play_friends_match(store, guild=1, channel=10, match_key="W", players=SIX,
                              hands=climb)
     match = await store.match_record("W")
-    assert match is not None and (match.winner_seat, match.winner_team) == (0, None)
+    assert match is not None and match.winners == (0,)
     assert match.ended_at is not None
     assert ((await store.friends_stats(1, 101)).matches_won,
             (await store.friends_stats(1, 103)).matches_played,
             (await store.friends_stats(1, 103)).matches_won) == (1, 1, 0)
-    assert (await store.stats(1, 101)).matches_played == 0
+    assert (await store.stats(1, 101, mode="teams")).matches_played == 0
     board = await store.leaderboard(1, "wins", "players", mode="friends")
     assert [(r.users, r.wins, r.matches) for r in board.rows][:2] == [
         ((101,), 1, 1), ((102,), 0, 1)]
@@ -93,7 +94,7 @@ async def test_leaderboards_are_per_mode(store: Store) -> None:
                      hands=[H("A", 40, "declarers", 1)], winner="A")
     await play_friends_match(store, guild=1, channel=10, match_key="F", players=SIX,
                              hands=HANDS)
-    teams = await store.leaderboard(1, "rating", "players")
+    teams = await store.leaderboard(1, "rating", "players", mode="teams")
     friends = await store.leaderboard(1, "rating", "players", mode="friends")
     assert {u for r in teams.rows for u in r.users} == {201, 202, 203, 204}
     assert {u for r in friends.rows for u in r.users} == set(SIX)
@@ -109,7 +110,7 @@ async def test_leaderboards_are_per_mode(store: Store) -> None:
         await store.leaderboard(1, "rating", "partnerships", mode="friends")
     with pytest.raises(ValueError):
         await store.leaderboard(1, "rating", "players", mode="poker")  # type: ignore[arg-type]
-    pairs = await store.leaderboard(1, "rating", "partnerships")
+    pairs = await store.leaderboard(1, "rating", "partnerships", mode="teams")
     assert {r.users for r in pairs.rows} == {(201, 203), (202, 204)}
 
 
@@ -134,12 +135,12 @@ async def test_history_is_per_mode(store: Store) -> None:
                      hands=[H("A", 40, "declarers", 1)], winner=None)
     await play_friends_match(store, guild=1, channel=10, match_key="F", players=SIX,
                              hands=HANDS)
-    (teams,) = await store.history(10)
+    (teams,) = await store.history(10, mode="teams")
     (friends,) = await store.history(10, mode="friends")
-    assert (teams.match_key, teams.mode, teams.seat_levels) == ("T", "teams", ())
+    assert (teams.match_key, teams.mode, teams.levels) == ("T", "teams", ("3", "2", "3", "2"))
     assert (friends.match_key, friends.mode, friends.players) == ("F", "friends", SIX)
-    assert friends.seat_levels == ("4", "4", "5", "4", "5", "4")
-    assert friends.winner_seat is None and friends.ranked
+    assert friends.levels == ("4", "4", "5", "4", "5", "4")
+    assert friends.winners == () and friends.ranked
 
 
 async def test_seasons_work_per_mode(store: Store) -> None:
@@ -148,15 +149,15 @@ async def test_seasons_work_per_mode(store: Store) -> None:
     await play_match(store, guild=1, channel=11, match_key="T1", players=TEAMS,
                      hands=[H("A", 40, "declarers", 1)], winner="A")
     old_friends = await store.friends_stats(1, 101)
-    old_teams = await store.stats(1, 101)
+    old_teams = await store.stats(1, 101, mode="teams")
     await store.start_season(1)
     await play_friends_match(store, guild=1, channel=10, match_key="F2", players=SIX,
                              hands=HANDS[:1])
     now = await store.friends_stats(1, 101)
     assert (now.season, now.hands_played, now.rated_hands) == (2, 1, 1)
     assert await store.friends_stats(1, 101, season=1) == old_friends
-    assert await store.stats(1, 101, season=1) == old_teams
-    assert (await store.stats(1, 101)).matches_played == 0
+    assert await store.stats(1, 101, season=1, mode="teams") == old_teams
+    assert (await store.stats(1, 101, mode="teams")).matches_played == 0
     board = await store.leaderboard(1, "levels", "players", mode="friends", season=1)
     assert board.season == 1 and len(board.rows) == 6
     assert [m.match_key for m in await store.history(10, mode="friends")] == ["F2"]
@@ -166,15 +167,16 @@ async def test_seasons_work_per_mode(store: Store) -> None:
 async def test_invalid_friends_records_are_refused(store: Store) -> None:
     table = await store.create_table(1, 10, 101, {})
     match = MatchRecord(match_key="F", table_id=table.id, guild_id=1, channel_id=10,
-                        players=SIX, mode="friends")
+                        players=SIX, mode="friends", levels=("2",) * 6)
     hand = HandRecord(hand_key="F:1", match_key="F", table_id=table.id, hand_no=1, seed=1,
                       level="2", players=SIX, starter=0, declarers=(0,), mode="friends")
     bad = [
-        ({"match": replace(match, mode="teams")}, "must have 4 seats"),
+        ({"match": replace(match, mode="teams")}, "teams mode is four players"),
+        ({"match": replace(match, mode="pairs")}, "pairs"),
         ({"match": replace(match, players=SIX * 2)}, "seats"),
-        ({"match": replace(match, winner_team="A")}, "winner_team"),
-        ({"match": replace(match, winner_seat=6)}, "winner_seat"),
-        ({"match": replace(match, seat_levels=("2",) * 5)}, "seat_levels"),
+        ({"match": replace(match, winners=(6,))}, "winners"),
+        ({"match": replace(match, winners=(2, 1))}, "winners"),
+        ({"match": replace(match, levels=("2",) * 5)}, "one per seat"),
         ({"match": match, "hand": replace(hand, declarers=(1, 2))}, "starter's side"),
         ({"match": match, "hand": replace(hand, declarers=(2, 0))}, "starter's side"),
         ({"match": match, "hand": replace(hand, starter=6)}, "starter"),
@@ -189,7 +191,7 @@ async def test_invalid_friends_records_are_refused(store: Store) -> None:
     saved = await store.save_table(table.id, table.version, {}, match=match, hand=hand)
     with pytest.raises(ValueError, match="6-seat friends match"):
         await store.save_table(saved.id, saved.version, {},
-                               match=replace(match, players=SIX[:5]))
+                               match=replace(match, players=SIX[:5], levels=("2",) * 5))
     assert (await store.match_hands("F"))[0].declarers == (0,)
 
 
@@ -231,9 +233,9 @@ async def test_a_v4_database_upgrades_with_its_rows_and_ids(
         assert (hand.mode, hand.players, hand.declarers, hand.holders[3]) == (
             "teams", (5, 6, 7, 8), (1, 3), (9, 8))
         match = await store.match_record("M")
-        assert match is not None and (match.mode, match.winner_team, match.seats) == (
-            "teams", "A", 4)
-        stats = await store.stats(1, 5)
+        assert match is not None and (match.mode, match.winners, match.seats) == (
+            "teams", (0, 2), 4)
+        stats = await store.stats(1, 5, mode="teams")
         assert (stats.matches_won, stats.held_as_opponents, stats.rated_hands) == (1, 1, 3)
         assert (await store.friends_stats(1, 5)).rating is None
     finally:
@@ -248,13 +250,22 @@ async def test_a_v4_database_upgrades_with_its_rows_and_ids(
     Path(__file__).parent / "fixtures" / "release_v0_1.sqlite3",
     Path(__file__).parents[1] / "bot" / "fixtures" / "release-1.sqlite3",
 ])
-async def test_every_release_fixture_upgrades_to_teams_records(
+async def test_every_release_fixture_upgrades_to_per_seat_records_without_loss(
         fixture: Path, tmp_path: Path, clock: FakeClock) -> None:
+    """V7 moves the four-player game's team columns onto the seats: every match seat gets
+    its team's level and whether its team won, every level point lists the seats' levels,
+    every hand seat its part (from the declarers); nothing else changes, nothing is lost."""
     path = tmp_path / "copy.sqlite3"
     path.write_bytes(fixture.read_bytes())
     with sqlite3.connect(path) as conn:
         before = {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
                   for t in ("matches", "match_seats", "hands", "hand_seats", "hand_actions")}
+        teams = {r[0]: r[1:] for r in conn.execute(
+            "SELECT id, levels_a, levels_b, winner_team FROM matches")}
+        points = conn.execute("SELECT id, levels_a, levels_b FROM match_levels"
+                              " ORDER BY id").fetchall()
+        declarers = {r[0]: r[1:] for r in conn.execute(
+            "SELECT id, starter, declarer_1, declarer_2 FROM hands")}
     conn.close()
     store = await Store.open(path, clock=clock)
     await store.close()
@@ -263,12 +274,33 @@ async def test_every_release_fixture_upgrades_to_teams_records(
         assert after == before and before["hands"] > 0
         assert conn.execute("SELECT DISTINCT mode, seats FROM matches").fetchall() == [
             ("teams", 4)]
-        assert conn.execute("SELECT COUNT(*) FROM hand_seats WHERE side IS NOT NULL"
-                            " OR level_before IS NOT NULL").fetchone() == (0,)
+        for match_id, seat, level, won, team in conn.execute(
+                "SELECT match_id, seat, level, won, team FROM match_seats"):
+            level_a, level_b, winner = teams[match_id]
+            assert (level, won, team) == ((level_a, level_b)[seat % 2],
+                                          int(winner == "AB"[seat % 2]), seat % 2)
+        assert conn.execute("SELECT id, levels FROM match_levels ORDER BY id").fetchall() == [
+            (i, json.dumps([a, b, a, b], separators=(",", ":"))) for i, a, b in points]
+        for hand_id, seat, side in conn.execute("SELECT hand_id, seat, side FROM hand_seats"):
+            starter, *sides = declarers[hand_id]
+            assert side == (None if sides[0] is None else "starter" if seat == starter
+                            else "friend" if seat in sides else "opponent")
+        assert conn.execute("SELECT COUNT(*) FROM hand_seats WHERE side IS NOT NULL").fetchone(
+            ) > (0,)
+        assert conn.execute("SELECT COUNT(*) FROM hand_seats WHERE level_before IS NOT NULL"
+                            " OR level_after IS NOT NULL").fetchone() == (0,)
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        assert max(v for (v,) in conn.execute("SELECT version FROM schema_version")) == 6
+        assert max(v for (v,) in conn.execute("SELECT version FROM schema_version")) == 7
     conn.close()
+    store = await Store.open(path, clock=clock)
+    try:
+        for hand_id, (_starter, d1, d2) in declarers.items():
+            hand = await store.hand_record(hand_id)
+            assert hand is not None
+            assert hand.declarers == (None if d1 is None else tuple(sorted((d1, d2))))
+    finally:
+        await store.close()
 
 
 def test_friends_sides_are_rated_at_their_average_skill() -> None:

@@ -89,8 +89,8 @@ async def test_reads_complete_while_another_process_holds_a_write(db_path: Path)
             assert await store.table_in_channel(20) == b
             assert [t.id for t in await store.active_tables()] == [a.id, b.id]
             assert (await store.user_settings(8)).panel == "ephemeral"
-            assert (await store.stats(1, 8)).matches_played == 0
-            assert (await store.leaderboard(1, "wins", "players")).rows == []
+            assert (await store.stats(1, 8, mode="teams")).matches_played == 0
+            assert (await store.leaderboard(1, "wins", "players", mode="teams")).rows == []
             assert (await store.guild_settings(1)).language == "en"
             assert not stalled.done()  # the write is still waiting for the foreign lock
         saved = await stalled  # the lock was released within the write's timeout

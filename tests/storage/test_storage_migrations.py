@@ -12,7 +12,7 @@ from bot.storage import DatabaseCorrupt, SchemaTooNew, StorageError, Store
 from bot.storage.sqlite.migrate import LATEST_VERSION, MIGRATIONS, migrate, split_statements
 
 ALL = [(1, "initial"), (2, "stats_views"), (3, "seasons"), (4, "turn_settings"),
-       (5, "friends"), (6, "cluster")]
+       (5, "friends"), (6, "cluster"), (7, "seats")]
 
 
 def versions(path: Path) -> list[tuple[int, str]]:
@@ -31,7 +31,7 @@ async def test_fresh_database_is_created_with_all_migrations(
     path = tmp_path / "nested" / "dir" / "t.sqlite3"  # parent dirs are created
     store = await Store.open(path, clock=clock)
     try:
-        assert store.schema_version == LATEST_VERSION == 6
+        assert store.schema_version == LATEST_VERSION == 7
         assert await store._db.read(lambda db: db.execute("PRAGMA foreign_keys").fetchone()[0])
         assert await store._db.write(lambda db: db.execute("PRAGMA foreign_keys").fetchone()[0])
     finally:
@@ -117,7 +117,7 @@ async def test_foreign_sqlite_database_is_refused(db_path: Path) -> None:
 
 
 def test_migration_files_split_into_statements() -> None:
-    assert [m.version for m in MIGRATIONS] == [1, 2, 3, 4, 5, 6]
+    assert [m.version for m in MIGRATIONS] == [1, 2, 3, 4, 5, 6, 7]
     stmts = split_statements("-- c\nCREATE TABLE a (x);\n-- tail comment\nSELECT ';';\n")
     assert stmts == ["-- c\nCREATE TABLE a (x);", "-- tail comment\nSELECT ';';"]
     with pytest.raises(RuntimeError):
@@ -155,15 +155,15 @@ async def test_v2_database_is_migrated_to_v3_as_season_one(
         assert [(s.guild_id, s.number, s.started_at, s.ended_at)
                 for g in (1, 2) for s in await store.seasons(g)] == [
             (1, 1, 40.0, None), (2, 1, 70.0, None)]
-        stats = await store.stats(1, 5, season=1)
+        stats = await store.stats(1, 5, season=1, mode="teams")
         assert (stats.season, stats.rated_hands) == (1, 3)
         assert stats.rating == pytest.approx(27.0 - 21.0)
-        pairs = await store.leaderboard(1, "rating", "partnerships")
+        pairs = await store.leaderboard(1, "rating", "partnerships", mode="teams")
         assert pairs.season == 1
         assert [(r.users, r.rated_hands) for r in pairs.rows] == [((5, 7), 3)]
         hand = await store.hand_record("M:1")
         assert hand is not None and (hand.players, hand.holders) == ((5, 6, 7, 8), ())
-        (summary,) = await store.history(10)
+        (summary,) = await store.history(10, mode="teams")
         assert summary.season == 1
     finally:
         await store.close()

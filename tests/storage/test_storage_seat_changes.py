@@ -24,7 +24,8 @@ class Table:
     def __init__(self, store: Store, table: StoredTable, key: str = "X") -> None:
         self.store, self.table, self.key = store, table, key
         self.match = MatchRecord(match_key=key, table_id=table.id, guild_id=table.guild_id,
-                                 channel_id=table.channel_id, players=LINEUP)
+                                 channel_id=table.channel_id, players=LINEUP,
+                                 mode="teams", levels=("2",) * 4)
 
     @classmethod
     async def open(cls, store: Store, channel: int = 10) -> Table:
@@ -33,7 +34,8 @@ class Table:
     def hand(self, no: int, players: tuple[int | None, ...], **kw: object) -> HandRecord:
         return replace(HandRecord(hand_key=f"{self.key}:{no}", match_key=self.key,
                                   table_id=self.table.id, hand_no=no, seed=no, level="2",
-                                  players=players, declarers=(0, 2), starter=0),
+                                  players=players, declarers=(0, 2), starter=0,
+                                  mode="teams"),
                        **kw)  # type: ignore[arg-type]
 
     async def save(self, hand: HandRecord | None = None, **match: object) -> None:
@@ -63,7 +65,7 @@ async def play_mixed_match(store: Store) -> Table:
     await t.settle(t.hand(2, (1, 5, 3, 4), holders=((1,), (2, None, 5), (3,), (4,))))
     await t.save(t.hand(3, (1, 5, 3, 4)), players=(1, 5, 3, 4), hands_played=2)
     await t.settle(t.hand(3, (1, 5, 3, 4)))
-    await t.save(hands_played=3, winner_team="A", levels_a="5")
+    await t.save(hands_played=3, winners=(0, 2), levels=("5", "2", "5", "2"))
     return t
 
 
@@ -101,8 +103,8 @@ async def test_a_player_who_comes_back_mid_hand_did_not_hold_the_seat_throughout
     await t.settle(t.hand(1, LINEUP, holders=((1,), (2, None, 2), (3,), (4,))))
     h = await store.hand_record("X:1")
     assert h is not None and h.holders == ((1,), (2, None, 2), (3,), (4,))
-    assert (await store.stats(1, 2)).hands_as_opponents == 0
-    assert (await store.stats(1, 1)).rated_hands == 0
+    assert (await store.stats(1, 2, mode="teams")).hands_as_opponents == 0
+    assert (await store.stats(1, 1, mode="teams")).rated_hands == 0
 
 
 async def test_bad_holders_are_refused(store: Store) -> None:
@@ -117,7 +119,7 @@ async def test_bad_holders_are_refused(store: Store) -> None:
 
 async def test_mixed_hands_count_only_for_those_who_held_their_seat(store: Store) -> None:
     await play_mixed_match(store)
-    one, two, three, four, five = [await store.stats(1, u) for u in (1, 2, 3, 4, 5)]
+    one, two, three, four, five = [await store.stats(1, u, mode="teams") for u in (1, 2, 3, 4, 5)]
     # users 1 and 3 held seats 0 and 2 in all three hands and declared each time
     assert (one.hands_as_declarers, one.held_as_declarers, one.levels_gained) == (3, 3, 3)
     assert (one.matches_played, one.matches_won) == (1, 1)
@@ -133,12 +135,13 @@ async def test_mixed_hands_count_only_for_those_who_held_their_seat(store: Store
 async def test_mixed_hands_are_never_rated_and_unrank_the_match(store: Store) -> None:
     await play_mixed_match(store)
     # only hand 1 (before the change) is rated
-    assert [(await store.stats(1, u)).rated_hands for u in (1, 2, 3, 4, 5)] == [1, 1, 1, 1, 0]
-    (summary,) = await store.history(10)
+    assert [(await store.stats(1, u, mode="teams")).rated_hands
+            for u in (1, 2, 3, 4, 5)] == [1, 1, 1, 1, 0]
+    (summary,) = await store.history(10, mode="teams")
     assert (summary.ranked, summary.has_computers, summary.hands_played) == (False, True, 3)
-    ranked = await store.stats(1, 1, include_computers=False)
+    ranked = await store.stats(1, 1, include_computers=False, mode="teams")
     assert (ranked.matches_played, ranked.hands_as_declarers) == (0, 0)
-    assert (await store.leaderboard(1, "wins", "players")).rows == []
+    assert (await store.leaderboard(1, "wins", "players", mode="teams")).rows == []
 
 
 async def test_a_human_to_human_change_inside_a_hand_is_not_rated(store: Store) -> None:
@@ -146,13 +149,13 @@ async def test_a_human_to_human_change_inside_a_hand_is_not_rated(store: Store) 
     await t.save(t.hand(1, LINEUP))
     await t.settle(t.hand(1, LINEUP))
     rated = [(r.users, r.rating, r.rated_hands)
-             for r in (await store.leaderboard(1, "rating", "players")).rows]
+             for r in (await store.leaderboard(1, "rating", "players", mode="teams")).rows]
     await t.save(t.hand(2, LINEUP), hands_played=1)
     await t.save(t.hand(2, (1, 6, 3, 4)), players=(1, 6, 3, 4))  # four distinct humans
     await t.settle(t.hand(2, (1, 6, 3, 4)))
     assert [(r.users, r.rating, r.rated_hands)
-            for r in (await store.leaderboard(1, "rating", "players")).rows] == rated
-    assert (await store.stats(1, 6)).rating is None
+            for r in (await store.leaderboard(1, "rating", "players", mode="teams")).rows] == rated
+    assert (await store.stats(1, 6, mode="teams")).rating is None
     h = await store.hand_record("X:2")
     assert h is not None and h.changed_seats == (1,)
 
@@ -166,10 +169,10 @@ async def test_seat_swaps_between_hands_keep_hands_but_not_the_match(store: Stor
     swapped = (1, 4, 3, 2)
     await t.save(t.hand(2, swapped), players=swapped, hands_played=1)
     await t.settle(t.hand(2, swapped))
-    await t.save(hands_played=2, winner_team="A")
-    assert [(await store.stats(1, u)).rated_hands for u in LINEUP] == [2, 2, 2, 2]
-    assert [(await store.stats(1, u)).matches_played for u in LINEUP] == [1, 0, 1, 0]
-    assert [(await store.stats(1, u)).hands_as_opponents for u in (2, 4)] == [2, 2]
+    await t.save(hands_played=2, winners=(0, 2))
+    assert [(await store.stats(1, u, mode="teams")).rated_hands for u in LINEUP] == [2, 2, 2, 2]
+    assert [(await store.stats(1, u, mode="teams")).matches_played for u in LINEUP] == [1, 0, 1, 0]
+    assert [(await store.stats(1, u, mode="teams")).hands_as_opponents for u in (2, 4)] == [2, 2]
 
 
 async def test_computer_replacements_from_the_release_still_count_as_before(
@@ -178,5 +181,5 @@ async def test_computer_replacements_from_the_release_still_count_as_before(
     """Before holders existed a leaver's seat simply became a computer: unchanged rules."""
     await play_match(store, guild=1, channel=10, match_key="M", players=(1, None, 3, None),
                      hands=[H("A", 60, "declarers", 1)], winner="A")
-    s = await store.stats(1, 1)
+    s = await store.stats(1, 1, mode="teams")
     assert (s.matches_played, s.hands_as_declarers, s.rated_hands) == (1, 1, 0)

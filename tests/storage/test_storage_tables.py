@@ -25,12 +25,14 @@ PLAYERS = (11, 12, 13, 14)
 
 def match_for(t: StoredTable, **kw: object) -> MatchRecord:
     return replace(MatchRecord(match_key=f"{t.id}:1", table_id=t.id, guild_id=t.guild_id,
-                               channel_id=t.channel_id, players=PLAYERS), **kw)  # type: ignore[arg-type]
+                               channel_id=t.channel_id, players=PLAYERS, mode="teams",
+                               levels=("2",) * 4), **kw)  # type: ignore[arg-type]
 
 
 def hand_for(t: StoredTable, no: int = 1, **kw: object) -> HandRecord:
     return replace(HandRecord(hand_key=f"{t.id}:1:{no}", match_key=f"{t.id}:1", table_id=t.id,
-                              hand_no=no, seed=2**80 + no, level="2", players=PLAYERS),
+                              hand_no=no, seed=2**80 + no, level="2", players=PLAYERS,
+                              mode="teams"),
                    **kw)  # type: ignore[arg-type]
 
 
@@ -81,7 +83,7 @@ async def test_stale_version_writes_nothing(store: Store) -> None:
     with pytest.raises(StaleVersion) as err:
         await store.save_table(
             t.id, 1, {"v": "stale"}, status="ended", deadline=1.0,
-            match=match_for(t, levels_a="5"), hand=hand_for(t, 2),
+            match=match_for(t, levels=("5", "2", "5", "2")), hand=hand_for(t, 2),
             actions=[HandAction(f"{t.id}:1:1", 0, {"x": 1})],
         )
     assert (err.value.expected, err.value.actual) == (1, 2)
@@ -90,7 +92,7 @@ async def test_stale_version_writes_nothing(store: Store) -> None:
     h1 = await store.hand_record(f"{t.id}:1:1")
     assert h1 is not None and h1.actions == []
     m = await store.match_record(f"{t.id}:1")
-    assert m is not None and m.levels_a == "2"
+    assert m is not None and m.levels[0] == "2"
 
 
 async def test_invalid_record_rolls_back_the_whole_save(store: Store) -> None:
@@ -102,7 +104,7 @@ async def test_invalid_record_rolls_back_the_whole_save(store: Store) -> None:
     assert await store.load_table(t.id) == t
     with pytest.raises(ValueError, match="no match"):
         await store.save_table(t.id, 1, {"v": 1}, hand=hand_for(t))
-    with pytest.raises(ValueError, match="partner seats"):
+    with pytest.raises(ValueError, match="starter's side"):
         await store.save_table(t.id, 1, {}, match=match_for(t), hand=hand_for(t, declarers=(0, 1)))
     t = await store.save_table(t.id, 1, {}, match=match_for(t), hand=hand_for(t),
                                actions=[HandAction(f"{t.id}:1:1", 0, {})])

@@ -63,10 +63,36 @@ class BoolAsInt(Dumper):
         return b"1" if obj else b"0"
 
 
+IDLE_IN_TRANSACTION = 2.0
+"""Seconds a session may sit idle inside a transaction before the server ends it
+(``idle_in_transaction_session_timeout``): a process paused mid-transaction (SIGSTOP, a
+long GC, a frozen VM) lets go of its row locks and its SERIALIZABLE snapshot this soon,
+well below a shard lease (`Config.lease_seconds`, 15 s; the lease must stay above it), so
+a take-over and the other clusters' writes never wait for it longer."""
+STATEMENT_TIMEOUT = 10.0
+"""Seconds any one statement (and any lock wait) may take by default; a write sets its own
+tighter ones from its write timeout (`Database._begin_write`)."""
+
+SESSION_SETTINGS = (
+    ("idle_in_transaction_session_timeout", IDLE_IN_TRANSACTION),
+    ("statement_timeout", STATEMENT_TIMEOUT),
+    ("lock_timeout", STATEMENT_TIMEOUT),
+)
+"""What `configure` sets on every connection (milliseconds on the server), so a stock
+server needs no setting of its own; every user may set these (no superuser right)."""
+
+
+def session_sql(settings: tuple[tuple[str, float], ...] = SESSION_SETTINGS) -> str:
+    """The ``SET`` statements giving a session `settings` (seconds)."""
+    return "; ".join(f"SET {name} = {max(1, int(seconds * 1000))}"
+                     for name, seconds in settings)
+
+
 def configure(conn: psycopg.Connection[Any]) -> None:
     """Set up a new connection: autocommit (the engine writes BEGIN/COMMIT itself), rows
-    as `PgRow`, booleans as 0/1."""
+    as `PgRow`, booleans as 0/1, the session's timeouts (`SESSION_SETTINGS`)."""
     conn.autocommit = True
+    conn.execute(session_sql())
     conn.row_factory = pg_row
     conn.adapters.register_dumper(bool, BoolAsInt)
 

@@ -17,7 +17,15 @@ of a save race then finds the table stale). The table save is also an
 
 Faults: a write must finish within ``write_timeout`` seconds of being asked (pool wait,
 lock waits — ``lock_timeout`` — and retries included), else `StorageBusy`, nothing
-written. A connection lost before COMMIT was sent rolled everything back on the server:
+written. A serialisation failure is re-run after a jittered, exponentially growing pause
+(`backoff`), never at once: a frozen transaction that keeps failing others' must not turn
+the retries into a storm. Every session ends a transaction left idle longer than
+`connection.IDLE_IN_TRANSACTION` (set on connect), so a process paused mid-transaction
+holds nobody up for long. The server's "unavailable" answers — SQLSTATE classes 08
+(connection), 25 (such a session ended, e.g. 25P03) and 57 (operator intervention:
+shutdown, crash, "cannot connect now"; not 57014, a cancelled statement, which is busy) —
+are a lost connection: re-run on another while time remains, then `DatabaseUnavailable`.
+A connection lost before COMMIT was sent rolled everything back on the server:
 the job is run again on another connection while time remains. A connection lost during
 COMMIT leaves the outcome unknown: the caller's ``verify`` job reads whether it happened
 (a save: is the table at the new version with our document?), else the job runs again;
@@ -28,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +46,7 @@ import psycopg
 import psycopg.errors
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool, PoolTimeout
+from psycopg_pool.base import AttemptWithBackoff
 
 from bot.storage.address import display
 from bot.storage.errors import (
@@ -49,6 +59,7 @@ from bot.storage.interface import DEFAULT_READERS, DEFAULT_WRITE_TIMEOUT, Job
 from bot.storage.threads import Threaded
 
 from .connection import PgConnection, configure
+from .listen import Listener, Wake
 from .migrate import migrate, prove_writable
 
 T = TypeVar("T")
@@ -67,6 +78,46 @@ _BUSY = (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled)
 _NO_RIGHTS = (psycopg.errors.InsufficientPrivilege, psycopg.errors.ReadOnlySqlTransaction)
 _LOST = (psycopg.OperationalError, psycopg.InterfaceError)
 """Connection lost, server shutting down, cannot connect."""
+UNAVAILABLE_CLASSES = ("08", "25", "57")
+"""SQLSTATE classes meaning the server or the session cannot be used now (see the module)."""
+BACKOFF_FIRST = 0.005
+"""Seconds: the first retry's pause is at most this long (`backoff`)."""
+BACKOFF_MOST = 0.25
+"""Seconds: no retry waits longer than this."""
+
+
+def unavailable(exc: psycopg.Error) -> bool:
+    """True when `exc` says the connection or the server is out of use (see the module):
+    try again elsewhere, later."""
+    if isinstance(exc, _BUSY + _NO_RIGHTS):
+        return False
+    state = exc.sqlstate or ""
+    return isinstance(exc, _LOST) or state[:2] in UNAVAILABLE_CLASSES
+
+
+def backoff(attempt: int, remaining: float, rand: Callable[[], float] = random.random
+            ) -> float:
+    """The pause before retry `attempt` (0, 1, ...): "full jitter", uniform below
+    ``BACKOFF_FIRST * 2**attempt`` capped at `BACKOFF_MOST`, never past the deadline."""
+    most = min(BACKOFF_MOST, BACKOFF_FIRST * 2.0 ** attempt)
+    return max(0.0, min(remaining, rand() * most))
+
+
+class _SteadyAttempt(AttemptWithBackoff):
+    """The pool's reconnection attempts once a second (±10 %), not doubling: after an
+    outage of any length the pool is whole again about a second after the server is."""
+
+    DELAY_BACKOFF = 1.0
+
+
+class SteadyPool(ConnectionPool[Any]):
+    """psycopg's pool, reconnecting at a steady pace (`_SteadyAttempt`): its own backoff
+    doubles from 1 s, so a 30 s outage could leave it waiting 30 s more."""
+
+    def _add_connection(self, attempt: AttemptWithBackoff | None,
+                        growing: bool = False) -> None:
+        super()._add_connection(
+            attempt or _SteadyAttempt(timeout=self.reconnect_timeout), growing)
 
 
 def reason(exc: BaseException) -> str:
@@ -104,7 +155,7 @@ class Database(Threaded):
         path = display(url)
         await asyncio.to_thread(cls._prepare, url, path, clock)
         size = max(1, readers) + writers
-        pool: ConnectionPool[Any] = ConnectionPool(
+        pool: ConnectionPool[Any] = SteadyPool(
             url, min_size=size, max_size=size, open=False, configure=configure,
             kwargs={"connect_timeout": CONNECT_TIMEOUT}, name="tractor",
             reconnect_timeout=3600.0)
@@ -149,6 +200,13 @@ class Database(Threaded):
         deadline = time.perf_counter() + self.write_timeout
         return await self._submit(self._write_pool, self._run, job, verify, deadline, True)
 
+    def listener(self, channel: str, wake: Wake) -> Listener:
+        """`channel`'s notifications handed to the running loop (`Listener`; not started),
+        on a connection of its own."""
+        conninfo = self._pool.conninfo
+        assert isinstance(conninfo, str)  # `open` gives the pool its address
+        return Listener(conninfo, channel, asyncio.get_running_loop(), wake)
+
     async def close(self) -> None:
         """Finish queued transactions, then close the pool. Safe to call twice."""
         if self._closed:
@@ -168,19 +226,20 @@ class Database(Threaded):
         """Run ``job`` until it commits, raises, or runs out of time (see the module)."""
         lost: BaseException | None = None
         unknown = False
+        attempt = 0
         while True:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 if unknown:
                     raise DatabaseUnavailable(self.path, "the connection was lost while"
                                               " committing; the change may not be saved")
-                if lost is not None and not write:
+                if lost is not None:
                     raise DatabaseUnavailable(self.path, reason(lost)) from lost
                 raise StorageBusy(self.path, self.write_timeout)
             try:
                 conn = self._pool.getconn(timeout=remaining)
-            except PoolTimeout as exc:
-                lost = lost or exc
+            except PoolTimeout as exc:  # a write waiting for a connection is busy
+                lost = lost or (None if write else exc)
                 continue
             try:
                 if unknown and verify is not None:
@@ -191,6 +250,8 @@ class Database(Threaded):
                 return self._once(conn, job, self._begin_write(remaining) if write
                                   else _BEGIN_READ)
             except _RETRY:
+                time.sleep(backoff(attempt, deadline - time.perf_counter()))
+                attempt += 1
                 continue
             except _BUSY as exc:
                 raise StorageBusy(self.path, self.write_timeout) from exc
@@ -204,7 +265,9 @@ class Database(Threaded):
                                               ) from exc.__cause__
                 unknown = True
                 lost = exc.__cause__
-            except _LOST as exc:
+            except psycopg.Error as exc:
+                if not unavailable(exc):
+                    raise
                 lost = exc
                 time.sleep(min(0.05, max(0.0, deadline - time.perf_counter())))
             finally:
@@ -231,7 +294,7 @@ class Database(Threaded):
             raise
         try:
             conn.execute("COMMIT")
-        except _LOST as exc:
+        except psycopg.Error as exc:
             if conn.broken or conn.closed:
                 raise _Unknown from exc
             raise
