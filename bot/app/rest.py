@@ -3,7 +3,7 @@ token through ``HTTPClient.request`` — each message sent, edited or deleted by
 — first waits for `RestBudget.acquire`; interaction endpoints (`bot.runtime.budget.counted`)
 go straight through.
 
-The hook wraps the client's ``request`` on the instance, so it sits above whatever
+The hook is the client's ``request`` on the instance, so it sits above whatever
 transport is below: discord.py's own (its per-route buckets, its 429 handling) in
 production, SimCord's in-memory router in tests, which still sees every call. Interaction
 answers, original-response edits and follow-ups mostly travel through discord.py's
@@ -27,13 +27,12 @@ __all__ = ["install_budget"]
 
 def install_budget(http: HTTPClient, budget: RestBudget) -> None:
     """Make every counted call of `http` wait for `budget` first (a budget installed
-    before is replaced)."""
-    request = getattr(http.request, "__wrapped__", http.request)
+    before is replaced). The client's own ``request`` is looked up on its class at each
+    call, so whatever sits there (SimCord's transport, a test's wrapper) still runs."""
 
     async def budgeted(route: Route, **kwargs: Any) -> Any:
         if counted(route.path):
             await budget.acquire()
-        return await request(route, **kwargs)
+        return await type(http).request(http, route, **kwargs)
 
-    budgeted.__wrapped__ = request  # type: ignore[attr-defined]
     http.request = budgeted  # type: ignore[method-assign]
