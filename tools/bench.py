@@ -313,6 +313,8 @@ class _Bench:
         """Per table, the commits (step, when) its table message does not show yet."""
         self.staleness: list[float] = []
         """Each commit → the table message showing its step (or a later one)."""
+        self.rendered: dict[int, int] = {}
+        """The step each table message was last drawn at (`_watch_table_renders`)."""
 
     def noticed(self, table_id: int, step: int, seat: int) -> None:
         """`seat`'s person sees the panel of `step`, at which it is their turn."""
@@ -327,6 +329,7 @@ class _Bench:
         table_id = self.channel_tables.get(channel_id)
         if table_id is None:
             return
+        step = self.rendered.get(table_id, step)
         pending = self.unshown[table_id]
         while pending and pending[0][0] <= step:
             self.staleness.append(when - pending.pop(0)[1])
@@ -504,6 +507,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         meter._patch(module, "asyncio", _WallAsyncio())
     meter._patch(publish, "time", _WallTime())
     meter.shown = bench.shown
+    _watch_table_renders(meter, bench)
     changed = {"edit_interval": config.edit_interval, "action_delay": config.action_delay,
                "rest_budget": config.rest_budget}
     bot.publisher.config = bot.publisher.config.with_changes(**changed)
@@ -610,6 +614,22 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             "-" if doc.get_match() is None else doc.get_match().phase.name.lower()
             for doc in bench.docs.values())),
     }
+
+
+def _watch_table_renders(meter: _Meter, bench: _Bench) -> None:
+    """Note the step each table message is drawn at (`bench.rendered`): its buttons no
+    longer carry it (bot/ui/panels.py ``TABLE_STEP``), and the publisher sends what it drew
+    next, so a table message sent or edited shows the step its table was last drawn at."""
+    import bot.ui.panels as panels
+    view = getattr(panels, "table_view", None)
+    if view is None:
+        return
+
+    def table_view(doc: Any, table_id: int, *args: Any, **kwargs: Any) -> Any:
+        bench.rendered[table_id] = doc.step
+        return view(doc, table_id, *args, **kwargs)
+
+    meter._patch(panels, "table_view", table_view)
 
 
 def _budget(bot: Any, rate: float) -> Any:
