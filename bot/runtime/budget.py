@@ -212,7 +212,7 @@ class Pressure:
 
     PERIOD = 2.0
     TARGET = 0.9
-    EASE = 0.65
+    EASE = 0.75
     EASE_STEP = 0.8
     MAX_STRETCH = MAX_TABLE_INTERVAL
     LOG_EVERY = 60.0
