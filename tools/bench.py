@@ -92,6 +92,7 @@ import dataclasses
 import importlib
 import itertools
 import json
+import math
 import os
 import random
 import sys
@@ -110,12 +111,14 @@ from tools.bench_meter import (
     _ms,
     _Press,
     _WallAsyncio,
+    _WallTime,
     _Window,
     click,
     pin_process,
+    real_monotonic,
     wall_sleep,
 )
-from tools.bench_traffic import traffic_lines
+from tools.bench_traffic import GlobalLimit, limit_lines, traffic_lines
 
 __all__ = ["BenchConfig", "_LagProbe", "_Meter", "main", "run_bench", "sweep_row"]
 
@@ -197,12 +200,13 @@ class _Human:
         await self.bench.changed(self.table_id, step, ready=self.seat)
 
     async def panel_at(self, step: int) -> Any:
-        """Wait until the DM panel shows `step`."""
+        """Wait until the DM panel shows `step` (or a later one: the table moved on while
+        it was being drawn, as the declarations do with computers that wait)."""
         event = self.bench.meter.channel_events.setdefault(
             self.actor.user.dm_channel.id, asyncio.Event())
         while not self.bench.stopping:
             panel = self.panel()
-            if panel is not None and any(_verb(c)[1] == step for c in _components(panel)):
+            if panel is not None and any(_verb(c)[1] >= step for c in _components(panel)):
                 return panel
             event.clear()
             await event.wait()
@@ -226,6 +230,7 @@ class _Human:
             panel = await self.panel_at(step)
             if panel is None:
                 return
+            bench.noticed(self.table_id, step, self.seat)
             await wall_sleep(self.rng.uniform(0, 2 * bench.config.think))
             if bench.stopping or bench.docs[self.table_id].step != step:
                 continue
@@ -297,6 +302,43 @@ class _Bench:
         self.stopping = False
         self.autopilot: list[int] = []
         """Tables whose creator's seat the computer plays (``humans=0``)."""
+        self.step_times: dict[tuple[int, int], float] = {}
+        """When each (table, step) was committed."""
+        self.notices: list[float] = []
+        """A person's turn: the commit that made it → their DM panel showing that step."""
+        self._noticed: set[tuple[int, int, int]] = set()
+        self.channel_tables: dict[int, int] = {}
+        """Table channels → their table."""
+        self.unshown: dict[int, list[tuple[int, float]]] = defaultdict(list)
+        """Per table, the commits (step, when) its table message does not show yet."""
+        self.staleness: list[float] = []
+        """Each commit → the table message showing its step (or a later one)."""
+        self.rendered: dict[int, int] = {}
+        """The step each table message was last drawn at (`_watch_table_renders`)."""
+
+    def noticed(self, table_id: int, step: int, seat: int) -> None:
+        """`seat`'s person sees the panel of `step`, at which it is their turn."""
+        key = (table_id, step, seat)
+        committed = self.step_times.get((table_id, step))
+        if key not in self._noticed and committed is not None:
+            self._noticed.add(key)
+            self.notices.append(time.perf_counter() - committed)
+
+    def shown(self, channel_id: int, step: int, when: float) -> None:
+        """A message of `channel_id` now shows `step` (the meter's `shown`)."""
+        table_id = self.channel_tables.get(channel_id)
+        if table_id is None:
+            return
+        step = self.rendered.get(table_id, step)
+        pending = self.unshown[table_id]
+        while pending and pending[0][0] <= step:
+            self.staleness.append(when - pending.pop(0)[1])
+
+    def stale_at_end(self, now: float) -> None:
+        """Commits the table messages never showed: their lag so far."""
+        for pending in self.unshown.values():
+            self.staleness.extend(now - committed for _, committed in pending)
+            pending.clear()
 
     def hook(self, service: Any) -> Callable[[], None]:
         """Watch every commit (the service's `_after_commit`), and arm no timer but
@@ -315,7 +357,9 @@ class _Bench:
         def after_commit(tx: Any) -> None:
             from engine.events import HandSettled
             self.docs[tx.table_id] = tx.doc
-            self.commit_times[tx.table_id] = time.perf_counter()
+            now = self.commit_times[tx.table_id] = time.perf_counter()
+            self.step_times[tx.table_id, tx.doc.step] = now
+            self.unshown[tx.table_id].append((tx.doc.step, now))
             self.moves += len(tx.actions)
             for action in tx.actions:
                 seat = action.action.get("seat")
@@ -388,6 +432,7 @@ async def _setup(env: Any, bench: _Bench, humans: int) -> list[_Human]:
         loaded = await bot.service.load(stored.id)
         doc = loaded[1]
         bench.docs.setdefault(stored.id, doc)
+        bench.channel_tables[channel.id] = stored.id
         if humans == 0:
             bench.autopilot.append(stored.id)
             continue
@@ -417,7 +462,7 @@ async def run_bench(config: BenchConfig) -> dict[str, Any]:
     bot = create_bot(database, config=Config(
         action_delay=0.0, edit_interval=0.0, hand_pause=0.0, start_delay=0.0,
         computer_player=config.computer, seed=config.seed, restart_grace=15.0,
-        sync_commands=True, workers=config.workers))
+        sync_commands=True, workers=config.workers, rest_budget=math.inf))
     try:
         async with simcord.run(bot, settle_timeout=60.0) as env:
             if config.workers and (config.worker_cpus is not None or config.worker_nice != 10):
@@ -454,12 +499,24 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     repository = bot.service.repository
     meter.calibrate()
     meter.install(bot._connection, in_process=_pool(bot) is None)
+    import bot.services.autopilot as autopilot_module
     import bot.ui.edits as edits
     import bot.ui.publish as publish
-    for module in (publish, edits):  # the publisher's edit interval, late deferrals
+    # the publisher's edit interval, late deferrals, the computers' wait: in real time
+    for module in (publish, edits, autopilot_module):
         meter._patch(module, "asyncio", _WallAsyncio())
-    bot.publisher.config = bot.publisher.config.with_changes(
-        edit_interval=config.edit_interval)
+    meter._patch(publish, "time", _WallTime())
+    meter.shown = bench.shown
+    _watch_table_renders(meter, bench)
+    changed = {"edit_interval": config.edit_interval, "action_delay": config.action_delay,
+               "rest_budget": config.rest_budget}
+    bot.publisher.config = bot.publisher.config.with_changes(**changed)
+    autopilot_of = getattr(bot.service, "autopilot", None)
+    if autopilot_of is not None:
+        autopilot_of.config = autopilot_of.config.with_changes(**changed)
+    budget = _budget(bot, config.rest_budget)
+    limit = GlobalLimit(config.limit, clock=real_monotonic)
+    undo_limit = limit.install()
     loop = asyncio.get_running_loop()
 
     def autopilot(tx: Any) -> None:
@@ -475,8 +532,10 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         stats_before = Counter(repository.stats)
         bench.moves = bench.hands = bench.computer_moves = 0
         for kept in (bench.commits, bench.acks, bench.picks, bench.own_panels,
-                     bench.failures):
+                     bench.failures, bench.notices, bench.staleness):
             kept.clear()
+        limit.clear()
+        granted0, waited0 = _budget_sums(budget)
         with _Window(meter, loop, config.lag_every, config.stacks,
                      profile=config.profile) as window:
             drawn0 = _drawn(bot)
@@ -485,6 +544,10 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             ending.add_done_callback(lambda _: bench.stop())
             stopper = asyncio.ensure_future(_wait_stop(bench))
             await stopper
+            now = time.perf_counter()
+            unacknowledged = sum(1 for press in meter.presses.values()
+                                 if press.acked is None and now - press.sent > 3.0)
+            bench.stale_at_end(now)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -495,7 +558,14 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
     finally:
         for task in tasks:
             task.cancel()
+        if autopilot_of is not None:  # no computer turn may sleep on SimCord's clock after
+            autopilot_of.config = autopilot_of.config.with_changes(action_delay=0.0)
+        undo_limit()
         meter.uninstall()
+        # the publisher's clock is SimCord's again: its last edits' real times would make
+        # it wait for ages before the next (the edit interval counts from them)
+        bot.publisher.config = bot.publisher.config.with_changes(edit_interval=0.0)
+        getattr(bot.publisher, "_last_edit", {}).clear()
     stats = Counter(repository.stats)
     stats.subtract(stats_before)
     moves, hands = bench.moves, bench.hands
@@ -517,6 +587,12 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         "computer_moves_per_second": round(bench.computer_moves / shared["seconds"], 1),
         "worker_core_share": round(workers_cpu / shared["seconds"], 2),
         "first_reply_ms": _ms(bench.acks),
+        "turn_notice_ms": _ms(bench.notices),
+        "table_staleness_ms": _ms(bench.staleness),
+        "unacknowledged": unacknowledged,
+        "action_delay": config.action_delay,
+        "global": limit.report(moves, shared["seconds"]),
+        "budget": _budget_report(budget, granted0, waited0, config.edit_interval),
         "cpu_s": {"total": round(cpu, 3), "loop_process": round(loop_cpu, 3),
                   "think": round(meter.cpu["think"], 3),
                   "render": round(meter.cpu["render"], 3),
@@ -538,6 +614,61 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             "-" if doc.get_match() is None else doc.get_match().phase.name.lower()
             for doc in bench.docs.values())),
     }
+
+
+def _watch_table_renders(meter: _Meter, bench: _Bench) -> None:
+    """Note the step each table message is drawn at (`bench.rendered`): its buttons no
+    longer carry it (bot/ui/panels.py ``TABLE_STEP``), and the publisher sends what it drew
+    next, so a table message sent or edited shows the step its table was last drawn at."""
+    import bot.ui.panels as panels
+    view = getattr(panels, "table_view", None)
+    if view is None:
+        return
+
+    def table_view(doc: Any, table_id: int, *args: Any, **kwargs: Any) -> Any:
+        bench.rendered[table_id] = doc.step
+        return view(doc, table_id, *args, **kwargs)
+
+    meter._patch(panels, "table_view", table_view)
+
+
+def _budget(bot: Any, rate: float) -> Any:
+    """Give the bot a REST budget of `rate` on the real clock (it was set up without one:
+    SimCord's clock stands still in the bench); None for a bot from before the budget."""
+    try:
+        from bot.app.rest import install_budget
+        from bot.runtime.budget import RestBudget
+    except ImportError:
+        return None
+    budget = RestBudget(rate, clock=real_monotonic, sleep=wall_sleep)
+    install_budget(bot.http, budget)
+    bot.budget = bot.publisher.budget = budget
+    return budget
+
+
+def _budget_sums(budget: Any) -> tuple[Counter[Any], dict[Any, float]]:
+    if budget is None:
+        return Counter(), {}
+    return Counter(budget.granted), dict(budget.waited)
+
+
+def _budget_report(budget: Any, granted0: Counter[Any], waited0: dict[Any, float],
+                   base: float) -> dict[str, Any] | None:
+    """Calls granted in the window by priority, their mean wait, the longest wait (of the
+    whole run), the table interval at the end."""
+    if budget is None:
+        return None
+    from bot.runtime.budget import Priority
+    out: dict[str, Any] = {"rate": budget.rate,
+                           "table_interval_s": round(budget.table_interval(base), 2)}
+    for priority in Priority:
+        granted = budget.granted[priority] - granted0[priority]
+        waited = budget.waited[priority] - waited0.get(priority, 0.0)
+        out[priority.name.lower()] = {
+            "granted": granted,
+            "mean_wait_ms": None if not granted else round(waited / granted * 1000, 1),
+            "longest_wait_ms": round(budget.longest[priority] * 1000, 1)}
+    return out
 
 
 def _workers(bot: Any) -> Any:
@@ -627,6 +758,17 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
     yield (f"  discord.py's event parsers (the bot's; SimCord's hooks inside included): "
            f"{report.get('discord_py_parse')}")
     yield from traffic_lines(report)
+    yield from limit_lines(report)
+    for key, label in (("turn_notice_ms", "turn notice"),
+                       ("table_staleness_ms", "table lag")):
+        entry = report.get(key)
+        if entry is not None:  # (a report from before issue 36 has none)
+            yield (f"  {label:14} p50 {entry['p50']} ms, p99 {entry['p99']} ms, "
+                   f"max {entry['max']} ms (n={entry['n']})")
+    if "unacknowledged" in report:
+        yield f"  unacknowledged interactions: {report['unacknowledged']}"
+    if report.get("budget"):
+        yield f"  REST budget: {report['budget']}"
     if report["failures"]:
         yield f"  failures: {report['failures']}"
     yield f"  tables at the end, by phase: {report['phases']}"
@@ -661,6 +803,28 @@ def sweep_row(report: dict[str, Any]) -> str:
             f"{cpu['loop_process'] / moves * 1000:.1f} ms | "
             f"{cpu['workers'] / moves * 1000:.1f} ms | {counts} | "
             f"{report['load_average'][0]} |")
+
+
+COMPARE_HEADER = ("| REST budget | commits/s | global calls a commit | global calls/s "
+                  "(busiest second) | global 429s | interaction calls a commit | "
+                  "own panel after Play p99 | turn notice p50 / p99 | table lag p50 / p99 | "
+                  "unacknowledged |")
+
+
+def compare_row(report: dict[str, Any]) -> str:
+    """One Markdown row of a budget run (`COMPARE_HEADER`): the global-limit figures."""
+    def pair(key: str) -> str:
+        entry = report[key]
+        return f"{_num(entry['p50'])} / {_num(entry['p99'])} ms"
+    limits = report["global"]
+    budget = report.get("budget") or {}
+    rate = budget.get("rate", math.inf)
+    return (f"| {'none' if math.isinf(rate) else rate} | {report['moves_per_second']} | "
+            f"{limits['global_per_commit']} | {limits['global_per_second']} "
+            f"({limits['global_busiest_second']}; limit {limits['limit']}) | "
+            f"{limits['global_429']} | {limits['interaction_per_commit']} | "
+            f"{_num(report['play_to_panel_ms']['p99'])} ms | {pair('turn_notice_ms')} | "
+            f"{pair('table_staleness_ms')} | {report['unacknowledged']} |")
 
 
 def _num(value: float | None) -> str:
@@ -739,6 +903,18 @@ def main(argv: list[str] | None = None) -> int:
                              "loop from another thread, which the loop pays)")
     parser.add_argument("--stacks", type=int, default=8,
                         help="print the loop's N most frequent stacks while it lagged")
+    parser.add_argument("--action-delay", type=float, default=0.0,
+                        help="seconds a computer waits before its move (the bot's default "
+                             "is 1; the realistic pace)")
+    parser.add_argument("--rest-budget", type=float, default=math.inf,
+                        help="the bot's REST budget (REST_BUDGET, calls a second; default: "
+                             "none). Scaled: 10 tables under 0.9/s stand for 500 under 45/s")
+    parser.add_argument("--limit", type=float, default=None,
+                        help="simulate Discord's global limit at this many calls a second "
+                             "(a counted call past it gets a global 429)")
+    parser.add_argument("--compare", action="store_true",
+                        help="run twice, without the REST budget and with --rest-budget, "
+                             "and print the two side by side")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--floor", action="store_true",
                         help="run the floor instead (tools/bench_floor.py): a minimal "
@@ -781,14 +957,16 @@ def _main(args: argparse.Namespace, server: Any) -> int:
     if args.pin:
         loop_cpus, worker_cpus = loop_cpus or (0,), worker_cpus or (1,)
     reports = []
-    for tables in args.sweep or [args.tables]:
+    budgets = [math.inf, args.rest_budget] if args.compare else [args.rest_budget]
+    for tables, rest_budget in itertools.product(args.sweep or [args.tables], budgets):
         config = BenchConfig(tables=tables, seconds=args.seconds, hands=args.hands,
                              humans=args.humans, think=args.think, computer=args.computer,
                              seed=args.seed, workers=args.workers,
                              edit_interval=args.edit_interval, loop_cpus=loop_cpus,
                              worker_cpus=worker_cpus, stacks=args.stacks,
                              worker_nice=args.worker_nice, warmup=args.warmup,
-                             lag_every=args.lag_every,
+                             lag_every=args.lag_every, action_delay=args.action_delay,
+                             rest_budget=rest_budget, limit=args.limit,
                              database=server.new_database("bench") if server is not None
                              else args.database)
         report, lines = _run(config, args.floor, args.floor_recipe, args.floor_store)
@@ -804,7 +982,12 @@ def _main(args: argparse.Namespace, server: Any) -> int:
             print(json.dumps(report, indent=2), flush=True)
         else:
             print("\n".join(lines), flush=True)
-    if args.sweep and not args.json and not args.floor:
+    if args.compare and not args.json and not args.floor:
+        print("\n" + COMPARE_HEADER)
+        print("|---" * COMPARE_HEADER.count(" | ") + "|---|")
+        for report in reports:
+            print(compare_row(report))
+    elif args.sweep and not args.json and not args.floor:
         print("\n" + SWEEP_HEADER)
         print("|---" * SWEEP_HEADER.count(" | ") + "|---|")
         for report in reports:

@@ -12,6 +12,7 @@ import contextlib
 import cProfile
 import functools
 import gc
+import math
 import os
 import re
 import sys
@@ -26,7 +27,7 @@ from typing import Any, cast
 from tools.bench_attribute import profile_layers, profile_top
 from tools.bench_traffic import Traffic
 
-__all__ = ["BenchConfig", "click", "pin_process", "wall_sleep"]
+__all__ = ["BenchConfig", "click", "pin_process", "real_monotonic", "wall_sleep"]
 
 
 @dataclass(slots=True)
@@ -59,6 +60,14 @@ class BenchConfig:
     profile: bool = False
     """Profile the loop's thread while measuring (``profile_s``: seconds by layer,
     `tools.bench_attribute`)."""
+    action_delay: float = 0.0
+    """Seconds a computer waits before its move (the bot's default, 1 s, is the realistic
+    pace; 0: as fast as they think)."""
+    rest_budget: float = math.inf
+    """The bot's REST budget (`Config.rest_budget`, calls a second; inf: no governor)."""
+    limit: float | None = None
+    """Discord's global limit, simulated (`tools.bench_traffic.GlobalLimit`): counted
+    calls past it in any second get a global 429; None: no limit, only counted."""
     """Report the loop's `stacks` most frequent stacks while it lagged (0: none)."""
 
 
@@ -121,6 +130,11 @@ class _Meter:
         """CPU seconds each kind of window costs outside what it counts (`calibrate`)."""
         self.traffic = Traffic()
         """The bot's HTTP calls by kind (counted inside the simulator's window)."""
+        self.token_channels: dict[str, int] = {}
+        """The channel of each interaction (by token): its edits and follow-ups land there."""
+        self.shown: Callable[[int, int, float], None] | None = None
+        """Told (channel, step, when) each time a message with the bot's components is sent
+        or edited in a channel (by id): what step it shows (the table message's staleness)."""
         self._depth = _DEPTH
 
     @staticmethod
@@ -384,6 +398,10 @@ class _Meter:
         now = time.perf_counter()
         found = self.TOKEN.match(path)
         if found is not None:
+            channel_id = self.token_channels.get(found.group(1))
+            event = None if channel_id is None else self.channel_events.get(channel_id)
+            if event is not None:
+                event.set()  # an answer, a token edit, a follow-up: their panel may change
             press = self.presses.get(found.group(1))
             if press is not None:
                 callback = path.endswith("/callback")
@@ -411,11 +429,24 @@ class _Meter:
             event = self.channel_events.get(int(found.group(1)))
             if event is not None:
                 event.set()
+            step = _step_shown(payload)
+            if self.shown is not None and step is not None:
+                self.shown(int(found.group(1)), step, now)
 
     def uninstall(self) -> None:
         for undo in reversed(self.restore):
             undo()
         self.restore.clear()
+
+
+def _step_shown(payload: Any) -> int | None:
+    """The step a message's components carry (``tr:{table}:{hand}:{step}:...``), if any."""
+    rows = payload.get("components") if isinstance(payload, dict) else None
+    steps = [int(parts[3]) for row in rows or () if isinstance(row, dict)
+             for item in row.get("components", ()) if isinstance(item, dict)
+             for parts in [str(item.get("custom_id") or "").split(":")]
+             if len(parts) >= 5 and parts[0] == "tr" and parts[3].isdigit()]
+    return max(steps) if steps else None
 
 
 def _from_simcord(fn: Any) -> bool:
@@ -472,6 +503,18 @@ class _Steps(Coroutine[Any, Any, Any]):
 
 
 
+class _WallTime:
+    """`time` for the publisher while measuring: its clock (the edit interval's) real, as
+    its sleeps are (`_WallAsyncio`); SimCord's virtual clock stands still in the bench."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+    @staticmethod
+    def monotonic() -> float:
+        return _real_monotonic()
+
+
 class _WallAsyncio:
     """`asyncio` for the publisher and the late deferrals (bot/ui/edits.py) while
     measuring: their sleeps (the edit interval, a click's answer time) in real time, since
@@ -500,6 +543,11 @@ def wall_sleep(seconds: float) -> asyncio.Future[None]:
     # asyncio.run's loop: a BaseEventLoop (SimCord only hooks it)
     asyncio.BaseEventLoop.call_at(cast(asyncio.BaseEventLoop, loop), when, _wake, future)
     return future
+
+
+def real_monotonic() -> float:
+    """The loop's real clock (``time.monotonic`` before SimCord replaced it)."""
+    return _real_monotonic()
 
 
 def _real_monotonic() -> float:
@@ -647,6 +695,7 @@ def click(meter: _Meter, actor: Any, message: Any, custom_id: str, kind: str,
     record.source_message_id = stored.id
     press = _Press(record.token, time.perf_counter(), kind)
     meter.presses[record.token] = press
+    meter.token_channels[record.token] = stored.channel_id
     if kind == "select":
         meter.edits[stored.id] = press
     backend.emit("INTERACTION_CREATE", payload)

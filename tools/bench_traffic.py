@@ -6,17 +6,28 @@ original response edited, ...) and sums, per kind, what the call carried: payloa
 uploaded files, attachments kept, and its components (rows, buttons, selects, select
 options). The bench reports it per committed move (``traffic``), which is the recipe the
 floor (`tools.bench_floor`) reproduces.
+
+`GlobalLimit` watches the same calls under Discord's global limit: which count against it
+(`bot.runtime.budget.counted`: all but interaction endpoints), how many a second at most in
+any 1-second window, by kind; given a limit, it answers a counted call past it with
+Discord's 429 (``X-RateLimit-Global``), which SimCord does not model, and counts them.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
+import math
 import re
-from collections import Counter, defaultdict
-from collections.abc import Iterator
+import time
+from collections import Counter, defaultdict, deque
+from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["ANSWER_KINDS", "Traffic", "kind_of", "shape_of", "traffic_lines"]
+from bot.runtime.budget import counted
+
+__all__ = ["ANSWER_KINDS", "GlobalLimit", "Traffic", "busiest_second", "kind_of", "limit_lines",
+           "shape_of", "traffic_lines"]
 
 ANSWER_KINDS = {4: "message", 5: "deferred message", 6: "deferred update", 7: "update",
                 8: "autocomplete", 9: "modal"}
@@ -140,3 +151,139 @@ def traffic_lines(report: dict[str, Any]) -> Iterator[str]:
         yield (f"  {kind:22} {entry['per_move']} a move; per call {entry['bytes']} bytes, "
                f"{entry['files']} uploads, {entry['kept']} kept, {entry['content']} chars; "
                f"rows/buttons/selects/options: {shapes}")
+
+
+def busiest_second(times: list[float], window: float = 1.0) -> int:
+    """The most of `times` (sorted) in any `window`-long interval."""
+    best = 0
+    for index, start in enumerate(times):
+        best = max(best, bisect.bisect_left(times, start + window - 1e-9, index) - index)
+    return best
+
+
+class _Response:
+    """What ``discord.HTTPException`` reads of an aiohttp response."""
+
+    def __init__(self, status: int, reason: str, headers: dict[str, str]) -> None:
+        self.status, self.reason, self.headers = status, reason, headers
+
+
+class GlobalLimit:
+    """Discord's per-bot global limit around SimCord's router (``router.dispatch``):
+    every call is noted (when, its kind, whether it `counted`); with a `limit`, a counted
+    call that would make more than the limit in the last second (below one a second, one
+    call every ``1/limit`` seconds, as `RestBudget` counts) is refused as Discord refuses it:
+    status 429, ``X-RateLimit-Global: true``, ``X-RateLimit-Scope: global``,
+    ``Retry-After`` and the JSON body's ``retry_after`` and ``global`` (what discord.py's
+    ``HTTPClient.request`` reads to hold every call). SimCord replaces that method, so the
+    bot sees the refusal as the ``discord.HTTPException`` discord.py raises once it gives
+    up. `clock`: the bench's real clock, or SimCord's virtual one (the default, read at each
+    call)."""
+
+    def __init__(self, limit: float | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.limit = limit
+        self.clock = clock if clock is not None else (lambda: time.monotonic())
+        self.burst = 0 if limit is None else max(1, math.floor(limit))
+        self.window = 0.0 if limit is None else max(1.0, self.burst / limit)
+        self._recent: deque[float] = deque()
+        self.counted: list[tuple[float, str]] = []
+        """(when, kind) of every counted call Discord accepted."""
+        self.free: Counter[str] = Counter()
+        """Interaction calls, by kind."""
+        self.refused: Counter[str] = Counter()
+        """Counted calls answered with a global 429, by kind (the whole run)."""
+
+    def clear(self) -> None:
+        """Start the measured window (the 429s keep counting from the start: one in the
+        warm-up loses a message just the same)."""
+        self.counted.clear()
+        self.free.clear()
+
+    def note(self, method: str, path: str, payload: Any, channel_type: int | None) -> None:
+        """One call reaching Discord: noted, or refused (raises the 429)."""
+        kind = kind_of(method, path, payload, channel_type)
+        if not counted(path):
+            self.free[kind] += 1
+            return
+        now = self.clock()
+        recent = self._recent
+        while recent and now - recent[0] >= self.window - 1e-9:
+            recent.popleft()
+        if self.burst and len(recent) >= self.burst:
+            self.refused[kind] += 1
+            raise self._refusal(recent[0] + self.window - now)
+        recent.append(now)
+        self.counted.append((now, kind))
+
+    @staticmethod
+    def _refusal(retry_after: float) -> Exception:
+        import discord
+        retry = round(max(retry_after, 0.001), 3)
+        response = _Response(429, "Too Many Requests", {
+            "X-RateLimit-Global": "true", "X-RateLimit-Scope": "global",
+            "Retry-After": str(math.ceil(retry))})
+        return discord.HTTPException(response, {
+            "message": "You are being rate limited.", "retry_after": retry, "global": True,
+            "code": 0})
+
+    def install(self) -> Callable[[], None]:
+        """Put the limit in front of SimCord's router; returns the undo."""
+        import simcord.http.router as router
+
+        original = router.dispatch
+        channel = re.compile(r"^/channels/(\d+)/")
+
+        def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+            found = channel.match(path)
+            where = None if found is None else backend.channels.get(int(found.group(1)))
+            self.note(method, path, kwargs.get("json"), getattr(where, "type", None))
+            return original(backend, method, path, **kwargs)
+
+        router.dispatch = dispatch
+
+        def undo() -> None:
+            router.dispatch = original
+        return undo
+
+    def report(self, commits: int, seconds: float) -> dict[str, Any]:
+        """Counted calls per commit and a second, the busiest second, by kind; the
+        interaction calls beside them; the 429s."""
+        times = sorted(t for t, _ in self.counted)
+        kinds = Counter(kind for _, kind in self.counted)
+        per_kind: defaultdict[str, list[float]] = defaultdict(list)
+        for when, kind in self.counted:
+            per_kind[kind].append(when)
+
+        def rate(n: int, per: float) -> float | None:
+            return None if not per else round(n / per, 3)
+        return {
+            "limit": self.limit,
+            "global_per_commit": rate(len(times), commits),
+            "global_per_second": rate(len(times), seconds),
+            "global_busiest_second": busiest_second(times),
+            "interaction_per_commit": rate(sum(self.free.values()), commits),
+            "global_by_kind": {kind: {"per_commit": rate(n, commits),
+                                      "per_second": rate(n, seconds),
+                                      "busiest_second": busiest_second(sorted(per_kind[kind]))}
+                               for kind, n in kinds.most_common()},
+            "interaction_by_kind": {kind: rate(n, commits)
+                                    for kind, n in self.free.most_common()},
+            "global_429": sum(self.refused.values()),
+            "global_429_by_kind": dict(self.refused),
+        }
+
+
+def limit_lines(report: dict[str, Any]) -> Iterator[str]:
+    """The global-limit part of a report (`GlobalLimit.report`), a few lines."""
+    entry = report.get("global")
+    if not entry:
+        return
+    yield (f"  global-limited calls: {entry['global_per_commit']} a commit, "
+           f"{entry['global_per_second']}/s, busiest second {entry['global_busiest_second']} "
+           f"(limit {entry['limit']}); 429s {entry['global_429']}; interaction calls "
+           f"{entry['interaction_per_commit']} a commit")
+    for kind, value in entry["global_by_kind"].items():
+        yield (f"    {kind:18} {value['per_commit']} a commit, {value['per_second']}/s, "
+               f"busiest second {value['busiest_second']}")
+    yield f"    interaction calls a commit: {entry['interaction_by_kind']}"

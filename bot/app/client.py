@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.rest import install_budget
 from bot.core.selection import Selections
 from bot.features import App, load_features, make_tractor_group
 from bot.runtime import memory
@@ -125,7 +126,8 @@ class TractorBot(commands.Bot):
         self.cluster = ClusterStore(store)
         repository = TableRepository(store)
         selections = Selections()
-        self.budget = RestBudget(self.config.rest_budget)
+        self.budget = RestBudget(self.config.process_rest_budget)
+        install_budget(self.http, self.budget)  # every counted REST call waits for it
         self.publisher = Publisher(self, repository, selections, self.config,
                                    Pictures(workers), self.budget)
         autopilot = Autopilot(store, self.config, clock=discord_clock, workers=workers)

@@ -112,9 +112,10 @@ SETTINGS: tuple[Setting, ...] = (
             "the REST address discord.py calls instead of Discord's, e.g. "
             "`http://nirn-proxy:8080/api/v10` (one rate limiter shared by every cluster)"),
     Setting("REST_BUDGET", "45",
-            "Discord REST calls a second this process may make against the bot's global "
-            "limit (50/s per bot): all clusters together must stay under it (see README, "
-            "Running it big); interaction answers and token edits are not counted"),
+            "Discord REST calls a second the whole bot may make against its global limit "
+            "(50/s per bot; raise it if Discord granted more): each cluster takes its "
+            "shards' share of it (README, Shard clusters); interaction answers and "
+            "token edits are not counted"),
     Setting("TURN_PING_IDLE", "60",
             "seconds without a move after which a player's turn notice pings them (the "
             "first turn of a hand always does); sooner, it is a quiet edit"),
@@ -261,8 +262,8 @@ class Config:
     lease_seconds: float = 15.0
     """Seconds a shard lease lasts without renewal (renewed every third of it)."""
     rest_budget: float = 45.0
-    """Global-limited Discord REST calls a second this process may make (REST_BUDGET;
-    bot/runtime/budget.py)."""
+    """Global-limited Discord REST calls a second the whole bot may make (REST_BUDGET;
+    bot/runtime/budget.py); a cluster takes its part (`process_rest_budget`)."""
     turn_ping_idle: float = 60.0
     """Seconds without a move after which a turn notice pings its player (TURN_PING_IDLE)."""
 
@@ -382,6 +383,15 @@ class Config:
         """Whether other processes run the rest of the bot's shards."""
         return (self.shard_count is not None and self.shard_ids is not None
                 and len(self.shard_ids) < self.shard_count)
+
+    @property
+    def process_rest_budget(self) -> float:
+        """This process's part of `rest_budget`: its shards' share of SHARD_COUNT (a
+        cluster's budget), so that the clusters' budgets add up to the bot's, with or
+        without a REST proxy (docs/clusters.md, "One REST budget")."""
+        if not self.clustered or self.shard_ids is None or self.shard_count is None:
+            return self.rest_budget
+        return self.rest_budget * len(self.shard_ids) / self.shard_count
 
     def with_changes(self, **changes: object) -> Config:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ selects, modals, DMs.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -40,6 +41,7 @@ TEST_CONFIG = Config(
     computer_player="greedy",
     seed=20240611,
     restart_grace=15.0,
+    rest_budget=math.inf,  # no REST budget: virtual time stands still between advances
 )
 SETTLE = 120.0
 """SimCord's settle bound, in real seconds: only a hang detector. One operation may set off

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tools.bench import SWEEP_HEADER, BenchConfig, _LagProbe, main, run_bench, sweep_row
+from tools.bench import (
+    SWEEP_HEADER,
+    BenchConfig,
+    _LagProbe,
+    compare_row,
+    main,
+    run_bench,
+    sweep_row,
+)
 
 
 @pytest.mark.asyncio
@@ -32,6 +41,29 @@ async def test_bench_reports_every_figure(tmp_path: Path) -> None:
         assert key in report
     assert sum(report["phases"].values()) == 2
     assert "| 2 |" in sweep_row(report)
+    for key in ("turn_notice_ms", "table_staleness_ms"):
+        assert set(report[key]) == {"n", "p50", "p99", "max"}
+    limits = report["global"]  # the calls against Discord's global limit, by kind
+    assert limits["global_per_commit"] > 0 and limits["interaction_per_commit"] > 0
+    assert limits["global_429"] == 0 and limits["limit"] is None
+    assert "edit channel" in limits["global_by_kind"]
+    assert report["unacknowledged"] == 0
+    assert compare_row(report).startswith("| none |")
+
+
+def test_compare_runs_without_and_with_the_budget(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[BenchConfig] = []
+
+    async def fake(config: BenchConfig) -> dict[str, object]:
+        seen.append(config)
+        return {"tables": config.tables}
+
+    monkeypatch.setattr("tools.bench.run_bench", fake)
+    assert main(["--compare", "--rest-budget", "0.9", "--limit", "1", "--action-delay", "1",
+                 "--json"]) == 0
+    assert [(c.rest_budget, c.limit, c.action_delay) for c in seen] == [
+        (math.inf, 1.0, 1.0), (0.9, 1.0, 1.0)]
 
 
 def test_bench_command_line_prints_json(capsys: pytest.CaptureFixture[str],
