@@ -223,7 +223,7 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
     leases.start()
     restored = await service.restore(leases.owns)
     forwarding = soak_inbox.Worker(store, service, owner, lambda: leases.epochs, count, logdir)
-    loop.add_signal_handler(signal.SIGUSR2, forwarding.forwarding.clear)
+    loop.add_signal_handler(soak_inbox.QUIET_SIGNAL, forwarding.forwarding.clear)
     print(json.dumps({"event": "ready", "name": name, "owner": owner, "started": started,
                       "held": held, "ready": time.time(), "restored": len(restored)}),
           flush=True)
@@ -368,11 +368,11 @@ class Soak:
         return await self.stop_all(start, woken=True)
 
     async def quiet(self) -> None:
-        """No new forwarded submission (SIGUSR2) for `soak_inbox.QUIET` seconds: every
-        one queued is answered before the end."""
+        """No new forwarded submission (`soak_inbox.QUIET_SIGNAL`) for `soak_inbox.QUIET`
+        seconds: every one queued is answered before the end."""
         for proc in self.procs.values():
             if proc.popen.poll() is None:
-                proc.popen.send_signal(signal.SIGUSR2)
+                proc.popen.send_signal(soak_inbox.QUIET_SIGNAL)
         await asyncio.sleep(soak_inbox.QUIET)
 
     async def stop_all(self, start: float, *, woken: bool) -> dict[str, Any]:

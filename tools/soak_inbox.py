@@ -25,6 +25,7 @@ import contextlib
 import os
 import random
 import secrets
+import signal
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
@@ -54,6 +55,8 @@ RETRY_AFTER = 2.0
 """Seconds before a claim whose claimer died is claimed again (the bot's is 30)."""
 QUIET = RETRY_AFTER + 3.0
 """Seconds the soak ends with no new submission (every claim finished or claimed again)."""
+QUIET_SIGNAL = signal.SIGRTMIN
+"""Stops the forwarding (the soak's quiet end); not a signal the fault injections use."""
 WRONG_SEAT = 10
 """One submission in this many names another seat than the person's."""
 APPLIED, REFUSED = "applied", "refused"
@@ -146,7 +149,7 @@ async def note_listening(inbox: Inbox, owner: str, fd: int) -> None:
 
 class Worker:
     """A worker's side of it: its inbox served, submissions forwarded (`start`, `stop`);
-    SIGUSR2 stops the forwarding (the soak's quiet end)."""
+    `QUIET_SIGNAL` stops the forwarding (the soak's quiet end)."""
 
     def __init__(self, store: Store, service: TableService, owner: str,
                  held: Callable[[], Mapping[int, int]], count: int, logdir: str) -> None:
