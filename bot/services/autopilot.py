@@ -295,7 +295,8 @@ class Autopilot:
                 await self._computer_once(table_id, seat, step, first.pop() if first else None)
             await self._until_done(table_id, f"computer seat {seat}", once)
         except Exception:
-            self.service.log(table_id).exception("computer seat %s failed", seat)
+            if not self._closed:  # (closing: the store goes too; nothing is lost)
+                self.service.log(table_id).exception("computer seat %s failed", seat)
         finally:
             self._pending_computer.discard(key)
 
