@@ -386,6 +386,36 @@ async def test_the_page_address_of_a_saved_game_survives_a_restart(tmp_path: Pat
         assert session.url.split("#", 1)[1] != before
 
 
+async def test_a_restart_on_any_port_keeps_the_port_of_last_time_or_says_it_changed(
+        tmp_path: Path) -> None:
+    """Issue 38 item 8: with ``--port 0`` a restart takes the page's port of last time when
+    it is free, so the address printed (and a tab still open) is the one of last time, as
+    the start line says; when that port is taken, the start line says the address changed
+    instead of claiming it is the same."""
+    import socket
+
+    database = tmp_path / "local.sqlite3"
+    async with local_session(database, port=0, config=FAST) as session:
+        first = session.url
+    said = io.StringIO()
+    async with local_session(database, port=0, config=FAST) as session:
+        _announce(session, said)
+        assert session.resumed and session.url == first
+    assert "the one of last time" in said.getvalue(), said.getvalue()
+    port = int(URL_LINE.match(first).group(1))  # type: ignore[union-attr]
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        said = io.StringIO()
+        async with local_session(database, port=0, config=FAST) as session:
+            _announce(session, said)
+            assert session.resumed and session.url != first
+            now = session.port
+    lines = said.getvalue()
+    assert "the one of last time" not in lines, lines
+    assert f"changed since last time (port {port} → {now})" in lines, lines
+
+
 async def test_local_people_run_the_server_and_are_not_sent_to_dms(tmp_path: Path) -> None:
     """Issue 31 item 8, local play: nothing in the channel tells the local people their
     hand is in their DMs (the page has none), and they may switch the public messages'

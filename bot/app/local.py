@@ -10,7 +10,8 @@ the bot's own slash commands (``/tractor new``, ``join``, ``addbot``, ``start``)
 as on Discord. Then SimCord's preview serves the channel on loopback and the address is
 printed on its own line (``http://127.0.0.1:PORT/#…``; the part after ``#`` is the
 session key, so keep it to yourself; it is kept beside the database, `page_key`, so the
-address of a saved game stays the same after a restart). The page shows ``#tractor`` as
+address of a saved game stays the same after a restart; with ``--port 0`` so does its
+port while it is free, `last_port`). The page shows ``#tractor`` as
 a Discord client would: the table message and its buttons, the ephemeral ``My hand``
 panel, and a composer for the ``/tractor`` commands. With several local players the
 page's viewer switch swaps seats. Ctrl-C, SIGTERM or "End session" in the page stops
@@ -183,6 +184,8 @@ class LocalSession:
     database: Path
     preview: Any  # simcord.Preview
     resumed: bool = False
+    last_port: int | None = None
+    """The page's port at the last start on this database (None: not known)."""
     shape: Shape = TEAMS
     """The table's shape, as seated or as saved (a resumed game keeps its own)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -191,6 +194,11 @@ class LocalSession:
     def url(self) -> str:
         """The page address; it carries the session key after ``#``."""
         return str(self.preview.url)
+
+    @property
+    def port(self) -> int:
+        """The page's port on 127.0.0.1."""
+        return _port_of(self.url)
 
     async def act(self, operation: Callable[[], Awaitable[T]]) -> T:
         """Run one SimCord operation (an actor's slash, click, select…) between pump ticks.
@@ -506,6 +514,23 @@ def _saved(document: Mapping[str, Any]) -> SavedTable:
     return SavedTable(max(1, len(doc.humans)), shape)
 
 
+def _kept(database: str | os.PathLike[str], name: str) -> str | None:
+    """What is kept beside `database` as ``<database>.<name>`` (None when nothing is)."""
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        return Path(f"{os.fspath(database)}.{name}").read_text().strip()
+    return None
+
+
+def _keep(database: str | os.PathLike[str], name: str, value: str) -> None:
+    """Keep `value` beside `database` (readable by its owner only); a folder that cannot
+    be written keeps nothing."""
+    with contextlib.suppress(OSError):
+        descriptor = os.open(f"{os.fspath(database)}.{name}",
+                             os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(value + "\n")
+
+
 def page_key(database: str | os.PathLike[str]) -> str:
     """The page's key (the part of its address after ``#``) for the game in `database`.
 
@@ -515,17 +540,52 @@ def page_key(database: str | os.PathLike[str]) -> str:
     read-only folder) is a fresh one for this run."""
     import secrets
 
-    path = Path(f"{os.fspath(database)}.page-key")
-    with contextlib.suppress(OSError, UnicodeDecodeError):
-        kept = path.read_text().strip()
-        if len(kept) >= 32 and all(c.isalnum() or c in "-_" for c in kept):
-            return kept
+    kept = _kept(database, "page-key") or ""
+    if len(kept) >= 32 and all(c.isalnum() or c in "-_" for c in kept):
+        return kept
     key = secrets.token_urlsafe(32)
-    with contextlib.suppress(OSError):
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w") as file:
-            file.write(key + "\n")
+    _keep(database, "page-key", key)
     return key
+
+
+def _port_of(url: str) -> int:
+    from urllib.parse import urlsplit
+
+    port = urlsplit(url).port
+    assert port is not None
+    return port
+
+
+def last_port(database: str | os.PathLike[str]) -> int | None:
+    """The page's port at the last start on `database` (``<database>.page-port``), or
+    None when none is known."""
+    kept = _kept(database, "page-port") or ""
+    return int(kept) if kept.isdigit() and 0 < int(kept) <= 65535 else None
+
+
+async def _serve_page(env: Any, channel: Any, humans: Sequence[Any],
+                      database: str | os.PathLike[str], port: int) -> Any:
+    """SimCord's page of #tractor, serving (entered): on `port`, or for ``0`` on the port
+    of last time when it is free, else on any free port (issue 38 item 8: a tab still open
+    from last time then works again after a reload). Its key is `page_key`; the port it
+    took is kept for the next start (`last_port`)."""
+    from simcord import SetupError
+
+    last = last_port(database) if port == 0 else None
+    for candidate in ([last] if last else []) + [port]:
+        preview = env.preview(channel, viewers=list(humans), layout="channel",
+                              port=candidate, width=1100, height=860)
+        preview.capability = page_key(database)  # the same address after a restart
+        _steady_pictures(preview)  # before it starts serving: issue 31 item 2
+        try:
+            await preview.__aenter__()
+        except SetupError as error:
+            if candidate == port or "could not bind port" not in str(error):
+                raise
+            continue  # taken since: any free port
+        _keep(database, "page-port", str(_port_of(preview.url)))
+        return preview
+    raise AssertionError("unreachable: the last candidate raises or serves")
 
 
 @contextlib.asynccontextmanager
@@ -585,13 +645,11 @@ async def local_session(
         await env.start()
         started = True
         with env.time_context():
-            preview = env.preview(
-                channel, viewers=humans, layout="channel", port=port, width=1100, height=860
-            )
-            preview.capability = page_key(database)  # the same address after a restart
-            _steady_pictures(preview)  # before it starts serving: issue 31 item 2
-            async with preview:
-                session = LocalSession(env, bot, guild, channel, humans, database, preview)
+            last = last_port(database)
+            preview = await _serve_page(env, channel, humans, database, port)
+            try:
+                session = LocalSession(env, bot, guild, channel, humans, database, preview,
+                                       last_port=last)
                 _PageActions(session)
                 if seat:
                     saved = await _stored_table(session)
@@ -614,6 +672,8 @@ async def local_session(
                     pumping.cancel()
                     await asyncio.gather(pumping, return_exceptions=True)
                     await session.idle()  # the bot finishes what it was doing
+            finally:
+                await preview.__aexit__(None, None, None)
     finally:
         try:
             if started:
@@ -665,9 +725,13 @@ def _announce(session: LocalSession, out: IO[str], *, ignored: Sequence[str] = (
             "page and start again, or play in another file with --database PATH.",
             file=out,
         )
-    if session.resumed:
+    if session.resumed and session.last_port == session.port:
         print("The page's address is the one of last time: reload a tab still open.",
               file=out)
+    elif session.resumed and session.last_port is not None:
+        print(f"The page's address changed since last time (port {session.last_port} → "
+              f"{session.port}): a tab still open from then no longer reaches the game; "
+              "open the address below.", file=out)
     print("Open this page to play (press Ctrl-C here to stop):", file=out)
     print(session.url, file=out)
     out.flush()
