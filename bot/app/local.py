@@ -432,8 +432,91 @@ PAGE_STYLE = """
 /* Tractor local play (bot/app/local.py, _steady_pictures): a picture drawn again keeps
    its size while it loads, as SimCord knows it (the width and height attributes). */
 .media-lightbox-trigger:disabled > img.attachment-image[width][height] { width: revert-layer; }
+/* The picture drawn before stays until the new one is decoded (PAGE_SCRIPT). */
+img.attachment-image.tractor-loading { display: none; }
+/* On a touch screen the picture's download button sits below it, not over its corner
+   (the score and the card count are drawn there). */
+@media (hover: none) {
+  .attachment-media-actions { position: static; width: fit-content; margin: 4px 0 0 auto; }
+}
 """
 """What local play adds to SimCord's stylesheet (`_steady_pictures`)."""
+
+PAGE_SCRIPT = """
+/* Tractor local play (bot/app/local.py, _steady_pictures): a message drawn again (an
+   edit, a select opening) gets new pictures whose files load afterwards; until a new
+   picture is decoded, the one drawn before stays in its place, at the new one's size. */
+{
+  const PICTURE = "img.attachment-image";
+  const shown = (img) => img.complete && img.naturalWidth > 0 && Boolean(img.getAttribute("src"));
+  const best = (trigger) => {
+    const pictures = [...trigger.querySelectorAll(PICTURE)].filter(shown);
+    return pictures.find((img) => !img.classList.contains("tractor-stand-in")) || pictures[0];
+  };
+  const SLOT = ".media-lightbox-trigger, .tractor-held";
+  const triggers = (node) => node.matches(SLOT) ? [node] : [...node.querySelectorAll(SLOT)];
+  const hold = (fresh, before) => {
+    const width = fresh.getAttribute("width"), height = fresh.getAttribute("height");
+    let standIn = null;
+    if (before) {
+      standIn = before;
+      standIn.classList.add("tractor-stand-in");
+      if (width && height) { standIn.setAttribute("width", width); standIn.setAttribute("height", height); }
+      fresh.classList.add("tractor-loading");
+      fresh.before(standIn);
+    } else {
+      fresh.classList.add("tractor-first");  // a message's first picture: none to keep
+    }
+    const done = () => {
+      standIn?.remove();
+      fresh.classList.remove("tractor-loading", "tractor-first");
+    };
+    fresh.addEventListener("load", () => fresh.decode().then(done, done), { once: true });
+    fresh.addEventListener("error", done, { once: true });
+  };
+  const before = new WeakMap();  // a message's element -> the pictures it showed last
+  const message = (element) => element.closest("[data-message-id]") || element;
+  new MutationObserver((records) => {
+    const taken = new Set();
+    for (const record of records) {
+      for (const node of record.removedNodes) {
+        if (!(node instanceof Element)) continue;
+        const kept = triggers(node).map(best).filter(Boolean);
+        if (!kept.length) continue;
+        const root = message(record.target);
+        before.set(root, [...(taken.has(root) ? before.get(root) : []), ...kept]);
+        taken.add(root);
+      }
+    }
+    const seen = new Set();
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (!(node instanceof Element) || !node.isConnected) continue;
+        if (node.matches(".media-unavailable") && taken.has(message(record.target))) {
+          // a picture superseded before it loaded: the one before stays until the next
+          const standIn = before.get(message(record.target))?.shift();
+          if (standIn) {
+            const held = document.createElement("span");
+            held.className = "tractor-held";
+            held.append(standIn);
+            node.before(held);
+            node.hidden = true;
+          }
+          continue;
+        }
+        for (const trigger of triggers(node)) {
+          const fresh = [...trigger.querySelectorAll(PICTURE)].find((img) =>
+            !img.classList.contains("tractor-stand-in"));
+          if (!fresh || seen.has(fresh) || shown(fresh) || fresh.classList.contains("tractor-loading")) continue;
+          seen.add(fresh);
+          hold(fresh, before.get(message(trigger))?.shift());
+        }
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+"""
+"""What local play adds to SimCord's page script (`_steady_pictures`)."""
 
 
 def _steady_pictures(preview: Any) -> None:
@@ -450,22 +533,34 @@ def _steady_pictures(preview: Any) -> None:
     ``width: revert-layer`` a loading picture takes the size in its attributes (which
     SimCord checks equal the decoded image's), so nothing moves.
 
-    SimCord has no setting for the page's style, so this wraps ``PreviewServer._static``
-    (pinned SimCord 3.2.1) on this one preview before it starts serving; every other file
-    is served as it was. tests/test_local_play.py checks the stylesheet served, and
-    tools/page_dropdown.py opens a select in a real browser."""
+    Issue 38 item 2: a picture drawn again had no picture at all until its file loaded (a
+    broken-image line, 0.1-14 s), so the page jumped by the picture's height at each move;
+    `PAGE_SCRIPT` keeps the picture drawn before in its place until the new one is
+    decoded. And on a touch screen the picture's download button covered its top right
+    corner (the score, the card count): `PAGE_STYLE` puts it below.
+
+    SimCord has no setting for the page's style or script, so this wraps
+    ``PreviewServer._static`` (pinned SimCord 3.2.1) on this one preview before it starts
+    serving, adding to ``preview.css`` and ``app.js`` (a module: the script runs once
+    the page's own has started); every other file is served as it was.
+    tests/test_local_play.py checks the files served, and tools/page_dropdown.py drives
+    the page in a real browser."""
     server = preview._server
     serve_static = server._static
 
+    added = {"/preview.css": (PAGE_STYLE, "text/css"),
+             "/app.js": (PAGE_SCRIPT, "application/javascript")}
+
     async def static(request: Any) -> Any:
         response = await serve_static(request)
-        if request.path != "/preview.css" or response.status != 200 or response.text is None:
+        extra = added.get(request.path)
+        if extra is None or response.status != 200 or response.text is None:
             return response
         from aiohttp import web
 
         headers = {name: value for name, value in response.headers.items()
                    if name.lower() not in {"content-type", "content-length"}}
-        return web.Response(text=response.text + PAGE_STYLE, content_type="text/css",
+        return web.Response(text=response.text + extra[0], content_type=extra[1],
                             headers=headers)
 
     server._static = static
