@@ -499,8 +499,8 @@ async def test_the_page_holds_still_while_the_computers_play(tmp_path: Path) -> 
     on a phone and at 1280: while the computers play (each move edits the table message
     and the panel, with new pictures), no picture is ever blank (the one drawn before
     stays until the new one is decoded) and the hand panel's first select does not move by
-    a picture's height while the others play; on a touch screen the pictures' download button is not drawn
-    over their corner (the score, the card count)."""
+    a picture's height while the others play; on a touch screen the pictures' download
+    button is not drawn over their corner (the score, the card count)."""
     from tools.page_dropdown import CHROMIUM, browser_missing, corner_free, watch
 
     missing = browser_missing()
@@ -509,16 +509,16 @@ async def test_the_page_holds_still_while_the_computers_play(tmp_path: Path) -> 
     from playwright.async_api import async_playwright
 
     paced = FAST.with_changes(action_delay=0.3, edit_interval=0.3)
-    async with local_session(tmp_path / "local.sqlite3", port=0, config=paced) as session:
-        async with async_playwright() as driver:
-            browser = await driver.chromium.launch(executable_path=CHROMIUM,
-                                                   args=["--no-sandbox"])
-            try:
-                watched = [await watch(browser, session.url, width, height)
-                           for width, height in ((360, 740), (1280, 800))]
-                corner = await corner_free(browser, session.url)
-            finally:
-                await browser.close()
+    async with local_session(tmp_path / "local.sqlite3", port=0, config=paced) as session, \
+            async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=CHROMIUM,
+                                               args=["--no-sandbox"])
+        try:
+            watched = [await watch(browser, session.url, width, height)
+                       for width, height in ((360, 740), (1280, 800))]
+            corner = await corner_free(browser, session.url)
+        finally:
+            await browser.close()
     for result in watched:
         assert result.samples > 10 and result.blank == 0, result.line()
         # a picture reloading moved it 130-250 px; a line of text gained above it, when

@@ -461,7 +461,10 @@ PAGE_SCRIPT = """
     if (before) {
       standIn = before;
       standIn.classList.add("tractor-stand-in");
-      if (width && height) { standIn.setAttribute("width", width); standIn.setAttribute("height", height); }
+      if (width && height) {
+        standIn.setAttribute("width", width);
+        standIn.setAttribute("height", height);
+      }
       fresh.classList.add("tractor-loading");
       fresh.before(standIn);
     } else {
@@ -507,7 +510,8 @@ PAGE_SCRIPT = """
         for (const trigger of triggers(node)) {
           const fresh = [...trigger.querySelectorAll(PICTURE)].find((img) =>
             !img.classList.contains("tractor-stand-in"));
-          if (!fresh || seen.has(fresh) || shown(fresh) || fresh.classList.contains("tractor-loading")) continue;
+          if (!fresh || seen.has(fresh) || shown(fresh)
+              || fresh.classList.contains("tractor-loading")) continue;
           seen.add(fresh);
           hold(fresh, before.get(message(trigger))?.shift());
         }
