@@ -460,7 +460,7 @@ async def test_the_page_keeps_loading_pictures_at_their_size(tmp_path: Path) -> 
     loads; its other files are served as they were, with the same headers."""
     import simcord.preview
 
-    from bot.app.local import PAGE_STYLE
+    from bot.app.local import PAGE_SCRIPT, PAGE_STYLE
 
     static = Path(simcord.preview.__file__).with_name("static")
     async with local_session(tmp_path / "local.sqlite3", port=0, config=FAST,
@@ -473,6 +473,10 @@ async def test_the_page_keeps_loading_pictures_at_their_size(tmp_path: Path) -> 
 
         css, headers = await asyncio.to_thread(get, "/preview.css")
         script, _ = await asyncio.to_thread(get, "/select-drafts.js")
+        app, app_headers = await asyncio.to_thread(get, "/app.js")
+    assert app == (static / "app.js").read_text(encoding="utf-8") + PAGE_SCRIPT
+    assert app_headers["Content-Type"].startswith("application/javascript")
+    assert "script-src 'self'" in app_headers["Content-Security-Policy"]
     assert css == (static / "preview.css").read_text(encoding="utf-8") + PAGE_STYLE
     assert "width: revert-layer" in PAGE_STYLE
     assert headers["Content-Type"].startswith("text/css")

@@ -432,8 +432,10 @@ PAGE_STYLE = """
 /* Tractor local play (bot/app/local.py, _steady_pictures): a picture drawn again keeps
    its size while it loads, as SimCord knows it (the width and height attributes). */
 .media-lightbox-trigger:disabled > img.attachment-image[width][height] { width: revert-layer; }
-/* The picture drawn before stays until the new one is decoded (PAGE_SCRIPT). */
+/* The picture drawn before stays until the new one is decoded (PAGE_SCRIPT), drawn as it
+   was (its own size, within the message). */
 img.attachment-image.tractor-loading { display: none; }
+.media-lightbox-trigger:disabled > img.attachment-image.tractor-stand-in { width: auto; }
 /* On a touch screen the picture's download button sits below it, not over its corner
    (the score and the card count are drawn there). */
 @media (hover: none) {
