@@ -525,9 +525,9 @@ async def test_the_page_holds_still_while_the_computers_play(tmp_path: Path) -> 
             await browser.close()
     for result in watched:
         assert result.samples > 10 and result.blank == 0, result.line()
-        # a picture reloading moved it 130-250 px; a line of text gained above it, when
-        # the page is not scrolled to the bottom, still moves it one line (22 px)
-        assert result.moved < 40, result.line()
+        # a picture reloading moved it 130-250 px; lines of text gained above it, when
+        # the page is not scrolled to the bottom, still move it a line or two (22-44 px)
+        assert result.moved < 100, result.line()
     assert corner, "the download button covers the picture's corner on a phone"
 
 
