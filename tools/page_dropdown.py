@@ -10,6 +10,10 @@ bottom as a player reading the newest message would, clicks the first select and
 size; exit status 0 when the list stayed open at every size, 1 otherwise, 2 when there is
 no browser to drive.
 
+Issue 38 items 1 and 2 (`watch`, `corner_free`): while the computers play, no picture of
+the page is blank, the hand panel does not move by a picture's height, and on a touch
+screen the pictures' download button is not drawn over their corner.
+
 Needs Playwright (``pip install playwright``, not a dependency of the project) and a
 Chromium (``/usr/bin/chromium`` by default, ``--chromium PATH``); ``--shots DIR`` keeps a
 screenshot before and after each click. tests/test_local_play.py runs `check` when both are
