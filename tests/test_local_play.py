@@ -386,6 +386,36 @@ async def test_the_page_address_of_a_saved_game_survives_a_restart(tmp_path: Pat
         assert session.url.split("#", 1)[1] != before
 
 
+async def test_a_restart_on_any_port_keeps_the_port_of_last_time_or_says_it_changed(
+        tmp_path: Path) -> None:
+    """Issue 38 item 8: with ``--port 0`` a restart takes the page's port of last time when
+    it is free, so the address printed (and a tab still open) is the one of last time, as
+    the start line says; when that port is taken, the start line says the address changed
+    instead of claiming it is the same."""
+    import socket
+
+    database = tmp_path / "local.sqlite3"
+    async with local_session(database, port=0, config=FAST) as session:
+        first = session.url
+    said = io.StringIO()
+    async with local_session(database, port=0, config=FAST) as session:
+        _announce(session, said)
+        assert session.resumed and session.url == first
+    assert "the one of last time" in said.getvalue(), said.getvalue()
+    port = int(URL_LINE.match(first).group(1))  # type: ignore[union-attr]
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        said = io.StringIO()
+        async with local_session(database, port=0, config=FAST) as session:
+            _announce(session, said)
+            assert session.resumed and session.url != first
+            now = session.port
+    lines = said.getvalue()
+    assert "the one of last time" not in lines, lines
+    assert f"changed since last time (port {port} → {now})" in lines, lines
+
+
 async def test_local_people_run_the_server_and_are_not_sent_to_dms(tmp_path: Path) -> None:
     """Issue 31 item 8, local play: nothing in the channel tells the local people their
     hand is in their DMs (the page has none), and they may switch the public messages'
@@ -430,7 +460,7 @@ async def test_the_page_keeps_loading_pictures_at_their_size(tmp_path: Path) -> 
     loads; its other files are served as they were, with the same headers."""
     import simcord.preview
 
-    from bot.app.local import PAGE_STYLE
+    from bot.app.local import PAGE_SCRIPT, PAGE_STYLE
 
     static = Path(simcord.preview.__file__).with_name("static")
     async with local_session(tmp_path / "local.sqlite3", port=0, config=FAST,
@@ -443,6 +473,10 @@ async def test_the_page_keeps_loading_pictures_at_their_size(tmp_path: Path) -> 
 
         css, headers = await asyncio.to_thread(get, "/preview.css")
         script, _ = await asyncio.to_thread(get, "/select-drafts.js")
+        app, app_headers = await asyncio.to_thread(get, "/app.js")
+    assert app == (static / "app.js").read_text(encoding="utf-8") + PAGE_SCRIPT
+    assert app_headers["Content-Type"].startswith("application/javascript")
+    assert "script-src 'self'" in app_headers["Content-Security-Policy"]
     assert css == (static / "preview.css").read_text(encoding="utf-8") + PAGE_STYLE
     assert "width: revert-layer" in PAGE_STYLE
     assert headers["Content-Type"].startswith("text/css")
@@ -462,6 +496,39 @@ async def test_a_select_of_the_hand_panel_stays_open_in_a_browser(tmp_path: Path
     async with local_session(tmp_path / "local.sqlite3", port=0, config=FAST) as session:
         results = await check(session.url)
     assert all(result.stayed_open for result in results), [r.line() for r in results]
+
+
+async def test_the_page_holds_still_while_the_computers_play(tmp_path: Path) -> None:
+    """Issue 38 items 1 and 2 in a real browser (tools/page_dropdown.py), at 360 px wide as
+    on a phone and at 1280: while the computers play (each move edits the table message
+    and the panel, with new pictures), no picture is ever blank (the one drawn before
+    stays until the new one is decoded) and the hand panel's first select does not move by
+    a picture's height while the others play; on a touch screen the pictures' download
+    button is not drawn over their corner (the score, the card count)."""
+    from tools.page_dropdown import CHROMIUM, browser_missing, corner_free, watch
+
+    missing = browser_missing()
+    if missing is not None:
+        pytest.skip(f"a browser test: {missing}")
+    from playwright.async_api import async_playwright
+
+    paced = FAST.with_changes(action_delay=0.3, edit_interval=0.3)
+    async with local_session(tmp_path / "local.sqlite3", port=0, config=paced) as session, \
+            async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=CHROMIUM,
+                                               args=["--no-sandbox"])
+        try:
+            watched = [await watch(browser, session.url, width, height)
+                       for width, height in ((360, 740), (1280, 800))]
+            corner = await corner_free(browser, session.url)
+        finally:
+            await browser.close()
+    for result in watched:
+        assert result.samples > 10 and result.blank == 0, result.line()
+        # a picture reloading moved it 130-250 px; lines of text gained above it, when
+        # the page is not scrolled to the bottom, still move it a line or two (22-44 px)
+        assert result.moved < 100, result.line()
+    assert corner, "the download button covers the picture's corner on a phone"
 
 
 # ------------------------------------------------------------------------- entry points

@@ -10,6 +10,10 @@ bottom as a player reading the newest message would, clicks the first select and
 size; exit status 0 when the list stayed open at every size, 1 otherwise, 2 when there is
 no browser to drive.
 
+Issue 38 items 1 and 2 (`watch`, `corner_free`): while the computers play, no picture of
+the page is blank, the hand panel does not move by a picture's height, and on a touch
+screen the pictures' download button is not drawn over their corner.
+
 Needs Playwright (``pip install playwright``, not a dependency of the project) and a
 Chromium (``/usr/bin/chromium`` by default, ``--chromium PATH``); ``--shots DIR`` keeps a
 screenshot before and after each click. tests/test_local_play.py runs `check` when both are
@@ -160,3 +164,127 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# ---- issue 38 items 1 and 2: the panel holds still, pictures never blank out -------------
+
+SAMPLE = """() => {
+  const timeline = document.querySelector('#channel-timeline');
+  const box = timeline.getBoundingClientRect();
+  const visible = (e) => { const r = e.getBoundingClientRect();
+    return r.bottom > box.top && r.top < box.bottom && getComputedStyle(e).display !== 'none'; };
+  const blank = [...timeline.querySelectorAll('img.attachment-image:not(.tractor-first)')]
+    .filter((img) =>
+    visible(img) && !(img.complete && img.naturalWidth > 0 && img.getAttribute('src'))).length
+    + [...timeline.querySelectorAll('.media-unavailable')].filter(visible).length;
+  const panels = [...timeline.querySelectorAll('article[data-message-id]')]
+    .filter((a) => a.querySelector('.preview-select'));
+  const panel = panels[panels.length - 1];
+  const select = panel?.querySelector('.preview-select');
+  const quick = Boolean(select) && /Quick plays/.test(select.textContent);
+  const off = quick && Boolean(select.querySelector('.select-trigger:disabled'));
+  return {blank, top: select ? Math.round(select.getBoundingClientRect().top) : null,
+          waiting: off, playing: quick,
+          panel: panel ? panel.dataset.messageId : null};
+}"""
+
+
+@dataclass(frozen=True, slots=True)
+class Watched:
+    """What the page did while the computers played, at one window size: samples with a
+    picture blank (no picture, or "unavailable"), and how far the hand panel's first
+    select moved within a stretch of waiting for the others (px)."""
+
+    width: int
+    samples: int
+    blank: int
+    moved: int
+
+    def line(self) -> str:
+        return (f"{self.width} px: {self.samples} samples, {self.blank} with a blank picture, "
+                f"the panel's first select moved {self.moved} px while the others played")
+
+
+async def _to_the_play(page: Any, timeout: float) -> None:
+    """Play through the page (Pass, Suggest and Bury, My hand) until the newest hand panel
+    shows Quick plays: the cards are being played."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        if (await page.evaluate(SAMPLE))["playing"]:
+            return
+        for label in ("Pass", "Suggest", "Bury (", "My hand"):
+            button = page.locator(f"{TIMELINE} button:enabled", has_text=label)
+            with contextlib.suppress(Exception):
+                if await button.count():
+                    await button.last.click(timeout=1000)
+                    break
+        await asyncio.sleep(0.5)
+    raise TimeoutError("the cards were never played")
+
+
+async def _play_quick(page: Any) -> None:
+    """Play the first Quick play through the page (its list, then Play)."""
+    with contextlib.suppress(Exception):
+        await page.locator(f"{SELECT} .select-trigger:enabled").first.click(timeout=2000)
+        await page.locator(".select-list:popover-open [role=option]").first.click(timeout=2000)
+        await page.locator(f"{TIMELINE} button:enabled", has_text="Play (").last.click(
+            timeout=2000)
+
+
+async def watch(browser: Any, url: str, width: int, height: int, *, seconds: float = 12.0,
+                shots: Path | None = None) -> Watched:
+    """Open the page, play to the hand panel's selects, then for `seconds` sample it every
+    50 ms (playing a Quick play whenever it is this seat's turn)."""
+    page = await browser.new_page(viewport={"width": width, "height": height})
+    try:
+        await page.goto(url)
+        await _to_the_play(page, 120.0)
+        await asyncio.sleep(1.0)  # the first pictures are in
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        samples = blank = moved = 0
+        stretch: list[int] = []
+        panel = None
+        while loop.time() < end:
+            got = await page.evaluate(SAMPLE)
+            samples += 1
+            blank += got["blank"] > 0
+            if got["panel"] != panel:  # another panel (a new hand's, a fresh My hand)
+                panel, stretch = got["panel"], []
+            if got["waiting"] and got["top"] is not None:
+                stretch.append(got["top"])
+                moved = max(moved, max(stretch) - min(stretch))
+            elif got["playing"]:  # this seat's turn
+                stretch = []
+                await _play_quick(page)
+            else:  # the panel being answered, or the hand over
+                stretch = []
+            await asyncio.sleep(0.05)
+        if shots is not None:
+            await page.screenshot(path=str(shots / f"{width}x{height}-watched.png"))
+        return Watched(width, samples, blank, moved)
+    finally:
+        await page.close()
+
+
+async def corner_free(browser: Any, url: str, width: int = 390, height: int = 844) -> bool:
+    """On a phone (touch, no hover), whether every picture's download button stays off the
+    picture (its top right corner holds the score and the card count)."""
+    context = await browser.new_context(viewport={"width": width, "height": height},
+                                        has_touch=True, is_mobile=True)
+    try:
+        page = await context.new_page()
+        await page.goto(url)
+        await page.locator(f"{TIMELINE} img.attachment-image[src]").first.wait_for(
+            timeout=60000)
+        return bool(await page.evaluate("""() => [...document.querySelectorAll(
+            '.attachment-media')].every((media) => {
+              const img = media.querySelector('img'), bar = media.querySelector(
+                '.attachment-media-actions');
+              if (!img || !bar || getComputedStyle(bar).opacity === '0') return true;
+              const a = img.getBoundingClientRect(), b = bar.getBoundingClientRect();
+              return b.top >= a.bottom || b.bottom <= a.top || b.left >= a.right
+                || b.right <= a.left; })"""))
+    finally:
+        await context.close()

@@ -10,7 +10,8 @@ the bot's own slash commands (``/tractor new``, ``join``, ``addbot``, ``start``)
 as on Discord. Then SimCord's preview serves the channel on loopback and the address is
 printed on its own line (``http://127.0.0.1:PORT/#…``; the part after ``#`` is the
 session key, so keep it to yourself; it is kept beside the database, `page_key`, so the
-address of a saved game stays the same after a restart). The page shows ``#tractor`` as
+address of a saved game stays the same after a restart; with ``--port 0`` so does its
+port while it is free, `last_port`). The page shows ``#tractor`` as
 a Discord client would: the table message and its buttons, the ephemeral ``My hand``
 panel, and a composer for the ``/tractor`` commands. With several local players the
 page's viewer switch swaps seats. Ctrl-C, SIGTERM or "End session" in the page stops
@@ -183,6 +184,8 @@ class LocalSession:
     database: Path
     preview: Any  # simcord.Preview
     resumed: bool = False
+    last_port: int | None = None
+    """The page's port at the last start on this database (None: not known)."""
     shape: Shape = TEAMS
     """The table's shape, as seated or as saved (a resumed game keeps its own)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -191,6 +194,11 @@ class LocalSession:
     def url(self) -> str:
         """The page address; it carries the session key after ``#``."""
         return str(self.preview.url)
+
+    @property
+    def port(self) -> int:
+        """The page's port on 127.0.0.1."""
+        return _port_of(self.url)
 
     async def act(self, operation: Callable[[], Awaitable[T]]) -> T:
         """Run one SimCord operation (an actor's slash, click, select…) between pump ticks.
@@ -424,8 +432,97 @@ PAGE_STYLE = """
 /* Tractor local play (bot/app/local.py, _steady_pictures): a picture drawn again keeps
    its size while it loads, as SimCord knows it (the width and height attributes). */
 .media-lightbox-trigger:disabled > img.attachment-image[width][height] { width: revert-layer; }
+/* The picture drawn before stays until the new one is decoded (PAGE_SCRIPT), drawn as it
+   was (its own size, within the message). */
+img.attachment-image.tractor-loading { display: none; }
+.media-lightbox-trigger:disabled > img.attachment-image.tractor-stand-in { width: auto; }
+/* On a touch screen the picture's download button sits below it, not over its corner
+   (the score and the card count are drawn there). */
+@media (hover: none) {
+  .attachment-media-actions { position: static; width: fit-content; margin: 4px 0 0 auto; }
+}
 """
 """What local play adds to SimCord's stylesheet (`_steady_pictures`)."""
+
+PAGE_SCRIPT = """
+/* Tractor local play (bot/app/local.py, _steady_pictures): a message drawn again (an
+   edit, a select opening) gets new pictures whose files load afterwards; until a new
+   picture is decoded, the one drawn before stays in its place, at the new one's size. */
+{
+  const PICTURE = "img.attachment-image";
+  const shown = (img) => img.complete && img.naturalWidth > 0 && Boolean(img.getAttribute("src"));
+  const best = (trigger) => {
+    const pictures = [...trigger.querySelectorAll(PICTURE)].filter(shown);
+    return pictures.find((img) => !img.classList.contains("tractor-stand-in")) || pictures[0];
+  };
+  const SLOT = ".media-lightbox-trigger, .tractor-held";
+  const triggers = (node) => node.matches(SLOT) ? [node] : [...node.querySelectorAll(SLOT)];
+  const hold = (fresh, before) => {
+    const width = fresh.getAttribute("width"), height = fresh.getAttribute("height");
+    let standIn = null;
+    if (before) {
+      standIn = before;
+      standIn.classList.add("tractor-stand-in");
+      if (width && height) {
+        standIn.setAttribute("width", width);
+        standIn.setAttribute("height", height);
+      }
+      fresh.classList.add("tractor-loading");
+      fresh.before(standIn);
+    } else {
+      fresh.classList.add("tractor-first");  // a message's first picture: none to keep
+    }
+    const done = () => {
+      standIn?.remove();
+      fresh.classList.remove("tractor-loading", "tractor-first");
+    };
+    fresh.addEventListener("load", () => fresh.decode().then(done, done), { once: true });
+    fresh.addEventListener("error", done, { once: true });
+  };
+  const before = new WeakMap();  // a message's element -> the pictures it showed last
+  const message = (element) => element.closest("[data-message-id]") || element;
+  new MutationObserver((records) => {
+    const taken = new Set();
+    for (const record of records) {
+      for (const node of record.removedNodes) {
+        if (!(node instanceof Element)) continue;
+        const kept = triggers(node).map(best).filter(Boolean);
+        if (!kept.length) continue;
+        const root = message(record.target);
+        before.set(root, [...(taken.has(root) ? before.get(root) : []), ...kept]);
+        taken.add(root);
+      }
+    }
+    const seen = new Set();
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (!(node instanceof Element) || !node.isConnected) continue;
+        if (node.matches(".media-unavailable") && taken.has(message(record.target))) {
+          // a picture superseded before it loaded: the one before stays until the next
+          const standIn = before.get(message(record.target))?.shift();
+          if (standIn) {
+            const held = document.createElement("span");
+            held.className = "tractor-held";
+            held.append(standIn);
+            node.before(held);
+            node.hidden = true;
+          }
+          continue;
+        }
+        for (const trigger of triggers(node)) {
+          const fresh = [...trigger.querySelectorAll(PICTURE)].find((img) =>
+            !img.classList.contains("tractor-stand-in"));
+          if (!fresh || seen.has(fresh) || shown(fresh)
+              || fresh.classList.contains("tractor-loading")) continue;
+          seen.add(fresh);
+          hold(fresh, before.get(message(trigger))?.shift());
+        }
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+"""
+"""What local play adds to SimCord's page script (`_steady_pictures`)."""
 
 
 def _steady_pictures(preview: Any) -> None:
@@ -442,22 +539,34 @@ def _steady_pictures(preview: Any) -> None:
     ``width: revert-layer`` a loading picture takes the size in its attributes (which
     SimCord checks equal the decoded image's), so nothing moves.
 
-    SimCord has no setting for the page's style, so this wraps ``PreviewServer._static``
-    (pinned SimCord 3.2.1) on this one preview before it starts serving; every other file
-    is served as it was. tests/test_local_play.py checks the stylesheet served, and
-    tools/page_dropdown.py opens a select in a real browser."""
+    Issue 38 item 2: a picture drawn again had no picture at all until its file loaded (a
+    broken-image line, 0.1-14 s), so the page jumped by the picture's height at each move;
+    `PAGE_SCRIPT` keeps the picture drawn before in its place until the new one is
+    decoded. And on a touch screen the picture's download button covered its top right
+    corner (the score, the card count): `PAGE_STYLE` puts it below.
+
+    SimCord has no setting for the page's style or script, so this wraps
+    ``PreviewServer._static`` (pinned SimCord 3.2.1) on this one preview before it starts
+    serving, adding to ``preview.css`` and ``app.js`` (a module: the script runs once
+    the page's own has started); every other file is served as it was.
+    tests/test_local_play.py checks the files served, and tools/page_dropdown.py drives
+    the page in a real browser."""
     server = preview._server
     serve_static = server._static
 
+    added = {"/preview.css": (PAGE_STYLE, "text/css"),
+             "/app.js": (PAGE_SCRIPT, "application/javascript")}
+
     async def static(request: Any) -> Any:
         response = await serve_static(request)
-        if request.path != "/preview.css" or response.status != 200 or response.text is None:
+        extra = added.get(request.path)
+        if extra is None or response.status != 200 or response.text is None:
             return response
         from aiohttp import web
 
         headers = {name: value for name, value in response.headers.items()
                    if name.lower() not in {"content-type", "content-length"}}
-        return web.Response(text=response.text + PAGE_STYLE, content_type="text/css",
+        return web.Response(text=response.text + extra[0], content_type=extra[1],
                             headers=headers)
 
     server._static = static
@@ -506,6 +615,23 @@ def _saved(document: Mapping[str, Any]) -> SavedTable:
     return SavedTable(max(1, len(doc.humans)), shape)
 
 
+def _kept(database: str | os.PathLike[str], name: str) -> str | None:
+    """What is kept beside `database` as ``<database>.<name>`` (None when nothing is)."""
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        return Path(f"{os.fspath(database)}.{name}").read_text().strip()
+    return None
+
+
+def _keep(database: str | os.PathLike[str], name: str, value: str) -> None:
+    """Keep `value` beside `database` (readable by its owner only); a folder that cannot
+    be written keeps nothing."""
+    with contextlib.suppress(OSError):
+        descriptor = os.open(f"{os.fspath(database)}.{name}",
+                             os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(value + "\n")
+
+
 def page_key(database: str | os.PathLike[str]) -> str:
     """The page's key (the part of its address after ``#``) for the game in `database`.
 
@@ -515,17 +641,52 @@ def page_key(database: str | os.PathLike[str]) -> str:
     read-only folder) is a fresh one for this run."""
     import secrets
 
-    path = Path(f"{os.fspath(database)}.page-key")
-    with contextlib.suppress(OSError, UnicodeDecodeError):
-        kept = path.read_text().strip()
-        if len(kept) >= 32 and all(c.isalnum() or c in "-_" for c in kept):
-            return kept
+    kept = _kept(database, "page-key") or ""
+    if len(kept) >= 32 and all(c.isalnum() or c in "-_" for c in kept):
+        return kept
     key = secrets.token_urlsafe(32)
-    with contextlib.suppress(OSError):
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w") as file:
-            file.write(key + "\n")
+    _keep(database, "page-key", key)
     return key
+
+
+def _port_of(url: str) -> int:
+    from urllib.parse import urlsplit
+
+    port = urlsplit(url).port
+    assert port is not None
+    return port
+
+
+def last_port(database: str | os.PathLike[str]) -> int | None:
+    """The page's port at the last start on `database` (``<database>.page-port``), or
+    None when none is known."""
+    kept = _kept(database, "page-port") or ""
+    return int(kept) if kept.isdigit() and 0 < int(kept) <= 65535 else None
+
+
+async def _serve_page(env: Any, channel: Any, humans: Sequence[Any],
+                      database: str | os.PathLike[str], port: int) -> Any:
+    """SimCord's page of #tractor, serving (entered): on `port`, or for ``0`` on the port
+    of last time when it is free, else on any free port (issue 38 item 8: a tab still open
+    from last time then works again after a reload). Its key is `page_key`; the port it
+    took is kept for the next start (`last_port`)."""
+    from simcord import SetupError
+
+    last = last_port(database) if port == 0 else None
+    for candidate in ([last] if last else []) + [port]:
+        preview = env.preview(channel, viewers=list(humans), layout="channel",
+                              port=candidate, width=1100, height=860)
+        preview.capability = page_key(database)  # the same address after a restart
+        _steady_pictures(preview)  # before it starts serving: issue 31 item 2
+        try:
+            await preview.__aenter__()
+        except SetupError as error:
+            if candidate == port or "could not bind port" not in str(error):
+                raise
+            continue  # taken since: any free port
+        _keep(database, "page-port", str(_port_of(preview.url)))
+        return preview
+    raise AssertionError("unreachable: the last candidate raises or serves")
 
 
 @contextlib.asynccontextmanager
@@ -585,13 +746,11 @@ async def local_session(
         await env.start()
         started = True
         with env.time_context():
-            preview = env.preview(
-                channel, viewers=humans, layout="channel", port=port, width=1100, height=860
-            )
-            preview.capability = page_key(database)  # the same address after a restart
-            _steady_pictures(preview)  # before it starts serving: issue 31 item 2
-            async with preview:
-                session = LocalSession(env, bot, guild, channel, humans, database, preview)
+            last = last_port(database)
+            preview = await _serve_page(env, channel, humans, database, port)
+            try:
+                session = LocalSession(env, bot, guild, channel, humans, database, preview,
+                                       last_port=last)
                 _PageActions(session)
                 if seat:
                     saved = await _stored_table(session)
@@ -614,6 +773,8 @@ async def local_session(
                     pumping.cancel()
                     await asyncio.gather(pumping, return_exceptions=True)
                     await session.idle()  # the bot finishes what it was doing
+            finally:
+                await preview.__aexit__(None, None, None)
     finally:
         try:
             if started:
@@ -665,9 +826,13 @@ def _announce(session: LocalSession, out: IO[str], *, ignored: Sequence[str] = (
             "page and start again, or play in another file with --database PATH.",
             file=out,
         )
-    if session.resumed:
+    if session.resumed and session.last_port == session.port:
         print("The page's address is the one of last time: reload a tab still open.",
               file=out)
+    elif session.resumed and session.last_port is not None:
+        print(f"The page's address changed since last time (port {session.last_port} → "
+              f"{session.port}): a tab still open from then no longer reaches the game; "
+              "open the address below.", file=out)
     print("Open this page to play (press Ctrl-C here to stop):", file=out)
     print(session.url, file=out)
     out.flush()

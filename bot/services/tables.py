@@ -31,7 +31,6 @@ from bot.core.outcome import Announcement, Move, Publish, hand_record, match_rec
 from bot.core.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
 from bot.core.text import (
     call_text,
-    deadline_text,
     event_lines,
     mention,
     reveal_text,
@@ -267,16 +266,13 @@ class TableService:
             tx.status = "playing"
             delay = self.config.start_delay
             if delay > 0 and doc.unready:
-                # The first deal waits a moment (announced), or for everyone's Ready.
+                # The first deal waits a moment, or for everyone's Ready: the table message,
+                # posted anew, says so (and is gone once the hand is dealt: issue 38 item 4).
                 bump_step(doc, match)
                 doc.ready = []
                 doc.timer, doc.deadline, doc.timer_step = "next_hand", self.clock() + delay, \
                     doc.step
                 tx.publish.repost = True
-                key = "announce.first_deal" if self.config.hands_by_dm else \
-                    "announce.first_deal_local"
-                tx.publish.announcements.append(Announcement(t(
-                    key, doc.locale, deadline=deadline_text(doc.deadline))))
             else:
                 self.start_hand(tx)
         await self.transact(table_id, fn)

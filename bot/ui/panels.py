@@ -7,10 +7,13 @@ Hand panel rows (classic components: at most 5 rows):
   then ``Pass`` · ``Type…`` · a link to the table;
 - burying (the starter): up to three card selects over the 33 cards (kitty cards marked),
   then ``Suggest`` · ``Bury (k/8)`` · ``Clear`` · ``Type…`` · link;
-- playing: ``Quick plays`` (on your turn), up to three card selects (one per suit group;
-  small groups share a select, a group above 25 is split), then ``Play (n)`` · ``Clear`` ·
-  ``Hint`` · ``Type…`` · link, and ``Take back`` (R12) on a row of its own below (no action
-  is ever pushed out: `fit_rows`).
+- playing: ``Quick plays`` (enabled on your turn), up to three card selects (one per suit
+  group, in the hand's order; small groups share a select, a group above 25 is split), then
+  ``Play (n)`` · ``Clear`` · ``Hint`` · ``Type…`` · and the table link, or ``Take back`` at
+  a table with take-backs (R12; enabled while your last play may be taken back). The same
+  components stay in the same places through the hand: the turn coming round enables and
+  relabels them, it adds or moves no row (issue 38 item 1: a list open while the
+  computers play is the same list when your turn comes).
 
 Card select values are *instances* (bot/core/selection.py); the selection is reflected in the
 selects' default values, so a restarted bot reads it back from the message.
@@ -289,6 +292,18 @@ def _quick_options(plays: list[QuickPlay], view: PlayerView, locale: str) -> lis
     return options
 
 
+def _quick_select(custom_id: str, plays: list[QuickPlay], view: PlayerView,
+                  locale: str) -> Component:
+    """The Quick plays select, on every panel of the playing phase: its plays on your turn,
+    else disabled with one stand-in option (a select lists at least one) and a
+    placeholder saying when it opens."""
+    options = _quick_options(plays, view, locale) if view.to_move else []
+    if options:
+        return rows.select(custom_id, options, placeholder=t("panel.quick_plays", locale))
+    return rows.select(custom_id, [rows.option("—", "-")], disabled=True,
+                       placeholder=t("panel.quick_plays_later", locale))
+
+
 def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[str],
                locale: str, table_url: str | None, plays: list[QuickPlay],
                call: Calling | None = None) -> Rows | Components | None:
@@ -332,11 +347,8 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
     if burying and not view.to_move:
         return None
     layout: list[list[Component]] = []
-    if phase is Phase.PLAYING and view.to_move and plays:
-        options = _quick_options(plays, view, locale)
-        if options:
-            layout.append([rows.select(cid("quick"), options,
-                                       placeholder=t("panel.quick_plays", locale))])
+    if phase is Phase.PLAYING:
+        layout.append([_quick_select(cid("quick"), plays, view, locale)])
     values = pool_values(view)
     by_value = dict(values)
     chosen = set(selected)
@@ -365,14 +377,12 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
             rows.button(cid("clear"), t("button.clear", locale)),
             rows.button(cid("hint"), t("button.hint", locale), disabled=not my_turn),
             rows.button(cid("type"), t("button.type", locale), disabled=not my_turn),
-            *link]
-        if public.take_back_seat == seat:
-            buttons.append(rows.button(cid("takeback"), t("button.take_back", locale),
-                                       style=rows.DANGER))
+            # Take back in the link's place, there all hand long (disabled when there is
+            # nothing to take back), so that no button comes and goes under the pointer.
+            *([rows.button(cid("takeback"), t("button.take_back", locale),
+                           style=rows.DANGER, disabled=public.take_back_seat != seat)]
+              if public.rules.take_backs else link)]
     button_rows, chunks = fit_rows(buttons, card_groups(view), rows.MAX_ROWS - len(layout))
-    # The led suit's select first: that is where a follow starts.
-    if led:
-        chunks.sort(key=lambda chunk: not any(values[i][1] in led for i in chunk))
     for index, chunk in enumerate(chunks):
         options = []
         for i in chunk:
@@ -385,8 +395,11 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
                 options.append(rows.option(PRETTY[card.code], value, value in chosen,
                                            mark or (led_word if card in led else None)))
         name = _group_name([values[i][1] for i in chunk], view, locale)
+        # The led suit's select is named so (where a follow starts); it stays in its place.
+        key = "panel.select_group_led" if any(values[i][1] in led for i in chunk) \
+            else "panel.select_group"
         layout.append([rows.select(cid("sel", str(index)), options,
-                                   placeholder=t("panel.select_group", locale, group=name),
+                                   placeholder=t(key, locale, group=name),
                                    min_values=0, max_values=len(options))])
     return Rows([*layout, *button_rows])
 

@@ -456,7 +456,7 @@ class Publisher:
         self._last_edit[table_id] = time.monotonic()
         if doc.table_message is not None and doc.table_message != message_id:
             old = channel.get_partial_message(doc.table_message)
-            if doc.table_message_waiting:
+            if doc.table_message_hand == 0:  # the lobby or the waiting table: gone
                 await self._replace_waiting(old, doc.locale)
             else:  # the last hand's table stays, its buttons gone
                 with contextlib.suppress(discord.HTTPException):
@@ -465,16 +465,17 @@ class Publisher:
 
     @staticmethod
     async def _replace_waiting(old: discord.PartialMessage, locale: str) -> None:
-        """The table message of a match not dealt yet ("Waiting for the first deal") gives
-        way to the table posted after it: deleted, so that no stale table sits above the
-        live one (issue 31 item 8); if it cannot be, it becomes one line pointing below."""
+        """The table message of no hand (the lobby, "Waiting for the first deal") gives way
+        to the table posted after it: deleted, so that no stale seats or countdown sit above
+        the live table (issue 31 item 8, issue 38 item 4); if it cannot be, it becomes one
+        line pointing below."""
         try:
             await old.delete()
         except discord.NotFound:
             return
         except discord.HTTPException:
             with contextlib.suppress(discord.HTTPException):
-                await edit_quietly(old, content=t("table.first_deal_below", locale),
+                await edit_quietly(old, content=t("table.below", locale),
                                    picture=None, view=None, allowed_mentions=NONE)
 
     async def _edit_table(self, table_id: int, doc: TableDoc,

@@ -48,10 +48,10 @@ def option(label: str, value: str, default: bool = False,
 
 
 def select(custom_id: str, options: list[Component], *, placeholder: str,
-           min_values: int = 1, max_values: int = 1) -> Component:
+           min_values: int = 1, max_values: int = 1, disabled: bool = False) -> Component:
     """A string select (`bot.ui.components.select`'s JSON); at least one option."""
     out: Component = {"type": 3, "custom_id": custom_id, "min_values": min_values,
-                      "max_values": max_values, "disabled": False, "required": True}
+                      "max_values": max_values, "disabled": disabled, "required": True}
     if placeholder:
         out["placeholder"] = placeholder
     out["options"] = options

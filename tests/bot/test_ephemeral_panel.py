@@ -73,7 +73,7 @@ async def test_my_hand_panel_follows_the_game_and_its_buttons_work(tmp_path: Pat
         result = await alice.click(w.table_message(), label="My hand")
         panel = result.response
         assert panel is not None and panel.ephemeral
-        assert "Your turn" not in panel.content and find(panel, "quick") is None
+        assert "Your turn" not in panel.content and find(panel, "quick").disabled
         assert w.bot.publisher.tracked_ephemeral(w.table_id, mine) is not None
 
         # Bob (and the computers) play until it is Alice's turn; she clicks nothing.

@@ -88,3 +88,26 @@ def test_every_catalog_names_the_wait_for_the_first_deal(locale: str) -> None:
     labels = labels_for(locale)
     assert labels.first_deal not in ("", labels.phase_settled)
     assert t("table.first_hand", locale) not in ("", t("table.hand_no", locale, number=0))
+
+
+async def test_no_line_of_the_lobby_or_the_wait_stays_above_the_first_hand(
+        tmp_path: Path) -> None:
+    """Issue 38 item 4: once the match has begun, no message in the channel still shows the
+    lobby ("Seat 2: (empty) … Press Join": its last edit may not have gone out before the
+    start), and once the first hand is dealt none still counts down to it ("The deal
+    starts … press Ready"): a message whose moment has passed is removed."""
+    async with world(tmp_path, humans=2, start_delay=15) as w:
+        await w.open_table(2)
+        await w.start()
+        await w.bot.publisher.idle()
+        lobby = t("lobby.title", "en")
+        texts = [m.content or "" for m in w.public_messages()]
+        assert not any(lobby in text for text in texts), texts
+        assert sum("The deal starts" in text for text in texts) == 1, texts  # the table's
+        await ready_all(w)
+        await w.bot.publisher.idle()
+        assert (await w.match()).hand_no == 1
+        texts = [m.content or "" for m in w.public_messages()]
+        assert not any(lobby in text or "The deal starts" in text or
+                       t("lobby.seat_empty", "en") in text for text in texts), texts
+        assert texts[0].startswith("**Hand 1**"), texts

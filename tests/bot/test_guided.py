@@ -1,6 +1,7 @@
-"""Choosing cards by hand is guided (issue 12 item 9): the pick lists put the led suit
-first and star the cards the lead forces (R8); Quick plays stay first; a selected set that
-may not be played shows why, and Play is disabled, before it is pressed."""
+"""Choosing cards by hand is guided (issue 12 item 9): the pick list of the led suit says
+so (it keeps its place: issue 38 item 1) and the cards the lead forces are starred (R8);
+Quick plays stay first; a selected set that may not be played shows why, and Play is
+disabled, before it is pressed."""
 
 from __future__ import annotations
 
@@ -52,9 +53,10 @@ async def test_pick_lists_show_what_the_lead_forces(tmp_path: Path) -> None:
                 trump = view.public.trump
                 suit = trump.suit_index(view.lead[0])
                 led = [c for c in view.hand if trump.suit_index(c) == suit]
-                first = card_selects(panel)[0]
-                firsts = {Card.parse(o.value.split(".")[0]) for o in first.options}
-                assert set(led) <= firsts  # the led suit's list comes first
+                named = [s for s in card_selects(panel) if "the led suit" in s.placeholder]
+                assert named, [s.placeholder for s in card_selects(panel)]
+                shown = {Card.parse(o.value.split(".")[0]) for s in named for o in s.options}
+                assert set(led) <= shown  # the led suit's list says so
                 starred = {Card.parse(o.value.split(".")[0]) for s in card_selects(panel)
                            for o in s.options if o.label.startswith("★")}
                 assert starred == (set(led) if len(led) <= len(view.lead) else set())

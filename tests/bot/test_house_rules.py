@@ -208,10 +208,11 @@ async def test_take_backs_by_button_and_command_across_a_restart(tmp_path: Path)
         assert after.take_back_seat == leader and after.turn == (leader + 1) % 4
         panel = w.dm_panel(user)
         button = find(panel, "takeback")
-        assert button is not None and button.label == "Take back"
-        # the next seat's panel has no Take back button; a forged one is refused
+        assert button is not None and button.label == "Take back" and not button.disabled
+        # the next seat's Take back is disabled (in its place: issue 38 item 1); a forged
+        # click is refused
         other = await w.user_of((leader + 1) % 4)
-        assert find(w.dm_panel(other), "takeback") is None
+        assert find(w.dm_panel(other), "takeback").disabled
         await w.restart()
         panel = w.dm_panel(user)
         button = find(panel, "takeback")
@@ -222,7 +223,7 @@ async def test_take_backs_by_button_and_command_across_a_restart(tmp_path: Path)
         doc = await w.doc()
         assert any("took back" in note for note in doc.notes), doc.notes
         assert "took back" in w.table_message().content
-        assert find(w.dm_panel(user), "takeback") is None
+        assert find(w.dm_panel(user), "takeback").disabled
         assert (await w.doc()).timer == "turn"
         # by command: play again, then /tractor takeback
         await by_panel(w, leader)
@@ -266,7 +267,9 @@ async def test_fixed_trump_turns_the_seats_so_the_creator_starts(tmp_path: Path)
 async def test_take_back_pushes_no_other_button_out_when_the_winner_leads(tmp_path: Path
                                                                           ) -> None:
     """Issue 31 item 3: having just won a trick, the leader's panel offers Take back *and*
-    every other action (Play, Clear, Hint, Type…) and the table link."""
+    every other action (Play, Clear, Hint, Type…). At a table with take-backs, Take back
+    has the table link's place all hand long (issue 38 item 1: no button comes and goes;
+    the link is navigation, not an action)."""
     async with world(tmp_path, humans=4) as w:
         await w.open_table(4, take_backs=True)
         await w.start()
@@ -284,8 +287,8 @@ async def test_take_back_pushes_no_other_button_out_when_the_winner_leads(tmp_pa
         panel = w.dm_panel(user)
         for verb in ("takeback", "hint", "play", "clear", "type"):
             assert find(panel, verb) is not None, verb
-        assert not find(panel, "hint").disabled
-        assert any(getattr(c, "url", None) for c in components(panel))
+        assert not find(panel, "hint").disabled and not find(panel, "takeback").disabled
+        assert not any(getattr(c, "url", None) for c in components(panel))
 
 
 def test_fit_rows_keeps_every_action() -> None:
