@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from botkit import World, by_panel, seats_to_act, world
 
+from bot.services.autopilot import TAKE_BACK_WINDOW
 from engine.game import Phase
 
 
@@ -57,6 +58,9 @@ async def test_the_turn_coming_round_moves_no_component(tmp_path: Path,
                 break
             doc = await w.doc()
             humans = [s for s in seats_to_act(match) if doc.seat(s).user_id is not None]
+            if not humans:  # a computer waits while a person may still take back (R12)
+                await w.env.advance_time(TAKE_BACK_WINDOW)
+                continue
             await play_on(w, humans[0], waiting, seen)
         assert len(seen) >= 8, seen
         moved = [(when, before, now) for when, before, now in seen if before != now]
