@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import shutil
 import sys
 import tempfile
@@ -56,14 +57,18 @@ class Opened:
 
 
 def browser_missing(chromium: str = CHROMIUM) -> str | None:
-    """Why no browser can be driven here (one line), or None when one can."""
+    """Why no browser can be driven here (one line), or None when one can. With
+    ``TRACTOR_REQUIRE_BROWSER=1`` (CI) a missing browser is an error, not a reason."""
     try:
         import playwright.async_api  # noqa: F401
     except ImportError:
-        return "needs Playwright (pip install playwright)"
-    if not (Path(chromium).exists() or shutil.which(chromium)):
-        return f"needs Chromium at {chromium}"
-    return None
+        missing: str | None = "needs Playwright (pip install playwright)"
+    else:
+        missing = None if Path(chromium).exists() or shutil.which(chromium) \
+            else f"needs Chromium at {chromium} (apt-get install chromium)"
+    if missing is not None and os.environ.get("TRACTOR_REQUIRE_BROWSER") == "1":
+        raise RuntimeError(f"TRACTOR_REQUIRE_BROWSER=1 but the browser test {missing}")
+    return missing
 
 
 async def _scroll(page: Any) -> int:
