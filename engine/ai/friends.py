@@ -215,6 +215,8 @@ FRIENDS_PLAYERS: dict[str, Callable[[int], Player]] = {
     "greedy": GreedyFriendsPlayer,
     "expert": FriendsPlayer,
     "ai1": SearchingFriendsPlayer,
+    "ai2": SearchingFriendsPlayer,
+    "ai3": SearchingFriendsPlayer,
     "ai": SearchingFriendsPlayer,
 }
 """The Finding Friends player of each registry name (an experiment plays as the rule
