@@ -83,7 +83,7 @@ def views(deal: int, every: int) -> list[tuple[int, PlayerView]]:
 
 def text(action: Action) -> str:
     cards = getattr(action, "cards", ())
-    return f"{action.type} {getattr(action, "seat", None)} " + " ".join(str(c) for c in cards)
+    return f"{action.type} {getattr(action, 'seat', None)} " + " ".join(str(c) for c in cards)
 
 
 def sampled(deal: int, count: int, believe: Callable[[Knowledge], Belief] = infer) -> str:
