@@ -3,8 +3,9 @@
 unchanged (its decisions are pinned in tests/ai/test_ai_pinned.py).
 
 - `ai2`: the search with the hand-set inference (`inference.infer`): `ai` until issue 40.
-- `ai3`: the search with the learned card-location model (`belief.learned_belief`): issue
-  30's `ai-belief`, promoted to `ai` by issue 40.
+- `ai3`: the search with the learned card-location model (`belief.learned_belief`, the
+  weights shipped by issue 30: weights fitted again belong in a new file, not that one):
+  issue 30's `ai-belief`, promoted to `ai` by issue 40.
 """
 
 from __future__ import annotations
