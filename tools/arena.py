@@ -1,7 +1,8 @@
 """Duplicate-deal arena for computer players: `python -m tools.arena --a ai --b greedy`.
 
 Players: any name or level `engine.ai.make_player` takes (`random`, `greedy`, `expert`,
-`ai1`, `ai`; `easy`, `normal`, `strong`).
+`ai1`, `ai`; `easy`, `normal`, `strong`; the frozen `ai2`, `ai3` and the sparring `control`,
+which tables are not offered).
 
 Each seeded deal (hands, kitty, level and starter fixed) is played twice with the teams
 swapped, so card luck cancels. Prints a summary, or with `--json` one JSON object with the
@@ -370,7 +371,7 @@ def report(summary: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.arena", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    names = "random, greedy, expert, ai1, ai (or a level)"
+    names = "random, greedy, expert, ai1, ai (or a level); ai2, ai3, control"
     parser.add_argument("--a", default="ai", help=f"player A: {names}")
     parser.add_argument("--b", default="greedy", help=f"player B: {names}")
     parser.add_argument("--deals", type=int, default=20, help="duplicate deals (2 hands each)")

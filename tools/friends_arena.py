@@ -11,12 +11,17 @@ starter and in the other seats; `b_starter_*` / `b_other_*` the same for B at a 
 B's. Also illegal moves (replaced by random legal ones and counted) and CPU time per
 decision (p50/p95/max in ms) of each player. `--json` prints one JSON object. The same
 arguments give the same result (timings aside).
+
+`--paired BASE`: a paired comparison of A with BASE instead: every deal with A in each seat
+among B's and again with BASE in that seat (same cards, same seeds), and the difference in
+hands won by A over BASE with its 95% interval (paired by deal).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -145,6 +150,47 @@ def run(a: str, b: str, players: int, decks: int, deals: int, seed: int) -> dict
     return found
 
 
+def paired(a: str, base: str, b: str, players: int, decks: int, deals: int,
+           seed: int) -> dict[str, Any]:
+    """A against `base`, each in every seat in turn among B's on the same deals: hands won
+    by each, the difference with its 95% interval (paired by deal), illegal moves and A's
+    decision times."""
+    rules = friends_rules(players, decks)
+    diffs: list[int] = []
+    won = {a: 0, base: 0}
+    illegal = 0
+    times: list[float] = []
+    for index in range(deals):
+        hand_seed, level, starter = deal_setup(seed, index, players)
+        diff = 0
+        for a_seat in range(players):
+            for name in (a, base):
+                names = [name if s == a_seat else b for s in range(players)]
+                team = [player(n, seed * 1_000_003 + index * 16 + s)
+                        for s, n in enumerate(names)]
+                match = Match(rules=rules, levels=(level,) * players, starter=starter)
+                _, outcome = play_hand(match, hand_seed, team)
+                illegal += outcome.illegal
+                result = outcome.won(a_seat)
+                won[name] += result
+                diff += result if name == a else -result
+                if name == a:
+                    times += outcome.times[a_seat]
+        diffs.append(diff)
+    hands = deals * players
+    mean = sum(diffs) / deals if deals else 0.0
+    sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (deals - 1)) if deals > 1 else 0.0
+    share = sum(diffs) / hands if hands else 0.0
+    half = 1.96 * sd * math.sqrt(deals) / hands if hands else 0.0
+    return {"a": a, "base": base, "b": b, "players": players, "deals": deals,
+            "hands": hands, "a_won": _share(won[a], hands), "base_won": _share(won[base], hands),
+            "a_minus_base": round(share, 4),
+            "a_minus_base_ci": [round(share - half, 4), round(share + half, 4)],
+            "illegal_moves": illegal,
+            "a_ms": {q: round(percentile(times, f), 2)
+                     for q, f in (("p50", 0.5), ("p95", 0.95), ("max", 1.0))}}
+
+
 def player(name: str, seed: int) -> Player:
     """`selfish` (the greedy-like baseline that plays for itself) or any `make_player`
     name or level."""
@@ -171,8 +217,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--paired", metavar="BASE",
+                        help="compare A with BASE, paired on the same deals and seats")
     args = parser.parse_args(argv)
-    found = run(args.a, args.b, args.players, args.decks, args.deals, args.seed)
+    if args.paired:
+        found = paired(args.a, args.paired, args.b, args.players, args.decks, args.deals,
+                       args.seed)
+    else:
+        found = run(args.a, args.b, args.players, args.decks, args.deals, args.seed)
     if args.json:
         print(json.dumps(found))
         return 0

@@ -17,6 +17,7 @@ room-proportional belief. Pure Python at run time (numpy only for fitting,
 
 `learned_belief(k)` turns the model into the `Belief` that `inference.sample_world` draws
 deals from: the same hard facts, the model's factor (tempered) as each place's soft weight.
+`ai` (and the frozen `ai3`) draw the search's deals from it (issue 40; docs/belief.md).
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from pathlib import Path
 from engine.ai.context import Knowledge
 from engine.ai.inference import KITTY, Belief
 from engine.ai.montecarlo import place_known
-from engine.ai.search import AiPlayer
 from engine.cards import Card, Rank
 from engine.matching import pair_counts
 from engine.trick import trick_winner
@@ -300,9 +300,3 @@ def learned_belief(k: Knowledge, temper: float = TEMPER,
             belief.weight[place_seat(me, p)][card] = math.exp(factor)
     return belief
 
-
-class BeliefAiPlayer(AiPlayer):
-    """`ai` drawing its deals from the learned belief (`learned_belief`) instead of the
-    hand-set weights of `inference.infer`; under trial as `ai-belief`."""
-
-    believe = staticmethod(learned_belief)

@@ -1,9 +1,10 @@
 """Computer players for Finding Friends (issue 14; rules F1–F6). Each registry name has its
 own Friends player (`FRIENDS_PLAYERS`), at its own strength: `random` random legal moves,
 `greedy` (easy) `GreedyFriendsPlayer`, `expert` (normal) `FriendsPlayer` (the rule player),
-`ai1` and `ai` (strong) `SearchingFriendsPlayer` (the rule player plus a sampled search of
-each trick it follows). `engine.ai.registry` composes them with the four-player players by
-the variant a view plays (`ByMode`), nothing patched.
+`ai1` (and the frozen `ai2`, `ai3`) `SearchingFriendsPlayer` (the rule player plus a sampled
+search of each trick it follows), `ai` (strong) `BeliefFriendsPlayer` (that search over worlds
+drawn from the Friends belief, `engine.ai.friends_belief`). `engine.ai.registry` composes
+them with the four-player players by the variant a view plays (`ByMode`), nothing patched.
 
 The rule player counts cards with D decks (`engine.ai.friends_know`), plays to the sides as
 far as they are known (`engine.ai.friends_play`), and decides the rest like this:
@@ -36,6 +37,7 @@ from collections.abc import Callable, Sequence
 
 from engine.actions import Action, Bury, CallFriends, Declare, Pass, Play
 from engine.ai.bidding import ai_bury, greedy_declaration, trump_count
+from engine.ai.friends_belief import sample_world
 from engine.ai.friends_know import FriendsTable
 from engine.ai.friends_play import (
     card_value,
@@ -170,26 +172,55 @@ class SearchingFriendsPlayer(FriendsPlayer):
         later = t.later()
         if len(options) < 2 or not later or reveals_friend(t, chosen):
             return chosen  # a hidden friend showing itself is the rule player's to time
+        worlds = self.worlds(t, later)
+
+        def value(option: list[Card]) -> float:
+            total = sum(_trick_value(t, option, hands, side) for hands, side in worlds)
+            return total / len(worlds) - 0.5 * sum(card_value(c, t.trump) for c in option)
+        best = max(options, key=value)
+        return best if value(best) > value(chosen) + 2.0 else chosen
+
+    def worlds(self, t: FriendsTable, later: list[int]) -> list[tuple[Hands, Side]]:
+        """`SEARCH_SAMPLES` deals of the unseen cards to the `later` seats, at random, each
+        with this seat's view of the sides (`FriendsTable.ally`)."""
         pool = list(t.unseen.elements())
-        worlds = []
+        worlds: list[tuple[Hands, Side]] = []
         for _ in range(SEARCH_SAMPLES):
             self.rng.shuffle(pool)
             hands, start = {}, 0
             for seat in later:
                 hands[seat] = pool[start:start + t.left[seat]]
                 start += t.left[seat]
-            worlds.append(hands)
-
-        def value(option: list[Card]) -> float:
-            total = sum(_trick_value(t, option, hands) for hands in worlds) / len(worlds)
-            return total - 0.5 * sum(card_value(c, t.trump) for c in option)
-        best = max(options, key=value)
-        return best if value(best) > value(chosen) + 2.0 else chosen
+            worlds.append((hands, t.ally))
+        return worlds
 
 
-def _trick_value(t: FriendsTable, option: list[Card], hands: dict[int, list[Card]]) -> float:
+class BeliefFriendsPlayer(SearchingFriendsPlayer):
+    """Strong (`ai`, issue 40): `SearchingFriendsPlayer` searching worlds drawn from the
+    Friends belief (`engine.ai.friends_belief`): the called copies with the seats likely to
+    hold them, those seats on the starter's side in that world, no cards of a suit a seat
+    has shown it lacks."""
+
+    def worlds(self, t: FriendsTable, later: list[int]) -> list[tuple[Hands, Side]]:
+        out: list[tuple[Hands, Side]] = []
+        for _ in range(SEARCH_SAMPLES):
+            world = sample_world(t, later, self.rng)
+            mine = world.starters_side[t.seat]
+            sides = [1.0 if side == mine else 0.0 for side in world.starters_side]
+            out.append((world.hands, sides.__getitem__))
+        return out
+
+
+Hands = dict[int, list[Card]]
+"""The later seats' hands in a sampled world."""
+Side = Callable[[int], float]
+"""How much a seat is on this seat's side in a sampled world (1 sure, 0 sure not)."""
+
+
+def _trick_value(t: FriendsTable, option: list[Card], hands: Hands, side: Side) -> float:
     """The trick's points for this seat's side (minus for the enemies') when it plays
-    `option` and the later seats answer from `hands` as greedy would."""
+    `option` and the later seats answer from `hands` as greedy would, with the sides
+    `side` gives."""
     trump = t.trump
     plays = [*t.plays, option]
     for seat, hand in hands.items():
@@ -197,7 +228,7 @@ def _trick_value(t: FriendsTable, option: list[Card], hands: dict[int, list[Card
         if not answers:
             continue  # a sampled hand too short to follow (the sample is only a guess)
         winner = (t.leader + t.winner_index(plays)) % t.seats
-        with_winner = t.allied(seat) == t.allied(winner)
+        with_winner = (side(seat) > 0.5) == (side(winner) > 0.5)
         winning = [a for a in answers if t.winner_index([*plays, a]) == len(plays)]
         if not with_winner and winning:
             plays.append(min(winning, key=lambda a: sum(card_value(c, trump) for c in a)))
@@ -207,7 +238,7 @@ def _trick_value(t: FriendsTable, option: list[Card], hands: dict[int, list[Card
                                                      sum(trump.strength(c) for c in a))))
     winner = (t.leader + t.winner_index(plays)) % t.seats
     points = sum(card_points(p) for p in plays)
-    return points * (2 * t.ally(winner) - 1)
+    return points * (2 * side(winner) - 1)
 
 
 FRIENDS_PLAYERS: dict[str, Callable[[int], Player]] = {
@@ -215,7 +246,9 @@ FRIENDS_PLAYERS: dict[str, Callable[[int], Player]] = {
     "greedy": GreedyFriendsPlayer,
     "expert": FriendsPlayer,
     "ai1": SearchingFriendsPlayer,
-    "ai": SearchingFriendsPlayer,
+    "ai2": SearchingFriendsPlayer,
+    "ai3": SearchingFriendsPlayer,
+    "ai": BeliefFriendsPlayer,
 }
 """The Finding Friends player of each registry name (an experiment plays as the rule
 player)."""

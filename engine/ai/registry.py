@@ -1,8 +1,10 @@
 """Every computer player by name, and the strength levels a table can choose.
 
 Names: `random`, `greedy`, `expert`, `ai1` (the first `ai`, frozen) and `ai` (the main
-player). Levels: `easy` (`greedy`), `normal` (`expert`), `strong` (`ai`, the default).
-`make_player` takes either, case-insensitively.
+player: search over deals drawn from the learned belief). Levels: `easy` (`greedy`),
+`normal` (`expert`), `strong` (`ai`, the default). `make_player` takes either,
+case-insensitively, and the names of `FROZEN`, `SPARRING` and `EXPERIMENTS` (for the
+arenas; not offered to tables).
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.actions import Action
-from engine.ai.belief import BeliefAiPlayer
+from engine.ai.control import ControlPlayer
 from engine.ai.expert import ExpertPlayer
 from engine.ai.friends import friends_player
+from engine.ai.frozen import Ai2Player, Ai3Player
 from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
 from engine.ai.search import AiPlayer
 from engine.rules import Mode
@@ -27,10 +30,20 @@ PLAYERS: dict[str, Callable[[int], Player]] = {
 }
 """Player factories by name (each takes a seed)."""
 
-EXPERIMENTS: dict[str, Callable[[int], Player]] = {"ai-belief": BeliefAiPlayer}
+FROZEN: dict[str, Callable[[int], Player]] = {"ai2": Ai2Player, "ai3": Ai3Player}
+"""Earlier `ai` players kept unchanged for paired comparisons (`engine.ai.frozen`): `ai2`
+the search with the hand-set inference (`ai` until issue 40), `ai3` with the learned belief
+(issue 30's `ai-belief`). `make_player` and the arenas take them; not offered to tables."""
+
+SPARRING: dict[str, Callable[[int], Player]] = {"control": ControlPlayer}
+"""Frozen rule players of other styles than `expert`'s, to measure `ai` against players
+nobody tuned it against (`make_player` and the arenas take them; not offered to tables;
+Finding Friends: the rule player). `control`: card counting and trump control
+(`engine.ai.control`)."""
+
+EXPERIMENTS: dict[str, Callable[[int], Player]] = {}
 """Variants of `ai` under trial: `make_player` and the arena take them; they are not
-offered to tables and not listed among the choices. `ai-belief`: the learned card-location
-model in place of the hand-set inference (issue 30)."""
+offered to tables and not listed among the choices."""
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
 """Strength levels, weakest first."""
@@ -44,11 +57,16 @@ LEVEL_PLAYERS: dict[str, str] = {"easy": "greedy", "normal": "expert", "strong":
 """The player each level plays with."""
 
 
+def _factories() -> dict[str, Callable[[int], Player]]:
+    """Every player `make_player` builds, by name."""
+    return {**PLAYERS, **FROZEN, **SPARRING, **EXPERIMENTS}
+
+
 def player_name(name_or_level: str) -> str:
     """The player name for a name or a level (`"Strong"` → `"ai"`); `ValueError` if neither."""
     key = name_or_level.strip().lower()
     key = LEVEL_PLAYERS.get(key, key)
-    if key not in PLAYERS and key not in EXPERIMENTS:
+    if key not in _factories():
         choices = ", ".join(CHOICES)
         raise ValueError(f"unknown player {name_or_level!r}; choose from {choices}")
     return key
@@ -70,5 +88,5 @@ def make_player(name_or_level: str = DEFAULT_LEVEL, seed: int = 0) -> Player:
     four-player game with the registry's player, Finding Friends with its Friends player at
     the same level (`engine.ai.friends.FRIENDS_PLAYERS`, F1–F6; an experiment: `ai`'s)."""
     name = player_name(name_or_level)
-    return ByMode({Mode.TEAMS: {**PLAYERS, **EXPERIMENTS}[name](seed),
+    return ByMode({Mode.TEAMS: _factories()[name](seed),
                    Mode.FRIENDS: friends_player("ai" if name in EXPERIMENTS else name, seed)})

@@ -1,6 +1,7 @@
-"""The `ai` player: inference of the hidden hands and determinized Monte Carlo search.
+"""The `ai` player: a belief about the hidden hands and determinized Monte Carlo search.
 
-For every play it builds a belief about the unseen cards (`engine.ai.inference`), asks the
+For every play it builds a belief about the unseen cards (the learned card-location model,
+`engine.ai.belief`; the frozen `ai2` uses the hand-set `engine.ai.inference`), asks the
 `expert` rules for their choice and the first player's rules (`engine.ai.policy`, an
 independent second opinion) for theirs, and compares them with a few other candidates by
 playing the rest of the hand out in deals sampled from the belief, every seat following the
@@ -20,9 +21,10 @@ import random
 from collections.abc import Callable, Sequence
 
 from engine.actions import Action, Bury, Play
+from engine.ai.belief import learned_belief
 from engine.ai.context import Knowledge, Seen
 from engine.ai.expert import cards_key, cost, declare, expert_bury, expert_play, expert_rollout
-from engine.ai.inference import Belief, infer, sample_world
+from engine.ai.inference import Belief, sample_world
 from engine.ai.moves import follow_options, simple_leads, wins_now
 from engine.ai.policy import TrackedInfo, choose_play
 from engine.ai.tables import TrackedTable
@@ -124,8 +126,9 @@ class AiPlayer:
     declarer_work = DECLARER_WORK
     work = WORK
     max_samples = MAX_SAMPLES
-    believe: Callable[[Knowledge], Belief] = staticmethod(infer)
-    """The belief the deals are drawn from (a learned one is tried under another name)."""
+    believe: Callable[[Knowledge], Belief] = staticmethod(learned_belief)
+    """The belief the deals are drawn from (the learned one since issue 40; the hand-set
+    `inference.infer` in the frozen `ai2`)."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(f"ai-search:{seed}")

@@ -3,7 +3,8 @@
 Speed changes to the search (rollouts, sampling, the expert rules' helpers) must leave every
 choice bit-identical. These tests pin, as recorded from main's code (commit 0189c76): whole
 expert rollouts of seeded deals, deals sampled from a seat's belief, and `ai`'s decisions
-(plays and a burial) in positions of seeded hands. A strategy change is expected to move
+(plays and a burial) in positions of seeded hands, and those of the frozen `ai2` (the
+search with the hand-set inference, `ai` before issue 40). A strategy change is expected to move
 them: then record the new values on purpose (run this file's `__main__` and paste them).
 """
 
@@ -11,13 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 
 import pytest
 
 from engine.actions import Action, StartHand
+from engine.ai.belief import learned_belief
 from engine.ai.context import Knowledge
 from engine.ai.expert import expert_play
-from engine.ai.inference import infer, sample_world
+from engine.ai.frozen import Ai2Player
+from engine.ai.inference import Belief, infer, sample_world
 from engine.ai.registry import make_player
 from engine.ai.search import AiPlayer
 from engine.ai.sim import Sim
@@ -79,22 +83,23 @@ def views(deal: int, every: int) -> list[tuple[int, PlayerView]]:
 
 def text(action: Action) -> str:
     cards = getattr(action, "cards", ())
-    return f"{action.type} {action.seat} " + " ".join(str(c) for c in cards)
+    return f"{action.type} {getattr(action, 'seat', None)} " + " ".join(str(c) for c in cards)
 
 
-def sampled(deal: int, count: int) -> str:
-    """A digest of 12 deals sampled from the belief of the seat to play."""
+def sampled(deal: int, count: int, believe: Callable[[Knowledge], Belief] = infer) -> str:
+    """A digest of 12 deals sampled from the belief (`infer`'s, or `believe`'s) of the seat
+    to play."""
     view = dict(views(deal, 20))[count]
-    belief = infer(Knowledge.of(seen_of(view)))
+    belief = believe(Knowledge.of(seen_of(view)))
     rng = random.Random(count)
     return digest([[[c.code for c in hand] for hand in sample_world(belief, rng).hands]
                    for _ in range(12)])
 
 
-def decision(deal: int, count: int) -> str:
-    """`ai`'s action in that position."""
+def decision(deal: int, count: int, player: type[AiPlayer] = AiPlayer) -> str:
+    """`ai`'s (or a frozen `player`'s) action in that position."""
     view = dict(views(deal, 20))[count]
-    return text(AiPlayer(deal * 100 + count).decide(view))
+    return text(player(deal * 100 + count).decide(view))
 
 
 ROLLOUTS = {
@@ -123,6 +128,27 @@ def test_sampled_deals_are_pinned(deal: int, count: int) -> None:
     assert sampled(deal, count) == SAMPLES[(deal, count)]
 
 
+LEARNED_SAMPLES = {
+    (1, 20): "d35c0ca3961b15c0",
+    (2, 40): "65344f8f1c4fd7bf",
+}
+"""The same from the learned belief that `ai` draws its deals from (issue 40)."""
+
+
+@pytest.mark.parametrize(("deal", "count"), sorted(LEARNED_SAMPLES))
+def test_deals_sampled_from_the_learned_belief_are_pinned(deal: int, count: int) -> None:
+    assert sampled(deal, count, learned_belief) == LEARNED_SAMPLES[(deal, count)]
+
+
+AI2_DECISIONS = {
+    (0, 0): "bury 0 3D 4S 7D 7C 8S 8D JD JC",
+    (0, 20): "play 0 6S 6S",
+    (1, 40): "play 3 3H QD",
+    (2, 60): "play 0 5C",
+    (3, 80): "play 2 6C",
+}
+"""`ai2`'s: recorded from `ai` before issue 40 (commit 0189c76), unchanged since."""
+
 DECISIONS = {
     (0, 0): "bury 0 3D 4S 7D 7C 8S 8D JD JC",
     (0, 20): "play 0 6S 6S",
@@ -130,6 +156,9 @@ DECISIONS = {
     (2, 60): "play 0 5C",
     (3, 80): "play 2 6C",
 }
+"""`ai`'s (the learned belief, issue 40): the same choices here as `ai2`'s (the belief
+changes which deals the search draws, pinned above; a challenger rarely beats the expert's
+choice clearly)."""
 
 
 @pytest.mark.parametrize(("deal", "count"), sorted(DECISIONS))
@@ -137,7 +166,14 @@ def test_ai_decisions_are_pinned(deal: int, count: int) -> None:
     assert decision(deal, count) == DECISIONS[(deal, count)]
 
 
+@pytest.mark.parametrize(("deal", "count"), sorted(AI2_DECISIONS))
+def test_frozen_ai2_decisions_are_pinned(deal: int, count: int) -> None:
+    assert decision(deal, count, Ai2Player) == AI2_DECISIONS[(deal, count)]
+
+
 if __name__ == "__main__":  # the values to pin (on purpose, after a strategy change)
     print("ROLLOUTS =", {seed: digest(rollout_trace(seed)) for seed in sorted(ROLLOUTS)})
     print("SAMPLES =", {key: sampled(*key) for key in sorted(SAMPLES)})
+    print("LEARNED_SAMPLES =", {key: sampled(*key, learned_belief)
+                                for key in sorted(LEARNED_SAMPLES)})
     print("DECISIONS =", {key: decision(*key) for key in sorted(DECISIONS)})

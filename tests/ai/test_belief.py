@@ -14,7 +14,6 @@ from engine.actions import Action
 from engine.ai.belief import (
     PLACES,
     WEIGHTS_PATH,
-    BeliefAiPlayer,
     learned_belief,
     load_weights,
     place_seat,
@@ -25,6 +24,7 @@ from engine.ai.belief import (
 from engine.ai.context import Knowledge
 from engine.ai.inference import KITTY, sample_world
 from engine.ai.montecarlo import place_known
+from engine.ai.search import AiPlayer
 from engine.rules import RuleSet
 from tools.arena import deal_setup, play_hand
 from tools.belief_data import player, positions, seen_from_dict, seen_to_dict
@@ -97,7 +97,7 @@ def test_a_position_round_trips_through_the_data_format() -> None:
     assert again == k.seen
 
 
-class CheapBeliefAi(BeliefAiPlayer):
+class CheapBeliefAi(AiPlayer):
     work = 350
     max_samples = 12
 

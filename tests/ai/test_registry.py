@@ -58,3 +58,15 @@ def test_experiments_are_built_but_not_offered(monkeypatch: pytest.MonkeyPatch) 
     with pytest.raises(ValueError) as refused:
         make_player("smart", 0)
     assert "ai-trial" not in str(refused.value)
+
+
+def test_ai_draws_from_the_learned_belief_and_the_frozen_players_are_kept() -> None:
+    from engine.ai.belief import learned_belief
+    from engine.ai.frozen import Ai2Player, Ai3Player
+    from engine.ai.inference import infer
+    assert AiPlayer.believe is learned_belief
+    assert isinstance(four_player(make_player("ai2", 1)), Ai2Player)
+    assert Ai2Player.believe is infer and Ai2Player.work == 2800
+    assert isinstance(four_player(make_player("ai3", 1)), Ai3Player)
+    assert Ai3Player.believe is learned_belief
+    assert "ai2" not in PLAYERS and "ai3" not in PLAYERS
