@@ -127,6 +127,7 @@ async def test_a_notice_never_waits_behind_a_queue_of_tables() -> None:
     assert when <= 1.0 + 1e-9
     for task in tables:
         task.cancel()
+    await asyncio.gather(*tables, return_exceptions=True)  # none left on the loop
 
 
 async def test_a_cancelled_wait_leaves_the_line() -> None:
