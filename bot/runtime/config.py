@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import os
 import re
 import textwrap
@@ -261,9 +262,11 @@ class Config:
     """Sync the commands only when the tree differs from the one last synced (stored)."""
     lease_seconds: float = 15.0
     """Seconds a shard lease lasts without renewal (renewed every third of it)."""
-    rest_budget: float = 45.0
-    """Global-limited Discord REST calls a second the whole bot may make (REST_BUDGET;
-    bot/runtime/budget.py); a cluster takes its part (`process_rest_budget`)."""
+    rest_budget: float = math.inf
+    """Global-limited Discord REST calls a second the whole bot may make (REST_BUDGET, 45
+    when read from the environment; bot/runtime/budget.py); a cluster takes its part
+    (`process_rest_budget`). A `Config` built directly (tests on SimCord's clock, which
+    stands still between advances) has none."""
     turn_ping_idle: float = 60.0
     """Seconds without a move after which a turn notice pings its player (TURN_PING_IDLE)."""
 
