@@ -260,26 +260,35 @@ class Publisher:
         await self.pictures.workers.warm(wants, offload.PEOPLE if people else offload.PICTURES)
         if (job.publish.repost or plan.table == "repost" or doc.table_message is None
                 or doc.table_message_hand != hand_no):
+            # A new table message first: the panels of its hand link to it.
             with rest_priority(Priority.TABLE):
                 message_id = await self._post_table(table_id, doc, channel)
             if message_id is not None:
                 meta["table_message"] = (message_id, hand_no, waiting)
-        elif job.publish.table:
-            with rest_priority(Priority.TABLE):
-                ok = await self._edit_table(table_id, doc, channel)
-                if not ok:
-                    message_id = await self._post_table(table_id, doc, channel)
-                    if message_id is not None:
-                        meta["table_message"] = (message_id, hand_no, waiting)
-        if match is not None:
-            for seat, mine in sorted(plan.seats.items()):
-                if mine.hand:
-                    self.refresh_ephemeral(table_id, seat)
-                if mine.dm is not Dm.NONE:
-                    await self._panel(table_id, doc, seat, mine, meta)
-                if mine.ping is not Ping.NONE:
-                    await self._ping(table_id, doc, seat, mine, channel)
+            await self._seats(table_id, doc, plan, meta, channel)
+        else:
+            # People first: a turn notice never waits behind the table's edit, which may
+            # wait for the REST budget (bot/runtime/budget.py).
+            await self._seats(table_id, doc, plan, meta, channel)
+            if job.publish.table:
+                with rest_priority(Priority.TABLE):
+                    ok = await self._edit_table(table_id, doc, channel)
+                    if not ok:
+                        message_id = await self._post_table(table_id, doc, channel)
+                        if message_id is not None:
+                            meta["table_message"] = (message_id, hand_no, waiting)
         await self._record_meta(table_id, meta)
+
+    async def _seats(self, table_id: int, doc: TableDoc, plan: Plan, meta: dict[str, Any],
+                     channel: discord.PartialMessageable) -> None:
+        """Each seat's part of the plan: its My hand panel, its DM panel, its ping."""
+        for seat, mine in sorted(plan.seats.items()):
+            if mine.hand:
+                self.refresh_ephemeral(table_id, seat)
+            if mine.dm is not Dm.NONE:
+                await self._panel(table_id, doc, seat, mine, meta)
+            if mine.ping is not Ping.NONE:
+                await self._ping(table_id, doc, seat, mine, channel)
 
     async def _facts(self, table_id: int, doc: TableDoc) -> dict[int, SeatFacts]:
         """What the policy knows of each seat (bot/ui/policy.py)."""
