@@ -235,7 +235,25 @@ class Publisher:
         channel = self.bot.get_partial_messageable(doc.channel_id, guild_id=doc.guild_id)
         meta: dict[str, Any] = {"seats": {}}
         match = doc.get_match()
-        with rest_priority(Priority.OTHER):
+        ended = stored.status == "ended" or job.ended
+        hand_no = 0 if match is None else match.hand_no
+        waiting = match is not None and hand_no == 0 and match.phase is Phase.BETWEEN_HANDS
+        plan = Plan()
+        if match is not None and not ended:
+            facts = await self._facts(table_id, doc)
+            now = _now()
+            plan = decide(job.publish, facts, now=now, idle=self.config.turn_ping_idle)
+            self._remember(table_id, job.publish, plan, now)
+        new_table = not ended and (job.publish.repost or plan.table == "repost"
+                                   or doc.table_message is None
+                                   or doc.table_message_hand != hand_no)
+        if not new_table:
+            # People first: a turn notice never waits behind the channel's messages, which
+            # may wait for the REST budget (bot/runtime/budget.py).
+            await self._seats(table_id, doc, plan, meta, channel)
+        # A new hand's messages (its summary before, its table) go with its panels, first;
+        # else the announcements are last.
+        with rest_priority(Priority.NOTICE if new_table else Priority.OTHER):
             for announcement in job.publish.announcements:
                 summary = await self._announce(table_id, doc, channel, announcement)
                 if summary is not None:
@@ -244,39 +262,26 @@ class Publisher:
                     and (match is None or match.phase is not Phase.BETWEEN_HANDS)):
                 await self._close_summary(doc, channel)
                 meta["summary_message"] = None
-        if stored.status == "ended" or job.ended:
+        if ended:
             with rest_priority(Priority.TABLE):
                 await self._close_table_message(doc, channel)
             return  # an ended table is not saved again: nothing to record
-        hand_no = 0 if match is None else match.hand_no
-        waiting = match is not None and hand_no == 0 and match.phase is Phase.BETWEEN_HANDS
-        plan = Plan()
-        if match is not None:
-            facts = await self._facts(table_id, doc)
-            now = _now()
-            plan = decide(job.publish, facts, now=now, idle=self.config.turn_ping_idle)
-            self._remember(table_id, job.publish, plan, now)
         wants, people = self._wants(table_id, doc, job, plan)
         await self.pictures.workers.warm(wants, offload.PEOPLE if people else offload.PICTURES)
-        if (job.publish.repost or plan.table == "repost" or doc.table_message is None
-                or doc.table_message_hand != hand_no):
-            # A new table message first: the panels of its hand link to it.
-            with rest_priority(Priority.TABLE):
+        if new_table:
+            # The new table message first: the panels of its hand link to it.
+            with rest_priority(Priority.NOTICE):
                 message_id = await self._post_table(table_id, doc, channel)
             if message_id is not None:
                 meta["table_message"] = (message_id, hand_no, waiting)
             await self._seats(table_id, doc, plan, meta, channel)
-        else:
-            # People first: a turn notice never waits behind the table's edit, which may
-            # wait for the REST budget (bot/runtime/budget.py).
-            await self._seats(table_id, doc, plan, meta, channel)
-            if job.publish.table:
-                with rest_priority(Priority.TABLE):
-                    ok = await self._edit_table(table_id, doc, channel)
-                    if not ok:
-                        message_id = await self._post_table(table_id, doc, channel)
-                        if message_id is not None:
-                            meta["table_message"] = (message_id, hand_no, waiting)
+        elif job.publish.table:
+            with rest_priority(Priority.TABLE):
+                ok = await self._edit_table(table_id, doc, channel)
+                if not ok:
+                    message_id = await self._post_table(table_id, doc, channel)
+                    if message_id is not None:
+                        meta["table_message"] = (message_id, hand_no, waiting)
         await self._record_meta(table_id, meta)
 
     async def _seats(self, table_id: int, doc: TableDoc, plan: Plan, meta: dict[str, Any],

@@ -93,8 +93,8 @@ async def test_an_idle_turn_pings_through_the_token(tmp_path: Path) -> None:
 
 
 async def test_counted_calls_carry_their_priority(tmp_path: Path, monkeypatch: Any) -> None:
-    """Every call Discord counts is marked for the REST budget: the new hand's DM panel
-    and turn notices ``NOTICE``, the table message ``TABLE``."""
+    """Every call Discord counts is marked for the REST budget: a new hand's DM panel, its
+    table message and turn notices ``NOTICE``, the table message's edits ``TABLE``."""
     seen: list[tuple[str, str, int | None, Priority]] = []
     async with world(tmp_path, humans=1) as w:
         http = type(w.bot.http)  # SimCord's transport, discord.py's HTTPClient above it
@@ -114,5 +114,7 @@ async def test_counted_calls_carry_their_priority(tmp_path: Path, monkeypatch: A
         sends = [(m, p, c, q) for m, p, c, q in seen[mark:]
                  if p.startswith("/channels/{channel_id}/messages")]
         assert ("POST", dm, Priority.NOTICE) in {(m, c, q) for m, _, c, q in sends}
-        assert {q for m, _, c, q in sends if c == table and m == "POST"} >= {Priority.TABLE}
+        posts = {q for m, _, c, q in sends if c == table and m == "POST"}
+        assert posts == {Priority.NOTICE}  # the new hand's table message, with its panels
+        assert {q for m, _, c, q in sends if c == table and m == "PATCH"} <= {Priority.TABLE}
         assert not w.env.errors, w.env.errors
