@@ -247,6 +247,10 @@ class Publisher:
         new_table = not ended and (job.publish.repost or plan.table == "repost"
                                    or doc.table_message is None
                                    or doc.table_message_hand != hand_no)
+        if not ended:  # what the worker must draw, asked for in one job
+            wants, people = self._wants(table_id, doc, job, plan)
+            await self.pictures.workers.warm(
+                wants, offload.PEOPLE if people else offload.PICTURES)
         if not new_table:
             # People first: a turn notice never waits behind the channel's messages, which
             # may wait for the REST budget (bot/runtime/budget.py).
@@ -266,8 +270,6 @@ class Publisher:
             with rest_priority(Priority.TABLE):
                 await self._close_table_message(doc, channel)
             return  # an ended table is not saved again: nothing to record
-        wants, people = self._wants(table_id, doc, job, plan)
-        await self.pictures.workers.warm(wants, offload.PEOPLE if people else offload.PICTURES)
         if new_table:
             # The new table message first: the panels of its hand link to it.
             with rest_priority(Priority.NOTICE):
