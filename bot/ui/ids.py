@@ -69,8 +69,8 @@ class VerbSpec:
     prefix: Prefix = "tr"
     opened_by: str | None = None
     """A modal's submission (its id is the modal's, on no message): the verb of the button
-    that opened it, which the message the modal came from must carry at the same table,
-    hand, step and seat."""
+    that opened it, which the message the modal came from must carry at the same table and
+    seat (the hand and step are the service's check: a stale one is told so)."""
 
 
 @dataclass(frozen=True, slots=True)
