@@ -53,6 +53,7 @@ from bot.runtime.logging import table_logger
 from bot.runtime.offload import Want
 from bot.services.pictures import Pictures
 from bot.services.repository import TableRepository
+from bot.ui.carry import Carriers
 from bot.ui.edits import TOKEN_GONE, edit_original_quietly, edit_quietly, send_quietly
 from bot.ui.notify import TurnPings
 from bot.ui.panels import (
@@ -158,6 +159,11 @@ class Publisher:
         self._clicks: dict[PanelKey, _Click] = {}
         self._memory: dict[PanelKey, Memory] = {}
         self._side_tasks: set[asyncio.Task[None]] = set()
+        self.carriers = Carriers()
+        """The channels' live interaction tokens: the table message and the announcements
+        go through them when one is alive (free of the global limit; bot/ui/carry.py)."""
+        self._table_messages: dict[int, int] = {}
+        """Each table's current table message (whether a token still edits it)."""
 
     def submit(self, table_id: int, publish: Publish, ended: bool = False) -> None:
         job = self._pending.setdefault(table_id, _Job())
@@ -185,7 +191,7 @@ class Publisher:
         try:
             while table_id in self._pending:
                 job = self._pending.pop(table_id)
-                interval = self.budget.table_interval(self.config.edit_interval)
+                interval = self._table_interval(table_id)
                 if interval > 0 and not job.publish.repost and not job.ended:
                     wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()
                     if wait > 0 and urgent(job.publish):
@@ -217,6 +223,14 @@ class Publisher:
             if self._running.get(table_id) is asyncio.current_task():
                 del self._running[table_id]
 
+    def _table_interval(self, table_id: int) -> float:
+        """Seconds between two edits of the table's message: ``edit_interval`` while a
+        token edits it (free), else stretched by the REST budget under pressure."""
+        base = self.config.edit_interval
+        if self.carriers.carried(self._table_messages.get(table_id)) is not None:
+            return base
+        return self.budget.table_interval(base)
+
     def _table_later(self, table_id: int, job: _Job) -> _Job:
         """`job` without its table edit, which is left pending (for after the interval)."""
         if job.publish.table:
@@ -233,6 +247,8 @@ class Publisher:
             return
         stored, doc = found
         channel = self.bot.get_partial_messageable(doc.channel_id, guild_id=doc.guild_id)
+        if doc.table_message is not None:
+            self._table_messages[table_id] = doc.table_message
         meta: dict[str, Any] = {"seats": {}}
         match = doc.get_match()
         ended = stored.status == "ended" or job.ended
@@ -428,11 +444,11 @@ class Publisher:
     async def _announce(self, table_id: int, doc: TableDoc, channel: discord.PartialMessageable,
                         announcement: Announcement) -> int | None:
         """Post an announcement; returns the message id when it carries the Ready button."""
-        files: list[discord.File] = []
+        picture = None
         if announcement.summary_image and announcement.summary_view is not None:
             image = await self.pictures.workers.run(summary_png, announcement.summary_view,
                                             seat_labels(doc, doc.locale), doc.locale)
-            files.append(Panel("", image, f"hand-{table_id}-summary.png", None).files()[0])
+            picture = Panel("", image, f"hand-{table_id}-summary.png", None).picture
         mentions = (discord.AllowedMentions(users=[discord.Object(announcement.ping)])
                     if announcement.ping else NONE)
         match = doc.get_match()
@@ -442,12 +458,13 @@ class Publisher:
             assert match is not None
             kwargs["view"] = ready_view(table_id, match.hand_no, doc.step, doc.locale)
         try:
-            message = await channel.send(announcement.content, files=files,
-                                         allowed_mentions=mentions, **kwargs)
+            message_id = await self.carriers.send(channel, announcement.content,
+                                                  picture=picture, allowed_mentions=mentions,
+                                                  **kwargs)
         except discord.HTTPException as error:
             table_logger(table_id).warning("announcement failed: %s", error.status)
             return None
-        return message.id if ready else None
+        return message_id if ready else None
 
     async def _close_summary(self, doc: TableDoc,
                              channel: discord.PartialMessageable) -> None:
@@ -455,53 +472,53 @@ class Publisher:
         match = doc.get_match()
         if doc.summary_message is None or match is None:
             return
-        message = channel.get_partial_message(doc.summary_message)
         with contextlib.suppress(discord.HTTPException):
-            await edit_quietly(message, view=None)
+            await self.carriers.edit(channel, doc.summary_message, view=None)
 
     async def _post_table(self, table_id: int, doc: TableDoc,
                           channel: discord.PartialMessageable) -> int | None:
         panel = await build_table_message(doc, table_id, self.pictures)
         try:
-            message_id = await send_quietly(channel, panel.content, picture=panel.picture,
-                                            allowed_mentions=NONE, **panel.view_kwargs())
+            message_id = await self.carriers.send(channel, panel.content,
+                                                  picture=panel.picture,
+                                                  allowed_mentions=NONE, **panel.view_kwargs())
         except discord.HTTPException as error:
             table_logger(table_id).warning("could not post the table message: %s",
                                            error.status)
             return None
         self._last_edit[table_id] = time.monotonic()
+        self._table_messages[table_id] = message_id
         if doc.table_message is not None and doc.table_message != message_id:
-            old = channel.get_partial_message(doc.table_message)
             if doc.table_message_hand == 0:  # the lobby or the waiting table: gone
-                await self._replace_waiting(old, doc.locale)
+                await self._replace_waiting(channel, doc.table_message, doc.locale)
             else:  # the last hand's table stays, its buttons gone
                 with contextlib.suppress(discord.HTTPException):
-                    await edit_quietly(old, view=None)
+                    await self.carriers.edit(channel, doc.table_message, view=None)
         return message_id
 
-    @staticmethod
-    async def _replace_waiting(old: discord.PartialMessage, locale: str) -> None:
+    async def _replace_waiting(self, channel: discord.PartialMessageable, old_id: int,
+                               locale: str) -> None:
         """The table message of no hand (the lobby, "Waiting for the first deal") gives way
         to the table posted after it: deleted, so that no stale seats or countdown sit above
         the live table (issue 31 item 8, issue 38 item 4); if it cannot be, it becomes one
         line pointing below."""
         try:
-            await old.delete()
+            await channel.get_partial_message(old_id).delete()
         except discord.NotFound:
             return
         except discord.HTTPException:
             with contextlib.suppress(discord.HTTPException):
-                await edit_quietly(old, content=t("table.below", locale),
-                                   picture=None, view=None, allowed_mentions=NONE)
+                await self.carriers.edit(channel, old_id, content=t("table.below", locale),
+                                         picture=None, view=None, allowed_mentions=NONE)
 
     async def _edit_table(self, table_id: int, doc: TableDoc,
                           channel: discord.PartialMessageable) -> bool:
         assert doc.table_message is not None
         panel = await build_table_message(doc, table_id, self.pictures)
-        message = channel.get_partial_message(doc.table_message)
         try:
-            await edit_quietly(message, content=panel.content, picture=panel.picture,
-                               view=panel.view, allowed_mentions=NONE)
+            await self.carriers.edit(channel, doc.table_message, content=panel.content,
+                                     picture=panel.picture, view=panel.view,
+                                     allowed_mentions=NONE)
         except discord.NotFound:
             return False
         except discord.HTTPException as error:
@@ -515,10 +532,10 @@ class Publisher:
                                    channel: discord.PartialMessageable) -> None:
         if doc.table_message is None:
             return
-        message = channel.get_partial_message(doc.table_message)
         with contextlib.suppress(discord.HTTPException):
-            await edit_quietly(message, content=t("table.closed", doc.locale), picture=None,
-                               view=None, allowed_mentions=NONE)
+            await self.carriers.edit(channel, doc.table_message,
+                                     content=t("table.closed", doc.locale), picture=None,
+                                     view=None, allowed_mentions=NONE)
 
     # ---- DM panels ---------------------------------------------------------------------
 
