@@ -6,6 +6,7 @@ a bot under a budget below the limit meets none, where the same game without one
 from __future__ import annotations
 
 import math
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,8 @@ from tools.bench_traffic import GlobalLimit, busiest_second
 
 async def test_the_hook_counts_channel_calls_not_interaction_calls(tmp_path: Path) -> None:
     async with world(tmp_path, humans=1, rest_budget=1000.0) as w:
+        # no token carries the channel's messages (bot/ui/carry.py): by channel id
+        w.bot.publisher.carriers.life = timedelta(0)
         limit = GlobalLimit()
         undo = limit.install()
         try:
