@@ -271,20 +271,17 @@ class Publisher:
             # People first: a turn notice never waits behind the channel's messages, which
             # may wait for the REST budget (bot/runtime/budget.py).
             await self._seats(table_id, doc, plan, meta, channel)
-        # A new hand's messages (its summary before, its table) go with its panels, first;
-        # else the announcements are last.
+        # A new hand's announcements (before its table) go with its panels, first; else
+        # the announcements are last.
         with rest_priority(Priority.NOTICE if new_table else Priority.OTHER):
             for announcement in job.publish.announcements:
                 summary = await self._announce(table_id, doc, channel, announcement)
                 if summary is not None:
                     meta["summary_message"] = summary
-            if (doc.summary_message is not None and "summary_message" not in meta
-                    and (match is None or match.phase is not Phase.BETWEEN_HANDS)):
-                await self._close_summary(doc, channel)
-                meta["summary_message"] = None
         if ended:
             with rest_priority(Priority.TABLE):
                 await self._close_table_message(doc, channel)
+            await self._summary_done(doc, channel, meta)
             return  # an ended table is not saved again: nothing to record
         if new_table:
             # The new table message first: the panels of its hand link to it.
@@ -293,6 +290,8 @@ class Publisher:
             if message_id is not None:
                 meta["table_message"] = (message_id, hand_no, waiting)
             await self._seats(table_id, doc, plan, meta, channel)
+            with rest_priority(Priority.OTHER):  # tidying, after the people's panels
+                await self._retire_table(doc, channel, message_id)
         elif job.publish.table:
             with rest_priority(Priority.TABLE):
                 ok = await self._edit_table(table_id, doc, channel)
@@ -300,7 +299,20 @@ class Publisher:
                     message_id = await self._post_table(table_id, doc, channel)
                     if message_id is not None:
                         meta["table_message"] = (message_id, hand_no, waiting)
+                    await self._retire_table(doc, channel, message_id)
+        await self._summary_done(doc, channel, meta)
         await self._record_meta(table_id, meta)
+
+    async def _summary_done(self, doc: TableDoc, channel: discord.PartialMessageable,
+                            meta: dict[str, Any]) -> None:
+        """Once the next hand is dealt (or the table ended), the last summary loses its
+        Ready button: tidying, after the people's panels."""
+        match = doc.get_match()
+        if (doc.summary_message is not None and "summary_message" not in meta
+                and (match is None or match.phase is not Phase.BETWEEN_HANDS)):
+            with rest_priority(Priority.OTHER):
+                await self._close_summary(doc, channel)
+            meta["summary_message"] = None
 
     async def _seats(self, table_id: int, doc: TableDoc, plan: Plan, meta: dict[str, Any],
                      channel: discord.PartialMessageable) -> None:
@@ -488,13 +500,19 @@ class Publisher:
             return None
         self._last_edit[table_id] = time.monotonic()
         self._table_messages[table_id] = message_id
-        if doc.table_message is not None and doc.table_message != message_id:
-            if doc.table_message_hand == 0:  # the lobby or the waiting table: gone
-                await self._replace_waiting(channel, doc.table_message, doc.locale)
-            else:  # the last hand's table stays, its buttons gone
-                with contextlib.suppress(discord.HTTPException):
-                    await self.carriers.edit(channel, doc.table_message, view=None)
         return message_id
+
+    async def _retire_table(self, doc: TableDoc, channel: discord.PartialMessageable,
+                            posted: int | None) -> None:
+        """The table message a new one (`posted`) replaced: the lobby or the waiting table
+        is deleted, the last hand's stays without its buttons."""
+        if posted is None or doc.table_message is None or doc.table_message == posted:
+            return
+        if doc.table_message_hand == 0:
+            await self._replace_waiting(channel, doc.table_message, doc.locale)
+        else:
+            with contextlib.suppress(discord.HTTPException):
+                await self.carriers.edit(channel, doc.table_message, view=None)
 
     async def _replace_waiting(self, channel: discord.PartialMessageable, old_id: int,
                                locale: str) -> None:

@@ -106,3 +106,24 @@ async def test_a_fresher_click_waits_for_the_next_hand(tmp_path: Path) -> None:
         sends = [c.path for c in w.env.http_requests[mark:] if c.method == "POST"]
         assert f"/channels/{w.channel.id}/messages" not in sends
         assert not w.env.errors, w.env.errors
+
+
+async def test_a_token_that_stops_working_falls_back_to_the_channel(tmp_path: Path) -> None:
+    """Discord refuses the token before its time (revoked, say): the edit goes by channel
+    id in the same publish, and the token is not tried again."""
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1, turn_timer=0)
+        await w.start()
+        await w.bot.publisher.idle()
+        posted = (await w.doc()).table_message
+        assert posted is not None
+        carrier = w.bot.publisher.carriers.carried(posted)
+        assert carrier is not None
+        del w.env.backend.interaction_tokens[carrier.token]  # Unknown Webhook from now on
+        mark = len(w.env.http_requests)
+        await decisions(w, 2)
+        free, counted = table_edits(w, mark, posted)
+        assert counted > 0 and free <= 1, (free, counted)  # one refused try at most
+        assert w.bot.publisher.carriers.carried(posted) is None
+        assert (await w.doc()).table_message == posted == w.table_message().id
+        assert not w.env.errors, w.env.errors
