@@ -178,14 +178,23 @@ class Publisher:
             self._running[table_id] = asyncio.create_task(
                 self._drain(table_id), name=f"tractor-publish-{table_id}")
 
+    @property
+    def busy(self) -> bool:
+        """Something is being published (or waits out a table's edit interval: under a
+        virtual clock, `idle` returns only once that time is advanced)."""
+        return bool(self._tasks())
+
     async def idle(self) -> None:
         """Wait until nothing is being published (tests, shutdown)."""
         while True:
-            tasks = [task for task in [*self._running.values(), *self._ephemeral_tasks.values(),
-                                       *self._side_tasks] if not task.done()]
+            tasks = self._tasks()
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _tasks(self) -> list[asyncio.Task[None]]:
+        return [task for task in [*self._running.values(), *self._ephemeral_tasks.values(),
+                                  *self._side_tasks] if not task.done()]
 
     async def _drain(self, table_id: int) -> None:
         try:
