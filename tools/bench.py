@@ -2,8 +2,11 @@
 
 One bot process on a simulated Discord (SimCord, in this process), N tables each with
 ``--humans`` simulated people (the rest computer players), all playing at once through
-their DM panels: pass in the declaration window, pick cards in the selects and press
-Bury / Play. Humans think ``--think`` seconds on average (uniform, 0 to twice that).
+their DM panels: make the first bid they can in the declaration window (else pass; four
+people who all passed would be dealt again forever), press Ready on the summary (a click
+in the table's channel: its token carries the next hand's table message), pick cards in
+the selects and press Bury / Play. Humans think ``--think`` seconds on average (uniform, 0
+to twice that).
 
 Reported (wall-clock, so run it on a quiet machine or pinned: ``taskset -c 0``):
 
@@ -237,6 +240,13 @@ class _Human:
                 continue
             phase = match.phase
             if phase is Phase.DECLARING:
+                if not match.public_view().declarations:  # the first bid they can make
+                    bid = next((c for c in _components(panel)
+                                if _verb(c)[0] == "decl" and not c.disabled), None)
+                    if bid is not None:
+                        await self.done(await self.send(panel, bid.custom_id, "declare"))
+                        await bench.changed(self.table_id, step)
+                        continue
                 button = _find(panel, "pass")
                 if button is not None:
                     await self.done(await self.send(panel, button.custom_id, "pass"))
