@@ -60,8 +60,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.levels import level_of
-from bot.core.replay import _matches_record, replay_frames
 from bot.core.table import Seat
+from bot.present.replay import _matches_record, replay_frames
 from bot.runtime.config import Config, shard_of
 from bot.runtime.offload import Workers
 from bot.services.autopilot import Autopilot

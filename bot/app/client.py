@@ -25,7 +25,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.rest import install_budget
-from bot.core.selection import Selections
 from bot.features import App, load_features, make_tractor_group
 from bot.runtime import memory
 from bot.runtime.budget import RestBudget
@@ -46,6 +45,7 @@ from bot.ui.components import ComponentRouter
 from bot.ui.forward import Forwarding
 from bot.ui.publish import Publisher
 from bot.ui.replies import fail, reader_locale
+from bot.ui.selection import Selections
 
 __all__ = ["EXIT_FENCED", "ShardedTractorBot", "TractorBot", "create_bot", "prepare_database"]
 

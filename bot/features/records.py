@@ -32,15 +32,6 @@ from discord import app_commands
 
 from bot.core.errors import UserFacingError
 from bot.core.options import rules_of
-from bot.core.replay import (
-    Frame,
-    ReplayError,
-    SeatInfo,
-    frame_png,
-    frame_text,
-    levels_before,
-    replay_frames,
-)
 from bot.features import App, Feature, add_feature, guarded
 from bot.i18n import (
     lstr,
@@ -48,6 +39,15 @@ from bot.i18n import (
     server_locale,
     t,
     tn,
+)
+from bot.present.replay import (
+    Frame,
+    ReplayError,
+    SeatInfo,
+    frame_png,
+    frame_text,
+    levels_before,
+    replay_frames,
 )
 from bot.storage import (
     MODES,

@@ -25,11 +25,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.core import seat_rules
 from bot.core.errors import UserFacingError
-from bot.core.friends import CALLING, is_friends
 from bot.core.options import option_values, with_option
-from bot.core.outcome import Announcement, Move, Publish, hand_record, match_record
 from bot.core.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
-from bot.core.text import (
+from bot.i18n import t
+from bot.present.text import (
     call_text,
     event_lines,
     mention,
@@ -39,8 +38,9 @@ from bot.core.text import (
     taken_back_lines,
     team_names,
 )
-from bot.i18n import t
 from bot.runtime.logging import TableLogger, table_logger
+from bot.services.outcome import Announcement, Move, Publish
+from bot.services.records import hand_record, match_record
 from bot.services.repository import TableRepository
 from bot.services.timers import Clock
 from bot.services.transaction import Tx
@@ -250,7 +250,7 @@ class TableService:
             if rules.players != doc.seat_count:  # a table from before the option: its seats
                 raise UserFacingError("error.bad_option")
             match = Match.new(rules)
-            if doc.start_levels and not is_friends(rules):
+            if doc.start_levels and rules.variant.fixed_sides:
                 level = Rank.parse(doc.start_levels[0])
                 match = Match(rules=rules, levels=(level, Rank.parse(doc.start_levels[1])))
             doc.match_no += 1
@@ -287,8 +287,8 @@ class TableService:
             return
         doc.seats = doc.seats[creator:] + doc.seats[:creator]
         tx.publish.announcements.append(Announcement(
-            t("note.creator_first_friends" if is_friends(doc.rules) else "note.creator_first",
-              doc.locale, player=f"<@{doc.creator_id}>")))
+            t("note.creator_first" if doc.rules.variant.fixed_sides
+              else "note.creator_first_friends", doc.locale, player=f"<@{doc.creator_id}>")))
 
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> None:
         def fn(tx: Tx) -> None:
@@ -440,7 +440,7 @@ class TableService:
             kind, seconds = "declare", rules.declare_window_s
         elif phase is Phase.BURYING and rules.turn_timer_s:
             kind, seconds = "bury", rules.turn_timer_s * 2
-        elif phase == CALLING and rules.turn_timer_s:
+        elif phase is Phase.CALLING and rules.turn_timer_s:
             kind, seconds = "call", rules.turn_timer_s * 2
         elif phase is Phase.PLAYING and rules.turn_timer_s:
             kind, seconds = "turn", rules.turn_timer_s

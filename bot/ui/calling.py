@@ -3,7 +3,7 @@
 Discord allows 5 rows and 25 options a select, and a call names a card and a copy (up to
 3 suits × 12 ranks × 4 copies), so one call is picked at a time: a suit select, a rank
 select and a copy select (``1st`` … ``4th``), then **Add**; the calls so far are listed
-and written in every call component's id (`bot.core.friends`); **Call friends** sends them
+and written in every call component's id (`bot.ui.friend_calls`); **Call friends** sends them
 once all F are made, **Undo** takes the last one back. Only legal calls are offered
 (`engine.friends.legal_calls`).
 """
@@ -17,11 +17,12 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot.core.calls import CallDraft, encode_calls
 from bot.core.errors import UserFacingError
-from bot.core.friends import CallChoices, CallDraft, call_choices, encode_calls, suit_of
-from bot.core.text import call_text, copy_word, suit_text
 from bot.i18n import t
+from bot.present.text import call_text, copy_word, suit_text
 from bot.ui.components import button, select
+from bot.ui.friend_calls import CallChoices, call_choices, suit_of
 from bot.ui.ids import ComponentId
 from engine.cards import Suit
 from engine.deal import deal_shape

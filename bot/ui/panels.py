@@ -32,13 +32,11 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot.core.friends import CALLING
-from bot.core.images import SeatLabel
 from bot.core.options import house_rules_line
-from bot.core.selection import groups as card_groups
-from bot.core.selection import pool, pool_values
 from bot.core.table import TableDoc
-from bot.core.text import (
+from bot.i18n import t
+from bot.present.images import SeatLabel
+from bot.present.text import (
     PRETTY,
     cards_text,
     deadline_text,
@@ -55,7 +53,6 @@ from bot.core.text import (
     table_content,
     trick_line,
 )
-from bot.i18n import t
 from bot.runtime import offload
 from bot.runtime.offload import Want, Workers
 from bot.services.pictures import Pictures
@@ -67,6 +64,8 @@ from bot.ui.edits import Picture
 from bot.ui.ids import ComponentId, make_id
 from bot.ui.replies import fit
 from bot.ui.rows import Component, Rows
+from bot.ui.selection import groups as card_groups
+from bot.ui.selection import pool, pool_values
 from engine.cards import Card, Suit
 from engine.deal import deal_shape
 from engine.entry import play_error
@@ -243,7 +242,7 @@ def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list
             lines.append(t("table.burying_status", locale,
                            player=seat_name(doc, public.turn or 0, locale),
                            deadline=when or "—"))
-    elif phase == CALLING:
+    elif phase is Phase.CALLING:
         if view.to_move and call is not None:
             lines += call_lines(view, call, locale)
         elif public.turn is not None:
@@ -332,7 +331,7 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
             rows.button(cid("type"), t("button.type", locale), disabled=not legal),
             rows.button(cid("refresh"), t("button.refresh", locale)),
             *link]])
-    if phase == CALLING:
+    if phase is Phase.CALLING:
         if not view.to_move or call is None:
             return None
         links = [link_button(t("button.table", locale), table_url, row=4)] if table_url \
@@ -501,7 +500,7 @@ def compose_panel(doc: TableDoc, table_id: int, view: PlayerView, selected: list
                   ) -> tuple[str, Rows | Components | None]:
     """The text and components of a seat's hand panel (`plays`: its Quick plays; `call`:
     the friend call being made, else the table's draft is shown)."""
-    if call is None and view.public.phase == CALLING and view.to_move:
+    if call is None and view.public.phase is Phase.CALLING and view.to_move:
         call = usable_calling(view, doc.call_draft_now())
     url = table_url(doc)
     content = panel_content(doc, table_id, view, selected_cards(view, selected), locale, url,

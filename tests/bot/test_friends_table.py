@@ -27,8 +27,8 @@ from botkit import (
     world,
 )
 
+from bot.core.calls import CallDraft
 from bot.core.errors import UserFacingError
-from bot.core.friends import CallDraft, call_choices, parse_calls
 from bot.core.options import OPTIONS
 from bot.core.table import Seat, TableDoc
 from bot.features.lobby import option_page
@@ -36,6 +36,7 @@ from bot.runtime.offload import Workers
 from bot.services.pictures import Pictures
 from bot.services.players import computer_action
 from bot.ui.calling import calling
+from bot.ui.friend_calls import call_choices, parse_calls
 from bot.ui.ids import InvalidId, VerbSpec, parse_id
 from bot.ui.panels import build_panel
 from engine.actions import CloseWindow, StartHand

@@ -1,11 +1,11 @@
 """The end-of-hand announcement and a replay's last step share one builder for the kitty
-and the outcome (`bot.core.text.kitty_lines`, `hand_outcome`), each with its own wording."""
+and the outcome (`bot.present.text.kitty_lines`, `hand_outcome`), each with its own wording."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.core.text import cards_text, hand_outcome, kitty_lines, pair_text
+from bot.present.text import cards_text, hand_outcome, kitty_lines, pair_text
 from engine.game import HandResult
 from tools.demo_positions import positions
 

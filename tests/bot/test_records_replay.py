@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.core.replay import (
+from bot.features.records import id_ranges
+from bot.present.replay import (
     Frame,
     ReplayError,
     SeatInfo,
@@ -19,8 +20,7 @@ from bot.core.replay import (
     levels_before,
     replay_frames,
 )
-from bot.core.text import cards_text
-from bot.features.records import id_ranges
+from bot.present.text import cards_text
 from bot.storage import HandRecord, LevelPoint
 from engine.ai.random_agent import RandomAgent
 from engine.cards import Card, Rank

@@ -11,13 +11,11 @@ import functools
 from collections.abc import Sequence
 from typing import Final, Literal
 
-import discord
-
-from bot.core.friends import CALLING, is_friends
 from bot.core.levels import LEVELS
 from bot.core.options import options_text
 from bot.core.table import TableDoc
 from bot.i18n import DEFAULT, messages, t, tn
+from bot.present.markdown import escape_markdown
 from bot.render.sides import kitty_to_opponents
 from engine.actions import Play
 from engine.cards import ALL_CARDS, Card, Rank, Suit
@@ -103,7 +101,7 @@ def ruling_text(reason: str | TractorError, locale: str) -> str:
         elif name == "notation":
             params[name] = pretty_cards(str(value))
         elif name == "token":
-            params[name] = discord.utils.escape_markdown(str(value))
+            params[name] = escape_markdown(str(value))
     return legible(t(key, locale, **params))
 
 
@@ -132,8 +130,8 @@ def seat_name(doc: TableDoc, seat: int, locale: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def escaped(name: str) -> str:
-    """`discord.utils.escape_markdown` (a few regular expressions), once per name."""
-    return discord.utils.escape_markdown(name)
+    """`escape_markdown` (a few regular expressions), once per name."""
+    return escape_markdown(name)
 
 
 def seat_title(doc: TableDoc, seat: int, locale: str) -> str:
@@ -244,7 +242,7 @@ def side_line(doc: TableDoc, public: PublicView, locale: str) -> str:
 
 
 def levels_line(doc: TableDoc, public: PublicView, locale: str) -> str:
-    if is_friends(public.rules):
+    if not public.rules.variant.fixed_sides:
         return t("table.seat_levels", locale,
                  levels=seat_levels_text(doc, public.seat_levels, locale))
     a, b = public.variant.side_levels(public.levels)
@@ -293,7 +291,7 @@ def status_line(doc: TableDoc, public: PublicView, locale: str) -> str:
     if public.phase is Phase.BURYING and public.turn is not None:
         return t("table.burying_status", locale, player=mention(doc, public.turn, locale),
                  deadline=when or "—")
-    if public.phase == CALLING and public.turn is not None:
+    if public.phase is Phase.CALLING and public.turn is not None:
         return t("table.calling_status", locale, player=mention(doc, public.turn, locale),
                  count=deal_shape(public.rules).friends, deadline=when or "—")
     if public.phase is Phase.PLAYING and public.turn is not None:
@@ -323,7 +321,7 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
         last = public.declarations[-1]
         lines.append(t("table.standing_declaration", locale,
                        player=seat_name(doc, last.seat, locale), cards=cards_text(last.cards)))
-    if is_friends(public.rules) and public.friend_calls:
+    if not public.rules.variant.fixed_sides and public.friend_calls:
         lines.append(calls_line(doc, public, locale))
         lines.append(side_line(doc, public, locale))
     if public.phase in (Phase.PLAYING, Phase.BETWEEN_HANDS, Phase.MATCH_OVER) \
@@ -358,7 +356,7 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
 def lobby_content(doc: TableDoc, locale: str) -> str:
     lines = [f"**{t('lobby.title', locale)}**",
              t("lobby.opened_by", locale, player=f"<@{doc.creator_id}>")]
-    friends = is_friends(doc.rules)
+    friends = not doc.rules.variant.fixed_sides
     for seat in range(doc.seat_count):
         entry = doc.seats[seat]
         team = "AB"[doc.rules.variant.team_of(seat) or 0]
@@ -455,7 +453,7 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
     lines = [f"**{t('summary.title', locale, number=public.hand_no)}**"]
     lines += kitty_lines(public, locale, "summary")
     lines.append(t("summary.opponents_total", locale, points=result.opponent_points))
-    if is_friends(public.rules):
+    if not public.rules.variant.fixed_sides:
         lines += _friends_outcome(doc, public, result, locale)
         lines.append(t("summary.seed", locale, seed=result.seed))
         return fit("\n".join(lines))

@@ -29,8 +29,8 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot import render
-from bot.core.text import call_text, cards_text, hand_outcome, kitty_lines, trump_text
 from bot.i18n import resolve_locale, t, tn
+from bot.present.text import call_text, cards_text, hand_outcome, kitty_lines, trump_text
 from bot.storage import HandRecord, LevelPoint
 from engine.actions import Action, StartHand, action_from_dict
 from engine.cards import Rank
