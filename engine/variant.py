@@ -42,6 +42,11 @@ class Variant:
         del players, decks
         return None
 
+    def fitted(self, players: int, decks: int) -> tuple[int, int]:
+        """The table shape (seats; decks, 0: by seats) this mode plays nearest `players`
+        seats and `decks` decks (a table switched to it takes that shape)."""
+        return players, decks
+
     def friends(self, seats: int) -> int:
         """How many friends the starter calls with `seats` seats (0: no calling phase)."""
         del seats
@@ -113,6 +118,10 @@ class Teams(Variant):
         if players != 4 or decks not in (0, 2):
             return "teams mode is four players with two decks"
         return None
+
+    def fitted(self, players: int, decks: int) -> tuple[int, int]:
+        del players, decks
+        return 4, 0
 
     def partners(self, seat: int, seats: int) -> tuple[int, ...]:
         return tuple(range(seat % 2, seats, 2))

@@ -121,14 +121,21 @@ class Shape:
         if decks is not None and not 2 <= decks <= 4:
             raise ValueError("--decks must be 2, 3 or 4")
         from bot.core.options import shape_mode
+        from engine.variant import find_variant
 
-        mode = mode or shape_mode(seats, decks)
-        if (mode or "teams") == "teams":
-            if (seats or 4) != 4 or (decks or 2) != 2:
-                raise ValueError("--mode teams is four seats and two decks; Finding Friends "
-                                 "(--mode friends) takes --seats 4-8 and --decks 2-4")
-            return TEAMS
-        return cls("friends", seats or 4, decks or 0)
+        variant = find_variant(mode or shape_mode(seats, decks) or TEAMS.mode)
+        if variant.table_error(seats or 4, decks or 0):
+            raise ValueError("--mode teams is four seats and two decks; Finding Friends "
+                             "(--mode friends) takes --seats 4-8 and --decks 2-4")
+        return cls.of(variant.mode, seats or 4, decks or 0)
+
+    @classmethod
+    def of(cls, mode: str, seats: int, decks: int) -> Shape:
+        """The shape of a `mode` table of `seats` seats and `decks` decks, as the mode plays
+        it (`Variant.fitted`: the four-player game is `TEAMS`)."""
+        from engine.variant import find_variant
+
+        return cls(str(mode), *find_variant(mode).fitted(seats, decks))
 
     @property
     def friends(self) -> bool:
@@ -610,8 +617,7 @@ def _saved(document: Mapping[str, Any]) -> SavedTable:
 
     doc = TableDoc.from_dict(dict(document))
     rules = doc.rules
-    shape = Shape(rules.mode.value, doc.seat_count, rules.decks) if \
-        rules.mode.value == "friends" else TEAMS
+    shape = Shape.of(rules.mode, doc.seat_count, rules.decks)
     return SavedTable(max(1, len(doc.humans)), shape)
 
 

@@ -280,10 +280,9 @@ def _start_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> list
                        cards=cards_text(view.standing.cards)))
     elif view.revealed:
         lines.append(t("replay.trump_revealed", lang, cards=cards_text(view.revealed)))
-    if view.variant.calling(view.seats):
-        if view.friend_calls:
-            lines.append(t("replay.calls", lang, player=starter, calls=", ".join(
-                call_text(call, lang) for call in view.friend_calls)))
+    if view.friend_calls:  # none where sides are fixed
+        lines.append(t("replay.calls", lang, player=starter, calls=", ".join(
+            call_text(call, lang) for call in view.friend_calls)))
     elif view.variant.fixed_sides and view.starter is not None:
         lines.append(t("replay.declarers", lang, team=_names(seats, view.declarer_seats)))
     return lines

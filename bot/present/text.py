@@ -15,6 +15,7 @@ from bot.core.levels import LEVELS
 from bot.core.options import options_text
 from bot.core.table import TableDoc
 from bot.i18n import DEFAULT, messages, t, tn
+from bot.present.looks import look
 from bot.present.markdown import escape_markdown
 from bot.render.sides import kitty_to_opponents
 from engine.actions import Play
@@ -321,7 +322,7 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
         last = public.declarations[-1]
         lines.append(t("table.standing_declaration", locale,
                        player=seat_name(doc, last.seat, locale), cards=cards_text(last.cards)))
-    if not public.rules.variant.fixed_sides and public.friend_calls:
+    if public.friend_calls:  # none where sides are fixed
         lines.append(calls_line(doc, public, locale))
         lines.append(side_line(doc, public, locale))
     if public.phase in (Phase.PLAYING, Phase.BETWEEN_HANDS, Phase.MATCH_OVER) \
@@ -356,7 +357,7 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
 def lobby_content(doc: TableDoc, locale: str) -> str:
     lines = [f"**{t('lobby.title', locale)}**",
              t("lobby.opened_by", locale, player=f"<@{doc.creator_id}>")]
-    friends = not doc.rules.variant.fixed_sides
+    looks = look(doc.rules.variant)
     for seat in range(doc.seat_count):
         entry = doc.seats[seat]
         team = "AB"[doc.rules.variant.team_of(seat) or 0]
@@ -366,7 +367,7 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
             who = f"{seat_title(doc, seat, locale)} 🤖"
         else:
             who = f"<@{entry.user_id}>"
-        lines.append(t("lobby.seat_line_friends" if friends else "lobby.seat_line", locale,
+        lines.append(t(looks.lobby_seat, locale,
                        number=seat + 1, team=team, player=who))
     lines.append("")
     lines.append(t("lobby.options_title", locale))
@@ -378,8 +379,7 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
         lines.append(t("table.restored", locale))
     lines.append("")
     lines.append(lobby_prompt(doc, locale))
-    if friends:
-        lines.append(t("lobby.friends_mode", locale, players=doc.seat_count))
+    lines.extend(t(key, locale, players=doc.seat_count) for key in looks.lobby_notes)
     return fit("\n".join(lines))
 
 

@@ -28,6 +28,7 @@ from bot.core.errors import UserFacingError
 from bot.core.options import option_values, with_option
 from bot.core.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
 from bot.i18n import t
+from bot.present.looks import look
 from bot.present.text import (
     call_text,
     event_lines,
@@ -287,8 +288,8 @@ class TableService:
             return
         doc.seats = doc.seats[creator:] + doc.seats[:creator]
         tx.publish.announcements.append(Announcement(
-            t("note.creator_first" if doc.rules.variant.fixed_sides
-              else "note.creator_first_friends", doc.locale, player=f"<@{doc.creator_id}>")))
+            t(look(doc.rules.variant).creator_first, doc.locale,
+              player=f"<@{doc.creator_id}>")))
 
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> None:
         def fn(tx: Tx) -> None:
