@@ -251,9 +251,10 @@ class TableService:
             if rules.players != doc.seat_count:  # a table from before the option: its seats
                 raise UserFacingError("error.bad_option")
             match = Match.new(rules)
-            if doc.start_levels and rules.variant.fixed_sides:
-                level = Rank.parse(doc.start_levels[0])
-                match = Match(rules=rules, levels=(level, Rank.parse(doc.start_levels[1])))
+            if doc.start_levels:  # debug: a fixed team's level, else the first, per seat
+                team = rules.variant.team_of
+                match = Match(rules=rules, levels=tuple(
+                    Rank.parse(doc.start_levels[team(seat) or 0]) for seat in range(rules.players)))
             doc.match_no += 1
             doc.match_key = f"t{tx.table_id}-m{doc.match_no}"
             doc.results = []
