@@ -360,7 +360,7 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
     looks = look(doc.rules.variant)
     for seat in range(doc.seat_count):
         entry = doc.seats[seat]
-        team = "AB"[doc.rules.variant.team_of(seat) or 0]
+        team = team_letter(doc.rules.variant.team_of(seat) or 0)
         if entry is None:
             who = t("lobby.seat_empty", locale)
         elif entry.user_id is None:
@@ -534,13 +534,16 @@ def kitty_lines(view: PublicView, locale: str, prefix: str) -> list[str]:
     return lines
 
 
-def pair_text(names: Sequence[str], team: int) -> str:
-    """A team as ``Alice & Carol`` from the four seats' names (team 0: seats 1 and 3)."""
-    return f"{names[team]} & {names[team + 2]}"
+def team_letter(team: int) -> str:
+    """A fixed team's letter: ``A``, ``B``, … (`Variant.team_of`)."""
+    return chr(ord("A") + team)
 
 
 def _team(doc: TableDoc, team: int, locale: str) -> str:
-    return pair_text([seat_name(doc, seat, locale) for seat in range(4)], team)
+    """A fixed team as its seats' names, ``Alice & Carol`` (`Variant.team_of`)."""
+    variant = doc.rules.variant
+    return " & ".join(seat_name(doc, seat, locale) for seat in range(doc.seat_count)
+                      if variant.team_of(seat) == team)
 
 
 def team_names(doc: TableDoc, team: int, locale: str) -> str:

@@ -37,6 +37,7 @@ from bot.present.text import (
     seat_name,
     summary_text,
     taken_back_lines,
+    team_letter,
     team_names,
 )
 from bot.runtime.logging import TableLogger, table_logger
@@ -252,9 +253,10 @@ class TableService:
                 raise UserFacingError("error.bad_option")
             match = Match.new(rules)
             if doc.start_levels:  # debug: a fixed team's level, else the first, per seat
-                team = rules.variant.team_of
+                team, given = rules.variant.team_of, doc.start_levels
                 match = Match(rules=rules, levels=tuple(
-                    Rank.parse(doc.start_levels[team(seat) or 0]) for seat in range(rules.players)))
+                    Rank.parse(given[(team(seat) or 0) % len(given)])
+                    for seat in range(rules.players)))
             doc.match_no += 1
             doc.match_key = f"t{tx.table_id}-m{doc.match_no}"
             doc.results = []
@@ -409,7 +411,8 @@ class TableService:
         team = None if result.match_winner is None else match.variant.team_of(
             result.match_winner)
         won = "" if result.match_winner is None else (
-            f", seat {result.match_winner} won" if team is None else f", team {'AB'[team]} won")
+            f", seat {result.match_winner} won" if team is None
+            else f", team {team_letter(team)} won")
         table_logger(tx.table_id, public.hand_no).info(
             "hand settled: opponents %s points, %s +%s%s", result.opponent_points, result.side,
             result.levels_gained, won)
