@@ -518,8 +518,9 @@ async def test_panel_of_eight_seats_and_a_draft_no_longer_legal() -> None:
     panel = await build_panel(doc, 1, view.seat, "en", [], pictures=Pictures(Workers()))
     assert "Your calls (0/3): —" in panel.content
     assert panel.view is not None
-    copies = next(c for c in panel.view.children if ":fcopy:" in (c.custom_id or ""))
-    assert len(copies.item.options) == 4  # four decks
+    copies = next(c for row in panel.view.to_components() for c in row["components"]
+                  if ":fcopy:" in c.get("custom_id", ""))
+    assert len(copies["options"]) == 4  # four decks
     with pytest.raises(UserFacingError):
         calling(view, CallDraft(level))
 
