@@ -1,5 +1,5 @@
-"""What a committed table change produces for Discord (Discord-free data): `Publish`, its
-`Move`s and `Announcement`s (the records it keeps: `bot.services.records`).
+"""What a committed table change produces (Discord-free data): what Discord should show
+(`Publish`; what the records keep is built by `bot.services.records`).
 
 `TableService` fills a `Publish` inside a transaction with the commit's facts (its moves:
 the engine's events, who acted, who is to act after it; a seat back from autopilot; a
