@@ -67,6 +67,12 @@ class Variant:
         del seat
         return None
 
+    def sides(self, seats: int) -> tuple[tuple[int, ...], ...]:
+        """The sides fixed at the start of every hand, each its seats (`partners`), by their
+        first seat: the teams, or one seat each where sides are made in play."""
+        return tuple(self.partners(seat, seats) for seat in range(seats)
+                     if self.partners(seat, seats)[0] == seat)
+
     def side_levels(self, levels: Sequence[T]) -> list[T]:
         """Per-seat `levels` as a table shows them: one per side fixed at the start (its
         first seat's: team A, then team B), else one per seat."""

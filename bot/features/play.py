@@ -27,6 +27,7 @@ from bot.present.text import (
     team_names,
     trick_line,
 )
+from bot.render.sides import two_teams
 from bot.services.players import computer_action, quick_plays, suggest_bury
 from bot.ui.edits import edit_original_quietly
 from bot.ui.hand import HandPanels, has_verb, message_selection, select_values
@@ -304,8 +305,8 @@ class PlayFeature(Feature, name="Play"):
             return
         public = match.public_view()
         lines = [f"**{t('score.title', locale)}**",
-                 levels_line(doc, public, locale) if not match.rules.variant.fixed_sides else
-                 t("score.teams", locale, team_a=team_names(doc, 0, locale),
+                 levels_line(doc, public, locale) if not two_teams(public.variant, public.seats)
+                 else t("score.teams", locale, team_a=team_names(doc, 0, locale),
                    level_a=str(match.levels[0]), team_b=team_names(doc, 1, locale),
                    level_b=str(match.levels[1]))]
         for result in doc.results[-15:]:

@@ -322,8 +322,7 @@ def _history_head(match: MatchSummary, locale: str) -> str:
     a team, or in Finding Friends a seat): two teams face each other, else a list."""
     players, date, variant = match.players, f"<t:{int(match.started_at)}:f>", match.variant
     n = len(players)
-    sides = [variant.partners(seat, n) for seat in range(n)
-             if variant.partners(seat, n)[0] == seat]
+    sides = variant.sides(n)
     levels = variant.side_levels(match.levels or ("?",) * n)
     texts = [seats_text(players, side, locale) for side in sides]
     if len(sides) == 2:

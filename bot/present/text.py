@@ -17,7 +17,7 @@ from bot.core.table import TableDoc
 from bot.i18n import DEFAULT, messages, t, tn
 from bot.present.looks import look
 from bot.present.markdown import escape_markdown
-from bot.render.sides import kitty_to_opponents
+from bot.render.sides import kitty_to_opponents, two_teams
 from engine.actions import Play
 from engine.cards import ALL_CARDS, Card, Rank, Suit
 from engine.deal import deal_shape, take_over_points
@@ -243,7 +243,7 @@ def side_line(doc: TableDoc, public: PublicView, locale: str) -> str:
 
 
 def levels_line(doc: TableDoc, public: PublicView, locale: str) -> str:
-    if not public.rules.variant.fixed_sides:
+    if not two_teams(public.variant, public.seats):
         return t("table.seat_levels", locale,
                  levels=seat_levels_text(doc, public.seat_levels, locale))
     a, b = public.variant.side_levels(public.levels)
@@ -453,12 +453,12 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
     lines = [f"**{t('summary.title', locale, number=public.hand_no)}**"]
     lines += kitty_lines(public, locale, "summary")
     lines.append(t("summary.opponents_total", locale, points=result.opponent_points))
-    if not public.rules.variant.fixed_sides:
+    if not two_teams(public.variant, public.seats):  # per seat
         lines += _friends_outcome(doc, public, result, locale)
         lines.append(t("summary.seed", locale, seed=result.seed))
         return fit("\n".join(lines))
     declarers = public.rules.variant.team_of(public.starter)
-    assert declarers is not None  # fixed sides (Finding Friends returned above)
+    assert declarers is not None  # two fixed teams (per seat returned above)
     outcome = hand_outcome(result)
     if outcome == "declarers_up":
         lines.append(t("summary.declarers_up", locale, team=_team(doc, declarers, locale),

@@ -48,7 +48,8 @@ class Sides:
 
     seats: int
     friends: bool
-    """Finding Friends mode (no fixed teams)."""
+    """Shown per seat (levels, points, sides: Finding Friends), not as two teams
+    (`two_teams`)."""
     decks: int
     starter: int | None
     roles: tuple[Role | None, ...]
@@ -69,6 +70,12 @@ class Sides:
         return (seat - bottom) % self.seats
 
 
+def two_teams(variant: Variant, seats: int) -> bool:
+    """Whether a table is shown as two teams facing each other (the four-player game's words
+    and pictures: its sides fixed at the start are two, `Variant.sides`), else per seat."""
+    return len(variant.sides(seats)) == 2
+
+
 def sides_of(view: PublicView) -> Sides:
     """Read the seats, sides, calls and points from the public view (a mode with fixed
     sides has no calls: its side is its partners from the start, `Variant.side`)."""
@@ -84,7 +91,7 @@ def sides_of(view: PublicView) -> Sides:
         side = view.result.declarer_seats
         roles = tuple(Role.STARTER if s == starter else Role.FRIEND if s in side else
                       Role.OPPONENT for s in range(seats))
-    return Sides(seats, not rules.variant.fixed_sides, shape.decks, starter, roles,
+    return Sides(seats, not two_teams(rules.variant, seats), shape.decks, starter, roles,
                  view.seat_levels, calls, view.points_by_seat)
 
 
