@@ -15,7 +15,7 @@ Hand panel rows (classic components: at most 5 rows):
   relabels them, it adds or moves no row (issue 38 item 1: a list open while the
   computers play is the same list when your turn comes).
 
-Card select values are *instances* (bot/core/selection.py); the selection is reflected in the
+Card select values are *instances* (bot/ui/selection.py); the selection is reflected in the
 selects' default values, so a restarted bot reads it back from the message.
 
 The components are built as the JSON Discord gets (bot/ui/rows.py), not as `discord.ui`
