@@ -1,5 +1,5 @@
-"""bot/present/replay.py: a hand rebuilt from its seed and actions, step by step, showing only what was
-public at each step (no Discord here; see test_records.py for the command)."""
+"""bot/present/replay.py: a hand rebuilt from its seed and actions, step by step, showing only
+what was public at each step (no Discord here; see test_records.py for the command)."""
 
 from __future__ import annotations
 
