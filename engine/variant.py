@@ -42,6 +42,11 @@ class Variant:
         del players, decks
         return None
 
+    def fitted(self, players: int, decks: int) -> tuple[int, int]:
+        """The table shape (seats; decks, 0: by seats) this mode plays nearest `players`
+        seats and `decks` decks (a table switched to it takes that shape)."""
+        return players, decks
+
     def friends(self, seats: int) -> int:
         """How many friends the starter calls with `seats` seats (0: no calling phase)."""
         del seats
@@ -61,6 +66,12 @@ class Variant:
         """`seat`'s fixed team (0: team A, 1: team B), or `None` where sides are not fixed."""
         del seat
         return None
+
+    def sides(self, seats: int) -> tuple[tuple[int, ...], ...]:
+        """The sides fixed at the start of every hand, each its seats (`partners`), by their
+        first seat: the teams, or one seat each where sides are made in play."""
+        return tuple(self.partners(seat, seats) for seat in range(seats)
+                     if self.partners(seat, seats)[0] == seat)
 
     def side_levels(self, levels: Sequence[T]) -> list[T]:
         """Per-seat `levels` as a table shows them: one per side fixed at the start (its
@@ -113,6 +124,10 @@ class Teams(Variant):
         if players != 4 or decks not in (0, 2):
             return "teams mode is four players with two decks"
         return None
+
+    def fitted(self, players: int, decks: int) -> tuple[int, int]:
+        del players, decks
+        return 4, 0
 
     def partners(self, seat: int, seats: int) -> tuple[int, ...]:
         return tuple(range(seat % 2, seats, 2))

@@ -35,6 +35,7 @@ from typing import Any
 import pytest
 
 from bot.app.local import (
+    TEAMS,
     LocalSession,
     SavedTable,
     Shape,
@@ -879,6 +880,14 @@ def test_the_table_options_choose_a_shape(
     assert expected.new_options() == ({} if expected.mode == "teams" else {
         "mode": "friends", "players": expected.seats, **(
             {"decks": expected.decks} if expected.decks else {})})
+
+
+def test_the_people_sit_as_partners_or_side_by_side() -> None:
+    """One other person is the host's partner where sides are fixed (seat 3 of 4); more
+    take the next seats; at a Finding Friends table, always the next seats."""
+    assert [TEAMS.people_seats(n) for n in (1, 2, 3, 4)] == [(), (3,), (2, 3), (2, 3, 4)]
+    five = Shape.chosen("friends", 5)
+    assert [five.people_seats(n) for n in (1, 2, 4)] == [(), (2,), (2, 3, 4)]
 
 
 @pytest.mark.parametrize(

@@ -242,14 +242,14 @@ class _Meter:
         import simcord.http.router as router
         from simcord.gateway import FakeGateway
 
-        import bot.core.images
+        import bot.present.images
         import bot.services.players
         from engine.game import Match
 
         if in_process:
             self.timed_function(bot.services.players.__name__, "computer_action", "think")
             for name in ("table_png", "hand_png", "summary_png"):
-                self.timed_function(bot.core.images.__name__, name, "render")
+                self.timed_function(bot.present.images.__name__, name, "render")
         from_dict = vars(Match)["from_dict"].__func__
         self._patch(Match, "from_dict", classmethod(self._wrap(from_dict, "parse", "think")))
         self._patch(Match, "apply", self._wrap(vars(Match)["apply"], "apply", "think"))

@@ -60,8 +60,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.levels import level_of
-from bot.core.replay import _matches_record, replay_frames
 from bot.core.table import Seat
+from bot.present.replay import _matches_record, replay_frames
 from bot.runtime.config import Config, shard_of
 from bot.runtime.offload import Workers
 from bot.services.autopilot import Autopilot
@@ -69,7 +69,7 @@ from bot.services.ownership import ShardLeases, owner_id
 from bot.services.repository import TableRepository
 from bot.services.tables import TableService, Tx
 from bot.storage import HandRecord, Store, history, ratings
-from bot.storage.cluster import ClusterStore, StaleOwner
+from bot.storage.cluster import ClusterStore, Fence, StaleOwner
 from tools import soak_inbox
 
 EXIT_FENCED = 3
@@ -152,8 +152,9 @@ def _stopping(job: Any) -> Any:
 async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: str,
                      ttl: float) -> int:
     started = time.time()
-    store = await Store.open(db, write_timeout=10.0)
     owner = owner_id(name)
+    fence = Fence(owner, count)  # the store's and the leases', given to both at construction
+    store = await Store.open(db, write_timeout=10.0, fence=fence)
     stop = asyncio.Event()
     status = 0
 
@@ -166,8 +167,8 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
         await service.restore(leases.owns)
 
     leases = ShardLeases(MarkedRenewals(store), owner=owner, shard_count=count,
-                         shard_ids=shards, ttl=ttl, on_fenced=fenced, on_regained=regained)
-    store.fence = leases.fence
+                         shard_ids=shards, ttl=ttl, on_fenced=fenced, on_regained=regained,
+                         fence=fence)
     repository = TableRepository(store)
     fd = os.open(Path(logdir) / f"{owner.replace('/', '_')}.log",
                  os.O_WRONLY | os.O_CREAT | os.O_APPEND)

@@ -35,8 +35,8 @@ from typing import Any
 
 from bot.core.errors import UserFacingError
 from bot.core.table import TableDoc
-from bot.core.text import plain
 from bot.features.play import TYPED
+from bot.present.text import plain
 from bot.runtime.config import shard_of
 from bot.services.inbox import TRY_AGAIN, Inbox
 from bot.services.players import computer_action

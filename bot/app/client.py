@@ -25,7 +25,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.rest import install_budget
-from bot.core.selection import Selections
 from bot.features import App, load_features, make_tractor_group
 from bot.runtime import memory
 from bot.runtime.budget import RestBudget
@@ -40,12 +39,13 @@ from bot.services.pictures import Pictures
 from bot.services.repository import TableRepository
 from bot.services.tables import TableService
 from bot.storage import Store, open_store
-from bot.storage.cluster import ClusterStore
+from bot.storage.cluster import ClusterStore, Fence
 from bot.ui.access import Access
 from bot.ui.components import ComponentRouter
 from bot.ui.forward import Forwarding
 from bot.ui.publish import Publisher
 from bot.ui.replies import fail, reader_locale
+from bot.ui.selection import Selections
 
 __all__ = ["EXIT_FENCED", "ShardedTractorBot", "TractorBot", "create_bot", "prepare_database"]
 
@@ -121,7 +121,10 @@ class TractorBot(commands.Bot):
         # before the bot's loop touches it (cheap when it is already up to date).
         await asyncio.to_thread(prepare_database, self.config.database_path)
         self.workers = workers = Workers(self.config.workers)
-        self.store = store = await open_store(self.config.database_path)
+        fence = self._fence()
+        self.store = store = await open_store(
+            self.config.database_path, fence=fence,  # other clusters change users' settings:
+            users_ttl=None if fence is None else USERS_TTL)  # kept USERS_TTL seconds at most
         self._store_open = True
         self.cluster = ClusterStore(store)
         repository = TableRepository(store)
@@ -134,7 +137,7 @@ class TractorBot(commands.Bot):
         self.service = TableService(repository, self.config, clock=discord_clock,
                                     publish=self.publisher.submit, autopilot=autopilot)
         access = Access(self.service, seen=self.publisher.note_click)
-        leases = self._leases()
+        leases = self._leases(fence)
         self.forwarding = None if leases is None else Forwarding(
             self, store, Inbox(self.cluster), leases)
         router = ComponentRouter(lambda interaction: reader_locale(interaction, store),
@@ -163,16 +166,22 @@ class TractorBot(commands.Bot):
         log.info("setup done: features %s; %d open table(s) restored",
                  ", ".join(self.features), len(restored))
 
-    def _leases(self) -> ShardLeases | None:
-        """A cluster's (some of the bot's shards) leases, not taken yet; None for a lone
-        process (it owns every table)."""
+    def _fence(self) -> Fence | None:
+        """A cluster's fence (the leases it will hold, which every save is checked against),
+        given to the store and the leases; None for a lone process (it owns every table)."""
         config = self.config
         if not config.clustered or config.shard_count is None or config.shard_ids is None:
             return None
-        return ShardLeases(self.cluster, owner=owner_id(config.cluster_name),
-                           shard_count=config.shard_count, shard_ids=config.shard_ids,
-                           ttl=config.lease_seconds, on_fenced=self._fenced,
-                           on_regained=self._regained)
+        return Fence(owner_id(config.cluster_name), config.shard_count)
+
+    def _leases(self, fence: Fence | None) -> ShardLeases | None:
+        """A cluster's (some of the bot's shards) leases on `fence`, not taken yet."""
+        config = self.config
+        if fence is None or config.shard_ids is None:
+            return None
+        return ShardLeases(self.cluster, owner=fence.owner, shard_count=fence.shard_count,
+                           shard_ids=config.shard_ids, ttl=config.lease_seconds,
+                           on_fenced=self._fenced, on_regained=self._regained, fence=fence)
 
     async def _take_shards(self, leases: ShardLeases | None) -> Any:
         """A cluster: take its shards' leases (waiting for a former owner's to run out),
@@ -180,8 +189,6 @@ class TractorBot(commands.Bot):
         tables to restore (None: a lone process restores all)."""
         if leases is None:
             return None
-        self.store.fence = leases.fence
-        self.store.users_ttl = USERS_TTL  # other clusters change users' settings too
         await leases.acquire()
         leases.start()
         self.ownership = leases

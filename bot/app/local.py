@@ -121,36 +121,50 @@ class Shape:
         if decks is not None and not 2 <= decks <= 4:
             raise ValueError("--decks must be 2, 3 or 4")
         from bot.core.options import shape_mode
+        from engine.variant import find_variant
 
-        mode = mode or shape_mode(seats, decks)
-        if (mode or "teams") == "teams":
-            if (seats or 4) != 4 or (decks or 2) != 2:
-                raise ValueError("--mode teams is four seats and two decks; Finding Friends "
-                                 "(--mode friends) takes --seats 4-8 and --decks 2-4")
-            return TEAMS
-        return cls("friends", seats or 4, decks or 0)
+        variant = find_variant(mode or shape_mode(seats, decks) or TEAMS.mode)
+        if variant.table_error(seats or 4, decks or 0):
+            raise ValueError("--mode teams is four seats and two decks; Finding Friends "
+                             "(--mode friends) takes --seats 4-8 and --decks 2-4")
+        return cls.of(variant.mode, seats or 4, decks or 0)
 
-    @property
-    def friends(self) -> bool:
-        return self.mode == "friends"
+    @classmethod
+    def of(cls, mode: str, seats: int, decks: int) -> Shape:
+        """The shape of a `mode` table of `seats` seats and `decks` decks, as the mode plays
+        it (`Variant.fitted`: the four-player game is `TEAMS`)."""
+        from engine.variant import find_variant
+
+        return cls(str(mode), *find_variant(mode).fitted(seats, decks))
 
     def new_options(self) -> dict[str, Any]:
-        """The options of ``/tractor new`` that open this table (none for teams)."""
-        if not self.friends:
+        """The options of ``/tractor new`` that open this table (none for the default,
+        `TEAMS`)."""
+        if self == TEAMS:
             return {}
-        return {"mode": "friends", "players": self.seats} | (
+        return {"mode": self.mode, "players": self.seats} | (
             {"decks": self.decks} if self.decks else {})
 
     def describe(self) -> str:
-        """How the start line names a Finding Friends table ("" for teams)."""
-        if not self.friends:
+        """How the start line names a table other than the default ("" for `TEAMS`)."""
+        if self == TEAMS:
             return ""
         from engine.deal import deal_shape
         from engine.rules import Mode, RuleSet
 
-        decks = deal_shape(RuleSet(mode=Mode.FRIENDS, players=self.seats,
+        decks = deal_shape(RuleSet(mode=Mode(self.mode), players=self.seats,
                                    decks=self.decks)).decks
         return f" at a Finding Friends table of {self.seats} seats ({decks} decks)"
+
+    def people_seats(self, people: int) -> tuple[int, ...]:
+        """The seats (1-based) the people after the host (seat 1) take: one other sits as
+        the host's partner where sides are fixed (`Variant.partners`), else they sit in
+        the next seats (Finding Friends: partners are called)."""
+        from engine.variant import find_variant
+
+        partners = tuple(seat + 1 for seat in find_variant(self.mode).partners(0, self.seats)
+                         if seat)
+        return partners if people - 1 == len(partners) else tuple(range(2, people + 1))
 
 
 TEAMS = Shape("teams", 4, 0)
@@ -588,11 +602,7 @@ async def _seat_table(session: LocalSession, shape: Shape,
     host, *others = session.humans
     await _command(session, host, "tractor new",  # host: seat 1
                    **shape.new_options(), **dict(rules or {}))
-    if shape.friends:  # partners are called: the people sit in the next seats
-        seats: tuple[int, ...] = tuple(range(2, len(session.humans) + 1))
-    else:
-        seats = (3,) if len(others) == 1 else (2, 3, 4)  # two people play as partners
-    for member, seat in zip(others, seats, strict=False):
+    for member, seat in zip(others, shape.people_seats(len(session.humans)), strict=False):
         await _command(session, member, "tractor join", seat=seat)
     for _ in range(shape.seats - len(session.humans)):
         await _command(session, host, "tractor addbot")
@@ -610,8 +620,7 @@ def _saved(document: Mapping[str, Any]) -> SavedTable:
 
     doc = TableDoc.from_dict(dict(document))
     rules = doc.rules
-    shape = Shape(rules.mode.value, doc.seat_count, rules.decks) if \
-        rules.mode.value == "friends" else TEAMS
+    shape = Shape.of(rules.mode, doc.seat_count, rules.decks)
     return SavedTable(max(1, len(doc.humans)), shape)
 
 

@@ -24,6 +24,7 @@ from typing import Any, Literal
 from bot.core.errors import UserFacingError
 from bot.i18n import t
 from engine.rules import RuleSet
+from engine.variant import find_variant
 
 __all__ = ["BOT_DEFAULTS", "HOUSE_RULES", "OPTIONS", "Option", "changed_options", "house_rule",
            "house_rules_help", "house_rules_line", "option_values", "options_from",
@@ -196,13 +197,18 @@ def shape_mode(players: int | None = None, decks: int | None = None) -> str | No
 
 
 def _implied(values: Mapping[str, Any], name: str, value: Any) -> dict[str, Any]:
-    """The table's shape follows one change: back to teams is four players and two decks;
-    a shape beyond the four-player game's is Finding Friends (`shape_mode`)."""
-    if name == "mode" and value == "teams":
-        return {"players": 4, "decks": 0}
-    if values.get("mode") == "teams" and name in ("players", "decks") \
-            and isinstance(value, int) and shape_mode(**{name: value}):
-        return {"mode": "friends"}
+    """The table's shape follows one change: a mode takes the shape it plays nearest the
+    table's (`Variant.fitted`: back to teams is four players and two decks); a shape the
+    table's mode cannot play is the one it implies (`shape_mode`: Finding Friends)."""
+    players, decks = values["players"], values["decks"]
+    if name == "mode":
+        players, decks = find_variant(value).fitted(players, decks)
+        return {"players": players, "decks": decks}
+    if name in ("players", "decks") and isinstance(value, int):
+        shape = {"players": players, "decks": decks, name: value}
+        implied = shape_mode(**{name: value})
+        if implied is not None and find_variant(values["mode"]).table_error(**shape):
+            return {"mode": implied}
     return {}
 
 

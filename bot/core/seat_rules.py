@@ -14,14 +14,13 @@ match"; the transactions that use it are in `bot.services.seating`).
 from __future__ import annotations
 
 from bot.core.errors import UserFacingError
-from bot.core.friends import CALLING
 from bot.core.table import Seat, TableDoc
 from engine.game import Phase
 
 __all__ = ["computer_seat", "free_seat", "holders", "mid_hand", "record_holder",
            "seat_waiting", "start_holders", "waiting_seat_of"]
 
-HAND_PHASES = (Phase.DECLARING, Phase.BURYING, CALLING, Phase.PLAYING)
+HAND_PHASES = (Phase.DECLARING, Phase.BURYING, Phase.CALLING, Phase.PLAYING)
 
 
 def mid_hand(doc: TableDoc) -> bool:

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot.core.calls import CallDraft
 from bot.core.errors import UserFacingError
-from bot.core.friends import CALLING, CallDraft
 from bot.core.options import rules_of
 from engine.game import Match, Phase
 from engine.rules import RuleSet
@@ -359,7 +359,7 @@ def seats_to_act(match: Match) -> list[int]:
     public = match.public_view()
     if public.phase is Phase.DECLARING:
         return list(public.awaiting)
-    if public.phase in (Phase.BURYING, CALLING, Phase.PLAYING) and public.turn is not None:
+    if public.phase in (Phase.BURYING, Phase.CALLING, Phase.PLAYING) and public.turn is not None:
         return [public.turn]
     return []
 

@@ -23,7 +23,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.errors import UserFacingError
-from bot.core.selection import Selections
 from bot.core.table import TableDoc
 from bot.i18n import lstr
 from bot.runtime.config import Config
@@ -33,6 +32,7 @@ from bot.ui.access import Access
 from bot.ui.components import ComponentRouter
 from bot.ui.publish import Publisher
 from bot.ui.replies import fail, reader_locale
+from bot.ui.selection import Selections
 
 __all__ = ["ALIAS_KEY", "FEATURES", "App", "Feature", "guarded", "load_features",
            "make_tractor_group"]

@@ -2,7 +2,7 @@
 **Add**, **Undo** and **Call friends** on the starter's hand panel (drawn by
 `bot.ui.calling`).
 
-The draft (`bot.core.friends.CallDraft`) a click makes is read from the clicked panel (the
+The draft (`bot.core.calls.CallDraft`) a click makes is read from the clicked panel (the
 calls so far in its ids, the card being picked in its selects' defaults: an older panel
 keeps working), checked against the legal calls (computed once a click), and kept with the
 table (`TableDoc.call_draft`, bookkeeping that changes no step), so a restart redraws it.
@@ -14,15 +14,17 @@ from typing import Any
 
 import discord
 
+from bot.core.calls import CallDraft, calls_ok, encode_calls
 from bot.core.errors import UserFacingError
-from bot.core.friends import CALLING, CallDraft, calls_ok, encode_calls, suit_of
 from bot.core.table import TableDoc
 from bot.features import App, Feature, add_feature
 from bot.ui.calling import CALL_SELECTS, calling
+from bot.ui.friend_calls import suit_of
 from bot.ui.hand import HandPanels, select_default
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import locale_of
 from engine.actions import CallFriends
+from engine.game import Phase
 
 __all__ = ["CALL_VERBS", "FriendCalling", "message_draft"]
 
@@ -60,7 +62,7 @@ class FriendCalling(Feature, name="Calling"):
             self.panels.track(interaction, cid.table, seat)
             return
         view = match.view_for(seat)
-        if match.phase != CALLING or not view.to_move:
+        if match.phase is not Phase.CALLING or not view.to_move:
             raise UserFacingError("error.bad_button")
         shown = message_draft(interaction.message, cid.extra)
         value = values[0] if values else ""

@@ -23,12 +23,14 @@ from bot.core.options import (
 from bot.core.table import TableDoc
 from bot.features import ALIAS_KEY, App, Feature, add_feature, guarded
 from bot.i18n import lstr, server_locale, t
+from bot.present.looks import look
 from bot.ui.access import manages_channels
 from bot.ui.choices import LEVEL_CHOICES, SEAT_CHOICES
 from bot.ui.components import button, select
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import edit_clicked, locale_of, pages, send
 from bot.ui.seat_answers import SeatAnswers
+from engine.variant import find_variant
 
 OPTION_ROWS = 4
 """Option selects per page of the options message (the fifth row holds ◀ ▶)."""
@@ -249,8 +251,7 @@ class Lobby(Feature):
             doc, table_id = None, None
             title = t("rules.default_options_title", locale)
             values = await self.default_options(interaction.guild_id)
-        friends = option_values(values)["mode"] == "friends"
-        summary = t("rules.summary_friends" if friends else "rules.summary", locale)
+        summary = t(look(find_variant(option_values(values)["mode"])).rules_summary, locale)
         text = (f"{summary}\n{self.rule_book_line(locale)}\n\n{title}\n"
                 f"{options_text(values, locale)}\n{house_rules_line(values, locale, always=True)}")
         return text, doc, table_id

@@ -7,9 +7,9 @@ from typing import Any
 
 import discord
 
-from bot.core.text import mention
 from bot.features import App, Feature, add_feature
 from bot.i18n import t
+from bot.present.text import mention
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import locale_of, send
 

@@ -14,10 +14,10 @@ import discord
 from discord import app_commands, ui
 
 from bot.core.errors import UserFacingError
-from bot.core.friends import is_friends
-from bot.core.selection import pick_instances, pool, selection_cards
 from bot.core.table import TableDoc
-from bot.core.text import (
+from bot.features import App, Feature, add_feature, guarded
+from bot.i18n import lstr, t
+from bot.present.text import (
     cards_text,
     levels_line,
     plain,
@@ -27,14 +27,14 @@ from bot.core.text import (
     team_names,
     trick_line,
 )
-from bot.features import App, Feature, add_feature, guarded
-from bot.i18n import lstr, t
+from bot.render.sides import two_teams
 from bot.services.players import computer_action, quick_plays, suggest_bury
 from bot.ui.edits import edit_original_quietly
 from bot.ui.hand import HandPanels, has_verb, message_selection, select_values
 from bot.ui.ids import ComponentId, VerbSpec, make_id
 from bot.ui.panels import DECLARE_SUITS, declaration_for
 from bot.ui.replies import edit_clicked, fail, fit, locale_of, quote, reader_locale, send
+from bot.ui.selection import pick_instances, pool, selection_cards
 from engine.actions import Action, Bury, Declare, Pass, Play
 from engine.cards import Card, parse_cards
 from engine.entry import TypedKind, parse_action
@@ -305,8 +305,8 @@ class PlayFeature(Feature, name="Play"):
             return
         public = match.public_view()
         lines = [f"**{t('score.title', locale)}**",
-                 levels_line(doc, public, locale) if is_friends(match.rules) else
-                 t("score.teams", locale, team_a=team_names(doc, 0, locale),
+                 levels_line(doc, public, locale) if not two_teams(public.variant, public.seats)
+                 else t("score.teams", locale, team_a=team_names(doc, 0, locale),
                    level_a=str(match.levels[0]), team_b=team_names(doc, 1, locale),
                    level_b=str(match.levels[1]))]
         for result in doc.results[-15:]:

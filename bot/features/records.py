@@ -24,7 +24,6 @@ import asyncio
 import io
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -32,15 +31,6 @@ from discord import app_commands
 
 from bot.core.errors import UserFacingError
 from bot.core.options import rules_of
-from bot.core.replay import (
-    Frame,
-    ReplayError,
-    SeatInfo,
-    frame_png,
-    frame_text,
-    levels_before,
-    replay_frames,
-)
 from bot.features import App, Feature, add_feature, guarded
 from bot.i18n import (
     lstr,
@@ -48,6 +38,16 @@ from bot.i18n import (
     server_locale,
     t,
     tn,
+)
+from bot.present.looks import FRIENDS_SCOPE, look
+from bot.present.replay import (
+    Frame,
+    ReplayError,
+    SeatInfo,
+    frame_png,
+    frame_text,
+    levels_before,
+    replay_frames,
 )
 from bot.storage import (
     MODES,
@@ -75,8 +75,6 @@ BY = ("rating", "wins", "levels")
 SCOPES = ("players", "partnerships")
 DEFAULT_MODE: Mode = RuleSet().mode
 """The mode of a records command that names none: a new table's."""
-FRIENDS_SCOPE = "friends"
-"""The scope word of a Finding Friends leaderboard's buttons (its players)."""
 REPLAY_CACHE = 32
 
 
@@ -218,31 +216,15 @@ def _who(users: Sequence[int]) -> str:
     return " & ".join(f"<@{u}>" for u in users)
 
 
-@dataclass(frozen=True, slots=True)
-class BoardWords:
-    """The catalog keys a leaderboard's wording takes (``scope`` None: the scope's own)."""
-
-    scope: str | None
-    empty: str
-    footer: str
-
-
-BOARD_WORDS = {True: BoardWords(None, "leaderboard.empty", "leaderboard.footer"),
-               False: BoardWords("leaderboard.friends_scope", "leaderboard.friends_empty",
-                                 "leaderboard.friends_footer")}
-"""By whether the mode has fixed sides: partnerships and the players of the four-player
-game, or the players of a game whose sides change every hand (Finding Friends)."""
-
-
 def leaderboard_content(board: LeaderboardPage, server: str, locale: str) -> str:
     """The public leaderboard page (mentions, to be sent without pings)."""
-    words = BOARD_WORDS[find_variant(board.mode).fixed_sides]
-    scope = t(words.scope or f"choice.scope.{board.scope}", locale)
+    words = look(find_variant(board.mode))
+    scope = t(words.board_scope or f"choice.scope.{board.scope}", locale)
     lines = [t("leaderboard.title", locale, server=discord.utils.escape_markdown(server),
                by=t(f"choice.by.{board.by}", locale), scope=scope, page=board.page,
                pages=board.total_pages)]
     if not board.rows:
-        lines.append(t(words.empty, locale))
+        lines.append(t(words.board_empty, locale))
     for row in board.rows:
         who = _who(row.users)
         if board.by == "rating":
@@ -254,7 +236,7 @@ def leaderboard_content(board: LeaderboardPage, server: str, locale: str) -> str
         else:
             lines.append(tn("leaderboard.row.levels", row.hands, locale, rank=row.rank,
                             who=who, levels=row.levels))
-    lines.append(f"-# {t(words.footer, locale)}")
+    lines.append(f"-# {t(words.board_footer, locale)}")
     return "\n".join(lines)
 
 
@@ -275,7 +257,7 @@ def leaderboard_button(by: str, scope: str, page: int, season: int | None, *, la
 
 
 def leaderboard_view(board: LeaderboardPage) -> discord.ui.View:
-    scope = board.scope if find_variant(board.mode).fixed_sides else FRIENDS_SCOPE
+    scope = look(find_variant(board.mode)).board_button or board.scope
     view = discord.ui.View(timeout=None)
     view.add_item(leaderboard_button(board.by, scope, board.page - 1, board.season,
                                      label="◀", disabled=board.page <= 1))
@@ -340,8 +322,7 @@ def _history_head(match: MatchSummary, locale: str) -> str:
     a team, or in Finding Friends a seat): two teams face each other, else a list."""
     players, date, variant = match.players, f"<t:{int(match.started_at)}:f>", match.variant
     n = len(players)
-    sides = [variant.partners(seat, n) for seat in range(n)
-             if variant.partners(seat, n)[0] == seat]
+    sides = variant.sides(n)
     levels = variant.side_levels(match.levels or ("?",) * n)
     texts = [seats_text(players, side, locale) for side in sides]
     if len(sides) == 2:
@@ -500,8 +481,7 @@ class Records(Feature):
         number = await season_number(store, interaction.guild_id, season)
         mode_ = mode_of(mode)
         matches = await store.history(interaction.channel_id, n, season=number, mode=mode_)
-        text = t("history.title" if find_variant(mode_).fixed_sides else "history.friends_title",
-                 locale)
+        text = t(look(find_variant(mode_)).history_title, locale)
         label = await season_label(store, interaction.guild_id, number, locale)
         if label:
             text += f" · {label}"

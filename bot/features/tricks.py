@@ -18,9 +18,9 @@ from discord import app_commands
 from bot.core.errors import UserFacingError
 from bot.core.options import option_values
 from bot.core.table import TableDoc
-from bot.core.text import cards_text, level_text, suit_text, trick_line, trump_text
 from bot.features import App, Feature, add_feature, guarded
 from bot.i18n import lstr, t
+from bot.present.text import cards_text, level_text, suit_text, trick_line, trump_text
 from bot.ui.ids import ComponentId, VerbSpec
 from bot.ui.replies import locale_of, pages, send
 from bot.ui.takeback import TakeBacks

@@ -17,7 +17,7 @@ Rules for adding a message (tests/test_i18n.py enforces them):
    characters, Discord's limit), ``table.*``, ``button.*``, ``error.*`` and so on.
    ``engine.<key>`` are the engine's rulings: one per key of ``engine/reasons.py``'s
    ``ENGLISH`` table, whose text the English entry repeats; show them with
-   ``bot.core.text.ruling_text``.
+   ``bot.present.text.ruling_text``.
 3. Texts are ``str.format`` templates with named placeholders (``{player}``), always
    formatted, so a literal brace is written ``{{`` / ``}}``. Every language uses exactly
    the same set of placeholder names for a key (order may differ).

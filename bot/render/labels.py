@@ -20,7 +20,7 @@ from typing import Final
 KEY_PREFIX: Final = "render."
 
 SHARED_KEYS: Final = {f"nth_{copy}": f"friends.copy.{copy}" for copy in range(1, 5)}
-"""Fields read from the keys the bot's texts use (`bot.core.text.copy_word`), not `render.*`."""
+"""Fields read from the keys the bot's texts use (`bot.present.text.copy_word`), not `render.*`."""
 
 
 def catalog_key(name: str) -> str:

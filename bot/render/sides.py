@@ -48,7 +48,8 @@ class Sides:
 
     seats: int
     friends: bool
-    """Finding Friends mode (no fixed teams)."""
+    """Shown per seat (levels, points, sides: Finding Friends), not as two teams
+    (`two_teams`)."""
     decks: int
     starter: int | None
     roles: tuple[Role | None, ...]
@@ -57,7 +58,7 @@ class Sides:
     """Each seat's own level (teams: its team's)."""
     calls: tuple[Call, ...]
     points: tuple[int, ...]
-    """Trick points each seat won this hand (Finding Friends; empty in teams mode)."""
+    """Trick points each seat won this hand (drawn where sides are made in play)."""
 
     @property
     def threshold(self) -> int:
@@ -69,40 +70,40 @@ class Sides:
         return (seat - bottom) % self.seats
 
 
+def two_teams(variant: Variant, seats: int) -> bool:
+    """Whether a table is shown as two teams facing each other (the four-player game's words
+    and pictures: its sides fixed at the start are two, `Variant.sides`), else per seat."""
+    return len(variant.sides(seats)) == 2
+
+
 def sides_of(view: PublicView) -> Sides:
-    """Read the seats, sides, calls and points from the public view."""
+    """Read the seats, sides, calls and points from the public view (a mode with fixed
+    sides has no calls: its side is its partners from the start, `Variant.side`)."""
     rules = view.rules
-    friends = not rules.variant.fixed_sides
     seats = view.seats
     shape = deal_shape(rules)
     starter = view.starter
-    calls: tuple[Call, ...] = ()
-    if friends:
-        played = view.call_seats + (None,) * (len(view.friend_calls) - len(view.call_seats))
-        calls = tuple(Call(c.card, c.copy, seat, seat is not None and seat == starter)
-                      for c, seat in zip(view.friend_calls, played, strict=True))
-    points = view.points_by_seat if friends else ()
+    played = view.call_seats + (None,) * (len(view.friend_calls) - len(view.call_seats))
+    calls = tuple(Call(c.card, c.copy, seat, seat is not None and seat == starter)
+                  for c, seat in zip(view.friend_calls, played, strict=True))
     roles = _roles(rules.variant, seats, starter, calls, shape.friends)
-    if friends and view.result is not None and view.result.declarer_seats:  # final sides
+    if view.result is not None and view.result.declarer_seats:  # final sides
         side = view.result.declarer_seats
         roles = tuple(Role.STARTER if s == starter else Role.FRIEND if s in side else
                       Role.OPPONENT for s in range(seats))
-    return Sides(seats, friends, shape.decks, starter, roles, view.seat_levels, calls, points)
+    return Sides(seats, not two_teams(rules.variant, seats), shape.decks, starter, roles,
+                 view.seat_levels, calls, view.points_by_seat)
 
 
 def _roles(variant: Variant, seats: int, starter: int | None, calls: Sequence[Call],
            expected: int) -> tuple[Role | None, ...]:
     if starter is None:
         return (None,) * seats
-    if variant.fixed_sides:
-        partners = variant.partners(starter, seats)
-        return tuple(Role.STARTER if s == starter else
-                     Role.FRIEND if s in partners else Role.OPPONENT
-                     for s in range(seats))
-    found = {c.seat for c in calls if c.seat is not None and not c.void}
-    # Everyone else is a known opponent once every call is settled (played or void).
+    side = variant.side(starter, seats, [c.seat for c in calls if not c.void])
+    # Everyone else is a known opponent once every call is settled (played or void; none
+    # with fixed sides).
     settled = len(calls) >= expected and all(c.seat is not None for c in calls)
-    return tuple(Role.STARTER if s == starter else Role.FRIEND if s in found else
+    return tuple(Role.STARTER if s == starter else Role.FRIEND if s in side else
                  Role.OPPONENT if settled else Role.UNKNOWN for s in range(seats))
 
 

@@ -83,16 +83,10 @@ class HandSummary:
         if result is None or view.starter is None or view.level is None:
             raise ValueError("the hand is not settled yet: view.result is None")
         sides = sides_of(view)
-        declarers = ((result.declarer_seats or (view.starter,)) if sides.friends
-                     else view.declarer_seats)
-        counted = kitty_to_opponents(view)
-        if sides.friends:
-            return cls(hand_no=view.hand_no, level=view.level, trump=view.trump,
-                       starter=view.starter, result=result, kitty_counted=counted,
-                       friends=True, decks=sides.decks, declarer_seats=declarers)
         return cls(hand_no=view.hand_no, level=view.level, trump=view.trump,
-                   starter=view.starter, result=result, kitty_counted=counted,
-                   declarer_seats=declarers)
+                   starter=view.starter, result=result, kitty_counted=kitty_to_opponents(view),
+                   friends=sides.friends, decks=sides.decks,
+                   declarer_seats=result.declarer_seats or (view.starter,))
 
     @classmethod
     def from_events(cls, revealed: KittyRevealed, settled: HandSettled, *, level: Rank,

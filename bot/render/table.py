@@ -37,6 +37,7 @@ from bot.render.faces import RANK_STEP, card_height, index_height, tile_size
 from bot.render.labels import ENGLISH, Labels
 from bot.render.names import NameFit, fit_name
 from bot.render.ring import ring_image
+from bot.render.sides import two_teams
 from bot.render.sorting import sort_hand
 from bot.render.style import (
     DANGER,
@@ -101,7 +102,7 @@ def table_png(view: PublicView, seats: tuple[SeatLabel, ...], four_colour: bool,
               bottom: int) -> bytes:
     """`render_table`, cached: the same table drawn again (another message's edit, a replay
     step, a second viewer at the same seat) costs a lookup."""
-    if not view.rules.variant.fixed_sides:  # sides made in play: the ring of 4–8 seats
+    if not two_teams(view.variant, view.seats):  # per seat: the ring of 4–8 seats
         image = ring_image(view, seats, four_colour=four_colour, labels=labels, bottom=bottom)
     else:
         image = table_image(view, seats, four_colour=four_colour, labels=labels, bottom=bottom)

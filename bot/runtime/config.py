@@ -248,7 +248,7 @@ class Config:
     seed: int | None = None
     """Seed the hands' shuffles (tests, demos); None = cryptographically random."""
     debug_start_level: str | None = None
-    """Debug/test option (TRACTOR_DEBUG_START_LEVEL): new matches start with both teams at
+    """Debug/test option (TRACTOR_DEBUG_START_LEVEL): new matches start with every seat at
     this level (``A`` makes a match last a hand or two). Never set it in production."""
     shard_count: int | None = None
     """Gateway shards of the whole bot (SHARD_COUNT); None: one unsharded process."""

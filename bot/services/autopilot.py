@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from bot.core.errors import UserFacingError
 from bot.core.levels import level_of, player_name
 from bot.core.table import TableDoc, seats_to_act
-from bot.core.text import cards_text, mention, seat_name
 from bot.i18n import t
+from bot.present.text import cards_text, mention, seat_name
 from bot.runtime import offload
 from bot.runtime.logging import TableLogger
 from bot.runtime.offload import Workers

@@ -84,7 +84,7 @@ class ShardLeases:
                  shard_ids: Iterable[int], ttl: float = 15.0,
                  on_fenced: Callable[[str], Awaitable[None] | None] | None = None,
                  on_regained: Callable[[], Awaitable[object] | None] | None = None,
-                 clock: Callable[[], float] | None = None,
+                 clock: Callable[[], float] | None = None, fence: Fence | None = None,
                  monotonic: Callable[[], float] = time.perf_counter,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.store = store
@@ -92,8 +92,9 @@ class ShardLeases:
         self.shard_count = shard_count
         self.shard_ids = tuple(shard_ids)
         self.ttl = ttl
-        self.fence = Fence(owner, shard_count, clock=clock, kind=store.kind)
-        """Shared with the store: the epochs every save is checked against."""
+        self.fence = Fence(owner, shard_count, clock=clock) if fence is None else fence
+        """Shared with the store (given to both at construction by the composition root):
+        the epochs every save is checked against."""
         self._on_fenced = on_fenced
         self._on_regained = on_regained
         self.suspended = False

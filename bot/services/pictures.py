@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from bot.core.images import SeatLabel, hand_png, table_png
+from bot.present.images import SeatLabel, hand_png, table_png
 from bot.runtime import offload
 from bot.runtime.offload import Want, Workers
 from engine.cards import Card

@@ -14,10 +14,10 @@ from __future__ import annotations
 from bot.core import seat_rules
 from bot.core.errors import UserFacingError
 from bot.core.levels import LEVELS, level_of
-from bot.core.outcome import Announcement
 from bot.core.table import Seat, TableDoc
-from bot.core.text import seat_name, team_names
 from bot.i18n import t
+from bot.present.text import seat_name, team_names
+from bot.services.outcome import Announcement
 from bot.services.tables import TableService, Tx
 
 __all__ = ["Seating"]

@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.core import seat_rules
 from bot.core.errors import UserFacingError
-from bot.core.friends import CALLING, is_friends
 from bot.core.options import option_values, with_option
-from bot.core.outcome import Announcement, Move, Publish, hand_record, match_record
 from bot.core.table import Seat, TableDoc, TimerKind, bump_step, seats_to_act
-from bot.core.text import (
+from bot.i18n import t
+from bot.present.looks import look
+from bot.present.text import (
     call_text,
     event_lines,
     mention,
@@ -37,10 +37,12 @@ from bot.core.text import (
     seat_name,
     summary_text,
     taken_back_lines,
+    team_letter,
     team_names,
 )
-from bot.i18n import t
 from bot.runtime.logging import TableLogger, table_logger
+from bot.services.outcome import Announcement, Move, Publish
+from bot.services.records import hand_record, match_record
 from bot.services.repository import TableRepository
 from bot.services.timers import Clock
 from bot.services.transaction import Tx
@@ -250,9 +252,11 @@ class TableService:
             if rules.players != doc.seat_count:  # a table from before the option: its seats
                 raise UserFacingError("error.bad_option")
             match = Match.new(rules)
-            if doc.start_levels and not is_friends(rules):
-                level = Rank.parse(doc.start_levels[0])
-                match = Match(rules=rules, levels=(level, Rank.parse(doc.start_levels[1])))
+            if doc.start_levels:  # debug: a fixed team's level, else the first, per seat
+                team, given = rules.variant.team_of, doc.start_levels
+                match = Match(rules=rules, levels=tuple(
+                    Rank.parse(given[(team(seat) or 0) % len(given)])
+                    for seat in range(rules.players)))
             doc.match_no += 1
             doc.match_key = f"t{tx.table_id}-m{doc.match_no}"
             doc.results = []
@@ -287,8 +291,8 @@ class TableService:
             return
         doc.seats = doc.seats[creator:] + doc.seats[:creator]
         tx.publish.announcements.append(Announcement(
-            t("note.creator_first_friends" if is_friends(doc.rules) else "note.creator_first",
-              doc.locale, player=f"<@{doc.creator_id}>")))
+            t(look(doc.rules.variant).creator_first, doc.locale,
+              player=f"<@{doc.creator_id}>")))
 
     async def end(self, table_id: int, user_id: int, *, can_manage: bool) -> None:
         def fn(tx: Tx) -> None:
@@ -407,7 +411,8 @@ class TableService:
         team = None if result.match_winner is None else match.variant.team_of(
             result.match_winner)
         won = "" if result.match_winner is None else (
-            f", seat {result.match_winner} won" if team is None else f", team {'AB'[team]} won")
+            f", seat {result.match_winner} won" if team is None
+            else f", team {team_letter(team)} won")
         table_logger(tx.table_id, public.hand_no).info(
             "hand settled: opponents %s points, %s +%s%s", result.opponent_points, result.side,
             result.levels_gained, won)
@@ -440,7 +445,7 @@ class TableService:
             kind, seconds = "declare", rules.declare_window_s
         elif phase is Phase.BURYING and rules.turn_timer_s:
             kind, seconds = "bury", rules.turn_timer_s * 2
-        elif phase == CALLING and rules.turn_timer_s:
+        elif phase is Phase.CALLING and rules.turn_timer_s:
             kind, seconds = "call", rules.turn_timer_s * 2
         elif phase is Phase.PLAYING and rules.turn_timer_s:
             kind, seconds = "turn", rules.turn_timer_s

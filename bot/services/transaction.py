@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.core.outcome import Publish
 from bot.core.table import TableDoc
+from bot.services.outcome import Publish
 from bot.storage import HandAction, HandRecord, MatchRecord, StoredTable, TableStatus
 from engine.events import Event
 

@@ -74,8 +74,6 @@ class Fence:
     epochs: dict[int, int] = field(default_factory=dict)
     clock: Callable[[], float] | None = None
     """None: the database's clock (production); tests give the leases' simulated one."""
-    kind: str = "sqlite"
-    """The database's backend (`Engine.kind`), for its clock."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +98,7 @@ def shard_sql(guild_column: str, count_param: str = "?") -> str:
     return f"(({guild_column} >> 22) % {count_param})"
 
 
-def check_fence(db: Connection, fence: Fence, table_id: int | None,
+def check_fence(db: Connection, fence: Fence, kind: str, table_id: int | None,
                 guild_id: int | None = None) -> None:
     """Raise `StaleOwner` unless the shard of the table (or of `guild_id`, for a new table)
     is held by ``fence.owner`` at the epoch it believes, and the lease has not run out.
@@ -115,10 +113,10 @@ def check_fence(db: Connection, fence: Fence, table_id: int | None,
         guild_id = int(row[0])
     shard = (guild_id >> 22) % fence.shard_count
     epoch = fence.epochs.get(shard)
-    clock = CLOCK_SQL[fence.kind] if fence.clock is None else "?"
+    clock = CLOCK_SQL[kind] if fence.clock is None else "?"
     params: tuple[Any, ...] = (shard,) if fence.clock is None else (fence.clock(), shard)
     lease = db.execute(f"SELECT owner, epoch, expires_at > {clock} FROM shard_leases"
-                       f" WHERE shard = ?{HOLD_SQL[fence.kind]}", params).fetchone()
+                       f" WHERE shard = ?{HOLD_SQL[kind]}", params).fetchone()
     if (epoch is None or lease is None or lease[0] != fence.owner or int(lease[1]) != epoch
             or not lease[2]):
         raise StaleOwner(table_id or 0, shard, epoch)

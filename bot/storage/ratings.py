@@ -133,9 +133,7 @@ def record_hand(db: Connection, hand_id: int, guild_id: int, season: int,
 
     teams: list[list[int]] = []  # fixed sides: the users of each team, the winners first
     if variant.fixed_sides:
-        sides = sorted((variant.partners(seat, seats) for seat in range(seats)
-                        if variant.partners(seat, seats)[0] == seat),
-                       key=lambda side: side[0] not in won)
+        sides = sorted(variant.sides(seats), key=lambda side: side[0] not in won)
         teams = [[user[s] for s in side] for side in sides]
         count = sum(1 for side in sides if side[0] in won)
         rated = rate_teams([skills(t) for t in teams[:count]],

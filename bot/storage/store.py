@@ -100,24 +100,27 @@ class Store:
     `DatabaseNotWritable` (read-only file, full disk).
     """
 
-    def __init__(self, db: Engine, clock: Clock) -> None:
+    def __init__(self, db: Engine, clock: Clock, *, fence: Fence | None = None,
+                 users_ttl: float | None = None) -> None:
         """Use `Store.open` (or `open_store`)."""
         self._db = db
         self._clock = clock
         self._users = _users_of(db)
-        self.fence: Fence | None = None
-        """Set by a cluster (`bot.services.ownership`): every table write checks, in its own
-        transaction, that this process still holds the table's shard (`StaleOwner`)."""
-        self.users_ttl: float | None = None
-        """Set by a cluster: users' settings (which any cluster may change) are kept in
-        memory this many seconds at most, so another cluster's change is seen that soon."""
+        self.fence = fence
+        """A cluster's (`bot.services.ownership`, shared with its leases): every table write
+        checks, in its own transaction, that this process still holds the table's shard
+        (`StaleOwner`)."""
+        self.users_ttl = users_ttl
+        """A cluster's: users' settings (which any cluster may change) are kept in memory
+        this many seconds at most, so another cluster's change is seen that soon."""
 
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
     async def open(cls, target: str | os.PathLike[str], *, clock: Clock = time.time,
                    write_timeout: float = DEFAULT_WRITE_TIMEOUT,
-                   readers: int = DEFAULT_READERS) -> Store:
+                   readers: int = DEFAULT_READERS, fence: Fence | None = None,
+                   users_ttl: float | None = None) -> Store:
         """Open the database at ``target`` (a file path: SQLite; a ``postgresql://``
         address: PostgreSQL), check it, migrate it, and prove it can be written.
 
@@ -125,11 +128,12 @@ class Store:
         `DatabaseNotWritable` if it cannot be opened or written (SQLite: read-only file or
         folder, full disk; PostgreSQL: server out of reach, login refused, no rights).
         ``write_timeout``: seconds a write may wait for the database before `StorageBusy`;
-        ``readers``: reader connections.
+        ``readers``: reader connections; ``fence`` and ``users_ttl``: a cluster's (see
+        `Store.fence`, `Store.users_ttl`).
         """
         db = await open_engine(target, clock=clock, write_timeout=write_timeout,
                                readers=readers)
-        return cls(db, clock)
+        return cls(db, clock, fence=fence, users_ttl=users_ttl)
 
     async def close(self) -> None:
         """Finish queued work and close the connections (checkpoints the WAL). Safe to
@@ -248,12 +252,12 @@ class Store:
         """`job`, first checking in its own transaction that this process still holds the
         shard of the table (or of the server) when it runs as a cluster (`fence`): a
         former owner writes nothing (`StaleOwner`)."""
-        fence = self.fence
+        fence, kind = self.fence, self._db.kind
         if fence is None:
             return job
 
         def checked(db: Connection) -> T:
-            check_fence(db, fence, table_id, guild_id)
+            check_fence(db, fence, kind, table_id, guild_id)
             return job(db)
 
         return checked
@@ -440,7 +444,9 @@ class Store:
 
 async def open_store(target: str | os.PathLike[str], *, clock: Clock = time.time,
                      write_timeout: float = DEFAULT_WRITE_TIMEOUT,
-                     readers: int = DEFAULT_READERS) -> Store:
+                     readers: int = DEFAULT_READERS, fence: Fence | None = None,
+                     users_ttl: float | None = None) -> Store:
     """`Store.open`: the one way in (a path opens SQLite, a ``postgresql://`` address
     PostgreSQL)."""
-    return await Store.open(target, clock=clock, write_timeout=write_timeout, readers=readers)
+    return await Store.open(target, clock=clock, write_timeout=write_timeout, readers=readers,
+                            fence=fence, users_ttl=users_ttl)

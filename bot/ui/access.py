@@ -9,7 +9,7 @@ import discord
 
 from bot.core.errors import UserFacingError
 from bot.core.table import TableDoc
-from bot.core.text import seat_name
+from bot.present.text import seat_name
 from bot.services.tables import TableService
 from bot.ui.ids import ComponentId
 from bot.ui.replies import locale_of

@@ -3,7 +3,7 @@
 Discord allows 5 rows and 25 options a select, and a call names a card and a copy (up to
 3 suits × 12 ranks × 4 copies), so one call is picked at a time: a suit select, a rank
 select and a copy select (``1st`` … ``4th``), then **Add**; the calls so far are listed
-and written in every call component's id (`bot.core.friends`); **Call friends** sends them
+and written in every call component's id (`bot.ui.friend_calls`); **Call friends** sends them
 once all F are made, **Undo** takes the last one back. Only legal calls are offered
 (`engine.friends.legal_calls`).
 """
@@ -12,17 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-import discord
-from discord import ui
-
+from bot.core.calls import CallDraft, encode_calls
 from bot.core.errors import UserFacingError
-from bot.core.friends import CallChoices, CallDraft, call_choices, encode_calls, suit_of
-from bot.core.text import call_text, copy_word, suit_text
 from bot.i18n import t
-from bot.ui.components import button, select
-from bot.ui.ids import ComponentId
+from bot.present.text import call_text, copy_word, suit_text
+from bot.ui import rows
+from bot.ui.friend_calls import CallChoices, call_choices, suit_of
+from bot.ui.ids import make_id
+from bot.ui.rows import Component
 from engine.cards import Suit
 from engine.deal import deal_shape
 from engine.friends import FriendCall, legal_calls
@@ -81,52 +79,48 @@ def call_lines(view: PlayerView, call: Calling, locale: str) -> list[str]:
 
 
 def call_rows(table_id: int, view: PlayerView, call: Calling, step: int,
-              locale: str) -> list[ui.Item[Any]]:
-    """Rows 0–3 of the starter's panel: the three selects and Add · Undo · Call friends
-    (once every call is made: Undo · Call friends)."""
+              locale: str) -> list[list[Component]]:
+    """Rows 0–3 of the starter's panel (`bot.ui.rows`' JSON): the three selects and
+    Add · Undo · Call friends (once every call is made: the selects left out, Undo · Call
+    friends)."""
     public = view.public
     seat = view.seat
     wanted = call.wanted
     choices = call.choices
     code = encode_calls(choices.made)
 
-    def cid(verb: str) -> ComponentId:
-        return ComponentId(table_id, public.hand_no, step, verb,
-                           f"{seat}.{code}" if code else str(seat))
+    def cid(verb: str) -> str:
+        return make_id(table_id, public.hand_no, step, verb,
+                       f"{seat}.{code}" if code else str(seat))
 
     pick = choices.pick
     full = len(choices.made) >= wanted
-    items: list[ui.Item[Any]] = []
+    out: list[list[Component]] = []
     if choices.suits and not full:
         suit = None if pick is None else suit_of(pick)
         rank = None if pick is None else str(pick.card.rank)
-        items.append(select(cid("fsuit"), row=0, placeholder=t("panel.call_suit", locale),
-                            options=[discord.SelectOption(label=suit_text(Suit(s)), value=s,
-                                                          default=s == suit)
-                                     for s in choices.suits]))
         symbol = suit_text(Suit(suit)) if suit else ""
-        items.append(select(cid("frank"), row=1, placeholder=t("panel.call_rank", locale),
-                            options=[discord.SelectOption(label=f"{r}{symbol}", value=r,
-                                                          default=r == rank)
-                                     for r in choices.ranks]))
-        items.append(select(cid("fcopy"), row=2, placeholder=t("panel.call_copy", locale),
-                            options=[discord.SelectOption(
-                                label=_copy_label(pick, k, locale), value=str(k),
-                                default=pick is not None and k == pick.copy)
-                                for k in choices.copies]))
+        out += [
+            [rows.select(cid("fsuit"), placeholder=t("panel.call_suit", locale), options=[
+                rows.option(suit_text(Suit(s)), s, s == suit) for s in choices.suits])],
+            [rows.select(cid("frank"), placeholder=t("panel.call_rank", locale), options=[
+                rows.option(f"{r}{symbol}", r, r == rank) for r in choices.ranks])],
+            [rows.select(cid("fcopy"), placeholder=t("panel.call_copy", locale), options=[
+                rows.option(_copy_label(pick, k, locale), str(k),
+                            pick is not None and k == pick.copy)
+                for k in choices.copies])]]
+    buttons: list[Component] = []
     if not full:  # every call made: no Add left to press (issue 38)
         add_label = t("button.call_add", locale,
                       call="—" if pick is None else call_text(pick, locale))
-        items.append(button(cid("fadd"), label=add_label[:80], row=3, disabled=pick is None,
-                            style=discord.ButtonStyle.primary))
-    items += [
-        button(cid("fundo"), label=t("button.call_undo", locale), row=3,
-               disabled=not choices.made),
-        button(cid("fcall"), label=t("button.call_friends", locale, made=len(choices.made),
-                                     total=wanted),
-               style=discord.ButtonStyle.success, row=3, disabled=not full),
+        buttons.append(rows.button(cid("fadd"), add_label[:80], style=rows.PRIMARY,
+                                   disabled=pick is None))
+    buttons += [
+        rows.button(cid("fundo"), t("button.call_undo", locale), disabled=not choices.made),
+        rows.button(cid("fcall"), t("button.call_friends", locale, made=len(choices.made),
+                                    total=wanted), style=rows.SUCCESS, disabled=not full),
     ]
-    return items
+    return [*out, buttons]
 
 
 def _copy_label(pick: FriendCall | None, copy: int, locale: str) -> str:

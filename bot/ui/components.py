@@ -47,16 +47,14 @@ from typing import Any, Literal, Protocol
 
 import discord
 from discord import ui
-from discord.ui.view import _ViewWeights
 
 from bot.i18n import t
 from bot.runtime.logging import table_logger
 from bot.ui.edits import ANSWERING_KEY, defer_late, deferral
 from bot.ui.ids import ComponentId, InvalidId, Role, VerbSpec, parse_id
 from bot.ui.replies import fail, locale_of, send
-from bot.ui.rows import StaticView
 
-__all__ = ["TEMPLATE", "Ack", "ComponentRouter", "Components", "Forwarder", "Handler", "Owner",
+__all__ = ["TEMPLATE", "Ack", "ComponentRouter", "Forwarder", "Handler", "Owner",
            "button", "select", "values_of"]
 
 TEMPLATE = re.compile(r"(?:tr|rec):(?P<rest>.{0,120})", re.DOTALL)
@@ -320,32 +318,6 @@ class ComponentRouter:
     def install(self, client: discord.Client) -> None:
         """Serve `client`'s components (called once, from ``setup_hook``)."""
         client.add_listener(self.dispatch, "on_interaction")  # type: ignore[attr-defined]
-
-
-class Components(StaticView):
-    """The classic components of a message the bot sends, laid out exactly as `ui.View` lays
-    them out (explicit rows, else the first row with room), without a View object per
-    message: ``View()`` draws ``os.urandom`` (which releases the interpreter lock, so a busy
-    render thread can stall the event loop for a switch interval) and makes a future. Its
-    items are `TractorItem`s and links only: clicks reach `ComponentRouter.dispatch`, so
-    there is nothing for discord.py's view store to keep (`is_dispatchable` is False)."""
-
-    __slots__ = ("children",)
-
-    def __init__(self, items: list[ui.Item[Any]]) -> None:
-        super().__init__()
-        if len(items) > 25:
-            raise ValueError("maximum number of children exceeded")
-        weights = _ViewWeights([])
-        for item in items:
-            weights.add_item(item)  # raises when a row is full, as View.add_item does
-        self.children = items
-
-    def to_components(self) -> list[dict[str, Any]]:
-        rows: dict[int, list[dict[str, Any]]] = {}
-        for item in sorted(self.children, key=lambda i: i._rendered_row or 0):
-            rows.setdefault(item._rendered_row or 0, []).append(item.to_component_dict())
-        return [{"type": 1, "components": row} for row in rows.values()]
 
 
 def button(cid: ComponentId, *, label: str | None = None,

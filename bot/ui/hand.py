@@ -10,7 +10,6 @@ from typing import Any
 
 import discord
 
-from bot.core.selection import Selections
 from bot.core.table import TableDoc
 from bot.i18n import resolve_locale, t
 from bot.storage import Storage
@@ -19,6 +18,7 @@ from bot.ui.ids import verb_of
 from bot.ui.panels import Panel, build_panel
 from bot.ui.publish import Publisher
 from bot.ui.replies import edit_clicked, locale_of
+from bot.ui.selection import Selections
 
 __all__ = ["HandPanels", "has_verb", "message_selection", "select_default", "select_values"]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.core.text import fit
+from bot.present.text import fit
 from bot.runtime.budget import Priority, rest_priority
 from bot.runtime.logging import table_logger
 from bot.storage import Storage

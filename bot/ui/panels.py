@@ -15,11 +15,11 @@ Hand panel rows (classic components: at most 5 rows):
   relabels them, it adds or moves no row (issue 38 item 1: a list open while the
   computers play is the same list when your turn comes).
 
-Card select values are *instances* (bot/core/selection.py); the selection is reflected in the
+Card select values are *instances* (bot/ui/selection.py); the selection is reflected in the
 selects' default values, so a restarted bot reads it back from the message.
 
 The components are built as the JSON Discord gets (bot/ui/rows.py), not as `discord.ui`
-items (issue 16); only the friend call's rows still come from bot/ui/calling.py as items.
+items (issue 16), the friend call's rows too (bot/ui/calling.py): one component model.
 """
 
 from __future__ import annotations
@@ -30,15 +30,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
-from discord import ui
 
-from bot.core.friends import CALLING
-from bot.core.images import SeatLabel
 from bot.core.options import house_rules_line
-from bot.core.selection import groups as card_groups
-from bot.core.selection import pool, pool_values
 from bot.core.table import TableDoc
-from bot.core.text import (
+from bot.i18n import t
+from bot.present.images import SeatLabel
+from bot.present.text import (
     PRETTY,
     cards_text,
     deadline_text,
@@ -55,18 +52,18 @@ from bot.core.text import (
     table_content,
     trick_line,
 )
-from bot.i18n import t
 from bot.runtime import offload
 from bot.runtime.offload import Want, Workers
 from bot.services.pictures import Pictures
 from bot.services.players import QuickPlay, quick_plays
 from bot.ui import rows
 from bot.ui.calling import Calling, call_lines, call_rows, usable_calling
-from bot.ui.components import Components, button, link_button
 from bot.ui.edits import Picture
-from bot.ui.ids import ComponentId, make_id
+from bot.ui.ids import make_id
 from bot.ui.replies import fit
 from bot.ui.rows import Component, Rows
+from bot.ui.selection import groups as card_groups
+from bot.ui.selection import pool, pool_values
 from engine.cards import Card, Suit
 from engine.deal import deal_shape
 from engine.entry import play_error
@@ -99,7 +96,7 @@ class Panel:
     content: str
     image: bytes | None
     filename: str
-    view: ui.View | Components | Rows | None
+    view: Rows | None
 
     @property
     def picture(self) -> Picture | None:
@@ -243,7 +240,7 @@ def panel_content(doc: TableDoc, table_id: int, view: PlayerView, selected: list
             lines.append(t("table.burying_status", locale,
                            player=seat_name(doc, public.turn or 0, locale),
                            deadline=when or "—"))
-    elif phase == CALLING:
+    elif phase is Phase.CALLING:
         if view.to_move and call is not None:
             lines += call_lines(view, call, locale)
         elif public.turn is not None:
@@ -306,7 +303,7 @@ def _quick_select(custom_id: str, plays: list[QuickPlay], view: PlayerView,
 
 def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[str],
                locale: str, table_url: str | None, plays: list[QuickPlay],
-               call: Calling | None = None) -> Rows | Components | None:
+               call: Calling | None = None) -> Rows | None:
     """The components of a seat's panel (None when there is nothing to do)."""
     public = view.public
     seat = view.seat
@@ -332,15 +329,11 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
             rows.button(cid("type"), t("button.type", locale), disabled=not legal),
             rows.button(cid("refresh"), t("button.refresh", locale)),
             *link]])
-    if phase == CALLING:
+    if phase is Phase.CALLING:
         if not view.to_move or call is None:
             return None
-        links = [link_button(t("button.table", locale), table_url, row=4)] if table_url \
-            else []
-        return Components([*call_rows(table_id, view, call, step, locale),
-                           button(ComponentId(table_id, hand_no, step, "refresh", str(seat)),
-                                  label=t("button.refresh", locale), row=4),
-                           *links])
+        return Rows([*call_rows(table_id, view, call, step, locale),
+                     [rows.button(cid("refresh"), t("button.refresh", locale)), *link]])
     if phase not in (Phase.BURYING, Phase.PLAYING):
         return None
     burying = phase is Phase.BURYING
@@ -498,10 +491,10 @@ def selected_cards(view: PlayerView, selected: list[str]) -> list[Card]:
 
 def compose_panel(doc: TableDoc, table_id: int, view: PlayerView, selected: list[str],
                   locale: str, plays: list[QuickPlay], call: Calling | None = None
-                  ) -> tuple[str, Rows | Components | None]:
+                  ) -> tuple[str, Rows | None]:
     """The text and components of a seat's hand panel (`plays`: its Quick plays; `call`:
     the friend call being made, else the table's draft is shown)."""
-    if call is None and view.public.phase == CALLING and view.to_move:
+    if call is None and view.public.phase is Phase.CALLING and view.to_move:
         call = usable_calling(view, doc.call_draft_now())
     url = table_url(doc)
     content = panel_content(doc, table_id, view, selected_cards(view, selected), locale, url,

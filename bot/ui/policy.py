@@ -38,8 +38,8 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Literal
 
-from bot.core.outcome import Announcement, Move, Publish
 from bot.runtime.budget import Priority
+from bot.services.outcome import Announcement, Move, Publish
 from engine.events import CardsDealt, Declared, HandSettled, HandStarted
 
 __all__ = [

@@ -41,16 +41,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.core.images import summary_png
-from bot.core.outcome import Announcement, Publish
-from bot.core.selection import Selections
 from bot.core.table import Seat, TableDoc
-from bot.core.text import mention
 from bot.i18n import resolve_locale, t
+from bot.present.images import summary_png
+from bot.present.text import mention
 from bot.runtime import offload
 from bot.runtime.budget import Priority, RestBudget, rest_priority
 from bot.runtime.logging import table_logger
 from bot.runtime.offload import Want
+from bot.services.outcome import Announcement, Publish
 from bot.services.pictures import Pictures
 from bot.services.repository import TableRepository
 from bot.ui.carry import Carriers
@@ -78,6 +77,7 @@ from bot.ui.policy import (
     urgent,
 )
 from bot.ui.replies import fit
+from bot.ui.selection import Selections
 from engine.game import Phase
 
 if TYPE_CHECKING:

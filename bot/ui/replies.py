@@ -21,8 +21,8 @@ import discord
 from discord import app_commands
 
 from bot.core.errors import UserFacingError
-from bot.core.text import CONTENT_LIMIT, fit, ruling_text
 from bot.i18n import resolve_locale, t
+from bot.present.text import CONTENT_LIMIT, fit, ruling_text
 from bot.runtime.logging import table_logger
 from bot.storage import SeasonNotFound, Storage, StorageError
 from bot.ui.edits import (

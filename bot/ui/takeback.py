@@ -11,12 +11,12 @@ from typing import Any
 import discord
 
 from bot.core.errors import UserFacingError
-from bot.core.selection import Selections
-from bot.core.text import cards_text
 from bot.i18n import t
+from bot.present.text import cards_text
 from bot.services.tables import TableService
 from bot.ui.publish import Publisher
 from bot.ui.replies import locale_of, send
+from bot.ui.selection import Selections
 
 __all__ = ["TakeBacks"]
 

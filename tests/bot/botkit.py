@@ -24,7 +24,7 @@ from simcord.actors import MemberActor
 from bot import create_bot
 from bot.app.client import TractorBot
 from bot.core.table import TableDoc
-from bot.core.text import plain
+from bot.present.text import plain
 from bot.runtime.config import Config
 from engine.cards import Card, Rank, parse_cards
 from engine.deal import deal_shape
@@ -49,7 +49,7 @@ a long chain of work (the computers play a whole hand after a timeout, each move
 and a rendered picture), so under load it must not be what a test's outcome hangs on."""
 
 PRETTY = re.compile(r"(?<![\w♠♥♦♣♤♡♢♧])(10|[2-9JQKA])([♠♥♦♣♤♡♢♧])|\b(RJ|BJ)\b")
-"""Cards as the bot writes them (♤ ♧ for spades and clubs: bot.core.text.legible)."""
+"""Cards as the bot writes them (♤ ♧ for spades and clubs: bot.present.text.legible)."""
 CANONICAL = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b|\b(RJ|BJ)\b")
 
 

@@ -9,10 +9,9 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from bot.core.friends import CALLING
-from bot.core.selection import pool_values
 from bot.core.table import Seat, TableDoc
 from bot.services.players import computer_action, quick_plays
+from bot.ui.selection import pool_values
 from engine.actions import CloseWindow, StartHand
 from engine.cards import Rank
 from engine.game import Match, Phase
@@ -64,7 +63,7 @@ def _doc(match: Match, rng: random.Random, step: int) -> TableDoc:
 
 def _selections(match: Match, seat: int, rng: random.Random) -> list[tuple[str, ...]]:
     view = match.view_for(seat)
-    if view.public.phase == CALLING:
+    if view.public.phase is Phase.CALLING:
         return [(), ()]  # the call's draft is the table's (`TableDoc.call_draft`)
     values = [v for v, _ in pool_values(view)]
     out: list[tuple[str, ...]] = [()]

@@ -13,6 +13,8 @@ from botkit import TEST_CONFIG, World, simulated
 
 from bot import create_bot
 from bot.__main__ import main
+from bot.app import client
+from bot.app.client import USERS_TTL
 from bot.runtime.config import Config, ConfigError, shard_of
 from bot.runtime.logging import line_format
 from bot.services.ownership import ShardLeases, SoleOwner
@@ -185,10 +187,18 @@ def test_a_lone_process_owns_everything() -> None:
 
 
 async def test_a_cluster_holds_its_shards_restores_their_tables_and_syncs_once(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     database = tmp_path / "tractor.sqlite3"
     changes = {"shard_count": 2, "shard_ids": (0,), "cluster_name": "c0",
                "sync_changed_only": True}
+    opened: list[dict[str, Any]] = []
+
+    async def open_store(target: Any, **options: Any) -> Store:
+        opened.append(options)
+        return await Store.open(target, **options)
+
+    monkeypatch.setattr(client, "open_store", open_store)
     bot = create_bot(database, config=TEST_CONFIG, **changes)
     async with simulated(bot) as sim:
         w = World(sim, database, {**changes})
@@ -198,6 +208,10 @@ async def test_a_cluster_holds_its_shards_restores_their_tables_and_syncs_once(
             w.users.append(w.guild.add_member(sim.create_user(name)))
         assert isinstance(bot.ownership, ShardLeases) and bot.ownership.epochs == {0: 1}
         assert bot.ownership.owns(w.guild.id)
+        # Given at construction, not wired after the fact: the store's fence is the leases'.
+        (setup,) = [options for options in opened if options]  # prepare_database's: none
+        assert setup["fence"] is bot.ownership.fence is bot.store.fence
+        assert setup["users_ttl"] == USERS_TTL == bot.store.users_ttl
         await w.new_table()
         await w.users[1].click(w.table_message(), label="Join")
         other = ClusterStore(bot.store)

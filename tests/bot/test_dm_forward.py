@@ -23,7 +23,7 @@ from botkit import TEST_CONFIG, World, find, reply_texts, simulated
 
 from bot import create_bot
 from bot.app.client import TractorBot
-from bot.core.text import cards_text as cards_of
+from bot.present.text import cards_text as cards_of
 from bot.services.inbox import FORWARD_WAIT
 from bot.storage import Store
 from engine.game import Phase

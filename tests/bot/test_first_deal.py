@@ -12,8 +12,8 @@ import discord
 import pytest
 from botkit import World, find, ready_all, world
 
-from bot.core.images import labels_for, table_png
 from bot.i18n import SUPPORTED, t
+from bot.present.images import labels_for, table_png
 from bot.render import draw as draw_module
 from bot.render import ring, table
 from bot.render.table import render_table

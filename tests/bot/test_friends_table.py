@@ -27,8 +27,8 @@ from botkit import (
     world,
 )
 
+from bot.core.calls import CallDraft
 from bot.core.errors import UserFacingError
-from bot.core.friends import CallDraft, call_choices, parse_calls
 from bot.core.options import OPTIONS
 from bot.core.table import Seat, TableDoc
 from bot.features.lobby import option_page
@@ -36,6 +36,7 @@ from bot.runtime.offload import Workers
 from bot.services.pictures import Pictures
 from bot.services.players import computer_action
 from bot.ui.calling import calling
+from bot.ui.friend_calls import call_choices, parse_calls
 from bot.ui.ids import InvalidId, VerbSpec, parse_id
 from bot.ui.panels import build_panel
 from engine.actions import CloseWindow, StartHand
@@ -517,8 +518,9 @@ async def test_panel_of_eight_seats_and_a_draft_no_longer_legal() -> None:
     panel = await build_panel(doc, 1, view.seat, "en", [], pictures=Pictures(Workers()))
     assert "Your calls (0/3): —" in panel.content
     assert panel.view is not None
-    copies = next(c for c in panel.view.children if ":fcopy:" in (c.custom_id or ""))
-    assert len(copies.item.options) == 4  # four decks
+    copies = next(c for row in panel.view.to_components() for c in row["components"]
+                  if ":fcopy:" in c.get("custom_id", ""))
+    assert len(copies["options"]) == 4  # four decks
     with pytest.raises(UserFacingError):
         calling(view, CallDraft(level))
 

@@ -1,11 +1,12 @@
 """The end-of-hand announcement and a replay's last step share one builder for the kitty
-and the outcome (`bot.core.text.kitty_lines`, `hand_outcome`), each with its own wording."""
+and the outcome (`bot.present.text.kitty_lines`, `hand_outcome`), each with its own wording."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.core.text import cards_text, hand_outcome, kitty_lines, pair_text
+from bot.core.table import Seat, TableDoc
+from bot.present.text import cards_text, hand_outcome, kitty_lines, team_letter, team_names
 from engine.game import HandResult
 from tools.demo_positions import positions
 
@@ -42,6 +43,8 @@ def test_hand_outcome_follows_r10() -> None:
     assert hand_outcome(replace(result, side="opponents", levels_gained=0)) == "take_over"
 
 
-def test_pair_text() -> None:
-    assert pair_text(["A", "B", "C", "D"], 0) == "A & C"
-    assert pair_text(["A", "B", "C", "D"], 1) == "B & D"
+def test_a_team_is_its_seats_by_the_variant() -> None:
+    doc = TableDoc(guild_id=1, channel_id=2, creator_id=3)
+    doc.seats = [Seat(None, name) for name in "ABCD"]
+    assert [team_names(doc, team, "en") for team in (0, 1)] == ["A & C", "B & D"]
+    assert [team_letter(team) for team in (0, 1, 2)] == ["A", "B", "C"]

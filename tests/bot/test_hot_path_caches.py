@@ -7,12 +7,12 @@ from dataclasses import replace
 
 import pytest
 
-from bot.core.selection import groups, instances, pool, pool_values
 from bot.core.table import seats_to_act
 from bot.render.sorting import hand_groups
 from bot.runtime.offload import Workers
 from bot.services.players import computer_action, quick_plays
 from bot.ui.panels import panel_plays
+from bot.ui.selection import groups, instances, pool, pool_values
 from engine.actions import Play, StartHand
 from engine.cards import Rank, Suit
 from engine.game import Match, Phase

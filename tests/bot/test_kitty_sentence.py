@@ -10,8 +10,8 @@ from functools import cache
 
 import pytest
 
-from bot.core.text import kitty_lines
 from bot.i18n import t
+from bot.present.text import kitty_lines
 from bot.render.sides import kitty_to_opponents
 from bot.render.summary import HandSummary
 from engine.game import Match

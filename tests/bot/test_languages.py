@@ -23,9 +23,9 @@ from botkit import (
 )
 from PIL import Image
 
-from bot.core.images import hand_png
-from bot.core.selection import pool as _pool
-from bot.core.selection import selection_cards
+from bot.present.images import hand_png
+from bot.ui.selection import pool as _pool
+from bot.ui.selection import selection_cards
 from engine.game import Phase
 
 # The words players use (issue 5), as the help and rules must show them.

@@ -35,3 +35,13 @@ async def test_one_person_and_three_computers_play_a_match_to_the_end(tmp_path: 
         start = find(table, "start")
         assert start is not None and not start.disabled  # a new match can start
         assert "The match is over" in table.content
+
+
+async def test_the_debug_start_level_starts_every_seat_in_every_mode(tmp_path: Path) -> None:
+    """TRACTOR_DEBUG_START_LEVEL: every seat of a new match starts there, a Finding Friends
+    table's too (asked of the variant: a fixed team's level, else the first)."""
+    async with world(tmp_path, humans=1, debug_start_level="K") as w:
+        await w.open_table(1, mode="friends", players=5)
+        await w.start()
+        match = await w.match()
+        assert [str(level) for level in match.levels] == ["K"] * 5

@@ -8,8 +8,8 @@ import pytest
 
 from bot import i18n
 from bot.core.table import Seat, TableDoc
-from bot.core.text import PRETTY, escaped, legible, pretty, seat_name
 from bot.i18n import messages, t, tn
+from bot.present.text import PRETTY, escaped, legible, pretty, seat_name
 from engine.cards import ALL_CARDS
 
 

@@ -11,8 +11,8 @@ from typing import Any, cast
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core.outcome import Move, Publish
 from bot.runtime.budget import Priority
+from bot.services.outcome import Move, Publish
 from bot.ui.policy import (
     Dm,
     Memory,

@@ -33,8 +33,8 @@ from simcord.actors import MemberActor
 
 from bot import create_bot
 from bot.app.client import TractorBot
-from bot.core.replay import SeatInfo, frame_png, replay_frames
-from bot.core.text import cards_text
+from bot.present.replay import SeatInfo, frame_png, replay_frames
+from bot.present.text import cards_text
 from bot.runtime.config import Config
 from bot.storage import HandAction, HandRecord, MatchRecord, Store, UserSettings
 from engine.actions import StartHand

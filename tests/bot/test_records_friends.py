@@ -1,5 +1,5 @@
 """Finding Friends records (issue 14): the records the bot builds from the engine at each
-step (`bot.core.outcome`), stored and read back, and the replay of a 6-seat hand: plays by
+step (`bot.services.records`), stored and read back, and the replay of a 6-seat hand: plays by
 seat, the calls and reveals, the result, and nothing hidden before its time."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from friends_hand import friends_rules, play_friends_hand
 
-from bot.core.outcome import hand_record, match_record
-from bot.core.replay import SeatInfo, frame_text, replay_frames
-from bot.core.text import call_text, cards_text
 from bot.i18n import t
+from bot.present.replay import SeatInfo, frame_text, replay_frames
+from bot.present.text import call_text, cards_text
+from bot.services.records import hand_record, match_record
 from bot.storage import HandAction, HandRecord, Store
 from engine.actions import StartHand
 from engine.cards import Rank

@@ -26,10 +26,10 @@ from simcord.actors import MemberActor
 
 from bot import create_bot
 from bot.app.client import TractorBot
-from bot.core.outcome import hand_record, match_record
-from bot.core.replay import replay_frames
-from bot.core.text import cards_text
+from bot.present.replay import replay_frames
+from bot.present.text import cards_text
 from bot.runtime.config import Config
+from bot.services.records import hand_record, match_record
 from bot.storage import HandAction, HandRecord, MatchRecord, Side, Store
 from engine.game import Match
 

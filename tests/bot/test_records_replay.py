@@ -1,5 +1,5 @@
-"""bot/core/replay.py: a hand rebuilt from its seed and actions, step by step, showing only what was
-public at each step (no Discord here; see test_records.py for the command)."""
+"""bot/present/replay.py: a hand rebuilt from its seed and actions, step by step, showing only
+what was public at each step (no Discord here; see test_records.py for the command)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.core.replay import (
+from bot.features.records import id_ranges
+from bot.present.replay import (
     Frame,
     ReplayError,
     SeatInfo,
@@ -19,8 +20,7 @@ from bot.core.replay import (
     levels_before,
     replay_frames,
 )
-from bot.core.text import cards_text
-from bot.features.records import id_ranges
+from bot.present.text import cards_text
 from bot.storage import HandRecord, LevelPoint
 from engine.ai.random_agent import RandomAgent
 from engine.cards import Card, Rank

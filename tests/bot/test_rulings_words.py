@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from botkit import World, by_panel, client_locales, components, seats_to_act, world
 
-from bot.core.selection import pool as _pool
-from bot.core.selection import selection_cards
-from bot.core.text import cards_text, legible, ruling_text
 from bot.i18n import t
+from bot.present.text import cards_text, legible, ruling_text
+from bot.ui.selection import pool as _pool
+from bot.ui.selection import selection_cards
 from engine.cards import Card, format_cards, parse_cards
 from engine.errors import InvalidNotation, TractorError
 from engine.follow import follow_error

@@ -13,8 +13,8 @@ import discord
 from botkit import by_panel, play_hand, reply_texts, world
 
 from bot.core.table import DOC_VERSION
-from bot.core.text import seat_name
 from bot.i18n import SUPPORTED, t
+from bot.present.text import seat_name
 from bot.render import ENGLISH, SeatLabel
 from bot.render.board import how_trump_was_set
 from bot.ui.panels import seat_labels

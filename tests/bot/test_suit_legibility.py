@@ -14,8 +14,8 @@ import pytest
 from panel_golden import panel, table
 from panel_positions import positions
 
-from bot.core.text import EMOJI_SUITS, legible, plain
 from bot.i18n import SUPPORTED
+from bot.present.text import EMOJI_SUITS, legible, plain
 from bot.render import style
 
 AA = 4.5

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from botkit import find, forge, reply_texts, world
 
-from bot.core.text import cards_text
+from bot.present.text import cards_text
 from engine.game import Phase
 
 

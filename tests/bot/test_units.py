@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.selection import instances, selection_cards
 from bot.core.table import Seat, TableDoc, bump_step
 from bot.runtime.config import Config, ConfigError
 from bot.ui.panels import pack_groups
+from bot.ui.selection import instances, selection_cards
 from engine.actions import StartHand
 from engine.cards import parse_cards
 from engine.game import Match

@@ -8,9 +8,9 @@ from pathlib import Path
 from botkit import by_panel, reply_texts, seats_to_act, world
 from discord import app_commands
 
-from bot.core.text import shape_word
 from bot.features import ALIAS_KEY
 from bot.i18n import t
+from bot.present.text import shape_word
 from engine.cards import parse_cards
 from engine.game import Phase
 from engine.trump import Trump

@@ -99,9 +99,9 @@ def test_missing_catalog_keys_fall_back_to_english() -> None:
 
 
 def test_the_bot_draws_pictures_in_the_players_language() -> None:
-    """bot/core/images.py used to format the templates with no values, fail, and fall back to
+    """bot/present/images.py used to format the templates with no values, fail, and fall back to
     English for every locale."""
-    from bot.core.images import labels_for
+    from bot.present.images import labels_for
 
     assert labels_for("zh-CN").level == "级牌 {rank}"
     assert labels_for("zh-TW").call_found == "{nth}{card} → {name}"

@@ -227,7 +227,7 @@ def test_sides_known_unknown_and_void() -> None:
     assert six_sides.roles == (Role.STARTER, Role.OPPONENT, Role.OPPONENT, Role.FRIEND,
                                Role.OPPONENT, Role.OPPONENT)
     teams = sides_of(suit_hand().playing.public)  # teams mode reads as before
-    assert not teams.friends and teams.seats == 4 and teams.calls == () and teams.points == ()
+    assert not teams.friends and teams.seats == 4 and teams.calls == ()  # points: per seat
     assert teams.roles.count(Role.FRIEND) == 1 and teams.roles.count(Role.OPPONENT) == 2
 
 

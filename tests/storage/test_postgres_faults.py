@@ -110,7 +110,7 @@ async def test_a_take_over_waits_for_a_save_paused_before_its_commit(
         a, b = ClusterStore(a_store, clock=clock), ClusterStore(b_store, clock=clock)
         epoch = await a.acquire(0, "a", 10)
         assert epoch == 1
-        a_store.fence = Fence("a", 1, {0: epoch}, clock=clock, kind="postgres")
+        a_store.fence = Fence("a", 1, {0: epoch}, clock=clock)
         table = await a_store.create_table(1 << 22, 60, 7, {"n": 1})
         checked, release = threading.Event(), threading.Event()
 

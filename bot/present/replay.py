@@ -29,8 +29,8 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot import render
-from bot.core.text import call_text, cards_text, hand_outcome, kitty_lines, trump_text
 from bot.i18n import resolve_locale, t, tn
+from bot.present.text import call_text, cards_text, hand_outcome, kitty_lines, trump_text
 from bot.storage import HandRecord, LevelPoint
 from engine.actions import Action, StartHand, action_from_dict
 from engine.cards import Rank
@@ -280,10 +280,9 @@ def _start_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str) -> list
                        cards=cards_text(view.standing.cards)))
     elif view.revealed:
         lines.append(t("replay.trump_revealed", lang, cards=cards_text(view.revealed)))
-    if view.variant.calling(view.seats):
-        if view.friend_calls:
-            lines.append(t("replay.calls", lang, player=starter, calls=", ".join(
-                call_text(call, lang) for call in view.friend_calls)))
+    if view.friend_calls:  # none where sides are fixed
+        lines.append(t("replay.calls", lang, player=starter, calls=", ".join(
+            call_text(call, lang) for call in view.friend_calls)))
     elif view.variant.fixed_sides and view.starter is not None:
         lines.append(t("replay.declarers", lang, team=_names(seats, view.declarer_seats)))
     return lines

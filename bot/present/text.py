@@ -11,14 +11,13 @@ import functools
 from collections.abc import Sequence
 from typing import Final, Literal
 
-import discord
-
-from bot.core.friends import CALLING, is_friends
 from bot.core.levels import LEVELS
 from bot.core.options import options_text
 from bot.core.table import TableDoc
 from bot.i18n import DEFAULT, messages, t, tn
-from bot.render.sides import kitty_to_opponents
+from bot.present.looks import look
+from bot.present.markdown import escape_markdown
+from bot.render.sides import kitty_to_opponents, two_teams
 from engine.actions import Play
 from engine.cards import ALL_CARDS, Card, Rank, Suit
 from engine.deal import deal_shape, take_over_points
@@ -103,7 +102,7 @@ def ruling_text(reason: str | TractorError, locale: str) -> str:
         elif name == "notation":
             params[name] = pretty_cards(str(value))
         elif name == "token":
-            params[name] = discord.utils.escape_markdown(str(value))
+            params[name] = escape_markdown(str(value))
     return legible(t(key, locale, **params))
 
 
@@ -132,8 +131,8 @@ def seat_name(doc: TableDoc, seat: int, locale: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def escaped(name: str) -> str:
-    """`discord.utils.escape_markdown` (a few regular expressions), once per name."""
-    return discord.utils.escape_markdown(name)
+    """`escape_markdown` (a few regular expressions), once per name."""
+    return escape_markdown(name)
 
 
 def seat_title(doc: TableDoc, seat: int, locale: str) -> str:
@@ -244,7 +243,7 @@ def side_line(doc: TableDoc, public: PublicView, locale: str) -> str:
 
 
 def levels_line(doc: TableDoc, public: PublicView, locale: str) -> str:
-    if is_friends(public.rules):
+    if not two_teams(public.variant, public.seats):
         return t("table.seat_levels", locale,
                  levels=seat_levels_text(doc, public.seat_levels, locale))
     a, b = public.variant.side_levels(public.levels)
@@ -293,7 +292,7 @@ def status_line(doc: TableDoc, public: PublicView, locale: str) -> str:
     if public.phase is Phase.BURYING and public.turn is not None:
         return t("table.burying_status", locale, player=mention(doc, public.turn, locale),
                  deadline=when or "—")
-    if public.phase == CALLING and public.turn is not None:
+    if public.phase is Phase.CALLING and public.turn is not None:
         return t("table.calling_status", locale, player=mention(doc, public.turn, locale),
                  count=deal_shape(public.rules).friends, deadline=when or "—")
     if public.phase is Phase.PLAYING and public.turn is not None:
@@ -323,7 +322,7 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
         last = public.declarations[-1]
         lines.append(t("table.standing_declaration", locale,
                        player=seat_name(doc, last.seat, locale), cards=cards_text(last.cards)))
-    if is_friends(public.rules) and public.friend_calls:
+    if public.friend_calls:  # none where sides are fixed
         lines.append(calls_line(doc, public, locale))
         lines.append(side_line(doc, public, locale))
     if public.phase in (Phase.PLAYING, Phase.BETWEEN_HANDS, Phase.MATCH_OVER) \
@@ -358,17 +357,17 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
 def lobby_content(doc: TableDoc, locale: str) -> str:
     lines = [f"**{t('lobby.title', locale)}**",
              t("lobby.opened_by", locale, player=f"<@{doc.creator_id}>")]
-    friends = is_friends(doc.rules)
+    looks = look(doc.rules.variant)
     for seat in range(doc.seat_count):
         entry = doc.seats[seat]
-        team = "AB"[doc.rules.variant.team_of(seat) or 0]
+        team = team_letter(doc.rules.variant.team_of(seat) or 0)
         if entry is None:
             who = t("lobby.seat_empty", locale)
         elif entry.user_id is None:
             who = f"{seat_title(doc, seat, locale)} 🤖"
         else:
             who = f"<@{entry.user_id}>"
-        lines.append(t("lobby.seat_line_friends" if friends else "lobby.seat_line", locale,
+        lines.append(t(looks.lobby_seat, locale,
                        number=seat + 1, team=team, player=who))
     lines.append("")
     lines.append(t("lobby.options_title", locale))
@@ -380,8 +379,7 @@ def lobby_content(doc: TableDoc, locale: str) -> str:
         lines.append(t("table.restored", locale))
     lines.append("")
     lines.append(lobby_prompt(doc, locale))
-    if friends:
-        lines.append(t("lobby.friends_mode", locale, players=doc.seat_count))
+    lines.extend(t(key, locale, players=doc.seat_count) for key in looks.lobby_notes)
     return fit("\n".join(lines))
 
 
@@ -455,12 +453,12 @@ def summary_text(doc: TableDoc, public: PublicView, locale: str) -> str:
     lines = [f"**{t('summary.title', locale, number=public.hand_no)}**"]
     lines += kitty_lines(public, locale, "summary")
     lines.append(t("summary.opponents_total", locale, points=result.opponent_points))
-    if is_friends(public.rules):
+    if not two_teams(public.variant, public.seats):  # per seat
         lines += _friends_outcome(doc, public, result, locale)
         lines.append(t("summary.seed", locale, seed=result.seed))
         return fit("\n".join(lines))
     declarers = public.rules.variant.team_of(public.starter)
-    assert declarers is not None  # fixed sides (Finding Friends returned above)
+    assert declarers is not None  # two fixed teams (per seat returned above)
     outcome = hand_outcome(result)
     if outcome == "declarers_up":
         lines.append(t("summary.declarers_up", locale, team=_team(doc, declarers, locale),
@@ -536,13 +534,16 @@ def kitty_lines(view: PublicView, locale: str, prefix: str) -> list[str]:
     return lines
 
 
-def pair_text(names: Sequence[str], team: int) -> str:
-    """A team as ``Alice & Carol`` from the four seats' names (team 0: seats 1 and 3)."""
-    return f"{names[team]} & {names[team + 2]}"
+def team_letter(team: int) -> str:
+    """A fixed team's letter: ``A``, ``B``, … (`Variant.team_of`)."""
+    return chr(ord("A") + team)
 
 
 def _team(doc: TableDoc, team: int, locale: str) -> str:
-    return pair_text([seat_name(doc, seat, locale) for seat in range(4)], team)
+    """A fixed team as its seats' names, ``Alice & Carol`` (`Variant.team_of`)."""
+    variant = doc.rules.variant
+    return " & ".join(seat_name(doc, seat, locale) for seat in range(doc.seat_count)
+                      if variant.team_of(seat) == team)
 
 
 def team_names(doc: TableDoc, team: int, locale: str) -> str:

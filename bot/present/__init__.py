@@ -1,0 +1,2 @@
+"""Presentation: the words and pictures of a table (Discord-free), between the services and the
+core."""
