@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from botkit import World, by_panel, play_hand, ready_all, seats_to_act, world
 
 from bot.runtime.budget import Priority
+from bot.ui import replies
 from bot.ui.carry import CARRY_LIFE
 from engine.game import Phase
 
@@ -126,4 +128,24 @@ async def test_a_token_that_stops_working_falls_back_to_the_channel(tmp_path: Pa
         assert counted > 0 and free <= 1, (free, counted)  # one refused try at most
         assert w.bot.publisher.carriers.carried(posted) is None
         assert (await w.doc()).table_message == posted == w.table_message().id
+        assert not w.env.errors, w.env.errors
+
+
+async def test_a_click_still_thinking_carries_nothing(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A token whose answer was a deferred "thinking…" not known to be replaced yet is not
+    used: its first follow-up would replace that ephemeral message. (The Start click's
+    answer is such a deferral; here its reply does not mark the original as in.)"""
+    monkeypatch.setattr(replies, "ORIGINAL_KEY", "not the mark the carriers look for")
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1, turn_timer=0)
+        mark = len(w.env.http_requests)
+        await w.start()
+        await w.bot.publisher.idle()
+        assert w.bot.publisher.carriers.live(w.channel.id) is None
+        posted = (await w.doc()).table_message
+        assert posted is not None and w.bot.publisher.carriers.carried(posted) is None
+        sends = [c.path for c in w.env.http_requests[mark:] if c.method == "POST"]
+        assert f"/channels/{w.channel.id}/messages" in sends  # by channel id
+        assert not w.table_message().flags.ephemeral
         assert not w.env.errors, w.env.errors
