@@ -2,8 +2,11 @@
 
 One bot process on a simulated Discord (SimCord, in this process), N tables each with
 ``--humans`` simulated people (the rest computer players), all playing at once through
-their DM panels: pass in the declaration window, pick cards in the selects and press
-Bury / Play. Humans think ``--think`` seconds on average (uniform, 0 to twice that).
+their DM panels: make the first bid they can in the declaration window (else pass; four
+people who all passed would be dealt again forever), press Ready on the summary (a click
+in the table's channel: its token carries the next hand's table message), pick cards in
+the selects and press Bury / Play. Humans think ``--think`` seconds on average (uniform, 0
+to twice that).
 
 Reported (wall-clock, so run it on a quiet machine or pinned: ``taskset -c 0``):
 
@@ -100,6 +103,7 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -236,6 +240,13 @@ class _Human:
                 continue
             phase = match.phase
             if phase is Phase.DECLARING:
+                if not match.public_view().declarations:  # the first bid they can make
+                    bid = next((c for c in _components(panel)
+                                if _verb(c)[0] == "decl" and not c.disabled), None)
+                    if bid is not None:
+                        await self.done(await self.send(panel, bid.custom_id, "declare"))
+                        await bench.changed(self.table_id, step)
+                        continue
                 button = _find(panel, "pass")
                 if button is not None:
                     await self.done(await self.send(panel, button.custom_id, "pass"))
@@ -469,6 +480,8 @@ async def run_bench(config: BenchConfig) -> dict[str, Any]:
                 await _workers(bot).run(os.getpid)  # the pool's processes exist from now on
                 _pin_workers(bot, config.worker_cpus, config.worker_nice)
             bench = _Bench(config, env)
+            if not config.tokens:  # before issue 36's tokens: every channel message by id
+                bot.publisher.carriers.life = timedelta(0)
             unhook = bench.hook(bot.service)
             try:
                 people = await _setup(env, bench, config.humans)
@@ -535,6 +548,7 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
                      bench.failures, bench.notices, bench.staleness):
             kept.clear()
         limit.clear()
+        meter.written.clear()
         granted0, waited0 = _budget_sums(budget)
         with _Window(meter, loop, config.lag_every, config.stacks,
                      profile=config.profile) as window:
@@ -590,6 +604,8 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
         "turn_notice_ms": _ms(bench.notices),
         "table_staleness_ms": _ms(bench.staleness),
         "unacknowledged": unacknowledged,
+        "tokens": config.tokens,
+        "table_channels": _table_writes(bench),
         "action_delay": config.action_delay,
         "global": limit.report(moves, shared["seconds"]),
         "budget": _budget_report(budget, granted0, waited0, config.edit_interval),
@@ -614,6 +630,20 @@ async def _measure(bench: _Bench, bot: Any, people: list[_Human]) -> dict[str, A
             "-" if doc.get_match() is None else doc.get_match().phase.name.lower()
             for doc in bench.docs.values())),
     }
+
+
+def _table_writes(bench: _Bench) -> dict[str, Any]:
+    """The messages sent and edited in the tables' channels (the table messages, the
+    announcements), through a token or by channel id, and the share of edits through a
+    token (free of the global limit)."""
+    out: Counter[str] = Counter()
+    for (channel_id, method, free), count in bench.meter.written.items():
+        if channel_id in bench.channel_tables:
+            verb = "send" if method == "POST" else "edit"
+            out[f"{verb} {'token' if free else 'channel id'}"] += count
+    edits = out["edit token"] + out["edit channel id"]
+    return {**dict(sorted(out.items())),
+            "edits_free_share": None if not edits else round(out["edit token"] / edits, 3)}
 
 
 def _watch_table_renders(meter: _Meter, bench: _Bench) -> None:
@@ -767,6 +797,9 @@ def _table(report: dict[str, Any]) -> Iterator[str]:
                    f"max {entry['max']} ms (n={entry['n']})")
     if "unacknowledged" in report:
         yield f"  unacknowledged interactions: {report['unacknowledged']}"
+    if "table_channels" in report:
+        yield (f"  tables' channel messages (tokens {'on' if report['tokens'] else 'off'}): "
+               f"{report['table_channels']}")
     if report.get("budget"):
         yield f"  REST budget: {report['budget']}"
     if report["failures"]:
@@ -805,10 +838,10 @@ def sweep_row(report: dict[str, Any]) -> str:
             f"{report['load_average'][0]} |")
 
 
-COMPARE_HEADER = ("| REST budget | commits/s | global calls a commit | global calls/s "
+COMPARE_HEADER = ("| REST budget (tokens) | commits/s | global calls a commit | global calls/s "
                   "(busiest second) | global 429s | interaction calls a commit | "
                   "own panel after Play p99 | turn notice p50 / p99 | table lag p50 / p99 | "
-                  "unacknowledged |")
+                  "unacknowledged | table channel edits through a token |")
 
 
 def compare_row(report: dict[str, Any]) -> str:
@@ -819,12 +852,16 @@ def compare_row(report: dict[str, Any]) -> str:
     limits = report["global"]
     budget = report.get("budget") or {}
     rate = budget.get("rate", math.inf)
-    return (f"| {'none' if math.isinf(rate) else rate} | {report['moves_per_second']} | "
+    free = (report.get("table_channels") or {}).get("edits_free_share")
+    tokens = "on" if report.get("tokens", True) else "off"
+    return (f"| {'none' if math.isinf(rate) else rate} ({tokens}) | "
+            f"{report['moves_per_second']} | "
             f"{limits['global_per_commit']} | {limits['global_per_second']} "
             f"({limits['global_busiest_second']}; limit {limits['limit']}) | "
             f"{limits['global_429']} | {limits['interaction_per_commit']} | "
             f"{_num(report['play_to_panel_ms']['p99'])} ms | {pair('turn_notice_ms')} | "
-            f"{pair('table_staleness_ms')} | {report['unacknowledged']} |")
+            f"{pair('table_staleness_ms')} | {report['unacknowledged']} | "
+            f"{'—' if free is None else f'{free:.0%}'} |")
 
 
 def _num(value: float | None) -> str:
@@ -915,6 +952,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", action="store_true",
                         help="run twice, without the REST budget and with --rest-budget, "
                              "and print the two side by side")
+    parser.add_argument("--no-tokens", dest="tokens", action="store_false",
+                        help="no interaction token carries the tables' channel messages: "
+                             "every table message and announcement by channel id (the bot "
+                             "before issue 36's tokens)")
+    parser.add_argument("--compare-tokens", action="store_true",
+                        help="run twice at --rest-budget, without tokens and with them, "
+                             "and print the two side by side")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--floor", action="store_true",
                         help="run the floor instead (tools/bench_floor.py): a minimal "
@@ -957,8 +1001,10 @@ def _main(args: argparse.Namespace, server: Any) -> int:
     if args.pin:
         loop_cpus, worker_cpus = loop_cpus or (0,), worker_cpus or (1,)
     reports = []
-    budgets = [math.inf, args.rest_budget] if args.compare else [args.rest_budget]
-    for tables, rest_budget in itertools.product(args.sweep or [args.tables], budgets):
+    runs = ([(math.inf, args.tokens), (args.rest_budget, args.tokens)] if args.compare
+            else [(args.rest_budget, False), (args.rest_budget, True)] if args.compare_tokens
+            else [(args.rest_budget, args.tokens)])
+    for tables, (rest_budget, tokens) in itertools.product(args.sweep or [args.tables], runs):
         config = BenchConfig(tables=tables, seconds=args.seconds, hands=args.hands,
                              humans=args.humans, think=args.think, computer=args.computer,
                              seed=args.seed, workers=args.workers,
@@ -966,7 +1012,7 @@ def _main(args: argparse.Namespace, server: Any) -> int:
                              worker_cpus=worker_cpus, stacks=args.stacks,
                              worker_nice=args.worker_nice, warmup=args.warmup,
                              lag_every=args.lag_every, action_delay=args.action_delay,
-                             rest_budget=rest_budget, limit=args.limit,
+                             rest_budget=rest_budget, limit=args.limit, tokens=tokens,
                              database=server.new_database("bench") if server is not None
                              else args.database)
         report, lines = _run(config, args.floor, args.floor_recipe, args.floor_store)
@@ -982,7 +1028,7 @@ def _main(args: argparse.Namespace, server: Any) -> int:
             print(json.dumps(report, indent=2), flush=True)
         else:
             print("\n".join(lines), flush=True)
-    if args.compare and not args.json and not args.floor:
+    if (args.compare or args.compare_tokens) and not args.json and not args.floor:
         print("\n" + COMPARE_HEADER)
         print("|---" * COMPARE_HEADER.count(" | ") + "|---|")
         for report in reports:

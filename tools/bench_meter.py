@@ -68,6 +68,9 @@ class BenchConfig:
     limit: float | None = None
     """Discord's global limit, simulated (`tools.bench_traffic.GlobalLimit`): counted
     calls past it in any second get a global 429; None: no limit, only counted."""
+    tokens: bool = True
+    """Table messages and announcements through the channel's live interaction tokens
+    (bot/ui/carry.py); False: by channel id only, as before issue 36's tokens."""
     """Report the loop's `stacks` most frequent stacks while it lagged (0: none)."""
 
 
@@ -111,7 +114,7 @@ class _Meter:
     """The wrappers: CPU of the computers, renders, SimCord's routes and ``apply``;
     counts of parses; acknowledgements and edits of interactions, by token."""
 
-    TOKEN = re.compile(r"^/(?:interactions/\d+|webhooks/\d+)/([^/]+)/")
+    TOKEN = re.compile(r"^/(?:interactions/\d+|webhooks/\d+)/([^/?]+)(?:/|$)")
     CHANNEL = re.compile(r"^/channels/(\d+)/(?:messages/(\d+))?")
 
     def __init__(self) -> None:
@@ -134,7 +137,11 @@ class _Meter:
         """The channel of each interaction (by token): its edits and follow-ups land there."""
         self.shown: Callable[[int, int, float], None] | None = None
         """Told (channel, step, when) each time a message with the bot's components is sent
-        or edited in a channel (by id): what step it shows (the table message's staleness)."""
+        or edited in a channel (by id, or through a token: a follow-up of an interaction
+        made there): what step it shows (the table message's staleness)."""
+        self.written: Counter[tuple[int, str, bool]] = Counter()
+        """Messages sent (POST) and edited (PATCH) in each channel, through a token (True)
+        or by channel id (False)."""
         self._depth = _DEPTH
 
     @staticmethod
@@ -261,7 +268,7 @@ class _Meter:
             try:
                 return dispatch(backend, method, path, **kwargs)
             finally:
-                self._observe(method, path, kwargs.get("json"))
+                self._observe(method, path, kwargs.get("json"), backend)
 
         self._patch(router, "dispatch", routed)
         self._patch(FakeGateway, "feed", self._simulated(vars(FakeGateway)["feed"], "discord"))
@@ -391,7 +398,17 @@ class _Meter:
         self.traffic.note(method, path, kwargs.get("json"), kwargs.get("files"),
                           getattr(channel, "type", None))
 
-    def _observe(self, method: str, path: str, payload: Any = None) -> None:
+    def _token_channel(self, token: str, backend: Any) -> int | None:
+        """The channel of the interaction whose token this is (the bench's or SimCord's)."""
+        known = self.token_channels.get(token)
+        if known is not None or backend is None:
+            return known
+        found = getattr(backend, "interaction_tokens", {}).get(token)
+        record = None if found is None else backend.interactions.get(found)
+        return None if record is None else int(record.channel_id)
+
+    def _observe(self, method: str, path: str, payload: Any = None,
+                 backend: Any = None) -> None:
         """A call the bot made: a press is acknowledged by its callback, and done with it
         or its first edit; a card pick (``select``) when its panel is redrawn: answered
         with it (an UPDATE_MESSAGE callback, type 7) or edited after a deferral."""
@@ -417,6 +434,14 @@ class _Meter:
                 # click, issue 36): its channel is not in the path, so every waiter looks.
                 for waiter in self.channel_events.values():
                     waiter.set()
+                if not path.endswith("/callback") and not path.endswith("/@original"):
+                    # a follow-up or its edit: a message of the interaction's channel
+                    channel_id = self._token_channel(found.group(1), backend)
+                    if channel_id is not None:
+                        self.written[channel_id, method, True] += 1
+                        step = _step_shown(payload)
+                        if self.shown is not None and step is not None:
+                            self.shown(channel_id, step, now)
             return
         found = self.CHANNEL.match(path)
         if found is not None and method == "PATCH" and found.group(2):
@@ -426,6 +451,7 @@ class _Meter:
                     waiting.finished = now
                 waiting.done.set()
         if found is not None and method in ("POST", "PATCH"):
+            self.written[int(found.group(1)), method, False] += 1
             event = self.channel_events.get(int(found.group(1)))
             if event is not None:
                 event.set()

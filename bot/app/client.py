@@ -150,6 +150,8 @@ class TractorBot(commands.Bot):
             self.tree.add_command(self.tractor_group)
             self.features = await load_features(self.app)
             router.install(self)
+            # the channels' tokens that carry the table messages for free (bot/ui/carry.py)
+            self.add_listener(self.publisher.carriers.note, "on_interaction")
             owns = await self._take_shards(leases)
             restored = await self.service.restore(owns)
             if self.forwarding is not None and leases is not None:

@@ -5,6 +5,9 @@
   hundred microseconds to parse, and nothing here reads it);
 - `edit_original_quietly`: an interaction's original response (an ephemeral panel), without
   the `discord.InteractionMessage`;
+- `send_followup_quietly`, `edit_followup_quietly`: a follow-up message through an
+  interaction's token (a table message in its channel: free of the global limit), without
+  the `discord.WebhookMessage`;
 - `answer_update`: a click answered with the updated message (UPDATE_MESSAGE): one call
   instead of a deferral and an edit; `defer_late` defers a click whose handler has not
   begun answering in time (Discord's limit is 3 seconds).
@@ -42,8 +45,10 @@ __all__ = [
     "attached",
     "defer_late",
     "deferral",
+    "edit_followup_quietly",
     "edit_original_quietly",
     "edit_quietly",
+    "send_followup_quietly",
     "send_quietly",
 ]
 
@@ -232,6 +237,59 @@ async def edit_original_quietly(interaction: discord.Interaction[Any], *,
         _remember(state, message_id, picture, data)
     view = fields.get("view")
     if message_id is not None and view and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message_id)
+
+
+async def send_followup_quietly(interaction: discord.Interaction[Any], content: str, *,
+                                picture: Picture | None = None, **fields: Any) -> int:
+    """A (public) follow-up message through `interaction`'s token (``followup.send(...,
+    wait=True)``: view, allowed_mentions) with `picture` attached, minus the
+    `discord.WebhookMessage`; returns the new message's id. Errors are ``followup.send``'s."""
+    state = interaction._state
+    http = state.http
+    files = [] if picture is None else [picture.file()]
+    with handle_message_parameters(content=content, files=files,
+                                   previous_allowed_mentions=state.allowed_mentions,
+                                   **fields) as params:
+        data = await async_context.get().execute_webhook(
+            interaction.application_id, interaction.token, session=interaction._session,
+            proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload,
+            multipart=params.multipart, files=params.files, wait=True,
+            with_components=fields.get("view") is not None)
+    assert isinstance(data, dict)
+    message_id = int(data["id"])
+    _remember(state, message_id, picture, data)
+    view = fields.get("view")
+    if view and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message_id)
+    return message_id
+
+
+async def edit_followup_quietly(interaction: discord.Interaction[Any], message_id: int, *,
+                                picture: PictureArg = UNCHANGED, **fields: Any) -> None:
+    """Edit `interaction`'s follow-up `message_id` through its token
+    (``followup.edit_message``; `picture`: as `edit_quietly`), minus the message built from
+    the reply. Discord edits only that interaction's own follow-ups this way."""
+    state = interaction._state
+    http = state.http
+    view = fields.get("view", discord.utils.MISSING)
+    if view is not discord.utils.MISSING:
+        state.prevent_view_updates_for(message_id)
+    previous = state.allowed_mentions if "content" in fields else None
+
+    async def call(fields: dict[str, Any]) -> Any:
+        with handle_message_parameters(previous_allowed_mentions=previous,
+                                       **fields) as params:
+            return await async_context.get().edit_webhook_message(
+                interaction.application_id, interaction.token, message_id,
+                session=interaction._session, proxy=http.proxy, proxy_auth=http.proxy_auth,
+                payload=params.payload, multipart=params.multipart, files=params.files,
+                with_components=bool(view))
+
+    data = await _with_picture(state, message_id, picture, fields, call)
+    if picture is not UNCHANGED or "attachments" in fields:
+        _remember(state, message_id, picture, data)
+    if view and not view.is_finished() and view.is_dispatchable():
         state.store_view(view, message_id)
 
 

@@ -20,7 +20,11 @@ channel id count. Hence the rules:
   seconds (``TURN_PING_IDLE``). A person who plays from the ``My hand`` panel only
   (settings, DMs closed, panel lost) is pinged in the channel (their ``turn_ping``).
 - The ``My hand`` panel follows every move through its token (free).
-- The table message: edited (coalesced by the publisher), posted anew for a new hand.
+- The table message: edited (coalesced by the publisher), posted anew for a new hand. Its
+  road is the channel's: a follow-up through the freshest live in-channel interaction
+  token when there is one, edited through that token while it lives (free; never moved
+  mid-hand to a fresher token, which Discord does not let edit another interaction's
+  follow-ups), else by channel id (counted, stretched under pressure; bot/ui/carry.py).
 
 The plan for a seat carries no cards: what a panel shows is drawn for its own viewer by
 the publisher. Seats of computers and of people on autopilot get nothing until they are

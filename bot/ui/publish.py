@@ -52,6 +52,7 @@ from bot.runtime.offload import Want
 from bot.services.outcome import Announcement, Publish
 from bot.services.pictures import Pictures
 from bot.services.repository import TableRepository
+from bot.ui.carry import Carriers
 from bot.ui.edits import TOKEN_GONE, edit_original_quietly, edit_quietly, send_quietly
 from bot.ui.notify import TurnPings
 from bot.ui.panels import (
@@ -158,6 +159,11 @@ class Publisher:
         self._clicks: dict[PanelKey, _Click] = {}
         self._memory: dict[PanelKey, Memory] = {}
         self._side_tasks: set[asyncio.Task[None]] = set()
+        self.carriers = Carriers()
+        """The channels' live interaction tokens: the table message and the announcements
+        go through them when one is alive (free of the global limit; bot/ui/carry.py)."""
+        self._table_messages: dict[int, int] = {}
+        """Each table's current table message (whether a token still edits it)."""
 
     def submit(self, table_id: int, publish: Publish, ended: bool = False) -> None:
         job = self._pending.setdefault(table_id, _Job())
@@ -172,20 +178,29 @@ class Publisher:
             self._running[table_id] = asyncio.create_task(
                 self._drain(table_id), name=f"tractor-publish-{table_id}")
 
+    @property
+    def busy(self) -> bool:
+        """Something is being published (or waits out a table's edit interval: under a
+        virtual clock, `idle` returns only once that time is advanced)."""
+        return bool(self._tasks())
+
     async def idle(self) -> None:
         """Wait until nothing is being published (tests, shutdown)."""
         while True:
-            tasks = [task for task in [*self._running.values(), *self._ephemeral_tasks.values(),
-                                       *self._side_tasks] if not task.done()]
+            tasks = self._tasks()
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _tasks(self) -> list[asyncio.Task[None]]:
+        return [task for task in [*self._running.values(), *self._ephemeral_tasks.values(),
+                                  *self._side_tasks] if not task.done()]
 
     async def _drain(self, table_id: int) -> None:
         try:
             while table_id in self._pending:
                 job = self._pending.pop(table_id)
-                interval = self.budget.table_interval(self.config.edit_interval)
+                interval = self._table_interval(table_id)
                 if interval > 0 and not job.publish.repost and not job.ended:
                     wait = self._last_edit.get(table_id, 0.0) + interval - time.monotonic()
                     if wait > 0 and urgent(job.publish):
@@ -217,6 +232,14 @@ class Publisher:
             if self._running.get(table_id) is asyncio.current_task():
                 del self._running[table_id]
 
+    def _table_interval(self, table_id: int) -> float:
+        """Seconds between two edits of the table's message: ``edit_interval`` while a
+        token edits it (free), else stretched by the REST budget under pressure."""
+        base = self.config.edit_interval
+        if self.carriers.carried(self._table_messages.get(table_id)) is not None:
+            return base
+        return self.budget.table_interval(base)
+
     def _table_later(self, table_id: int, job: _Job) -> _Job:
         """`job` without its table edit, which is left pending (for after the interval)."""
         if job.publish.table:
@@ -233,6 +256,8 @@ class Publisher:
             return
         stored, doc = found
         channel = self.bot.get_partial_messageable(doc.channel_id, guild_id=doc.guild_id)
+        if doc.table_message is not None:
+            self._table_messages[table_id] = doc.table_message
         meta: dict[str, Any] = {"seats": {}}
         match = doc.get_match()
         ended = stored.status == "ended" or job.ended
@@ -255,20 +280,17 @@ class Publisher:
             # People first: a turn notice never waits behind the channel's messages, which
             # may wait for the REST budget (bot/runtime/budget.py).
             await self._seats(table_id, doc, plan, meta, channel)
-        # A new hand's messages (its summary before, its table) go with its panels, first;
-        # else the announcements are last.
+        # A new hand's announcements (before its table) go with its panels, first; else
+        # the announcements are last.
         with rest_priority(Priority.NOTICE if new_table else Priority.OTHER):
             for announcement in job.publish.announcements:
                 summary = await self._announce(table_id, doc, channel, announcement)
                 if summary is not None:
                     meta["summary_message"] = summary
-            if (doc.summary_message is not None and "summary_message" not in meta
-                    and (match is None or match.phase is not Phase.BETWEEN_HANDS)):
-                await self._close_summary(doc, channel)
-                meta["summary_message"] = None
         if ended:
             with rest_priority(Priority.TABLE):
                 await self._close_table_message(doc, channel)
+            await self._summary_done(doc, channel, meta)
             return  # an ended table is not saved again: nothing to record
         if new_table:
             # The new table message first: the panels of its hand link to it.
@@ -277,6 +299,8 @@ class Publisher:
             if message_id is not None:
                 meta["table_message"] = (message_id, hand_no, waiting)
             await self._seats(table_id, doc, plan, meta, channel)
+            with rest_priority(Priority.OTHER):  # tidying, after the people's panels
+                await self._retire_table(doc, channel, message_id)
         elif job.publish.table:
             with rest_priority(Priority.TABLE):
                 ok = await self._edit_table(table_id, doc, channel)
@@ -284,7 +308,20 @@ class Publisher:
                     message_id = await self._post_table(table_id, doc, channel)
                     if message_id is not None:
                         meta["table_message"] = (message_id, hand_no, waiting)
+                    await self._retire_table(doc, channel, message_id)
+        await self._summary_done(doc, channel, meta)
         await self._record_meta(table_id, meta)
+
+    async def _summary_done(self, doc: TableDoc, channel: discord.PartialMessageable,
+                            meta: dict[str, Any]) -> None:
+        """Once the next hand is dealt (or the table ended), the last summary loses its
+        Ready button: tidying, after the people's panels."""
+        match = doc.get_match()
+        if (doc.summary_message is not None and "summary_message" not in meta
+                and (match is None or match.phase is not Phase.BETWEEN_HANDS)):
+            with rest_priority(Priority.OTHER):
+                await self._close_summary(doc, channel)
+            meta["summary_message"] = None
 
     async def _seats(self, table_id: int, doc: TableDoc, plan: Plan, meta: dict[str, Any],
                      channel: discord.PartialMessageable) -> None:
@@ -428,11 +465,11 @@ class Publisher:
     async def _announce(self, table_id: int, doc: TableDoc, channel: discord.PartialMessageable,
                         announcement: Announcement) -> int | None:
         """Post an announcement; returns the message id when it carries the Ready button."""
-        files: list[discord.File] = []
+        picture = None
         if announcement.summary_image and announcement.summary_view is not None:
             image = await self.pictures.workers.run(summary_png, announcement.summary_view,
                                             seat_labels(doc, doc.locale), doc.locale)
-            files.append(Panel("", image, f"hand-{table_id}-summary.png", None).files()[0])
+            picture = Panel("", image, f"hand-{table_id}-summary.png", None).picture
         mentions = (discord.AllowedMentions(users=[discord.Object(announcement.ping)])
                     if announcement.ping else NONE)
         match = doc.get_match()
@@ -442,12 +479,13 @@ class Publisher:
             assert match is not None
             kwargs["view"] = ready_view(table_id, match.hand_no, doc.step, doc.locale)
         try:
-            message = await channel.send(announcement.content, files=files,
-                                         allowed_mentions=mentions, **kwargs)
+            message_id = await self.carriers.send(channel, announcement.content,
+                                                  picture=picture, allowed_mentions=mentions,
+                                                  **kwargs)
         except discord.HTTPException as error:
             table_logger(table_id).warning("announcement failed: %s", error.status)
             return None
-        return message.id if ready else None
+        return message_id if ready else None
 
     async def _close_summary(self, doc: TableDoc,
                              channel: discord.PartialMessageable) -> None:
@@ -455,53 +493,59 @@ class Publisher:
         match = doc.get_match()
         if doc.summary_message is None or match is None:
             return
-        message = channel.get_partial_message(doc.summary_message)
         with contextlib.suppress(discord.HTTPException):
-            await edit_quietly(message, view=None)
+            await self.carriers.edit(channel, doc.summary_message, view=None)
 
     async def _post_table(self, table_id: int, doc: TableDoc,
                           channel: discord.PartialMessageable) -> int | None:
         panel = await build_table_message(doc, table_id, self.pictures)
         try:
-            message_id = await send_quietly(channel, panel.content, picture=panel.picture,
-                                            allowed_mentions=NONE, **panel.view_kwargs())
+            message_id = await self.carriers.send(channel, panel.content,
+                                                  picture=panel.picture,
+                                                  allowed_mentions=NONE, **panel.view_kwargs())
         except discord.HTTPException as error:
             table_logger(table_id).warning("could not post the table message: %s",
                                            error.status)
             return None
         self._last_edit[table_id] = time.monotonic()
-        if doc.table_message is not None and doc.table_message != message_id:
-            old = channel.get_partial_message(doc.table_message)
-            if doc.table_message_hand == 0:  # the lobby or the waiting table: gone
-                await self._replace_waiting(old, doc.locale)
-            else:  # the last hand's table stays, its buttons gone
-                with contextlib.suppress(discord.HTTPException):
-                    await edit_quietly(old, view=None)
+        self._table_messages[table_id] = message_id
         return message_id
 
-    @staticmethod
-    async def _replace_waiting(old: discord.PartialMessage, locale: str) -> None:
+    async def _retire_table(self, doc: TableDoc, channel: discord.PartialMessageable,
+                            posted: int | None) -> None:
+        """The table message a new one (`posted`) replaced: the lobby or the waiting table
+        is deleted, the last hand's stays without its buttons."""
+        if posted is None or doc.table_message is None or doc.table_message == posted:
+            return
+        if doc.table_message_hand == 0:
+            await self._replace_waiting(channel, doc.table_message, doc.locale)
+        else:
+            with contextlib.suppress(discord.HTTPException):
+                await self.carriers.edit(channel, doc.table_message, view=None)
+
+    async def _replace_waiting(self, channel: discord.PartialMessageable, old_id: int,
+                               locale: str) -> None:
         """The table message of no hand (the lobby, "Waiting for the first deal") gives way
         to the table posted after it: deleted, so that no stale seats or countdown sit above
         the live table (issue 31 item 8, issue 38 item 4); if it cannot be, it becomes one
         line pointing below."""
         try:
-            await old.delete()
+            await channel.get_partial_message(old_id).delete()
         except discord.NotFound:
             return
         except discord.HTTPException:
             with contextlib.suppress(discord.HTTPException):
-                await edit_quietly(old, content=t("table.below", locale),
-                                   picture=None, view=None, allowed_mentions=NONE)
+                await self.carriers.edit(channel, old_id, content=t("table.below", locale),
+                                         picture=None, view=None, allowed_mentions=NONE)
 
     async def _edit_table(self, table_id: int, doc: TableDoc,
                           channel: discord.PartialMessageable) -> bool:
         assert doc.table_message is not None
         panel = await build_table_message(doc, table_id, self.pictures)
-        message = channel.get_partial_message(doc.table_message)
         try:
-            await edit_quietly(message, content=panel.content, picture=panel.picture,
-                               view=panel.view, allowed_mentions=NONE)
+            await self.carriers.edit(channel, doc.table_message, content=panel.content,
+                                     picture=panel.picture, view=panel.view,
+                                     allowed_mentions=NONE)
         except discord.NotFound:
             return False
         except discord.HTTPException as error:
@@ -515,10 +559,10 @@ class Publisher:
                                    channel: discord.PartialMessageable) -> None:
         if doc.table_message is None:
             return
-        message = channel.get_partial_message(doc.table_message)
         with contextlib.suppress(discord.HTTPException):
-            await edit_quietly(message, content=t("table.closed", doc.locale), picture=None,
-                               view=None, allowed_mentions=NONE)
+            await self.carriers.edit(channel, doc.table_message,
+                                     content=t("table.closed", doc.locale), picture=None,
+                                     view=None, allowed_mentions=NONE)
 
     # ---- DM panels ---------------------------------------------------------------------
 

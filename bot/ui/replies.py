@@ -26,6 +26,7 @@ from bot.present.text import CONTENT_LIMIT, fit, ruling_text
 from bot.runtime.logging import table_logger
 from bot.storage import SeasonNotFound, Storage, StorageError
 from bot.ui.edits import (
+    ORIGINAL_KEY,
     TOKEN_GONE,
     UNCHANGED,
     PictureArg,
@@ -96,7 +97,9 @@ async def send(interaction: discord.Interaction[Any], content: str, *, ephemeral
                     if k in ("view", "embed", "embeds", "allowed_mentions")}
             if "files" in kwargs:
                 edit["attachments"] = kwargs["files"]
-            await interaction.edit_original_response(content=content, **edit)
+            original = await interaction.edit_original_response(content=content, **edit)
+            # the answer is in: the token's follow-ups are messages of their own now
+            interaction.extras[ORIGINAL_KEY] = original.id
         elif interaction.response.is_done():
             await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
         else:

@@ -23,8 +23,10 @@ from tools.bench import (
 
 @pytest.mark.asyncio
 async def test_bench_reports_every_figure(tmp_path: Path) -> None:
+    # without tokens (--no-tokens): the table messages by channel id, counted
     report = await run_bench(BenchConfig(tables=2, seconds=2.0, think=0.0, computer="greedy",
-                                         database=str(tmp_path / "bench.sqlite3")))
+                                         database=str(tmp_path / "bench.sqlite3"),
+                                         tokens=False))
     assert report["tables"] == 2 and report["humans"] == 2
     for key in ("play_to_commit_ms", "first_reply_ms", "loop_lag_ms", "pick_to_panel_ms",
                 "play_to_panel_ms"):
@@ -48,7 +50,21 @@ async def test_bench_reports_every_figure(tmp_path: Path) -> None:
     assert limits["global_429"] == 0 and limits["limit"] is None
     assert "edit channel" in limits["global_by_kind"]
     assert report["unacknowledged"] == 0
-    assert compare_row(report).startswith("| none |")
+    assert report["table_channels"]["edits_free_share"] == 0.0
+    assert report["table_channels"]["edit channel id"] > 0
+    assert compare_row(report).startswith("| none (off) |")
+
+
+@pytest.mark.asyncio
+async def test_the_table_messages_ride_the_tokens(tmp_path: Path) -> None:
+    """With tokens (the default) the tables' messages go through the channels' live
+    interaction tokens, and the bench says what share of their edits did."""
+    report = await run_bench(BenchConfig(tables=2, seconds=2.0, think=0.0, computer="greedy",
+                                         database=str(tmp_path / "bench.sqlite3")))
+    channels = report["table_channels"]
+    assert channels["edit token"] > 0 and channels["edits_free_share"] > 0.5, channels
+    assert "edit channel" not in report["global"]["global_by_kind"]
+    assert compare_row(report).startswith("| none (on) |")
 
 
 def test_compare_runs_without_and_with_the_budget(capsys: pytest.CaptureFixture[str],
@@ -64,6 +80,9 @@ def test_compare_runs_without_and_with_the_budget(capsys: pytest.CaptureFixture[
                  "--json"]) == 0
     assert [(c.rest_budget, c.limit, c.action_delay) for c in seen] == [
         (math.inf, 1.0, 1.0), (0.9, 1.0, 1.0)]
+    seen.clear()
+    assert main(["--compare-tokens", "--rest-budget", "0.9", "--limit", "1", "--json"]) == 0
+    assert [(c.rest_budget, c.tokens) for c in seen] == [(0.9, False), (0.9, True)]
 
 
 def test_bench_command_line_prints_json(capsys: pytest.CaptureFixture[str],
