@@ -5,9 +5,11 @@ Each deal (`tools.arena.deal_setup`) is played once by two kinds drawn from the 
 the sparring pool (`expert`, a cheap `ai`, `control`, `greedy`, `ai1`), team A on a random
 team. Every follow (a play after the trick's lead) is written with what the seat saw before
 it (`seen`, from its `PlayerView` alone: its hand at that moment and the public history) and
-the cards it chose. One JSON object a line (gzip): `deal`, `kind`, `seat`, `seen`
-(`tools.belief_data.seen_to_dict`), `play` (card codes). The same arguments write the same
-bytes. Files belong under /tmp (not in the repository): only the fitted weights ship.
+the cards it chose, with the truth (every seat's hand then, the kitty: the sighted expert's
+choice is a feature). One JSON object a line (gzip): `deal`, `kind`, `seat`, `seen`
+(`tools.belief_data.seen_to_dict`), `play`, `hands`, `kitty` (card codes). The same
+arguments write the same bytes. Files belong under /tmp (not in the repository): only the
+fitted weights ship.
 """
 
 from __future__ import annotations
@@ -47,13 +49,14 @@ def deal_lines(args: tuple[int, int]) -> list[str]:
     play_hand(players, hand_seed, level, starter, rules, a_team, record)
     plays = [a for a in record if isinstance(a, Play)]
     lines = []
-    for action, (seat, seen, _, _) in zip(plays, positions(record, hand_seed, level, starter,
-                                                           rules), strict=False):
+    moments = positions(record, hand_seed, level, starter, rules)
+    for action, (seat, seen, hands, kitty) in zip(plays, moments, strict=False):
         if seen.current is None or not seen.current.plays:
             continue  # a lead
         lines.append(json.dumps({"deal": index, "kind": kinds[seat], "seat": seat,
                                  "seen": seen_to_dict(seen),
-                                 "play": [c.code for c in action.cards]},
+                                 "play": [c.code for c in action.cards], "hands": hands,
+                                 "kitty": kitty},
                                 separators=(",", ":")))
     return lines
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from engine.ai.context import Knowledge
 from engine.ai.expert import cards_key, expert_play
-from engine.ai.others import FEATURES, WEIGHTS_PATH, features, options_of
+from engine.ai.others import FEATURES, WEIGHTS_PATH, features, options_of, sighted_expert
 from engine.ai.players import greedy_play
 from engine.ai.policy import TrackedInfo
 from engine.ai.tables import TrackedTable
@@ -52,9 +52,13 @@ def _record(record: dict[str, Any]) -> tuple[list[list[float]], int, int, int, s
     assert seen.current is not None
     plays = [list(p) for p in seen.current.plays]
     chosen = [card_of_code(c) for c in record["play"]]
-    options = options_of(seen.hand, plays, seen.trump, chosen)
+    hands = [[card_of_code(c) for c in h] for h in record["hands"]]
+    kitty = sum(card_of_code(c).points for c in record["kitty"])
+    sighted = sighted_expert(hands, seen.current.leader, plays, seen.starter, kitty,
+                             seen.trump, seen.rules)
+    options = options_of(seen.hand, plays, seen.trump, sighted, chosen)
     rows = features(seen.hand, plays, seen.trump, seen.rules.throw_ruff, seen.is_declarer,
-                    options)
+                    options, sighted)
     keys = [cards_key(o) for o in options]
     k = Knowledge.of(seen)
     greedy = cards_key(greedy_play(TrackedInfo(k)))

@@ -2,20 +2,24 @@
 weighted by it.
 
 For a seat about to follow, its hand at that moment and the trick so far, every option
-(`moves.follow_options`, and the play actually chosen when it is not among them) gets
-hand-crafted features (`FEATURES`: does it win the trick now, the points it adds or gives,
-does it ruff, overtake the partner, break a pair, is it the cheapest or dearest option, …)
+(`moves.follow_options`, plus the `expert` rules' choice with sight of every hand and the
+play actually chosen when they are not among them) gets hand-crafted features (`FEATURES`:
+does it win the trick now, the points it adds or gives, does it ruff, overtake the partner,
+break a pair, is it the cheapest or dearest option, is it the sighted expert's choice, …)
 and the model's chance of it is the softmax of `w · f` over the options. The weights are
 fitted offline on the sparring pool's follows (numpy, `python -m tools.policy_fit`; the
 gate: `python -m tools.policy_gate`) and ship as `others_weights.json`; inference is pure
 Python.
 
-`Replay` scores a sampled deal by the log-likelihood of the follows the other seats made
-this hand, had they held that deal's cards (each seat's hand then: its cards in the deal
-and those it played since). `weighted_worlds` draws the search's deals from the belief in
-batches and keeps the deals of each batch whose tempered likelihood, plus Gumbel noise,
-is highest (sampling without replacement by weight): deals that explain the others'
-follows are kept more often (docs/computers.md).
+`Replay` scores a sampled deal by the log-likelihood of the follows the other seats made in
+the current trick and the last `HISTORY` tricks, had they held that deal's cards (each
+seat's hand then: its cards in the deal and those it played since; the sighted expert's
+choice then, a feature, from every seat's hand then).
+
+`weighted_worlds` draws the search's deals from the belief in batches and keeps the deals
+of each batch whose tempered likelihood, plus Gumbel noise, is highest (sampling without
+replacement by weight): deals that explain the others' follows are kept more often
+(docs/computers.md).
 """
 
 from __future__ import annotations
@@ -28,12 +32,13 @@ from functools import cache
 from pathlib import Path
 
 from engine.ai.context import Knowledge
-from engine.ai.expert import cards_key, cost
+from engine.ai.expert import cards_key, cost, expert_play
 from engine.ai.inference import Belief, sample_world
 from engine.ai.moves import follow_options, wins_now
 from engine.ai.sim import Sim
+from engine.ai.tables import ExactTable
 from engine.cards import Card, card_points
-from engine.rules import ThrowRuff
+from engine.rules import RuleSet, ThrowRuff
 from engine.trick import trick_winner
 from engine.trump import Trump
 
@@ -42,30 +47,49 @@ FEATURES = (
     "wins", "wins_last", "wins_trick_points", "wins_own_points", "overtakes_partner",
     "feeds_partner", "gives_opponent", "ruffs", "discards", "cost_rank", "cheapest",
     "dearest", "cheapest_win", "breaks_pair", "points", "top_trump", "top_of_suit",
-    "wins_declaring", "wins_second", "feeds_partner_last",
+    "wins_declaring", "wins_second", "feeds_partner_last", "sighted_expert",
 )
 """The features of an option, in the weights' order."""
 WEIGHTS_PATH = Path(__file__).with_name("others_weights.json")
+HISTORY = 3
+"""Complete tricks (the latest) whose follows a deal is scored by, with the current one's:
+each follow costs a sighted expert's choice in every deal (older evidence is mostly in the
+learned belief already)."""
 FLOOR = -6.0
 """The log-chance a follow gets when it is not a legal option of the hand supposed (a
 relaxed deal) or the model gives it less."""
 
 
 def options_of(hand: Sequence[Card], plays: Sequence[Sequence[Card]], trump: Trump,
-               chosen: Sequence[Card] | None = None) -> list[list[Card]]:
-    """The follows the model chooses among: `follow_options`, plus `chosen` if missing."""
+               *extra: Sequence[Card]) -> list[list[Card]]:
+    """The follows the model chooses among: `follow_options`, plus each of `extra` (the
+    sighted expert's choice, the play chosen) if missing."""
     options = follow_options(hand, plays[0], trump)
-    if chosen is not None:
-        key = cards_key(chosen)
-        if all(cards_key(o) != key for o in options):
-            options.append(list(chosen))
+    keys = {cards_key(o) for o in options}
+    for cards in extra:
+        key = cards_key(cards)
+        if key not in keys:
+            keys.add(key)
+            options.append(list(cards))
     return options
 
 
+def sighted_expert(hands: Sequence[Sequence[Card]], leader: int,
+                   plays: Sequence[Sequence[Card]], starter: int, kitty_points: int,
+                   trump: Trump, rules: RuleSet) -> list[Card]:
+    """The `expert` rules' choice for the seat after `plays` with sight of every hand
+    (`hands`: each seat's cards at that moment)."""
+    sim = Sim(trump, [list(h) for h in hands], starter, leader, [list(p) for p in plays], 0,
+              kitty_points, rules)
+    return expert_play(ExactTable(sim))
+
+
 def features(hand: Sequence[Card], plays: Sequence[Sequence[Card]], trump: Trump,
-             throw_ruff: ThrowRuff, declaring: bool,
-             options: Sequence[Sequence[Card]]) -> list[list[float]]:
-    """Each option's features (`FEATURES`) for a seat holding `hand` that follows `plays`."""
+             throw_ruff: ThrowRuff, declaring: bool, options: Sequence[Sequence[Card]],
+             expert: Sequence[Card]) -> list[list[float]]:
+    """Each option's features (`FEATURES`) for a seat holding `hand` that follows `plays`
+    (`expert`: the sighted expert's choice)."""
+    expert_key = cards_key(expert)
     position = len(plays)
     before = [list(p) for p in plays]
     winner = trick_winner(before, trump, throw_ruff)
@@ -111,6 +135,7 @@ def features(hand: Sequence[Card], plays: Sequence[Sequence[Card]], trump: Trump
             float(win and declaring),
             float(win and position == 1),
             points if partner_winning and position == 3 else 0.0,
+            float(cards_key(option) == expert_key),
         ])
     return rows
 
@@ -134,12 +159,12 @@ def probabilities(rows: Sequence[Sequence[float]], weights: Sequence[float]) -> 
 
 
 def follow_chances(hand: Sequence[Card], plays: Sequence[Sequence[Card]], trump: Trump,
-                   throw_ruff: ThrowRuff, declaring: bool,
+                   throw_ruff: ThrowRuff, declaring: bool, expert: Sequence[Card],
                    weights: Sequence[float] | None = None
                    ) -> list[tuple[list[Card], float]]:
-    """The model's chance of each of `options_of(hand, plays, trump)`."""
-    options = options_of(hand, plays, trump)
-    rows = features(hand, plays, trump, throw_ruff, declaring, options)
+    """The model's chance of each of `options_of(hand, plays, trump, expert)`."""
+    options = options_of(hand, plays, trump, expert)
+    rows = features(hand, plays, trump, throw_ruff, declaring, options, expert)
     chances = probabilities(rows, load_weights() if weights is None else weights)
     return list(zip(options, chances, strict=True))
 
@@ -147,55 +172,48 @@ def follow_chances(hand: Sequence[Card], plays: Sequence[Sequence[Card]], trump:
 class Replay:
     """The others' follows of this hand as seen by one seat, to score sampled deals."""
 
-    def __init__(self, k: Knowledge, weights: Sequence[float] | None = None) -> None:
+    def __init__(self, k: Knowledge, history: int = HISTORY,
+                 weights: Sequence[float] | None = None) -> None:
         seen = k.seen
         self.trump = seen.trump
-        self.throw_ruff = seen.rules.throw_ruff
+        self.rules = seen.rules
         self.starter = seen.starter
         self.weights = load_weights() if weights is None else tuple(weights)
-        tricks = list(seen.tricks)
+        tricks = list(seen.tricks[max(0, len(seen.tricks) - history):] if history else ())
         if seen.current is not None and seen.current.plays:
             tricks.append(seen.current)
-        # each follow by another seat, latest first, with the cards it played since
-        self.follows: list[tuple[int, list[list[Card]], list[Card], list[Card]]] = []
+        self.follows: list[tuple[int, int, list[list[Card]], list[Card], list[list[Card]]]] = []
+        """Each follow by another seat: who, the trick's leader, the plays before, the play,
+        and the cards every seat played from that moment on."""
         since: list[list[Card]] = [[] for _ in range(4)]
         for trick in reversed(tricks):
             for index in range(len(trick.plays) - 1, -1, -1):
                 who = trick.seat_of(index)
-                play = list(trick.plays[index])
-                since[who] += play
+                since[who] = [*since[who], *trick.plays[index]]
                 if index and who != seen.seat:
                     before = [list(p) for p in trick.plays[:index]]
-                    self.follows.append((who, before, play, list(since[who])))
-        self.cache: dict[tuple[int, tuple[int, ...]], float] = {}
+                    self.follows.append((who, trick.leader, before, list(trick.plays[index]),
+                                         list(since)))
 
-    def log_likelihood(self, hands: Sequence[Sequence[Card]]) -> float:
-        """The log-chance of the others' follows had they held `hands` (now)."""
+    def log_likelihood(self, sim: Sim) -> float:
+        """The log-chance of the others' follows had the hands been `sim`'s (now)."""
         total = 0.0
-        suits = self.trump.suit_indexes
-        for number, (who, before, play, since) in enumerate(self.follows):
-            hand = [*hands[who], *since]
-            lead_suit = suits[before[0][0].code]
-            if len(before[0]) == 1 and any(suits[c.code] == lead_suit for c in hand):
-                relevant = tuple(sorted(c.code for c in hand if suits[c.code] == lead_suit))
-            else:
-                relevant = tuple(sorted(c.code for c in hand))
-            key = (number, relevant)
-            found = self.cache.get(key)
-            if found is None:
-                found = self.cache[key] = self._score(who, before, play, hand)
-            total += found
+        for who, leader, before, play, since in self.follows:
+            hands = [[*sim.hands[s], *since[s]] for s in range(4)]
+            expert = sighted_expert(hands, leader, before, self.starter, sim.kitty_points,
+                                    self.trump, self.rules)
+            total += self._score(who, before, play, hands[who], expert)
         return total
 
     def _score(self, who: int, before: list[list[Card]], play: list[Card],
-               hand: list[Card]) -> float:
-        options = options_of(hand, before, self.trump)
+               hand: list[Card], expert: list[Card]) -> float:
+        options = options_of(hand, before, self.trump, expert)
         key = cards_key(play)
         keys = [cards_key(o) for o in options]
         if key not in keys:
             return FLOOR
-        rows = features(hand, before, self.trump, self.throw_ruff,
-                        who % 2 == self.starter % 2, options)
+        rows = features(hand, before, self.trump, self.rules.throw_ruff,
+                        who % 2 == self.starter % 2, options, expert)
         chance = probabilities(rows, self.weights)[keys.index(key)]
         return max(FLOOR, math.log(chance)) if chance > 0 else FLOOR
 
@@ -215,7 +233,7 @@ def weighted_worlds(k: Knowledge, belief: Belief, rng: random.Random, temper: fl
     def draw() -> Sim:
         if not ready:
             drawn = [sample_world(belief, rng) for _ in range(pool * batch)]
-            keyed = [(temper * replay.log_likelihood(sim.hands)
+            keyed = [(temper * replay.log_likelihood(sim)
                       - math.log(-math.log(rng.random() or 1e-300)), index)
                      for index, sim in enumerate(drawn)]
             keyed.sort(reverse=True)

@@ -14,7 +14,7 @@ import pytest
 from engine.actions import Action
 from engine.ai.belief import learned_belief
 from engine.ai.context import Knowledge
-from engine.ai.expert import cards_key
+from engine.ai.expert import cards_key, expert_play
 from engine.ai.inference import sample_world
 from engine.ai.others import (
     FEATURES,
@@ -24,6 +24,7 @@ from engine.ai.others import (
     load_weights,
     weighted_worlds,
 )
+from engine.ai.tables import TrackedTable
 from engine.follow import follow_error
 from engine.rules import RuleSet
 from tools.arena import deal_setup, play_hand
@@ -55,7 +56,8 @@ def test_the_shipped_weights_match_the_features() -> None:
 
 def test_weights_of_other_features_are_refused(tmp_path: Path) -> None:
     wrong = tmp_path / "w.json"
-    wrong.write_text(json.dumps({"features": list(FEATURES[:-1]), "w": [0.0] * 19}))
+    short = list(FEATURES[:-1])
+    wrong.write_text(json.dumps({"features": short, "w": [0.0] * len(short)}))
     with pytest.raises(ValueError):
         load_weights(wrong)
 
@@ -67,7 +69,8 @@ def test_a_distribution_over_legal_follows_only_and_deterministic() -> None:
         seen = k.seen
         assert seen.current is not None
         plays = [list(p) for p in seen.current.plays]
-        args = (seen.hand, plays, seen.trump, seen.rules.throw_ruff, seen.is_declarer)
+        expert = expert_play(TrackedTable(k))
+        args = (seen.hand, plays, seen.trump, seen.rules.throw_ruff, seen.is_declarer, expert)
         chances = follow_chances(*args)
         assert chances == follow_chances(*args)
         assert math.isclose(sum(p for _, p in chances), 1.0)
@@ -84,10 +87,10 @@ def test_deals_kept_explain_the_others_follows_better() -> None:
         belief = learned_belief(k)
         replay = Replay(k)
         drawn_rng, kept_rng = random.Random(5), random.Random(5)
-        drawn = [replay.log_likelihood(sample_world(belief, drawn_rng).hands)
+        drawn = [replay.log_likelihood(sample_world(belief, drawn_rng))
                  for _ in range(48)]
         draw = weighted_worlds(k, belief, kept_rng, temper=1.0, pool=3)
-        kept = [replay.log_likelihood(draw().hands) for _ in range(48)]
+        kept = [replay.log_likelihood(draw()) for _ in range(48)]
         assert sum(kept) / len(kept) > sum(drawn) / len(drawn) + 0.5
 
 
