@@ -62,7 +62,7 @@ DECLARER_WORK = 1.6
 BURY_SAMPLES = 8
 OTHERS_TEMPER = 1.0
 """The power of the others' follows' likelihood (`engine.ai.others`) deals are kept by."""
-OTHERS_POOL = 2
+OTHERS_POOL = 3
 """Deals drawn for each deal kept by that likelihood."""
 
 
