@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import pickle
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -68,11 +67,7 @@ def _record(record: dict[str, Any]) -> tuple[list[list[float]], int, int, int, s
 
 
 def load(path: str, jobs: int = 2) -> Data:
-    """The follows of a `tools.policy_data` file as arrays (cached next to it)."""
-    cached = Path(path + ".policy.pkl")
-    if cached.exists():
-        found: Data = pickle.loads(cached.read_bytes())
-        return found
+    """The follows of a `tools.policy_data` file as arrays."""
     with Pool(jobs) as pool:
         done = pool.map(_record, read(path), chunksize=64)
     x: list[list[float]] = []
@@ -85,10 +80,8 @@ def load(path: str, jobs: int = 2) -> Data:
         greedy.append(base + greedy_at if greedy_at >= 0 else -1)
         expert.append(base + expert_at if expert_at >= 0 else -1)
         kind.append(who)
-    data = Data(np.array(x, dtype=np.float64), np.array(start), np.array(label),
+    return Data(np.array(x, dtype=np.float64), np.array(start), np.array(label),
                 np.array(greedy), np.array(expert), kind)
-    cached.write_bytes(pickle.dumps(data))
-    return data
 
 
 def log_chances(data: Data, w: np.ndarray) -> np.ndarray:
