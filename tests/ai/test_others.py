@@ -10,8 +10,10 @@ import random
 from pathlib import Path
 
 import pytest
+from ai_puzzle_support import C, position
 
-from engine.actions import Action
+from engine.actions import Action, Play
+from engine.ai import make_player
 from engine.ai.belief import learned_belief
 from engine.ai.context import Knowledge
 from engine.ai.expert import cards_key, expert_play
@@ -100,3 +102,16 @@ def test_temper_zero_draws_exactly_the_beliefs_deals() -> None:
     a, b = random.Random(9), random.Random(9)
     draw = weighted_worlds(k, belief, a, temper=0.0, pool=2)
     assert [draw().hands for _ in range(3)] == [sample_world(belief, b).hands for _ in range(3)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_experiment_reads_who_could_have_won(seed: int) -> None:
+    """`ai`'s known miss (tests/ai/test_puzzles.py): my partner's QC leads and the seat after
+    me still holds the AC, the one before me followed with the 3C. Deals in which that seat
+    held the AC explain its follow badly, so `ai-others` keeps the 10C and plays the 4C."""
+    match = position(["10C 4C 9D 8D", "AC 6S 7S 8S", "8S 9S 10S", "JS QS KS"], "2H", 1,
+                     leader=2, trick=["QC", "3C"])
+    seat = match.public_view().turn
+    assert seat is not None
+    action = make_player("ai-others", seed).decide(match.view_for(seat))
+    assert isinstance(action, Play) and action.cards == C("4C")
