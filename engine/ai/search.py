@@ -63,8 +63,8 @@ BURY_SAMPLES = 8
 OTHERS_TEMPER = 0.0
 """The power of the others' follows' likelihood (`engine.ai.others`) deals are kept by: 0 in
 `ai` (every deal drawn is kept), 1 in the experiment `ai-others`. Measured against `ai1`
-on untuned seeds, keeping deals that way did not play better: −2.1 points of hands
-[−6.8, +2.6] over 120 paired deals (docs/computers.md), so `ai` does not use it yet."""
+on untuned seeds, keeping deals that way did not play better: −0.5 points of hands
+[−4.6, +3.6] over 200 paired deals (docs/computers.md), so `ai` does not use it yet."""
 OTHERS_POOL = 3
 """Deals drawn for each deal kept by that likelihood (when the temper is above 0)."""
 
