@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ARGS ?=
 
-.PHONY: test play lint typecheck soak soak-cluster bench clean
+.PHONY: test play lint typecheck soak soak-cluster bench clean others-weights
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,14 @@ soak-cluster: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m tools.bench_engine
+
+# The model of how the others follow (issue 40): its data under /tmp, the fit into
+# engine/ai/others_weights.json and the offline gate (needs the `train` extra: numpy).
+others-weights: $(STAMP)
+	$(BIN)/python -m tools.policy_data --seed 101 --deals 600 --jobs 2 --out /tmp/others_train.jsonl.gz
+	$(BIN)/python -m tools.policy_data --seed 202 --deals 200 --jobs 2 --out /tmp/others_test.jsonl.gz
+	$(BIN)/python -m tools.policy_fit --data /tmp/others_train.jsonl.gz
+	$(BIN)/python -m tools.policy_gate --train /tmp/others_train.jsonl.gz --test /tmp/others_test.jsonl.gz
 
 play: $(STAMP)
 	$(BIN)/python -m bot $(ARGS)

@@ -23,6 +23,7 @@ class Ai2Player(AiPlayer):
     work = 2800
     max_samples = 60
     believe = staticmethod(infer)
+    others_temper = 0.0
 
 
 class Ai3Player(Ai2Player):

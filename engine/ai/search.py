@@ -26,7 +26,9 @@ from engine.ai.context import Knowledge, Seen
 from engine.ai.expert import cards_key, cost, declare, expert_bury, expert_play, expert_rollout
 from engine.ai.inference import Belief, sample_world
 from engine.ai.moves import follow_options, simple_leads, wins_now
+from engine.ai.others import weighted_worlds
 from engine.ai.policy import TrackedInfo, choose_play
+from engine.ai.sim import Sim
 from engine.ai.tables import TrackedTable
 from engine.ai.view import seen_of
 from engine.cards import Card, card_points
@@ -58,6 +60,13 @@ EXTEND_SAMPLES = 20
 DECLARER_WORK = 1.6
 """Work factor for the declarers' decisions (the hand is theirs to lose)."""
 BURY_SAMPLES = 8
+OTHERS_TEMPER = 0.0
+"""The power of the others' follows' likelihood (`engine.ai.others`) deals are kept by: 0 in
+`ai` (every deal drawn is kept), 1 in the experiment `ai-others`. Measured against `ai1`
+on untuned seeds, keeping deals that way did not play better: −0.5 points of hands
+[−4.6, +3.6] over 200 paired deals (docs/computers.md), so `ai` does not use it yet."""
+OTHERS_POOL = 3
+"""Deals drawn for each deal kept by that likelihood (when the temper is above 0)."""
 
 
 def utility(opp_points: int, declarer: bool) -> float:
@@ -129,6 +138,10 @@ class AiPlayer:
     believe: Callable[[Knowledge], Belief] = staticmethod(learned_belief)
     """The belief the deals are drawn from (the learned one since issue 40; the hand-set
     `inference.infer` in the frozen `ai2`)."""
+    others_temper = OTHERS_TEMPER
+    """Deals are kept by the likelihood of the others' follows to this power (issue 40's
+    model of how the others play, `engine.ai.others`; 0: every deal drawn is kept)."""
+    others_pool = OTHERS_POOL
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(f"ai-search:{seed}")
@@ -166,8 +179,10 @@ class AiPlayer:
         if endgame:  # cheap to search: search it well
             samples = max(samples, ENDGAME_SAMPLES)
         samples = max(MIN_SAMPLES, min(self.max_samples, samples))
-        return best_move(k, self.believe(k), candidates, samples, self.rng,
-                         extend=0 if endgame else EXTEND_SAMPLES, value=self.value)
+        belief = self.believe(k)
+        draw = weighted_worlds(k, belief, self.rng, self.others_temper, self.others_pool)
+        return best_move(k, belief, candidates, samples, self.rng,
+                         extend=0 if endgame else EXTEND_SAMPLES, value=self.value, draw=draw)
 
     def bury(self, view: PlayerView, trump: Trump) -> list[Card]:
         """The expert's burial against ones that void more or fewer suits, compared over
@@ -193,6 +208,13 @@ class AiPlayer:
         return unique[clear_winner(scores, 0)]
 
 
+class AiOthersPlayer(AiPlayer):
+    """The experiment `ai-others`: `ai` whose deals are kept by the likelihood of the others'
+    follows under the learned model of how they play (`engine.ai.others`, issue 40)."""
+
+    others_temper = 1.0
+
+
 def clear_winner(scores: Sequence[Sequence[float]], home: int, bias: float = BIAS,
                  margin: float = MARGIN) -> int:
     """The index of the row that beats row `home` clearly (by more than `bias` a sample and
@@ -211,8 +233,8 @@ def clear_winner(scores: Sequence[Sequence[float]], home: int, bias: float = BIA
 
 def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]],
               samples: int, rng: random.Random, bias: float = BIAS,
-              margin: float = MARGIN, extend: int = 0, value: Utility = utility
-              ) -> list[Card]:
+              margin: float = MARGIN, extend: int = 0, value: Utility = utility,
+              draw: Callable[[], Sim] | None = None) -> list[Card]:
     """The best of `candidates` over deals drawn from `belief`, every candidate played out in
     the same deals. The first candidate (the expert's choice) is replaced only by one that
     beats it clearly (`clear_winner`): few samples must not overturn a sound rule on noise.
@@ -220,13 +242,15 @@ def best_move(k: Knowledge, belief: Belief, candidates: Sequence[Sequence[Card]]
     Sequential: a candidate clearly worse than the first is dropped after `PRUNE_AFTER`
     deals, and when all that is left plays out alike in every deal, sampling stops. With
     `extend`, a challenger ahead by `EXTEND_GAIN` points a deal but not yet clearly better
-    is played against the first in up to `extend` more deals (big swings are noisy)."""
+    is played against the first in up to `extend` more deals (big swings are noisy).
+    `draw` gives the deals instead of `sample_world(belief, rng)` (`others.weighted_worlds`)."""
+    deal: Callable[[], Sim] = draw if draw is not None else (lambda: sample_world(belief, rng))
     declarer = k.seen.is_declarer
     scores: list[list[float]] = [[] for _ in candidates]
     active = list(range(len(candidates)))
     limit, drawn = samples, 0
     while drawn < limit and len(active) > 1:
-        base = sample_world(belief, rng)
+        base = deal()
         for index in active:
             sim = base.copy()
             sim.play(candidates[index])

@@ -73,7 +73,7 @@ def test_feed_a_king_to_the_partner_who_is_sure_to_win() -> None:
 
 def test_no_points_to_a_partner_who_may_still_be_beaten(request: pytest.FixtureRequest) -> None:
     """My partner's QC leads, but the opponent after me still holds the AC: keep the 10C
-    and play the 4C."""
+    and play the 4C (the experiment `ai-others` keeps it with seed 1: tests/ai/test_others.py)."""
     if PLAYER[0] == "ai":  # a known miss of the learned belief (docs/computers.md)
         request.applymarker(pytest.mark.xfail(strict=True, reason=(
             "the learned belief puts the unseen AC with the seat that already followed the "

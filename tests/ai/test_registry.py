@@ -64,9 +64,14 @@ def test_ai_draws_from_the_learned_belief_and_the_frozen_players_are_kept() -> N
     from engine.ai.belief import learned_belief
     from engine.ai.frozen import Ai2Player, Ai3Player
     from engine.ai.inference import infer
+    from engine.ai.search import AiOthersPlayer
     assert AiPlayer.believe is learned_belief
     assert isinstance(four_player(make_player("ai2", 1)), Ai2Player)
     assert Ai2Player.believe is infer and Ai2Player.work == 2800
     assert isinstance(four_player(make_player("ai3", 1)), Ai3Player)
     assert Ai3Player.believe is learned_belief
+    assert AiPlayer.others_temper == 0  # issue 40's model of the others: an experiment
+    assert isinstance(four_player(make_player("ai-others", 1)), AiOthersPlayer)
+    assert AiOthersPlayer.others_temper > 0 and AiOthersPlayer.others_pool > 1
+    assert Ai2Player.others_temper == Ai3Player.others_temper == 0
     assert "ai2" not in PLAYERS and "ai3" not in PLAYERS
