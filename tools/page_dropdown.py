@@ -173,50 +173,85 @@ if __name__ == "__main__":
 
 # ---- issue 38 items 1 and 2: the panel holds still, pictures never blank out -------------
 
-SAMPLE = """() => {
+RECORD = """() => {
   const timeline = document.querySelector('#channel-timeline');
-  const box = timeline.getBoundingClientRect();
-  const visible = (e) => { const r = e.getBoundingClientRect();
-    return r.bottom > box.top && r.top < box.bottom && getComputedStyle(e).display !== 'none'; };
-  const blank = [...timeline.querySelectorAll('img.attachment-image:not(.tractor-first)')]
-    .filter((img) =>
-    visible(img) && !(img.complete && img.naturalWidth > 0 && img.getAttribute('src'))).length
-    + [...timeline.querySelectorAll('.media-unavailable')].filter(visible).length;
-  const panels = [...timeline.querySelectorAll('article[data-message-id]')]
-    .filter((a) => a.querySelector('.preview-select'));
-  const panel = panels[panels.length - 1];
-  const select = panel?.querySelector('.preview-select');
-  const quick = Boolean(select) && /Quick plays/.test(select.textContent);
-  const off = quick && Boolean(select.querySelector('.select-trigger:disabled'));
-  return {blank, top: select ? Math.round(select.getBoundingClientRect().top) : null,
-          waiting: off, playing: quick,
-          panel: panel ? panel.dataset.messageId : null};
+  const seen = {frames: 0, moves: 0, moved: 0, turn: false, waiting: false, bad: [],
+                panel: null, low: null, high: null, others: null};
+  const visible = (e) => {
+    const r = e.getBoundingClientRect(), b = timeline.getBoundingClientRect();
+    const style = getComputedStyle(e);
+    return r.bottom > b.top && r.top < b.bottom && style.display !== 'none'
+      && style.visibility !== 'hidden' && r.width > 0; };
+  const frame = () => {
+    seen.frames += 1;
+    for (const img of timeline.querySelectorAll('img.attachment-image')) {
+      const box = img.getBoundingClientRect(), w = +img.getAttribute('width'),
+        h = +img.getAttribute('height');
+      if (visible(img) && !(img.complete && img.naturalWidth > 0 && img.getAttribute('src')))
+        seen.bad.push('a picture not loaded is drawn: ' + img.alt);
+      else if (getComputedStyle(img).visibility === 'hidden' && w && h && box.width
+               && Math.abs(box.height - box.width * h / w) > 2)
+        seen.bad.push('a picture loading is not at its size: ' + img.alt);
+    }
+    for (const gone of timeline.querySelectorAll('.media-unavailable'))
+      if (visible(gone)) seen.bad.push('a picture is unavailable');
+    const articles = [...timeline.querySelectorAll('article[data-message-id]')];
+    const panel = articles.filter((a) => a.querySelector('.preview-select')).pop();
+    const select = panel?.querySelector('.preview-select');
+    const quick = Boolean(select) && /Quick plays/.test(select.textContent);
+    const waiting = quick && Boolean(select.querySelector('.select-trigger:disabled'));
+    seen.turn = quick && !waiting;
+    const others = articles.filter((a) => a !== panel).map((a) => a.textContent).join('|');
+    if (waiting && panel.dataset.messageId === seen.panel && seen.waiting) {
+      const top = select.getBoundingClientRect().top;
+      seen.low = Math.min(seen.low, top); seen.high = Math.max(seen.high, top);
+      seen.moved = Math.max(seen.moved, Math.round(seen.high - seen.low));
+      if (others !== seen.others) seen.moves += 1;  // the table message: a computer moved
+    } else if (waiting) {
+      seen.low = seen.high = select.getBoundingClientRect().top;
+    }
+    seen.waiting = waiting; seen.others = others;
+    seen.panel = panel ? panel.dataset.messageId : null;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  window.tractorSeen = seen;
 }"""
+"""Watches every frame the page draws (`watch`): pictures drawn while not loaded (the
+broken-image icon, the file name, a blank) or loading at another size than their own, and
+how far the hand panel's first select moves while the others play (`moves`: the other
+messages changed, a computer moved)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Watched:
-    """What the page did while the computers played, at one window size: samples with a
-    picture blank (no picture, or "unavailable"), and how far the hand panel's first
-    select moved within a stretch of waiting for the others (px)."""
+    """What the page drew while the computers played, at one window size: the frames
+    watched, the computer moves seen, what was wrong with a picture, and how far the hand
+    panel's first select moved within a stretch of waiting for the others (px)."""
 
     width: int
-    samples: int
-    blank: int
+    scrolled: bool
+    frames: int
+    moves: int
+    bad: tuple[str, ...]
     moved: int
 
     def line(self) -> str:
-        return (f"{self.width} px: {self.samples} samples, {self.blank} with a blank picture, "
-                f"the panel's first select moved {self.moved} px while the others played")
+        where = "scrolled up" if self.scrolled else "at the bottom"
+        return (f"{self.width} px, {where}: {self.frames} frames, {self.moves} computer moves, "
+                f"{len(self.bad)} wrong pictures {self.bad[:2]}, the panel's first select "
+                f"moved {self.moved} px while the others played")
 
 
 async def _to_the_play(page: Any, timeout: float) -> None:
     """Play through the page (Pass, Suggest and Bury, My hand) until the newest hand panel
     shows Quick plays: the cards are being played."""
+    playing = ("() => [...document.querySelectorAll('#channel-timeline .preview-select')]"
+               ".some((s) => /Quick plays/.test(s.textContent))")
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while loop.time() < deadline:
-        if (await page.evaluate(SAMPLE))["playing"]:
+        if await page.evaluate(playing):
             return
         for label in ("Pass", "Suggest", "Bury (", "My hand"):
             button = page.locator(f"{TIMELINE} button:enabled", has_text=label)
@@ -224,7 +259,8 @@ async def _to_the_play(page: Any, timeout: float) -> None:
                 if await button.count():
                     await button.last.click(timeout=1000)
                     break
-        await asyncio.sleep(0.5)
+        with contextlib.suppress(Exception):  # the page changed (or a second passed)
+            await page.wait_for_function("() => false", timeout=1000)
     raise TimeoutError("the cards were never played")
 
 
@@ -237,38 +273,46 @@ async def _play_quick(page: Any) -> None:
             timeout=2000)
 
 
-async def watch(browser: Any, url: str, width: int, height: int, *, seconds: float = 12.0,
-                shots: Path | None = None) -> Watched:
-    """Open the page, play to the hand panel's selects, then for `seconds` sample it every
-    50 ms (playing a Quick play whenever it is this seat's turn)."""
+async def watch(browser: Any, url: str, width: int, height: int, *, moves: int = 12,
+                scrolled: bool = True, shots: Path | None = None,
+                timeout: float = 240.0) -> Watched:
+    """Open the page, play to the hand panel's selects, scroll up a little as a reader
+    (`scrolled`; else stay at the bottom), then watch every frame (`RECORD`) until the
+    computers made `moves` moves while this seat waited, playing a Quick play at its turn.
+    Waits on the page, not on the clock (`timeout` only bounds a page that never gets
+    there)."""
     page = await browser.new_page(viewport={"width": width, "height": height})
     try:
         await page.goto(url)
         await _to_the_play(page, 120.0)
-        await asyncio.sleep(1.0)  # the first pictures are in
+        # the reader brings the panel's selects to the middle of the channel (the page is
+        # then not at its bottom, as when a message above is read), or to the bottom
+        where = "center" if scrolled else "end"
+        await page.evaluate(
+            f"[...document.querySelectorAll('{SELECT}')].pop().closest('article')"
+            f".querySelector('.preview-select').scrollIntoView({{block: '{where}'}})")
+        if scrolled:
+            await page.wait_for_function(
+                f"() => {{ const t = document.querySelector('{TIMELINE}');"
+                " return t.scrollHeight - t.scrollTop - t.clientHeight > 60; }")
+        await page.evaluate(RECORD)
         loop = asyncio.get_running_loop()
-        end = loop.time() + seconds
-        samples = blank = moved = 0
-        stretch: list[int] = []
-        panel = None
-        while loop.time() < end:
-            got = await page.evaluate(SAMPLE)
-            samples += 1
-            blank += got["blank"] > 0
-            if got["panel"] != panel:  # another panel (a new hand's, a fresh My hand)
-                panel, stretch = got["panel"], []
-            if got["waiting"] and got["top"] is not None:
-                stretch.append(got["top"])
-                moved = max(moved, max(stretch) - min(stretch))
-            elif got["playing"]:  # this seat's turn
-                stretch = []
-                await _play_quick(page)
-            else:  # the panel being answered, or the hand over
-                stretch = []
-            await asyncio.sleep(0.05)
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            seen = await page.wait_for_function(
+                f"() => (window.tractorSeen.moves >= {moves} || window.tractorSeen.turn)"
+                " && window.tractorSeen", timeout=timeout * 1000)
+            got = await seen.json_value()
+            if got["moves"] >= moves:
+                break
+            await _play_quick(page)  # this seat's turn: the page is clicked, not measured
+            await page.wait_for_function("() => !window.tractorSeen.turn",
+                                         timeout=timeout * 1000)
+        got = await page.evaluate("window.tractorSeen")
         if shots is not None:
             await page.screenshot(path=str(shots / f"{width}x{height}-watched.png"))
-        return Watched(width, samples, blank, moved)
+        return Watched(width, scrolled, got["frames"], got["moves"], tuple(got["bad"]),
+                       got["moved"])
     finally:
         await page.close()
 

@@ -441,6 +441,15 @@ img.attachment-image.tractor-loading { display: none; }
 @media (hover: none) {
   .attachment-media-actions { position: static; width: fit-content; margin: 4px 0 0 auto; }
 }
+/* A new message's picture is an empty box of its size until it is decoded: never the
+   broken-image icon and the file name (issue 38 item 2). */
+.media-lightbox-trigger:disabled > img.attachment-image:not(.tractor-stand-in) {
+  visibility: hidden;
+}
+/* PAGE_SCRIPT holds the hand panel in place: the browser's own anchoring is off, and the
+   room below the messages that lets the panel stay put is drawn after them. */
+.channel-timeline { overflow-anchor: none; }
+.channel-message-list::after { content: ""; display: block; height: var(--tractor-room, 0px); }
 """
 """What local play adds to SimCord's stylesheet (`_steady_pictures`)."""
 
@@ -520,6 +529,123 @@ PAGE_SCRIPT = """
       }
     }
   }).observe(document, { childList: true, subtree: true });
+}
+/* The hand panel holds still (issue 38 item 1). The page keeps the topmost message in
+   place (or the bottom), so a table message growing above, a picture of another size or
+   a row less in the panel moved the panel's selects under the pointer. While the newest
+   panel with selects is in sight, its selects keep the place the reader left them at:
+   every scroll the page makes, and every frame, is corrected to that; only the reader's
+   own scrolling moves them; a new panel (a new hand's, a fresh one) takes the place of the
+   one before. A message posted after the panel lets it go (the page shows the new one),
+   unless a list of the panel is open or the pointer or a finger is on it. */
+{
+  const timeline = document.getElementById("channel-timeline");
+  const list = document.getElementById("channel-message-list");
+  const native = Object.getOwnPropertyDescriptor(Element.prototype, "scrollTop");
+  const scrolled = () => native.get.call(timeline);
+  let ours = null, pin = null, room = 0, finger = false;
+  const put = (value) => { native.set.call(timeline, value); ours = scrolled(); };
+  const MESSAGE = "article[data-message-id]";
+  const panel = () => [...list.querySelectorAll(`${MESSAGE} .preview-select`)].pop()
+    ?.closest(MESSAGE) || null;
+  const later = (article) => {
+    let count = 0;
+    for (let next = article.nextElementSibling; next; next = next.nextElementSibling) {
+      if (next.matches(MESSAGE)) count += 1;
+    }
+    return count;
+  };
+  const place = (article) => (article.querySelector(".message-components") || article)
+    .getBoundingClientRect().top - timeline.getBoundingClientRect().top;
+  const inSight = (article) => {
+    const r = article.getBoundingClientRect(), b = timeline.getBoundingClientRect();
+    return r.bottom > b.top && r.top < b.bottom;
+  };
+  const touched = (article) => finger || article.matches(":hover")
+    || Boolean(article.querySelector(".preview-select.is-open"));
+  const setRoom = (px) => {
+    room = Math.max(0, Math.ceil(px));
+    list.style.setProperty("--tractor-room", `${room}px`);
+  };
+  const capture = () => {
+    const article = panel();
+    pin = article && inSight(article)
+      ? { id: article.dataset.messageId, at: place(article), later: later(article) } : null;
+  };
+  const hold = () => {
+    if (!pin) return capture();
+    const article = panel();
+    if (article && article.dataset.messageId !== pin.id) {  // a new panel takes its place
+      pin = { id: article.dataset.messageId, at: pin.at, later: later(article) };
+    }
+    if (!article || (later(article) > pin.later && !touched(article))) {
+      setRoom(0);
+      return capture();
+    }
+    const shift = place(article) - pin.at;
+    if (Math.abs(shift) < 0.5) return;
+    const wanted = scrolled() + shift;
+    const most = timeline.scrollHeight - timeline.clientHeight;
+    if (wanted > most) setRoom(room + wanted - most);
+    put(wanted);
+  };
+  Object.defineProperty(timeline, "scrollTop", {
+    configurable: true,
+    get: scrolled,
+    set(value) { put(value); hold(); },
+  });
+  timeline.addEventListener("scroll", () => {
+    if (ours !== null && Math.abs(scrolled() - ours) < 1) return;  // the page's own
+    ours = scrolled();
+    const below = timeline.scrollHeight - timeline.clientHeight - scrolled();
+    if (room && below > 0) setRoom(room - below);
+    capture();  // the reader scrolled: the panel stays where they put it
+  }, { passive: true });
+  document.addEventListener("pointerdown", (event) => {
+    finger = event.pointerType === "touch";
+  }, { capture: true, passive: true });
+  for (const end of ["pointerup", "pointercancel"]) {
+    document.addEventListener(end, () => { finger = false; }, { capture: true, passive: true });
+  }
+  const frame = () => { hold(); requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
+}
+/* A select shows what the bot holds (issue 38, the friend call's rank): the page keeps a
+   select's chosen value by its place in the message across redraws, so after the bot
+   changed the select (its options, which one is chosen) it still showed the value picked
+   before. When a select comes back changed, its value is the bot's again. */
+{
+  const SELECTS = new Set([3, 5, 6, 7, 8]);
+  const known = new Map();  // control key -> the select as the bot last sent it
+  const walk = (components, found) => {
+    for (const component of components || []) {
+      if (SELECTS.has(Number(component.type)) && typeof component.control_key === "string") {
+        found.push(component);
+      }
+      walk(component.components, found);
+      for (const child of [component.accessory, component.component]) {
+        if (child) walk([child], found);
+      }
+    }
+    return found;
+  };
+  const observe = selections.observe;
+  selections.observe = (snapshot, ...rest) => {
+    const drafts = selections.renderOptions();
+    for (const message of Object.values(snapshot?.messages || {})) {
+      for (const select of walk(message.components, [])) {
+        const key = select.control_key;
+        const sent = JSON.stringify([select.custom_id, (select.options || []).map(
+          (option) => [option.value, option.default === true])]);
+        if (known.get(key) === sent || state.dropdown?.key === key) continue;
+        known.set(key, sent);
+        const chosen = (select.options || []).filter((option) => option.default === true)
+          .map((option) => String(option.value));
+        drafts.onReconcileDraft(key, chosen);
+      }
+    }
+    return observe(snapshot, ...rest);
+  };
 }
 """
 """What local play adds to SimCord's page script (`_steady_pictures`)."""

@@ -60,6 +60,7 @@ from bot.ui.panels import (
     build_panel,
     build_table_message,
     panel_wants,
+    past_table_text,
     ready_view,
     seat_labels,
     selected_cards,
@@ -148,6 +149,7 @@ class Publisher:
         self._pending: dict[int, _Job] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, float] = {}
+        self._past: dict[int, str] = {}  # a table message's text once its moment passed
         self._napping: dict[int, asyncio.Future[None]] = {}
         """The drains waiting out the edit interval (cut short for a person's panel)."""
         self._ephemeral: dict[PanelKey, _Ephemeral] = {}
@@ -470,14 +472,24 @@ class Publisher:
                                            error.status)
             return None
         self._last_edit[table_id] = time.monotonic()
+        past = self._past.pop(table_id, None)
+        self._remember_past(table_id, doc)
         if doc.table_message is not None and doc.table_message != message_id:
             old = channel.get_partial_message(doc.table_message)
             if doc.table_message_hand == 0:  # the lobby or the waiting table: gone
                 await self._replace_waiting(old, doc.locale)
-            else:  # the last hand's table stays, its buttons gone
+            else:  # the last hand's table stays, its buttons and prompts gone (issue 38)
                 with contextlib.suppress(discord.HTTPException):
-                    await edit_quietly(old, view=None)
+                    await edit_quietly(old, view=None, **(
+                        {} if past is None else {"content": past}))
         return message_id
+
+    def _remember_past(self, table_id: int, doc: TableDoc) -> None:
+        past = past_table_text(doc)
+        if past is None:
+            self._past.pop(table_id, None)
+        else:
+            self._past[table_id] = past
 
     @staticmethod
     async def _replace_waiting(old: discord.PartialMessage, locale: str) -> None:
@@ -509,6 +521,7 @@ class Publisher:
                                            error.status)
             return True
         self._last_edit[table_id] = time.monotonic()
+        self._remember_past(table_id, doc)
         return True
 
     async def _close_table_message(self, doc: TableDoc,
