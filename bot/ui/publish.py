@@ -480,8 +480,8 @@ class Publisher:
                 await self._replace_waiting(old, doc.locale)
             else:  # the last hand's table stays, its buttons and prompts gone (issue 38)
                 with contextlib.suppress(discord.HTTPException):
-                    await edit_quietly(old, view=None, **(
-                        {} if past is None else {"content": past}))
+                    text: dict[str, Any] = {} if past is None else {"content": past}
+                    await edit_quietly(old, view=None, **text)
         return message_id
 
     def _remember_past(self, table_id: int, doc: TableDoc) -> None:
