@@ -10,9 +10,12 @@ bottom as a player reading the newest message would, clicks the first select and
 size; exit status 0 when the list stayed open at every size, 1 otherwise, 2 when there is
 no browser to drive.
 
-Issue 38 items 1 and 2 (`watch`, `corner_free`): while the computers play, no picture of
-the page is blank, the hand panel does not move by a picture's height, and on a touch
-screen the pictures' download button is not drawn over their corner.
+Issue 38 items 1 and 2 (`watch`, `corner_free`): in every frame drawn while the computers
+play, no picture is drawn before it is loaded (a new message's is an empty box of its
+size), the hand panel's selects do not move at all, whether the reader left them in the
+middle of the channel or at its bottom, and on a touch screen the pictures' download
+button is not drawn over their corner. And (`selects_follow`) a select the bot changed
+shows the bot's choice, not the one the page kept by the select's place.
 
 Needs Playwright (``pip install playwright``, not a dependency of the project) and a
 Chromium (``/usr/bin/chromium`` by default, ``--chromium PATH``); ``--shots DIR`` keeps a
@@ -176,6 +179,7 @@ if __name__ == "__main__":
 RECORD = """() => {
   const timeline = document.querySelector('#channel-timeline');
   const seen = {frames: 0, moves: 0, moved: 0, turn: false, waiting: false, bad: [],
+                playing: true,
                 panel: null, low: null, high: null, others: null};
   const visible = (e) => {
     const r = e.getBoundingClientRect(), b = timeline.getBoundingClientRect();
@@ -201,6 +205,7 @@ RECORD = """() => {
     const quick = Boolean(select) && /Quick plays/.test(select.textContent);
     const waiting = quick && Boolean(select.querySelector('.select-trigger:disabled'));
     seen.turn = quick && !waiting;
+    seen.playing = quick;
     const others = articles.filter((a) => a !== panel).map((a) => a.textContent).join('|');
     if (waiting && panel.dataset.messageId === seen.panel && seen.waiting) {
       const top = select.getBoundingClientRect().top;
@@ -265,19 +270,36 @@ async def _to_the_play(page: Any, timeout: float) -> None:
 
 
 async def _play_quick(page: Any) -> None:
-    """Play the first Quick play through the page (its list, then Play)."""
+    """Play the first Quick play through the page (its list, then Play), clicking where
+    the controls are: a click of Playwright's own scrolls its target into sight first (and
+    again and again while it waits for it), which would be a reader's scrolling."""
     with contextlib.suppress(Exception):
-        await page.locator(f"{SELECT} .select-trigger:enabled").first.click(timeout=2000)
-        await page.locator(".select-list:popover-open [role=option]").first.click(timeout=2000)
-        await page.locator(f"{TIMELINE} button:enabled", has_text="Play (").last.click(
-            timeout=2000)
+        to_go = await page.evaluate(  # the reader first scrolls it into sight (the wheel)
+            f"() => {{ const t = document.querySelector('{TIMELINE}').getBoundingClientRect();"
+            f" const s = document.querySelector('{SELECT} .select-trigger:enabled')"
+            "?.getBoundingClientRect(); if (!s) return 0;"
+            " return s.bottom > t.bottom ? s.bottom - t.bottom + 20"
+            " : s.top < t.top ? s.top - t.top - 20 : 0; }")
+        if to_go:
+            await page.mouse.wheel(0, to_go)
+            await page.wait_for_function(
+                f"() => {{ const t = document.querySelector('{TIMELINE}')"
+                ".getBoundingClientRect(); const s = document.querySelector("
+                f"'{SELECT} .select-trigger:enabled')?.getBoundingClientRect();"
+                " return !s || (s.top >= t.top && s.bottom <= t.bottom); }", timeout=2000)
+        await page.locator(f"{SELECT} .select-trigger:enabled").first.dispatch_event(
+            "click", timeout=2000)
+        await page.locator(".select-list:popover-open [role=option]").first.dispatch_event(
+            "click", timeout=2000)
+        await page.locator(f"{TIMELINE} button:enabled", has_text="Play (").last.dispatch_event(
+            "click", timeout=2000)
 
 
 async def watch(browser: Any, url: str, width: int, height: int, *, moves: int = 12,
                 scrolled: bool = True, shots: Path | None = None,
                 timeout: float = 240.0) -> Watched:
-    """Open the page, play to the hand panel's selects, scroll up a little as a reader
-    (`scrolled`; else stay at the bottom), then watch every frame (`RECORD`) until the
+    """Open the page, play to the hand panel's selects, scroll them to the middle as a
+    reader (`scrolled`; else to the bottom), then watch every frame (`RECORD`) until the
     computers made `moves` moves while this seat waited, playing a Quick play at its turn.
     Waits on the page, not on the clock (`timeout` only bounds a page that never gets
     there)."""
@@ -285,12 +307,19 @@ async def watch(browser: Any, url: str, width: int, height: int, *, moves: int =
     try:
         await page.goto(url)
         await _to_the_play(page, 120.0)
-        # the reader brings the panel's selects to the middle of the channel (the page is
-        # then not at its bottom, as when a message above is read), or to the bottom
-        where = "center" if scrolled else "end"
-        await page.evaluate(
+        # the reader scrolls (the mouse wheel) the panel's selects to the middle of the
+        # channel (the page is then not at its bottom, as when a message above is read),
+        # or to the bottom
+        box = await page.locator(TIMELINE).bounding_box()
+        assert box is not None
+        await page.mouse.move(box["x"] + box["width"] - 30, box["y"] + 30)  # off the panel
+        to_go = await page.evaluate(
+            f"(middle) => {{ const t = document.querySelector('{TIMELINE}'); const s = "
             f"[...document.querySelectorAll('{SELECT}')].pop().closest('article')"
-            f".querySelector('.preview-select').scrollIntoView({{block: '{where}'}})")
+            ".querySelector('.preview-select').getBoundingClientRect().top;"
+            " return middle ? s - t.getBoundingClientRect().top - t.clientHeight / 2"
+            " : t.scrollHeight - t.scrollTop; }", scrolled)
+        await page.mouse.wheel(0, to_go)
         if scrolled:
             await page.wait_for_function(
                 f"() => {{ const t = document.querySelector('{TIMELINE}');"
@@ -300,14 +329,21 @@ async def watch(browser: Any, url: str, width: int, height: int, *, moves: int =
         deadline = loop.time() + timeout
         while loop.time() < deadline:
             seen = await page.wait_for_function(
-                f"() => (window.tractorSeen.moves >= {moves} || window.tractorSeen.turn)"
-                " && window.tractorSeen", timeout=timeout * 1000)
+                f"() => (window.tractorSeen.moves >= {moves} || window.tractorSeen.turn"
+                " || !window.tractorSeen.playing) && window.tractorSeen",
+                timeout=timeout * 1000)
             got = await seen.json_value()
             if got["moves"] >= moves:
                 break
-            await _play_quick(page)  # this seat's turn: the page is clicked, not measured
-            await page.wait_for_function("() => !window.tractorSeen.turn",
-                                         timeout=timeout * 1000)
+            if not got["playing"]:  # the hand is over: on to the next one's play
+                await _to_the_play(page, timeout)
+                continue
+            for _ in range(20):  # this seat's turn: the page is clicked, not measured
+                await _play_quick(page)
+                with contextlib.suppress(Exception):  # not played yet: again
+                    await page.wait_for_function("() => !window.tractorSeen.turn",
+                                                 timeout=5000)
+                    break
         got = await page.evaluate("window.tractorSeen")
         if shots is not None:
             await page.screenshot(path=str(shots / f"{width}x{height}-watched.png"))
@@ -337,3 +373,41 @@ async def corner_free(browser: Any, url: str, width: int = 390, height: int = 84
                 || b.right <= a.left; })"""))
     finally:
         await context.close()
+
+
+# ---- issue 38: a select shows what the bot holds ------------------------------------------
+
+SHOWN = f"""() => {{
+  const panel = [...document.querySelectorAll('{TIMELINE} article[data-message-id]')]
+    .filter((a) => a.querySelector('.preview-select')).pop();
+  return panel ? [...panel.querySelectorAll('.preview-select .select-trigger')]
+    .map((t) => t.textContent.trim()) : [];
+}}"""
+"""The values the newest panel's selects show (a placeholder when nothing is chosen)."""
+
+
+async def selects_follow(browser: Any, url: str) -> tuple[list[str], list[str]]:
+    """At this seat's turn, choose a Quick play (the bot then holds its cards chosen, the
+    Pick cards selects among them), then press Clear (the bot holds none): what the panel's
+    selects show after each. The page used to keep what a select showed across the bot's
+    changes, by the select's place: the cards chosen were not shown, then shown after
+    Clear (the friend call's rank showed a rank the call no longer had)."""
+    page = await browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        await page.goto(url)
+        await _to_the_play(page, 120.0)
+        trigger = page.locator(f"{SELECT} .select-trigger:enabled", has_text="Quick plays")
+        await trigger.first.wait_for(timeout=120000)  # this seat's turn
+        await trigger.first.dispatch_event("click")
+        await page.locator(".select-list:popover-open [role=option]").first.dispatch_event(
+            "click")
+        play = page.locator(f"{TIMELINE} button:enabled", has_text="Play (")
+        await play.last.wait_for(timeout=30000)  # the bot holds the cards chosen
+        chosen = await page.evaluate(SHOWN)
+        await page.locator(f"{TIMELINE} button:enabled", has_text="Clear").last.dispatch_event(
+            "click")
+        await page.locator(f"{TIMELINE} button", has_text="Play (0)").last.wait_for(
+            timeout=30000)
+        return chosen, await page.evaluate(SHOWN)
+    finally:
+        await page.close()

@@ -546,6 +546,7 @@ PAGE_SCRIPT = """
   let ours = null, pin = null, room = 0, finger = false;
   const put = (value) => { native.set.call(timeline, value); ours = scrolled(); };
   const MESSAGE = "article[data-message-id]";
+  const READER = 600;  // ms after the reader's wheel, finger or key that a scroll is theirs
   const panel = () => [...list.querySelectorAll(`${MESSAGE} .preview-select`)].pop()
     ?.closest(MESSAGE) || null;
   const later = (article) => {
@@ -594,8 +595,18 @@ PAGE_SCRIPT = """
     get: scrolled,
     set(value) { put(value); hold(); },
   });
+  let input = -Infinity;  // when the reader last used the wheel, a finger, a key…
+  for (const kind of ["wheel", "touchmove", "keydown", "pointerdown"]) {
+    timeline.addEventListener(kind, () => { input = performance.now(); },
+                              { capture: true, passive: true });
+  }
   timeline.addEventListener("scroll", () => {
     if (ours !== null && Math.abs(scrolled() - ours) < 1) return;  // the page's own
+    const most = timeline.scrollHeight - timeline.clientHeight;
+    if (performance.now() - input > READER
+        || (ours !== null && ours > most && Math.abs(scrolled() - most) < 1)) {
+      return hold();  // the messages got shorter below: the browser's, not the reader's
+    }
     ours = scrolled();
     const below = timeline.scrollHeight - timeline.clientHeight - scrolled();
     if (room && below > 0) setRoom(room - below);
@@ -609,6 +620,7 @@ PAGE_SCRIPT = """
   }
   const frame = () => { hold(); requestAnimationFrame(frame); };
   requestAnimationFrame(frame);
+  new ResizeObserver(() => hold()).observe(list);  // after the layout, before the paint
 }
 /* A select shows what the bot holds (issue 38, the friend call's rank): the page keeps a
    select's chosen value by its place in the message across redraws, so after the bot
