@@ -207,7 +207,10 @@ RECORD = """() => {
     seen.turn = quick && !waiting;
     seen.playing = quick;
     const others = articles.filter((a) => a !== panel).map((a) => a.textContent).join('|');
-    if (waiting && panel.dataset.messageId === seen.panel && seen.waiting) {
+    // a stretch of waiting: the same panel, no message posted since (the hand's summary
+    // comes below it: the page then shows it, the panel goes up)
+    if (waiting && panel.dataset.messageId === seen.panel && seen.waiting
+        && articles.length === seen.count) {
       const top = select.getBoundingClientRect().top;
       seen.low = Math.min(seen.low, top); seen.high = Math.max(seen.high, top);
       seen.moved = Math.max(seen.moved, Math.round(seen.high - seen.low));
@@ -215,7 +218,7 @@ RECORD = """() => {
     } else if (waiting) {
       seen.low = seen.high = select.getBoundingClientRect().top;
     }
-    seen.waiting = waiting; seen.others = others;
+    seen.waiting = waiting; seen.others = others; seen.count = articles.length;
     seen.panel = panel ? panel.dataset.messageId : null;
     requestAnimationFrame(frame);
   };
@@ -226,6 +229,18 @@ RECORD = """() => {
 broken-image icon, the file name, a blank) or loading at another size than their own, and
 how far the hand panel's first select moves while the others play (`moves`: the other
 messages changed, a computer moved)."""
+
+SETTLED = f"""() => new Promise((done) => {{
+  const t = document.querySelector('{TIMELINE}');
+  let last = t.scrollTop, still = 0;
+  const frame = () => {{
+    still = t.scrollTop === last ? still + 1 : 0; last = t.scrollTop;
+    if (still >= 10) done(); else requestAnimationFrame(frame);
+  }};
+  requestAnimationFrame(frame);
+}})"""
+"""Resolves once the channel's scroll position held for ten frames (a wheel's smooth
+scrolling goes on after Playwright's wheel returned)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +335,7 @@ async def watch(browser: Any, url: str, width: int, height: int, *, moves: int =
             " return middle ? s - t.getBoundingClientRect().top - t.clientHeight / 2"
             " : t.scrollHeight - t.scrollTop; }", scrolled)
         await page.mouse.wheel(0, to_go)
+        await page.evaluate(SETTLED)  # the wheel's scrolling is over
         if scrolled:
             await page.wait_for_function(
                 f"() => {{ const t = document.querySelector('{TIMELINE}');"
