@@ -446,10 +446,6 @@ img.attachment-image.tractor-loading { display: none; }
 .media-lightbox-trigger:disabled > img.attachment-image:not(.tractor-stand-in) {
   visibility: hidden;
 }
-/* PAGE_SCRIPT holds the hand panel in place: the browser's own anchoring is off, and the
-   room below the messages that lets the panel stay put is drawn after them. */
-.channel-timeline { overflow-anchor: none; }
-.channel-message-list::after { content: ""; display: block; height: var(--tractor-room, 0px); }
 """
 """What local play adds to SimCord's stylesheet (`_steady_pictures`)."""
 
@@ -529,98 +525,6 @@ PAGE_SCRIPT = """
       }
     }
   }).observe(document, { childList: true, subtree: true });
-}
-/* The hand panel holds still (issue 38 item 1). The page keeps the topmost message in
-   place (or the bottom), so a table message growing above, a picture of another size or
-   a row less in the panel moved the panel's selects under the pointer. While the newest
-   panel with selects is in sight, its selects keep the place the reader left them at:
-   every scroll the page makes, and every frame, is corrected to that; only the reader's
-   own scrolling moves them; a new panel (a new hand's, a fresh one) takes the place of the
-   one before. A message posted after the panel lets it go (the page shows the new one),
-   unless a list of the panel is open or the pointer or a finger is on it. */
-{
-  const timeline = document.getElementById("channel-timeline");
-  const list = document.getElementById("channel-message-list");
-  const native = Object.getOwnPropertyDescriptor(Element.prototype, "scrollTop");
-  const scrolled = () => native.get.call(timeline);
-  let ours = null, pin = null, room = 0, finger = false;
-  const put = (value) => { native.set.call(timeline, value); ours = scrolled(); };
-  const MESSAGE = "article[data-message-id]";
-  const READER = 600;  // ms after the reader's wheel, finger or key that a scroll is theirs
-  const panel = () => [...list.querySelectorAll(`${MESSAGE} .preview-select`)].pop()
-    ?.closest(MESSAGE) || null;
-  const later = (article) => {
-    let count = 0;
-    for (let next = article.nextElementSibling; next; next = next.nextElementSibling) {
-      if (next.matches(MESSAGE)) count += 1;
-    }
-    return count;
-  };
-  const place = (article) => (article.querySelector(".message-components") || article)
-    .getBoundingClientRect().top - timeline.getBoundingClientRect().top;
-  const inSight = (article) => {
-    const r = article.getBoundingClientRect(), b = timeline.getBoundingClientRect();
-    return r.bottom > b.top && r.top < b.bottom;
-  };
-  const touched = (article) => finger || article.matches(":hover")
-    || Boolean(article.querySelector(".preview-select.is-open"));
-  const setRoom = (px) => {
-    room = Math.max(0, Math.ceil(px));
-    list.style.setProperty("--tractor-room", `${room}px`);
-  };
-  const capture = () => {
-    const article = panel();
-    pin = article && inSight(article)
-      ? { id: article.dataset.messageId, at: place(article), later: later(article) } : null;
-  };
-  const hold = () => {
-    if (!pin) return capture();
-    const article = panel();
-    if (article && article.dataset.messageId !== pin.id) {  // a new panel takes its place
-      pin = { id: article.dataset.messageId, at: pin.at, later: later(article) };
-    }
-    if (!article || (later(article) > pin.later && !touched(article))) {
-      setRoom(0);
-      return capture();
-    }
-    const shift = place(article) - pin.at;
-    if (Math.abs(shift) < 0.5) return;
-    const wanted = scrolled() + shift;
-    const most = timeline.scrollHeight - timeline.clientHeight;
-    if (wanted > most) setRoom(room + wanted - most);
-    put(wanted);
-  };
-  Object.defineProperty(timeline, "scrollTop", {
-    configurable: true,
-    get: scrolled,
-    set(value) { put(value); hold(); },
-  });
-  let input = -Infinity;  // when the reader last used the wheel, a finger, a key…
-  for (const kind of ["wheel", "touchmove", "keydown", "pointerdown"]) {
-    timeline.addEventListener(kind, () => { input = performance.now(); },
-                              { capture: true, passive: true });
-  }
-  timeline.addEventListener("scroll", () => {
-    if (ours !== null && Math.abs(scrolled() - ours) < 1) return;  // the page's own
-    const most = timeline.scrollHeight - timeline.clientHeight;
-    if (performance.now() - input > READER
-        || (ours !== null && ours > most && Math.abs(scrolled() - most) < 1)) {
-      return hold();  // the messages got shorter below: the browser's, not the reader's
-    }
-    ours = scrolled();
-    const below = timeline.scrollHeight - timeline.clientHeight - scrolled();
-    if (room && below > 0) setRoom(room - below);
-    capture();  // the reader scrolled: the panel stays where they put it
-  }, { passive: true });
-  document.addEventListener("pointerdown", (event) => {
-    finger = event.pointerType === "touch";
-  }, { capture: true, passive: true });
-  for (const end of ["pointerup", "pointercancel"]) {
-    document.addEventListener(end, () => { finger = false; }, { capture: true, passive: true });
-  }
-  const frame = () => { hold(); requestAnimationFrame(frame); };
-  requestAnimationFrame(frame);
-  new ResizeObserver(() => hold()).observe(list);  // after the layout, before the paint
 }
 /* A select shows what the bot holds (issue 38, the friend call's rank): the page keeps a
    select's chosen value by its place in the message across redraws, so after the bot
