@@ -455,6 +455,11 @@ img.attachment-image.tractor-loading { display: none; }
 @media (hover: none) {
   .attachment-media-actions { position: static; width: fit-content; margin: 4px 0 0 auto; }
 }
+/* A new message's picture is an empty box of its size until it is decoded: never the
+   broken-image icon and the file name (issue 38 item 2). */
+.media-lightbox-trigger:disabled > img.attachment-image:not(.tractor-stand-in) {
+  visibility: hidden;
+}
 """
 """What local play adds to SimCord's stylesheet (`_steady_pictures`)."""
 
@@ -534,6 +539,43 @@ PAGE_SCRIPT = """
       }
     }
   }).observe(document, { childList: true, subtree: true });
+}
+/* A select shows what the bot holds (issue 38, the friend call's rank): the page keeps a
+   select's chosen value by its place in the message across redraws, so after the bot
+   changed the select (its options, which one is chosen) it still showed the value picked
+   before. When a select comes back changed, its value is the bot's again. */
+{
+  const SELECTS = new Set([3, 5, 6, 7, 8]);
+  const known = new Map();  // control key -> the select as the bot last sent it
+  const walk = (components, found) => {
+    for (const component of components || []) {
+      if (SELECTS.has(Number(component.type)) && typeof component.control_key === "string") {
+        found.push(component);
+      }
+      walk(component.components, found);
+      for (const child of [component.accessory, component.component]) {
+        if (child) walk([child], found);
+      }
+    }
+    return found;
+  };
+  const observe = selections.observe;
+  selections.observe = (snapshot, ...rest) => {
+    const drafts = selections.renderOptions();
+    for (const message of Object.values(snapshot?.messages || {})) {
+      for (const select of walk(message.components, [])) {
+        const key = select.control_key;
+        const sent = JSON.stringify([select.custom_id, (select.options || []).map(
+          (option) => [option.value, option.default === true])]);
+        if (known.get(key) === sent || state.dropdown?.key === key) continue;
+        known.set(key, sent);
+        const chosen = (select.options || []).filter((option) => option.default === true)
+          .map((option) => String(option.value));
+        drafts.onReconcileDraft(key, chosen);
+      }
+    }
+    return observe(snapshot, ...rest);
+  };
 }
 """
 """What local play adds to SimCord's page script (`_steady_pictures`)."""

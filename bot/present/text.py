@@ -314,8 +314,10 @@ def status_line(doc: TableDoc, public: PublicView, locale: str) -> str:
     return ""
 
 
-def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
-    """The table message text (public)."""
+def table_content(doc: TableDoc, public: PublicView, locale: str, *,
+                  live: bool = True) -> str:
+    """The table message text (public); not `live`: once its moment has passed (the next
+    hand or match began), without its status line and the notes that ask for an action."""
     lines = [header(doc, public, locale), levels_line(doc, public, locale),
              seats_line(doc, public, locale)]
     if public.declarations and public.phase is Phase.DECLARING:
@@ -337,9 +339,11 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
                        plays=trick_line(doc, public.last_trick, locale, public.trump),
                        player=seat_name(doc, public.last_trick.winner or 0, locale),
                        points=public.last_trick.points))
-    if doc.notes:
+    notes = doc.notes[-4:] if live else [
+        note for note in doc.notes[-4:] if note != t("note.match_over", locale)]
+    if notes:
         lines.append("")
-        lines.extend(f"› {note}" for note in doc.notes[-4:])
+        lines.extend(f"› {note}" for note in notes)
     for seat, entry in enumerate(doc.seats):
         if entry is not None and entry.user_id is not None and entry.autopilot:
             lines.append(t("table.autopilot", locale, player=seat_name(doc, seat, locale)))
@@ -348,7 +352,7 @@ def table_content(doc: TableDoc, public: PublicView, locale: str) -> str:
     if doc.restored:
         lines.append(t("table.restored", locale))
     status = status_line(doc, public, locale)
-    if status:
+    if status and (live or public.phase is Phase.MATCH_OVER):
         lines.append("")
         lines.append(status)
     return fit("\n".join(lines))

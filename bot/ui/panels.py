@@ -78,6 +78,7 @@ __all__ = [
     "build_table_message",
     "fit_rows",
     "pack_groups",
+    "past_table_text",
     "ready_view",
     "table_url",
 ]
@@ -625,15 +626,28 @@ async def build_table_message(doc: TableDoc, table_id: int, pictures: Pictures) 
                  table_view(doc, table_id, locale))
 
 
-def table_text(doc: TableDoc, public: PublicView | None) -> str:
-    """The table message's text (`public`: the running match's public view)."""
+def table_text(doc: TableDoc, public: PublicView | None, *, live: bool = True) -> str:
+    """The table message's text (`public`: the running match's public view); not `live`:
+    once its moment has passed (`past_table_text`)."""
     locale = doc.locale
     if public is None:
         return lobby_content(doc, locale)
-    content = table_content(doc, public, locale)
+    content = table_content(doc, public, locale, live=live)
     house_rules = house_rules_line(doc.options, locale)
     if house_rules:  # the options in force that are not the defaults (issue 31 item 6)
         content = fit(f"{content}\n{house_rules}")
-    if public.phase is Phase.MATCH_OVER:
+    if public.phase is Phase.MATCH_OVER and live:
         content = fit(f"{content}\n{lobby_prompt(doc, locale)}")
     return content
+
+
+def past_table_text(doc: TableDoc) -> str | None:
+    """What a hand's table message is to say once the next hand or match began and it
+    stays above the new one (issue 38: it asked for Start, or Ready, or counted down to a
+    deal that was made): its record without its prompts. None while a hand is played (a
+    table message replaced then keeps its text)."""
+    match = doc.get_match()
+    if match is None or match.phase not in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER) \
+            or not match.hand_no:
+        return None
+    return table_text(doc, match.public_view(), live=False)

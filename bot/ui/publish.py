@@ -60,6 +60,7 @@ from bot.ui.panels import (
     build_panel,
     build_table_message,
     panel_wants,
+    past_table_text,
     ready_view,
     seat_labels,
     selected_cards,
@@ -149,6 +150,7 @@ class Publisher:
         self._pending: dict[int, _Job] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
         self._last_edit: dict[int, float] = {}
+        self._past: dict[int, str] = {}  # a table message's text once its moment passed, by id
         self._napping: dict[int, asyncio.Future[None]] = {}
         """The drains waiting out the edit interval (cut short for a person's panel)."""
         self._ephemeral: dict[PanelKey, _Ephemeral] = {}
@@ -509,19 +511,31 @@ class Publisher:
             return None
         self._last_edit[table_id] = time.monotonic()
         self._table_messages[table_id] = message_id
+        self._remember_past(message_id, doc)
         return message_id
+
+    def _remember_past(self, message_id: int, doc: TableDoc) -> None:
+        """What table message `message_id` is to say once its moment has passed (issue 38:
+        no prompts, no countdown), kept from its last post or edit."""
+        past = past_table_text(doc)
+        if past is None:
+            self._past.pop(message_id, None)
+        else:
+            self._past[message_id] = past
 
     async def _retire_table(self, doc: TableDoc, channel: discord.PartialMessageable,
                             posted: int | None) -> None:
         """The table message a new one (`posted`) replaced: the lobby or the waiting table
-        is deleted, the last hand's stays without its buttons."""
+        is deleted, the last hand's stays without its buttons and prompts."""
         if posted is None or doc.table_message is None or doc.table_message == posted:
             return
+        past = self._past.pop(doc.table_message, None)
         if doc.table_message_hand == 0:
             await self._replace_waiting(channel, doc.table_message, doc.locale)
         else:
+            text: dict[str, Any] = {} if past is None else {"content": past}
             with contextlib.suppress(discord.HTTPException):
-                await self.carriers.edit(channel, doc.table_message, view=None)
+                await self.carriers.edit(channel, doc.table_message, view=None, **text)
 
     async def _replace_waiting(self, channel: discord.PartialMessageable, old_id: int,
                                locale: str) -> None:
@@ -553,12 +567,14 @@ class Publisher:
                                            error.status)
             return True
         self._last_edit[table_id] = time.monotonic()
+        self._remember_past(doc.table_message, doc)
         return True
 
     async def _close_table_message(self, doc: TableDoc,
                                    channel: discord.PartialMessageable) -> None:
         if doc.table_message is None:
             return
+        self._past.pop(doc.table_message, None)
         with contextlib.suppress(discord.HTTPException):
             await self.carriers.edit(channel, doc.table_message,
                                      content=t("table.closed", doc.locale), picture=None,

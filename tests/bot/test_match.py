@@ -45,3 +45,29 @@ async def test_the_debug_start_level_starts_every_seat_in_every_mode(tmp_path: P
         await w.start()
         match = await w.match()
         assert [str(level) for level in match.levels] == ["K"] * 5
+
+
+async def test_the_last_table_of_a_match_stops_asking_for_start_once_a_new_one_began(
+        tmp_path: Path) -> None:
+    """Issue 38: the finished match's table message said "press **Start**" (its note and
+    its prompt) and kept saying it above the next match's table, whose moment it was not
+    any more; once the next match began it keeps its record (the points, the last trick,
+    that the match is over) and asks for nothing."""
+    async with world(tmp_path, humans=1, debug_start_level="A") as w:
+        await w.open_table(1, turn_timer=30)
+        await w.start()
+        for _ in range(8):
+            if (await w.match()).phase is Phase.MATCH_OVER:
+                break
+            await play_hand(w, by_panel)
+        assert (await w.match()).phase is Phase.MATCH_OVER
+        finished = w.table_message()
+        assert "**Start**" in finished.content  # its moment: it asks for Start
+        await w.start()
+        await w.env.advance_time(5)
+        old = next(m for m in w.public_messages() if m.id == finished.id)
+        assert old.id != w.table_message().id
+        assert "**Start**" not in old.content, old.content
+        assert "The match is over" in old.content, old.content
+        assert "Points taken" in old.content or "points" in old.content.lower()
+        assert not old.components
