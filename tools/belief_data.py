@@ -18,9 +18,9 @@ import io
 import json
 import random
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing import Pool
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.actions import Action, Play, StartHand
 from engine.ai import Player, make_player
@@ -33,6 +33,8 @@ from engine.rules import RuleSet
 from engine.trump import Trump
 from engine.variant import find_variant
 from tools.arena import deal_setup, play_hand
+
+T = TypeVar("T")
 
 TEAMS = find_variant("teams")
 """Data is dealt in the four-player game (two fixed partnerships)."""
@@ -152,15 +154,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     tasks = [(args.seed, i, args.leave_out) for i in range(args.start,
                                                             args.start + args.deals)]
+    count = write_lines(args.out, deal_lines, tasks, args.jobs)
+    sys.stderr.write(f"{count} positions from {args.deals} deals\n")
+    return 0
+
+
+def write_lines(path: str, make: Callable[[T], list[str]], tasks: Sequence[T],
+                jobs: int) -> int:
+    """Write the lines `make` gives for each task (in `jobs` processes, in order) to
+    gzipped `path`, the same bytes each run; returns how many."""
     count = 0
-    raw = gzip.GzipFile(args.out, "wb", compresslevel=6, mtime=0)  # same bytes each run
-    with io.TextIOWrapper(raw, encoding="utf-8") as out, Pool(args.jobs) as pool:
-        for lines in pool.imap(deal_lines, tasks):
+    raw = gzip.GzipFile(path, "wb", compresslevel=6, mtime=0)
+    with io.TextIOWrapper(raw, encoding="utf-8") as out, Pool(jobs) as pool:
+        for lines in pool.imap(make, tasks):
             for line in lines:
                 out.write(line + "\n")
             count += len(lines)
-    sys.stderr.write(f"{count} positions from {args.deals} deals\n")
-    return 0
+    return count
 
 
 if __name__ == "__main__":

@@ -15,18 +15,15 @@ fitted weights ship.
 from __future__ import annotations
 
 import argparse
-import gzip
-import io
 import json
 import random
 import sys
 from collections.abc import Sequence
-from multiprocessing import Pool
 
 from engine.actions import Action, Play
 from engine.rules import RuleSet
 from tools.arena import deal_setup, play_hand
-from tools.belief_data import TEAMS, player, positions, seen_to_dict
+from tools.belief_data import TEAMS, player, positions, seen_to_dict, write_lines
 
 KINDS = ("expert", "ai-cheap", "control", "greedy", "ai1")
 
@@ -69,13 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     tasks = [(args.seed, i) for i in range(args.deals)]
-    count = 0
-    raw = gzip.GzipFile(args.out, "wb", compresslevel=6, mtime=0)  # same bytes each run
-    with io.TextIOWrapper(raw, encoding="utf-8") as out, Pool(args.jobs) as pool:
-        for lines in pool.imap(deal_lines, tasks):
-            for line in lines:
-                out.write(line + "\n")
-            count += len(lines)
+    count = write_lines(args.out, deal_lines, tasks, args.jobs)
     sys.stderr.write(f"{count} follows from {args.deals} deals\n")
     return 0
 

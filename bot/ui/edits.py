@@ -193,6 +193,11 @@ async def send_quietly(channel: discord.PartialMessageable, content: str, *,
                                    previous_allowed_mentions=state.allowed_mentions,
                                    **fields) as params:
         data = await state.http.send_message(channel.id, params=params)
+    return _sent(state, data, picture, fields)
+
+
+def _sent(state: Any, data: Any, picture: Picture | None, fields: dict[str, Any]) -> int:
+    """A new message's id from its reply; its picture remembered, its view stored."""
     message_id = int(data["id"])
     _remember(state, message_id, picture, data)
     view = fields.get("view")
@@ -257,12 +262,7 @@ async def send_followup_quietly(interaction: discord.Interaction[Any], content: 
             multipart=params.multipart, files=params.files, wait=True,
             with_components=fields.get("view") is not None)
     assert isinstance(data, dict)
-    message_id = int(data["id"])
-    _remember(state, message_id, picture, data)
-    view = fields.get("view")
-    if view and not view.is_finished() and view.is_dispatchable():
-        state.store_view(view, message_id)
-    return message_id
+    return _sent(state, data, picture, fields)
 
 
 async def edit_followup_quietly(interaction: discord.Interaction[Any], message_id: int, *,
