@@ -139,8 +139,17 @@ async def test_a_select_the_bot_changed_shows_the_bots_choice(tmp_path: Path) ->
         panel = page.locator(f"{TIMELINE} article[data-message-id]").filter(
             has=page.locator("button", has_text="Call friends")).last  # its calling panel
         selects = panel.locator(".preview-select")
-        await selects.nth(2).wait_for(timeout=WAIT)
-        message_id = str(await panel.get_attribute("data-message-id"))
+        await settled(session)
+        for _ in range(5):  # the panel My hand replaced loses its components: not that one
+            await selects.nth(2).wait_for(timeout=WAIT)
+            message_id = str(await panel.get_attribute("data-message-id"))
+            if bot_panel(session, message_id):
+                break
+            await page.wait_for_function(
+                "(id) => !document.querySelector(`[data-message-id='${id}'] .preview-select`)",
+                arg=message_id, timeout=WAIT)
+        else:
+            raise AssertionError("no live calling panel on the page")
         add = panel.locator("button", has_text="Add")
 
         async def choose(select: int, option: int) -> None:
