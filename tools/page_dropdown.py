@@ -198,16 +198,20 @@ SAMPLE = """() => {
 class Watched:
     """What the page did while the computers played, at one window size: samples with a
     picture blank (no picture, or "unavailable"), and how far the hand panel's first
-    select moved within a stretch of waiting for the others (px)."""
+    select moved within a stretch of waiting for the others (px): at once (`jump`, between
+    two samples 50 ms apart: a picture reloading) and in all (`moved`: lines of text come
+    and go above it too)."""
 
     width: int
     samples: int
     blank: int
     moved: int
+    jump: int
 
     def line(self) -> str:
         return (f"{self.width} px: {self.samples} samples, {self.blank} with a blank picture, "
-                f"the panel's first select moved {self.moved} px while the others played")
+                f"the panel's first select moved {self.moved} px while the others played, "
+                f"{self.jump} px at once at most")
 
 
 async def _to_the_play(page: Any, timeout: float) -> None:
@@ -248,7 +252,7 @@ async def watch(browser: Any, url: str, width: int, height: int, *, seconds: flo
         await asyncio.sleep(1.0)  # the first pictures are in
         loop = asyncio.get_running_loop()
         end = loop.time() + seconds
-        samples = blank = moved = 0
+        samples = blank = moved = jump = 0
         stretch: list[int] = []
         panel = None
         while loop.time() < end:
@@ -260,6 +264,8 @@ async def watch(browser: Any, url: str, width: int, height: int, *, seconds: flo
             if got["waiting"] and got["top"] is not None:
                 stretch.append(got["top"])
                 moved = max(moved, max(stretch) - min(stretch))
+                if len(stretch) > 1:
+                    jump = max(jump, abs(stretch[-1] - stretch[-2]))
             elif got["playing"]:  # this seat's turn
                 stretch = []
                 await _play_quick(page)
@@ -268,7 +274,7 @@ async def watch(browser: Any, url: str, width: int, height: int, *, seconds: flo
             await asyncio.sleep(0.05)
         if shots is not None:
             await page.screenshot(path=str(shots / f"{width}x{height}-watched.png"))
-        return Watched(width, samples, blank, moved)
+        return Watched(width, samples, blank, moved, jump)
     finally:
         await page.close()
 
