@@ -218,6 +218,7 @@ class Autopilot:
                                    player=seat_name(doc, seat, locale)))
                     if entry.misses >= 2 and not entry.autopilot:
                         entry.autopilot = True
+                        tx.publish.departed.add(seat)
                         doc.add_note(t("timer.autopilot", locale,
                                        player=mention(doc, seat, locale)))
                 self.service.apply(tx, action, actor=seat)

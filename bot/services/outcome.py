@@ -64,6 +64,8 @@ class Publish:
     """The engine actions applied, in order."""
     returned: set[int] = field(default_factory=set)
     """Seats whose person is back from autopilot (``I'm back``)."""
+    departed: set[int] = field(default_factory=set)
+    """Seats whose person was put on autopilot (their panel says so, once)."""
     restored: bool = False
     """The bot restarted: every panel is shown again."""
 
@@ -73,4 +75,5 @@ class Publish:
         self.announcements.extend(other.announcements)
         self.moves.extend(other.moves)
         self.returned |= other.returned
+        self.departed |= other.departed
         self.restored = self.restored or other.restored

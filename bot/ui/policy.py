@@ -28,7 +28,9 @@ channel id count. Hence the rules:
 
 The plan for a seat carries no cards: what a panel shows is drawn for its own viewer by
 the publisher. Seats of computers and of people on autopilot get nothing until they are
-back (``I'm back``: a new panel).
+back (``I'm back``: a new panel), except once, when a person is put on autopilot: their
+panels are drawn again (their ``Your turn`` has passed; the panel says the computer plays
+for them), without a ping and never as a new message.
 """
 
 from __future__ import annotations
@@ -235,12 +237,19 @@ def decide(publish: Publish, seats: Mapping[int, SeatFacts], *, now: float,
             mine.need(Dm.NEW, Priority.NOTICE)
         elif facts.panel_hand is not None:
             mine.need(Dm.EDIT)
+    for seat in sorted(publish.departed):
+        found = seats.get(seat)
+        if found is not None and not found.person:
+            _show(plan.seats.setdefault(seat, SeatPlan()), found)
     for seat, mine in plan.seats.items():
         facts = seats[seat]
         hand = max((m.hand_no for m in publish.moves), default=facts.panel_hand)
         if mine.dm in (Dm.TOKEN, Dm.EDIT) and (facts.panel_hand is None
                                                or facts.panel_hand != hand):
-            mine.need(Dm.NEW, mine.priority)  # no panel of this hand to edit
+            if seat in publish.departed and not facts.person:
+                mine.dm = Dm.NONE  # no panel of this hand to say it on: no new message
+            else:
+                mine.need(Dm.NEW, mine.priority)  # no panel of this hand to edit
     return plan
 
 

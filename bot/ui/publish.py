@@ -267,7 +267,7 @@ class Publisher:
         waiting = match is not None and hand_no == 0 and match.phase is Phase.BETWEEN_HANDS
         plan = Plan()
         if match is not None and not ended:
-            facts = await self._facts(table_id, doc)
+            facts = await self._facts(table_id, doc, job.publish.departed)
             now = _now()
             plan = decide(job.publish, facts, now=now, idle=self.config.turn_ping_idle)
             self._remember(table_id, job.publish, plan, now)
@@ -336,14 +336,18 @@ class Publisher:
             if mine.ping is not Ping.NONE:
                 await self._ping(table_id, doc, seat, mine, channel)
 
-    async def _facts(self, table_id: int, doc: TableDoc) -> dict[int, SeatFacts]:
-        """What the policy knows of each seat (bot/ui/policy.py)."""
+    async def _facts(self, table_id: int, doc: TableDoc,
+                     departed: set[int]) -> dict[int, SeatFacts]:
+        """What the policy knows of each seat (bot/ui/policy.py); a seat on autopilot is
+        no person, but one `departed` in this job keeps its panels' facts (they are
+        drawn once more, saying so)."""
         match = doc.get_match()
         assert match is not None
         hand_no = match.hand_no
         facts: dict[int, SeatFacts] = {}
         for seat, entry in enumerate(doc.seats):
-            if entry is None or entry.user_id is None or entry.autopilot:
+            if entry is None or entry.user_id is None or (entry.autopilot
+                                                          and seat not in departed):
                 facts[seat] = SeatFacts(person=False)
                 continue
             settings = await self.store.user_settings(entry.user_id)
@@ -351,7 +355,8 @@ class Publisher:
             panel_hand = (None if entry.panel_message is None
                           else hand_no if entry.panel_hand == -1 else entry.panel_hand)
             facts[seat] = SeatFacts(
-                person=True, panel_hand=panel_hand, token=self._token(table_id, seat, entry),
+                person=not entry.autopilot, panel_hand=panel_hand,
+                token=self._token(table_id, seat, entry),
                 dm=not (settings.panel == "ephemeral" or entry.dm_closed
                         or entry.panel_lost_hand == hand_no),
                 last_acted=memory.last_acted, told=memory.told,

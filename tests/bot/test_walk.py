@@ -1,0 +1,68 @@
+"""What a new player met on a walk through fresh games (issue 38, "you are the first
+user"), as the bot shows it: a panel put on autopilot stops saying "Your turn"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from botkit import World, find, world
+
+from engine.game import Phase
+
+
+async def _miss_twice(w: World) -> None:
+    """Let alice's (seat 0's) turn timer run out on two turns in a row: autopilot."""
+    for _ in range(40):
+        match = await w.match()
+        if match.phase is not Phase.DECLARING:
+            break
+        await w.env.advance_time(11)
+    for _ in range(4):
+        if (await w.doc()).seat(0).autopilot:
+            return
+        match = await w.match()
+        assert match.public_view().turn == 0, "computers play at once"
+        await w.env.advance_time(31 if match.phase is Phase.PLAYING else 61)
+    assert (await w.doc()).seat(0).autopilot
+
+
+async def test_a_panel_put_on_autopilot_says_so_and_stops_saying_your_turn(
+        tmp_path: Path) -> None:
+    """Two missed turns put alice on autopilot. Her DM panel, last drawn as "Your turn
+    (time's up in …)" with her cards to pick, is drawn once more: the computer plays for
+    her, **I'm back** brings her back, and nothing on it may be played."""
+    async with world(tmp_path, humans=1, users=1, hand_pause=30) as w:
+        alice = w.users[0]
+        await w.open_table(1, turn_timer=30, declare_window=10)
+        await w.start()
+        await _miss_twice(w)
+        await w.env.settle()
+        _assert_on_autopilot(w.dm_panel(alice))
+
+
+def _assert_on_autopilot(panel: Any) -> None:
+    content = panel.content or ""
+    assert "The computer is playing for you" in content, content
+    assert "Your turn" not in content, content
+    play = find(panel, "play")
+    assert play is None or play.disabled, content
+
+
+async def test_a_my_hand_panel_put_on_autopilot_says_so(tmp_path: Path) -> None:
+    """The same on the ``My hand`` panel, the one local play shows: opened on alice's
+    turn, it is redrawn when her second missed turn puts her on autopilot."""
+    async with world(tmp_path, humans=1, users=1, hand_pause=30) as w:
+        alice = w.users[0]
+        await w.bot.store.set_user_settings(alice.id, panel="ephemeral")
+        await w.open_table(1, turn_timer=30, declare_window=10)
+        await w.start()
+        for _ in range(40):
+            if (await w.match()).phase is not Phase.DECLARING:
+                break
+            await w.env.advance_time(11)
+        panel = (await alice.click(w.table_message(), label="My hand")).response
+        assert panel is not None and panel.ephemeral
+        await _miss_twice(w)
+        await w.bot.publisher.idle()
+        _assert_on_autopilot(panel)
