@@ -82,17 +82,27 @@ def how_trump_was_set(view: PublicView, seats: Sequence[SeatLabel], labels: Labe
     """"declared by 小明 with 2 cards", "turned up from the kitty", or the hand's number before
     trump is set ("Waiting for the first deal" before the first). The declarer is named as
     the texts name them: a computer without its level ("declared by Bot 3", issue 38)."""
+    return trump_words(view, seats, labels)[0]
+
+
+def trump_words(view: PublicView, seats: Sequence[SeatLabel],
+                labels: Labels) -> tuple[str, ...]:
+    """`how_trump_was_set`, then shorter words saying the same where it does not fit: a
+    declaration without its count of cards ("declared by Bot 3 with 2 ···" was cut in
+    every four-player picture of a pair declared, issue 38)."""
     if view.trump is not None and view.trump_seat is not None and view.standing is not None:
         label = seats[view.trump_seat]
         count = len(view.standing.cards)
-        template = labels.declared_by if count == 1 else labels.declared_by_many
-        return template.format(name=label.forms[-1] if label.forms else label.name,
-                               count=count)
+        name = label.forms[-1] if label.forms else label.name
+        short = labels.declared_by.format(name=name)
+        if count == 1:
+            return (short,)
+        return labels.declared_by_many.format(name=name, count=count), short
     if view.trump is not None and view.revealed:
-        return labels.trump_from_kitty
+        return (labels.trump_from_kitty,)
     if not view.hand_no:  # nothing dealt yet: no "Hand 0" (issue 31 item 8)
-        return labels.first_deal
-    return labels.hand_number.format(number=view.hand_no)
+        return (labels.first_deal,)
+    return (labels.hand_number.format(number=view.hand_no),)
 
 
 def points_bar(draw: ImageDraw.ImageDraw, points: int, box: Box, threshold: int = 80) -> None:

@@ -66,6 +66,15 @@ def fit(value: str, size: int, width: float, *, bold: bool = False) -> str:
     return value + "…"
 
 
+def fit_first(values: Sequence[str], size: int, width: float, *, bold: bool = False) -> str:
+    """The first of `values` (the same words, longest first) that is at most `width` px
+    wide, else the last cut with an ellipsis."""
+    for value in values[:-1]:
+        if width_of(value, size, bold=bold) <= width:
+            return drawable(value)
+    return fit(values[-1], size, width, bold=bold)
+
+
 def pill(draw: ImageDraw.ImageDraw, xy: tuple[float, float], value: str, size: int,
          fill: RGB, ink: RGB, *, anchor: str = "l", bold: bool = True) -> Box:
     """A rounded label; `xy` is its left-middle (`anchor="l"`), centre (`"m"`) or right-middle

@@ -22,15 +22,16 @@ from PIL import Image, ImageDraw
 from bot.render.board import (
     SeatLabel,
     between_hands_word,
-    how_trump_was_set,
     plays_shown,
     points_bar,
     shown_trump,
+    trump_words,
 )
 from bot.render.draw import (
     Box,
     felt,
     fit,
+    fit_first,
     paste_row,
     paste_tiles,
     pill,
@@ -435,8 +436,8 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Se
     if rich_width(parts, 32, bold=True) > right - left - points_w - 16:
         parts = [labels.level.format(rank=str(level)) + " ", *trump_parts(trump, labels)]
     rich(draw, (left, 32), parts, 32, WHITE, bold=True, four_colour=four_colour)
-    how = how_trump_was_set(view, seats, labels)
-    text(draw, (left, 84), fit(how, 28, right - left), 28, MUTED, anchor="lm")
+    how = trump_words(view, seats, labels)
+    text(draw, (left, 84), fit_first(how, 28, right - left), 28, MUTED, anchor="lm")
 
 
 @dataclass(frozen=True, slots=True)

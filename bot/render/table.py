@@ -11,15 +11,16 @@ from PIL import Image, ImageDraw
 from bot.render.board import (
     SeatLabel,
     between_hands_word,
-    how_trump_was_set,
     plays_shown,
     points_bar,
     shown_trump,
+    trump_words,
 )
 from bot.render.draw import (
     Box,
     felt,
     fit,
+    fit_first,
     paste_row,
     paste_tiles,
     pill,
@@ -273,8 +274,8 @@ def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Seat
         value = labels.team_level.format(team=teams[team], rank=str(view.levels[team]))
         colour = GOLD if declarer_team == team else WHITE
         x -= text(draw, (x, 84), value, DETAIL, colour, bold=True, anchor="rm") + 22
-    how = how_trump_was_set(view, seats, labels)
-    text(draw, (left, 84), fit(how, DETAIL, x - left), DETAIL, MUTED, anchor="lm")
+    how = trump_words(view, seats, labels)
+    text(draw, (left, 84), fit_first(how, DETAIL, x - left), DETAIL, MUTED, anchor="lm")
 
 
 def last_trick_tiles(plays: Sequence[Sequence[Card]], room: float) -> tuple[int, bool, float]:

@@ -1,0 +1,50 @@
+"""What a new player read cut or named twice in the pictures on a walk through fresh games
+(issue 38, "you are the first user"): the four-player table's "declared by Bot 3 with 2 ···"
+under the trump, in every hand a pair was declared."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from test_render_names import computer, labels_of
+
+from bot.i18n import SUPPORTED
+from bot.render import SeatLabel, render_table, table
+from engine.cards import Card, Rank, Suit
+from engine.trump import Trump
+from engine.views import Declaration, TrumpHow
+from tools.demo_positions import positions
+
+
+@pytest.mark.parametrize("locale", SUPPORTED)
+def test_who_declared_a_pair_is_read_whole_under_the_trump(monkeypatch: pytest.MonkeyPatch,
+                                                            locale: str) -> None:
+    """A pair declared by a computer ("Bot 3 · strong") or a person: the line under the
+    trump names them whole, with the count of cards where it fits, never cut."""
+    labels = labels_of(locale)
+    drawn: list[str] = []
+    real = table.text
+
+    def spy(draw: Any, xy: Any, value: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(value)
+        return real(draw, xy, value, *args, **kwargs)
+
+    monkeypatch.setattr(table, "text", spy)
+    playing = positions().playing.public
+    pair = (Card(Rank.TWO, Suit.HEARTS),) * 2
+    for declarer in (2, 1):
+        view = replace(playing, trump=Trump(Rank.TWO, Suit.HEARTS),
+                       trump_how=TrumpHow.DECLARED, declarations=(Declaration(declarer, pair),))
+        seats = [SeatLabel("Alice"), computer(1, locale, "strong"),
+                 computer(2, locale, "strong"), computer(3, locale, "strong")]
+        drawn.clear()
+        render_table(view, seats, labels=labels)
+        name = (seats[declarer].forms or (seats[declarer].name,))[-1]
+        said = [value for value in drawn if name in value  # not its plate, "3. Bot 3 …"
+                and not value.startswith(f"{declarer + 1}.")]
+        assert said, drawn
+        assert not [value for value in said if value.endswith("…")], said
+        assert said[0] in (labels.declared_by_many.format(name=name, count=2),
+                           labels.declared_by.format(name=name)), said
