@@ -30,6 +30,12 @@ class SeatLabel:
     plate (a computer's name without its level: "Bot 3" for "Bot 3 · strong"): see
     `bot.render.names`."""
 
+    @property
+    def said(self) -> str:
+        """The name as the texts say it in a sentence: the shortest agreed form (a
+        computer's "Bot 3", issue 38: one name per seat in pictures and texts)."""
+        return self.forms[-1] if self.forms else self.name
+
     def __reduce__(self) -> tuple[type[SeatLabel], tuple[str, bool, bool, tuple[str, ...]]]:
         """Pickled as its values (a table picture's job carries one per seat): not field
         by field through `dataclasses.fields`."""
@@ -93,7 +99,7 @@ def trump_words(view: PublicView, seats: Sequence[SeatLabel],
     if view.trump is not None and view.trump_seat is not None and view.standing is not None:
         label = seats[view.trump_seat]
         count = len(view.standing.cards)
-        name = label.forms[-1] if label.forms else label.name
+        name = label.said
         short = labels.declared_by.format(name=name)
         if count == 1:
             return (short,)

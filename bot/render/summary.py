@@ -215,7 +215,7 @@ def summary_image(summary: HandSummary, seats: Sequence[SeatLabel], *, four_colo
         members = (seats[team], seats[team + 2]) if len(seats) == 4 else ()
         text(draw, (x, y), team_line(teams[team], members, right - x - value_w - 20), 28,
              WHITE, bold=True, anchor="lm")
-    starter_name = seats[hand.next_starter].name if len(seats) == 4 else \
+    starter_name = seats[hand.next_starter].said if len(seats) == 4 else \
         str(hand.next_starter + 1)
     if won is not None:
         banner = labels.match_won.format(team=teams[won])
@@ -233,7 +233,7 @@ def team_line(team: str, members: Sequence[SeatLabel], room: float, size: int = 
     both do not fit: the longer one first, neither below half of what is left."""
     if not members:
         return fit(team, size, room, bold=True)
-    names = [m.forms[-1] if m.forms else m.name for m in members]
+    names = [m.said for m in members]
     line = f"{team} ({names[0]} & {names[1]})"
     if width_of(line, size, bold=True) <= room:
         return line
@@ -305,9 +305,9 @@ def _seat_levels(draw: ImageDraw.ImageDraw, summary: HandSummary, seats: Sequenc
              bold=True, anchor="lm")
     y = box[3] - 30
     if hand.match_winner is not None:
-        banner = labels.match_won.format(team=seats[hand.match_winner].name)
+        banner = labels.match_won.format(team=seats[hand.match_winner].said)
         text(draw, (x, y), fit(banner, 28, right - x, bold=True), 28, GOLD, bold=True,
              anchor="lm")
     else:
-        line = labels.next_starter.format(name=seats[hand.next_starter].name)
+        line = labels.next_starter.format(name=seats[hand.next_starter].said)
         text(draw, (x, y), fit(line, DETAIL, right - x), DETAIL, MUTED, anchor="lm")

@@ -1,6 +1,7 @@
 """What a new player read cut or named twice in the pictures on a walk through fresh games
 (issue 38, "you are the first user"): the four-player table's "declared by Bot 3 with 2 ···"
-under the trump, in every hand a pair was declared."""
+under the trump, in every hand a pair was declared; "Next starter: Bot 3 · strong" in the
+result picture where the text says "Next starter: Bot 3"."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from test_render_names import computer, labels_of
 
 from bot.i18n import SUPPORTED
-from bot.render import SeatLabel, render_table, table
+from bot.render import HandSummary, SeatLabel, render_summary, render_table, summary, table
 from engine.cards import Card, Rank, Suit
 from engine.trump import Trump
 from engine.views import Declaration, TrumpHow
@@ -48,3 +49,28 @@ def test_who_declared_a_pair_is_read_whole_under_the_trump(monkeypatch: pytest.M
         assert not [value for value in said if value.endswith("…")], said
         assert said[0] in (labels.declared_by_many.format(name=name, count=2),
                            labels.declared_by.format(name=name)), said
+
+
+@pytest.mark.parametrize("locale", SUPPORTED)
+def test_the_result_names_the_next_starter_as_the_text_does(monkeypatch: pytest.MonkeyPatch,
+                                                            locale: str) -> None:
+    """"Next starter: Bot 3" in the hand's text, and in its result picture too (it read
+    "Next starter: Bot 3 · strong"): one name per seat."""
+    labels = labels_of(locale)
+    drawn: list[str] = []
+    real = summary.text
+
+    def spy(draw: Any, xy: Any, value: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(value)
+        return real(draw, xy, value, *args, **kwargs)
+
+    monkeypatch.setattr(summary, "text", spy)
+    settled = HandSummary.from_view(positions().settled.public_view())
+    seats = [SeatLabel("Alice"), *(computer(seat, locale, "strong") for seat in (1, 2, 3))]
+    for starter in (1, 2, 3):
+        drawn.clear()
+        render_summary(replace(settled, result=replace(settled.result, next_starter=starter,
+                                                       match_winner=None)),
+                       seats, labels=labels)
+        line = labels.next_starter.format(name=seats[starter].forms[-1])
+        assert line in drawn, drawn
