@@ -1,4 +1,5 @@
-"""Turn pings (bot/ui/policy.py decides when): a short message mentioning the player alone,
+"""Turn pings (bot/ui/policy.py decides when): a short message mentioning the player alone
+(in the channel with a **My hand** button: the table message may be far above it),
 sent through their latest live interaction token when they have one (a follow-up: free of
 the global limit; in the channel for the ``My hand`` panel, in their DMs for a DM panel
 click), else in the table's channel (``/tractor settings panel:ephemeral`` or DMs closed,
@@ -16,6 +17,7 @@ from bot.present.text import fit
 from bot.runtime.budget import Priority, rest_priority
 from bot.runtime.logging import table_logger
 from bot.storage import Storage
+from bot.ui.rows import Rows
 
 __all__ = ["TurnPings"]
 
@@ -32,11 +34,13 @@ class TurnPings:
 
     async def ping(self, table_id: int, seat: int, user_id: int, text: str,
                    channel: discord.PartialMessageable,
-                   via: discord.Interaction[Any] | None) -> None:
-        """Ping `user_id` with `text`: through `via`'s token, else in `channel`."""
+                   via: discord.Interaction[Any] | None, view: Rows | None = None) -> None:
+        """Ping `user_id` with `text` (and `view`'s buttons): through `via`'s token, else in
+        `channel`."""
         key = (table_id, seat)
         mentions = discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False,
                                            roles=False)
+        buttons: dict[str, Any] = {} if view is None else {"view": view}
         old = self._last.pop(key, None)
         if old is not None:
             await self._delete(old, channel)
@@ -45,12 +49,12 @@ class TurnPings:
             if via is not None:
                 try:
                     sent = await via.followup.send(fit(text), allowed_mentions=mentions,
-                                                   wait=True)
+                                                   wait=True, **buttons)
                     self._last[key] = sent
                     return
                 except discord.HTTPException:
                     pass  # the token no longer works: the channel instead
-            message = await channel.send(fit(text), allowed_mentions=mentions)
+            message = await channel.send(fit(text), allowed_mentions=mentions, **buttons)
             self._last[key] = message.id
         except discord.HTTPException as error:
             table_logger(table_id).warning("turn ping failed: %s", error.status)

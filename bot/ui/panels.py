@@ -590,7 +590,7 @@ def table_view(doc: TableDoc, table_id: int, locale: str) -> Rows:
     first = [ready_button(table_id, hand_no, step, locale)] \
         if match.phase is Phase.BETWEEN_HANDS and doc.unready else []
     first += [
-        rows.button(cid("myhand"), t("button.my_hand", locale), style=rows.PRIMARY),
+        my_hand_button(table_id, hand_no, locale),
         rows.button(cid("last"), t("button.last_trick", locale)),
         rows.button(cid("tricks"), t("button.tricks", locale)),
         rows.button(cid("score"), t("button.score_sheet", locale)),
@@ -601,6 +601,17 @@ def table_view(doc: TableDoc, table_id: int, locale: str) -> Rows:
             for seat, entry in enumerate(doc.seats)
             if entry is not None and entry.autopilot and entry.user_id is not None]
     return Rows([first, back[:min(10 - len(first), rows.MAX_PER_ROW)]])
+
+
+def my_hand_button(table_id: int, hand_no: int, locale: str) -> Component:
+    """The My hand button (the table message's, and a turn ping's in the channel)."""
+    return rows.button(make_id(table_id, hand_no, TABLE_STEP, "myhand"),
+                       t("button.my_hand", locale), style=rows.PRIMARY)
+
+
+def my_hand_view(table_id: int, hand_no: int, locale: str) -> Rows:
+    """A turn ping's My hand button: the table message may be far above it."""
+    return Rows([[my_hand_button(table_id, hand_no, locale)]])
 
 
 def ready_button(table_id: int, hand_no: int, step: int, locale: str) -> Component:

@@ -59,6 +59,7 @@ from bot.ui.panels import (
     Panel,
     build_panel,
     build_table_message,
+    my_hand_view,
     panel_wants,
     past_table_text,
     ready_view,
@@ -677,13 +678,15 @@ class Publisher:
         settings = await self.store.user_settings(entry.user_id)
         locale = resolve_locale(settings.language or entry.locale)
         via = self._latest(table_id, seat) if mine.ping is Ping.TOKEN else None
+        view = None
         if via is not None and via.guild_id is None:  # under their DM panel
             text = f"<@{entry.user_id}> " + t("ping.your_turn_dm", locale, number=match.hand_no)
-        else:
+        else:  # in the channel: its My hand button, the table message may be far above
             text = t("ping.your_turn", locale, player=f"<@{entry.user_id}>",
                      number=match.hand_no)
+            view = my_hand_view(table_id, match.hand_no, locale)
         with rest_priority(Priority.NOTICE):
-            await self.pings.ping(table_id, seat, entry.user_id, text, channel, via)
+            await self.pings.ping(table_id, seat, entry.user_id, text, channel, via, view)
 
     async def _deliver(self, entry: Seat, panel: Panel, mode: str, step: int,
                        hand_no: int, changes: dict[str, Any], dm_id: int | None,

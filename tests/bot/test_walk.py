@@ -66,3 +66,23 @@ async def test_a_my_hand_panel_put_on_autopilot_says_so(tmp_path: Path) -> None:
         await _miss_twice(w)
         await w.bot.publisher.idle()
         _assert_on_autopilot(panel)
+
+
+async def test_a_turn_ping_in_the_channel_carries_my_hand(tmp_path: Path) -> None:
+    """"@alice, it is your turn … Press **My hand**": the ping carries that button, since
+    the table message (and its My hand) may be a screen or more above it; pressed, it
+    answers with her panel, her turn on it."""
+    async with world(tmp_path, humans=1, users=1) as w:
+        alice = w.users[0]
+        await w.bot.store.set_user_settings(alice.id, panel="ephemeral")
+        await w.open_table(1, turn_timer=0)
+        await w.start()
+        await w.env.settle()
+        pings = [m for m in w.public_messages()
+                 if f"<@{alice.id}>" in (m.content or "") and "your turn" in m.content]
+        assert pings, [m.content for m in w.public_messages()]
+        button = find(pings[-1], "myhand")
+        assert button is not None and not button.disabled, pings[-1].components
+        panel = (await alice.click(pings[-1], custom_id=button.custom_id)).response
+        assert panel is not None and panel.ephemeral
+        assert find(panel, "pass") is not None or "Your turn" in panel.content, panel.content
