@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from botkit import World, find, world
+from botkit import World, by_panel, find, play_hand, world
 
 from engine.game import Phase
 
@@ -86,3 +86,16 @@ async def test_a_turn_ping_in_the_channel_carries_my_hand(tmp_path: Path) -> Non
         panel = (await alice.click(pings[-1], custom_id=button.custom_id)).response
         assert panel is not None and panel.ephemeral
         assert find(panel, "pass") is not None or "Your turn" in panel.content, panel.content
+
+
+async def test_a_panel_at_the_end_of_a_hand_says_how_the_next_is_dealt(tmp_path: Path) -> None:
+    """The hand is over: the panel says the next one comes with **Ready** (it read "the
+    next one is dealt soon" while the deal waited for that button)."""
+    async with world(tmp_path, humans=1, users=1, hand_pause=30) as w:
+        await w.open_table(1)
+        await w.start()
+        await play_hand(w, by_panel)
+        await w.env.settle()
+        assert (await w.match()).phase is Phase.BETWEEN_HANDS
+        content = w.dm_panel(w.users[0]).content or ""
+        assert "**Ready**" in content and "soon" not in content, content
