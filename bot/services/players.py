@@ -1,7 +1,8 @@
 """Computer players and suggestions, behind small adapter functions.
 
 Everything here sees one seat's `PlayerView` only (docs/architecture.md): computer seats, timeouts,
-``Hint``, ``Suggest``, the Quick plays select and the typed commands' autocomplete.
+``Hint``, ``Suggest``, the Quick plays select, the friend call's first picks and the typed
+commands' autocomplete.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from dataclasses import dataclass
 from engine import hints
 from engine.actions import Action
 from engine.ai import make_player
+from engine.ai.friends import choose_calls
 from engine.cards import Card
+from engine.friends import FriendCall, legal_calls
 from engine.views import PlayerView
 
 __all__ = [
@@ -20,6 +23,7 @@ __all__ = [
     "computer_action",
     "quick_plays",
     "suggest_bury",
+    "suggest_calls",
 ]
 
 
@@ -53,3 +57,12 @@ def quick_plays(view: PlayerView, limit: int = 25) -> list[QuickPlay]:
 def suggest_bury(view: PlayerView) -> tuple[Card, ...]:
     """A sensible bury of the kitty's size (``engine.hints.suggest_bury``)."""
     return tuple(hints.suggest_bury(view))
+
+
+def suggest_calls(view: PlayerView) -> tuple[FriendCall, ...]:
+    """The calls a computer starter would make (``engine.ai.friends.choose_calls``: a top
+    card the starter does not hold, or the copy after those it holds), empty unless the seat
+    is calling."""
+    if not legal_calls(view):
+        return ()
+    return choose_calls(view)

@@ -17,6 +17,7 @@ from bot.core.calls import CallDraft, encode_calls
 from bot.core.errors import UserFacingError
 from bot.i18n import t
 from bot.present.text import call_text, copy_word, suit_text
+from bot.services.players import suggest_calls
 from bot.ui import rows
 from bot.ui.friend_calls import CallChoices, call_choices, suit_of
 from bot.ui.ids import make_id
@@ -42,20 +43,27 @@ class Calling:
     """Friends to call (`engine.deal.DealShape.friends`)."""
     draft: CallDraft
     choices: CallChoices
+    advised: tuple[FriendCall, ...] = ()
+    """The calls the selects pick first (`bot.services.players.suggest_calls`)."""
 
     @classmethod
-    def of(cls, legal: Sequence[FriendCall], wanted: int, draft: CallDraft) -> Calling:
+    def of(cls, legal: Sequence[FriendCall], wanted: int, draft: CallDraft,
+           advised: Sequence[FriendCall] = ()) -> Calling:
         """`draft` among the `legal` calls (a forged draft: ``error.bad_button``)."""
-        return cls(tuple(legal), wanted, draft, call_choices(draft, legal, wanted))
+        return cls(tuple(legal), wanted, draft,
+                   call_choices(draft, legal, wanted, advised), tuple(advised))
 
     def after(self, draft: CallDraft) -> Calling:
         """Another draft among the same legal calls."""
-        return Calling.of(self.legal, self.wanted, draft)
+        return Calling.of(self.legal, self.wanted, draft, self.advised)
 
 
 def calling(view: PlayerView, draft: CallDraft) -> Calling:
-    """`draft` for the starter's `view` (a forged draft: ``error.bad_button``)."""
-    return Calling.of(legal_calls(view), deal_shape(view.public.rules).friends, draft)
+    """`draft` for the starter's `view` (a forged draft: ``error.bad_button``); where it
+    picks nothing, the selects show the calls a computer would make (issue 38: the first
+    legal call, "the 1st A♣", was often a card the starter held: a void call)."""
+    return Calling.of(legal_calls(view), deal_shape(view.public.rules).friends, draft,
+                      suggest_calls(view))
 
 
 def usable_calling(view: PlayerView, draft: CallDraft) -> Calling:

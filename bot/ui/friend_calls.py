@@ -50,19 +50,28 @@ class CallChoices:
     """The `FriendCall` the suit, rank and copy selects name now (None: none left)."""
 
 
-def call_choices(draft: CallDraft, legal: Sequence[FriendCall], wanted: int) -> CallChoices:
-    """The choices of the call selects: among `legal` calls not made yet, the draft's suit
-    (else the first), its rank (else the highest), its copy (else the first)."""
+def call_choices(draft: CallDraft, legal: Sequence[FriendCall], wanted: int,
+                 advised: Sequence[FriendCall] = ()) -> CallChoices:
+    """The choices of the call selects: among `legal` calls not made yet, the draft's suit,
+    rank and copy; where the draft picks none, the first `advised` call not made yet
+    (`bot.services.players.suggest_calls`: not a card the starter holds, whose call would
+    be void), else the first suit, the highest rank, the first copy."""
     made = tuple(parse_calls(draft.calls, legal, wanted))
     left = [c for c in legal if c not in made]
+    advice = next((c for c in advised if c in left), None)
     suits = tuple(dict.fromkeys(suit_of(c) for c in left))
-    suit = draft.suit if draft.suit in suits else (suits[0] if suits else "")
+    suit = draft.suit if draft.suit in suits else \
+        suit_of(advice) if advice is not None else (suits[0] if suits else "")
     in_suit = sorted((c for c in left if suit_of(c) == suit),
                      key=lambda c: (-c.card.rank, c.copy))
+    advice = advice if advice is not None and suit_of(advice) == suit else None
     ranks = tuple(dict.fromkeys(str(c.card.rank) for c in in_suit))
-    rank = draft.rank if draft.rank in ranks else (ranks[0] if ranks else "")
+    rank = draft.rank if draft.rank in ranks else \
+        str(advice.card.rank) if advice is not None else (ranks[0] if ranks else "")
     of_rank = [c for c in in_suit if str(c.card.rank) == rank]
+    advice = advice if advice is not None and str(advice.card.rank) == rank else None
     copies = tuple(c.copy for c in of_rank)
-    copy = draft.copy if draft.copy in copies else (copies[0] if copies else 0)
+    copy = draft.copy if draft.copy in copies else \
+        advice.copy if advice is not None else (copies[0] if copies else 0)
     pick = next((c for c in of_rank if c.copy == copy), None)
     return CallChoices(made, suits, ranks, copies, pick)

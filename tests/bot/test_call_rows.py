@@ -18,7 +18,7 @@ from engine.game import Match, Phase
 from engine.rules import Mode, RuleSet
 from engine.views import PlayerView
 
-DIGEST = "dbf2837161ed148a"
+DIGEST = "d770680cf923391c"  # issue 38 walk: the first pick is the advised call
 URL = "https://discord.com/channels/1/2/3"
 
 

@@ -1,5 +1,7 @@
 """What a new player met on a walk through fresh games (issue 38, "you are the first
-user"), as the bot shows it: a panel put on autopilot stops saying "Your turn"."""
+user"), as the bot shows it: a panel put on autopilot stops saying "Your turn"; a turn
+ping carries My hand; a panel at a hand's end says how the next is dealt; the friend call
+first offers a call that can find a friend."""
 
 from __future__ import annotations
 
@@ -8,7 +10,11 @@ from typing import Any
 
 from botkit import World, by_panel, find, play_hand, world
 
+from bot.core.calls import CallDraft
+from bot.services.players import suggest_calls
+from bot.ui.calling import calling
 from engine.game import Phase
+from tests.ai.test_friends_ai_puzzles import table
 
 
 async def _miss_twice(w: World) -> None:
@@ -99,3 +105,18 @@ async def test_a_panel_at_the_end_of_a_hand_says_how_the_next_is_dealt(tmp_path:
         assert (await w.match()).phase is Phase.BETWEEN_HANDS
         content = w.dm_panel(w.users[0]).content or ""
         assert "**Ready**" in content and "soon" not in content, content
+
+
+def test_the_friend_call_first_offers_a_card_someone_else_holds() -> None:
+    """The call selects' first pick, what a new starter adds with one press: it was the
+    first legal call, "the 1st A♥", also for a starter holding both A♥ (a call their own
+    ace answers: void, F4). Now it is the call a computer starter would make: a copy the
+    starter's own cards cannot be."""
+    hands = ["AH AH AC AC AD AD KH 9H 8C 5D 6S 7S 8S 9S 10S JS QS KS BJ RJ",
+             "", "", "", ""]
+    match = table(hands, "2S", 0, phase=Phase.CALLING)
+    view = match.view_for(0)
+    pick = calling(view, CallDraft()).choices.pick
+    assert pick is not None
+    assert view.hand.count(pick.card) < pick.copy, pick
+    assert pick == suggest_calls(view)[0]
