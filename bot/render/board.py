@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 from PIL import ImageDraw
 
-from bot.render.draw import Box
+from bot.render.draw import Box, rich_width
 from bot.render.labels import Labels
 from bot.render.style import DANGER, FELT_DARK, GOLD, WHITE
 from engine.cards import Card, Rank, Suit
+from engine.declaring import declared_trump
 from engine.game import Phase, Trick
 from engine.rules import FixedTrump
 from engine.trump import Trump
@@ -82,6 +83,27 @@ def shown_trump(view: PublicView) -> Trump | None:
         return view.trump
     suit = None if fixed is FixedTrump.NO_TRUMP else Suit(fixed.value)
     return Trump(view.level or Rank.TWO, suit)
+
+
+def trump_so_far(view: PublicView) -> Trump | None:
+    """While the cards are dealt, the trump the standing declaration would make (the
+    header's "Trump ♥ so far": "Trump not set" read false beside the declared cards)."""
+    standing = view.standing
+    if view.trump is not None or view.phase is not Phase.DECLARING or standing is None:
+        return None
+    return declared_trump(standing.cards, view.level or Rank.TWO)
+
+
+def title_parts(level: str, trumps: Sequence[list[str | Suit]],
+                room: float) -> list[str | Suit]:
+    """The header's "Level 2  ·  Trump ♥ so far": the first of `trumps` (the same words,
+    longest first) that fits `room` px, with a wide separator, else a narrow one."""
+    for words in trumps:
+        for separator in ("  ·  ", " "):
+            parts: list[str | Suit] = [level + separator, *words]
+            if rich_width(parts, 32, bold=True) <= room:
+                return parts
+    return [level + " ", *trumps[-1]]
 
 
 def how_trump_was_set(view: PublicView, seats: Sequence[SeatLabel], labels: Labels) -> str:

@@ -120,8 +120,16 @@ def rich_width(parts: Sequence[str | Suit], size: int, *, bold: bool = False) ->
                for p in parts)
 
 
-def trump_parts(trump: Trump | None, labels: Labels) -> list[str | Suit]:
-    """`Trump ♥` with the suit as a chip, or `No trump`, or `Trump not set`."""
+def trump_parts(trump: Trump | None, labels: Labels, *,
+                so_far: Trump | None = None) -> list[str | Suit]:
+    """`Trump ♥` with the suit as a chip, or `No trump`; with no trump yet, `Trump ♥ so
+    far` for the trump a standing declaration would make (`so_far`), else `Trump not
+    set`."""
+    if trump is None and so_far is not None:
+        if so_far.suit is None:
+            return [labels.no_trump_so_far]
+        before, _, after = labels.trump_so_far.partition("{trump}")
+        return [p for p in (before, so_far.suit, after) if p != ""]
     if trump is None:
         return [labels.trump_not_set]
     if trump.suit is None:

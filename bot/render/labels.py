@@ -40,6 +40,8 @@ class Labels:
     trump: str = "Trump {trump}"  # {trump}: the suit, drawn as a symbol chip
     no_trump: str = "No trump"
     trump_not_set: str = "Trump not set"
+    trump_so_far: str = "Trump {trump} so far"  # while dealing: the standing declaration's
+    no_trump_so_far: str = "No trump so far"  # while dealing: jokers declared
     cards: str = "{count} cards"
     selected: str = "{count} selected"
     bury_hint: str = "Bury {count} · K = from the kitty"  # {count}: the kitty size

@@ -25,6 +25,8 @@ from bot.render.board import (
     plays_shown,
     points_bar,
     shown_trump,
+    title_parts,
+    trump_so_far,
     trump_words,
 )
 from bot.render.draw import (
@@ -432,9 +434,9 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Se
     points_bar(draw, view.opponent_points, (right - max(points_w, 180), 56, right, 64),
                sides.threshold)
     text(draw, (right, 30), points, 28, WHITE, bold=True, anchor="rm")
-    parts = [labels.level.format(rank=str(level)) + "  ·  ", *trump_parts(trump, labels)]
-    if rich_width(parts, 32, bold=True) > right - left - points_w - 16:
-        parts = [labels.level.format(rank=str(level)) + " ", *trump_parts(trump, labels)]
+    parts = title_parts(labels.level.format(rank=str(level)),
+                        (trump_parts(trump, labels, so_far=trump_so_far(view)),
+                         trump_parts(trump, labels)), right - left - points_w - 16)
     rich(draw, (left, 32), parts, 32, WHITE, bold=True, four_colour=four_colour)
     how = trump_words(view, seats, labels)
     text(draw, (left, 84), fit_first(how, 28, right - left), 28, MUTED, anchor="lm")

@@ -14,6 +14,8 @@ from bot.render.board import (
     plays_shown,
     points_bar,
     shown_trump,
+    title_parts,
+    trump_so_far,
     trump_words,
 )
 from bot.render.draw import (
@@ -25,7 +27,6 @@ from bot.render.draw import (
     paste_tiles,
     pill,
     rich,
-    rich_width,
     row_step,
     text,
     text_box,
@@ -264,9 +265,9 @@ def _draw_info(draw: ImageDraw.ImageDraw, view: PublicView, seats: Sequence[Seat
     points_w = width_of(points, DETAIL, bold=True)
     points_bar(draw, view.opponent_points, (right - max(points_w, 180), 56, right, 64))
     text(draw, (right, 30), points, DETAIL, WHITE, bold=True, anchor="rm")
-    parts = [labels.level.format(rank=str(level)) + "  ·  ", *trump_parts(trump, labels)]
-    if rich_width(parts, 32, bold=True) > right - left - points_w - 16:
-        parts = [labels.level.format(rank=str(level)) + " ", *trump_parts(trump, labels)]
+    parts = title_parts(labels.level.format(rank=str(level)),
+                        (trump_parts(trump, labels, so_far=trump_so_far(view)),
+                         trump_parts(trump, labels)), right - left - points_w - 16)
     rich(draw, (left, 32), parts, 32, WHITE, bold=True, four_colour=four_colour)
     teams = (labels.team_a, labels.team_b)
     x = float(right)

@@ -74,3 +74,35 @@ def test_the_result_names_the_next_starter_as_the_text_does(monkeypatch: pytest.
                        seats, labels=labels)
         line = labels.next_starter.format(name=seats[starter].forms[-1])
         assert line in drawn, drawn
+
+
+@pytest.mark.parametrize("locale", SUPPORTED)
+def test_while_dealing_the_header_names_the_trump_declared_so_far(
+        monkeypatch: pytest.MonkeyPatch, locale: str) -> None:
+    """Bot 3 has declared 2♥ 2♥ and the cards are still dealt: the header said "Trump not
+    set" beside the declared cards; it says "Trump ♥ so far" (jokers: "No trump so far"),
+    and "Trump not set" only while nobody has declared."""
+    labels = labels_of(locale)
+    drawn: list[list[object]] = []
+    real = table.rich
+
+    def spy(draw: Any, xy: Any, parts: Any, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(list(parts))
+        return real(draw, xy, parts, *args, **kwargs)
+
+    monkeypatch.setattr(table, "rich", spy)
+    declaring = positions().declaring.public
+    seats = [SeatLabel("Alice"), *(computer(seat, locale, "strong") for seat in (1, 2, 3))]
+    so_far_words = labels.trump_so_far.partition("{trump}")[0].strip()
+    for cards, want in (((Card(Rank.TWO, Suit.HEARTS),) * 2, Suit.HEARTS),
+                        ((Card.parse("RJ"),) * 2, labels.no_trump_so_far),
+                        ((), labels.trump_not_set)):
+        drawn.clear()
+        view = replace(declaring, trump=None, declarations=(Declaration(2, cards),)
+                       if cards else ())
+        render_table(view, seats, labels=labels)
+        header = next(parts for parts in drawn if str(parts[0]).startswith(
+            labels.level.format(rank=str(view.level or Rank.TWO))))
+        assert want in header, header
+        if want is Suit.HEARTS:
+            assert any(so_far_words in str(part) for part in header), header
