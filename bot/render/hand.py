@@ -19,6 +19,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
+from bot.render.board import trump_so_far
 from bot.render.draw import felt, fit, rich, rich_width, text, trump_parts, width_of
 from bot.render.faces import ASPECT, INDEX_H, INDEX_W, KITTY_H, card_face, card_height, index_height
 from bot.render.labels import ENGLISH, Labels
@@ -100,7 +101,8 @@ def hand_png(view: PlayerView, selected: tuple[Card, ...], four_colour: bool,
         kitty.update(view.kitty)
     level = public.level if public.level is not None else Rank.TWO
     image = hand_image(cards, trump=public.trump, level=level, selected=selected, kitty=kitty,
-                       burying=burying, four_colour=four_colour, labels=labels)
+                       burying=burying, four_colour=four_colour, labels=labels,
+                       so_far=trump_so_far(public))
     return to_png(image)
 
 
@@ -235,8 +237,9 @@ def bury_hint(count: int, labels: Labels) -> str:
 def hand_image(cards: Sequence[Card], *, trump: Trump | None, level: Rank,
                selected: Iterable[Card] = (), kitty: Counter[Card] | None = None,
                burying: bool = False, four_colour: bool = True,
-               labels: Labels = ENGLISH) -> Image.Image:
-    """The hand picture as an RGB image (see `render_hand`)."""
+               labels: Labels = ENGLISH, so_far: Trump | None = None) -> Image.Image:
+    """The hand picture as an RGB image (see `render_hand`; `so_far`: while dealing, the
+    trump the standing declaration would make, named in the header)."""
     groups = hand_groups(cards, trump, level)
     order = [card for group in groups for card in group]
     sizes, ties = tuple_groups(groups)
@@ -248,7 +251,8 @@ def hand_image(cards: Sequence[Card], *, trump: Trump | None, level: Rank,
         chosen[card] -= 1
     n_selected = sum(picked)
 
-    title = [labels.level.format(rank=str(level)) + "  ·  ", *trump_parts(trump, labels)]
+    title = [labels.level.format(rank=str(level)) + "  ·  ",
+             *trump_parts(trump, labels, so_far=so_far)]
     # Line 1: level and trump, the counts at the right if they fit; line 2 (when needed):
     # the bury hint, then the counts that did not fit.
     counts = _counts(len(cards), n_selected, labels)

@@ -4,7 +4,8 @@ from bot.render import Labels
 
 ZH = Labels(  # fixed here (not read from the catalog) so that translators never move a golden
     joker_big="大王", joker_small="小王", trump_badge="主", kitty_badge="底", level="级牌 {rank}",
-    trump="主 {trump}", no_trump="无主", trump_not_set="未定主", cards="{count} 张",
+    trump="主 {trump}", no_trump="无主", trump_not_set="未定主", trump_so_far="暂定主 {trump}",
+    no_trump_so_far="暂定无主", cards="{count} 张",
     selected="已选 {count}", bury_hint="扣 {count} 张 · 底 = 底牌", hand_number="第 {number} 局",
     team_a="A 队", team_b="B 队", team_level="{team}：{rank}", computer="电脑", autopilot="托管",
     starter="庄", declarer="庄家方", declared_by="{name} 亮主",
