@@ -351,13 +351,16 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
     must, led = forced_cards(view)
     count = len([v for v in selected if v in by_value])
     my_turn = view.to_move
+    # Clear is pressable when something is picked (issue 38 walk: it looked pressable and
+    # did nothing).
+    clear = rows.button(cid("clear"), t("button.clear", locale), disabled=count == 0)
     if burying:
         kitty_size = deal_shape(public.rules).kitty_size
         buttons = [
             rows.button(cid("suggest"), t("button.suggest", locale)),
             rows.button(cid("bury"), t("button.bury", locale, count=count, total=kitty_size),
                         style=rows.SUCCESS, disabled=count != kitty_size),
-            rows.button(cid("clear"), t("button.clear", locale)),
+            clear,
             rows.button(cid("type"), t("button.type", locale)),
             *link]
     else:
@@ -368,7 +371,7 @@ def panel_view(doc: TableDoc, table_id: int, view: PlayerView, selected: list[st
                                        locale, count=count),
                         style=rows.SECONDARY if illegal else rows.SUCCESS,
                         disabled=not my_turn or count == 0 or illegal),
-            rows.button(cid("clear"), t("button.clear", locale)),
+            clear,
             rows.button(cid("hint"), t("button.hint", locale), disabled=not my_turn),
             rows.button(cid("type"), t("button.type", locale), disabled=not my_turn),
             # Take back in the link's place, there all hand long (disabled when there is

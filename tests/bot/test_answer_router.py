@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from botkit import reply_texts
-from test_publish_pictures import alice_to_play, panel_item
+from test_publish_pictures import alice_to_play, panel_item, pick_first
 
 from bot.core.errors import UserFacingError
 from bot.i18n import t
@@ -83,6 +83,7 @@ async def test_a_refusal_after_the_late_deferral_follows_it_up_once(tmp_path: Pa
             raise UserFacingError("error.no_match")
 
         router._verbs["clear"] = replace(verb, handler=refused)
+        await pick_first(w, alice)  # Clear is pressable with a card picked
         panel = w.dm_panel(alice)
         item = panel_item(w, alice, "clear")
         mark = len(w.env.http_requests)
@@ -108,6 +109,7 @@ async def test_a_quick_refusal_is_acknowledged_first(tmp_path: Path) -> None:
             raise UserFacingError("error.no_match")
 
         router._verbs["clear"] = replace(router._verbs["clear"], handler=refused)
+        await pick_first(w, alice)  # Clear is pressable with a card picked
         panel = w.dm_panel(alice)
         item = panel_item(w, alice, "clear")
         mark = len(w.env.http_requests)

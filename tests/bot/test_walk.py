@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from botkit import World, by_panel, find, play_hand, world
+from botkit import World, assert_ok, by_panel, find, play_hand, world
 
 from bot.core.calls import CallDraft
 from bot.services.players import suggest_calls
@@ -120,3 +120,28 @@ def test_the_friend_call_first_offers_a_card_someone_else_holds() -> None:
     assert pick is not None
     assert view.hand.count(pick.card) < pick.copy, pick
     assert pick == suggest_calls(view)[0]
+
+
+async def test_clear_is_pressable_only_with_cards_picked(tmp_path: Path) -> None:
+    """**Clear** looked pressable with nothing picked (and did nothing): it is disabled
+    until a card is picked, then clears the pick."""
+    async with world(tmp_path, humans=1, users=1) as w:
+        alice = w.users[0]
+        await w.open_table(1, turn_timer=0)
+        await w.start()
+        for _ in range(60):
+            match = await w.match()
+            if match.phase is Phase.PLAYING and match.public_view().turn == 0:
+                break
+            await by_panel(w, 0)
+        panel = w.dm_panel(alice)
+        clear, quick = find(panel, "clear"), find(panel, "quick")
+        assert clear is not None and clear.disabled, panel.content
+        assert_ok(await alice.user.select(panel, [quick.options[0].value],
+                                          custom_id=quick.custom_id))
+        panel = w.dm_panel(alice)
+        clear = find(panel, "clear")
+        assert clear is not None and not clear.disabled, panel.content
+        assert_ok(await alice.user.click(panel, custom_id=clear.custom_id))
+        panel = w.dm_panel(alice)
+        assert find(panel, "clear").disabled and "Nothing selected" in panel.content
