@@ -160,9 +160,12 @@ class Page:
 
 
 def table_message_id(state: dict[str, Any]) -> str:
+    """The newest table message (My hand and Last trick: a turn ping has My hand only)."""
+    def labels(mid: str) -> set[str]:
+        return {str(c.get("label")) for row in state["messages"][mid]["components"]
+                for c in row.get("components", [])}
     return next(mid for mid in reversed(list(state["messages"]))
-                if any(c.get("label") == "My hand" for row in state["messages"][mid]["components"]
-                       for c in row.get("components", [])))
+                if {"My hand", "Last trick"} <= labels(mid))
 
 
 async def oracle(session: LocalSession) -> tuple[TableDoc, Match]:

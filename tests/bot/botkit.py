@@ -143,8 +143,8 @@ class World:
     # ---- what users see ------------------------------------------------------------------
 
     def table_message(self) -> discord.Message:
-        for message in reversed(self.channel.history()):
-            if find(message, "myhand") or find(message, "join"):
+        for message in reversed(self.channel.history()):  # (a turn ping has My hand only)
+            if (find(message, "myhand") and find(message, "last")) or find(message, "join"):
                 return message
         raise AssertionError("no table message in the channel")
 
