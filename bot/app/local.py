@@ -526,8 +526,11 @@ PAGE_STYLE = """
 /* The picture drawn before stays until the new one is decoded (PAGE_SCRIPT), drawn as it
    was (its own size, within the message). */
 img.attachment-image.tractor-loading { display: none; }
-/* Room below the messages, so the hand panel can stay where it was read when what is
-   below it gets shorter (PAGE_SCRIPT). */
+/* The hand panel holds still (PAGE_SCRIPT): the browser's own scroll anchoring would
+   move the messages as if the reader had scrolled; the page keeps its own anchor. And
+   room below the messages, so the panel can stay where it was read when what is below
+   it gets shorter. */
+#channel-timeline { overflow-anchor: none; }
 #channel-message-list::after { content: ""; display: block; height: var(--tractor-room, 0); }
 /* On a touch screen the picture's download button sits below it, not over its corner
    (the score and the card count are drawn there). */
@@ -535,8 +538,11 @@ img.attachment-image.tractor-loading { display: none; }
   .attachment-media-actions { position: static; width: fit-content; margin: 4px 0 0 auto; }
 }
 /* A new message's picture is an empty box of its size until it is decoded: never the
-   broken-image icon and the file name (issue 38 item 2). */
-.media-lightbox-trigger:disabled > img.attachment-image:not(.tractor-stand-in) {
+   broken-image icon and the file name (issue 38 item 2); nor is a picture whose file
+   went with an edit of its message before the page fetched it (the next publication
+   brings the new one) when there is no picture before it to keep (PAGE_SCRIPT). */
+.media-lightbox-trigger:disabled > img.attachment-image:not(.tractor-stand-in),
+.attachment-media > .media-unavailable {
   visibility: hidden;
 }
 """
@@ -547,7 +553,7 @@ PAGE_SCRIPT = """
    edit, a select opening) gets new pictures whose files load afterwards; until a new
    picture is decoded, the one drawn before stays in its place, at the new one's size. */
 {
-  const PICTURE = "img.attachment-image";
+  const PICTURE = "img.attachment-image", UNAVAILABLE = ".media-unavailable";
   const shown = (img) => img.complete && img.naturalWidth > 0 && Boolean(img.getAttribute("src"));
   const best = (trigger) => {
     const pictures = [...trigger.querySelectorAll(PICTURE)].filter(shown);
@@ -562,9 +568,10 @@ PAGE_SCRIPT = """
       standIn = before;
       standIn.classList.remove("tractor-loading", "tractor-first");
       standIn.classList.add("tractor-stand-in");
-      if (width && height) {
+      if (width && height) {  // the new picture's box, the old one drawn within it
         standIn.setAttribute("width", width);
         standIn.setAttribute("height", height);
+        standIn.style.aspectRatio = `${width} / ${height}`;
       }
       fresh.classList.add("tractor-loading");
       fresh.before(standIn);
@@ -596,18 +603,19 @@ PAGE_SCRIPT = """
     for (const record of records) {
       for (const node of record.addedNodes) {
         if (!(node instanceof Element) || !node.isConnected) continue;
-        if (node.matches(".media-unavailable") && taken.has(message(record.target))) {
-          // a picture superseded before it loaded: the one before stays until the next
+        // a picture superseded before it loaded (or whose file went with the message's
+        // edit): the one before stays until the next
+        const gone = node.matches(UNAVAILABLE) ? [node] : [...node.querySelectorAll(UNAVAILABLE)];
+        for (const unavailable of taken.has(message(record.target)) ? gone : []) {
           const standIn = before.get(message(record.target))?.shift();
-          if (standIn) {
-            const held = document.createElement("span");
-            held.className = "tractor-held";
-            held.append(standIn);
-            node.before(held);
-            node.hidden = true;
-          }
-          continue;
+          if (!standIn) continue;
+          const held = document.createElement("span");
+          held.className = "tractor-held";
+          held.append(standIn);
+          unavailable.before(held);
+          unavailable.hidden = true;
         }
+        if (node.matches(UNAVAILABLE)) continue;
         for (const trigger of triggers(node)) {
           const fresh = [...trigger.querySelectorAll(PICTURE)].find((img) =>
             !img.classList.contains("tractor-stand-in"));
