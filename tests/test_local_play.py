@@ -537,6 +537,7 @@ async def test_the_page_holds_still_while_the_computers_play(tmp_path: Path) -> 
             corner = await corner_free(browser, session.url)
         finally:
             await browser.close()
+    print(*(result.line() for result in watched), sep="\n")  # the figures, with pytest -s
     for result in watched:
         assert result.moves >= 9 and result.frames > 0, result.line()
         assert result.still, result.line()
