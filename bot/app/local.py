@@ -40,8 +40,9 @@ tests/test_local_play.py: ``Env._advancing`` and ``Env._real_advance_task`` (the
 switch), ``Env._bot_scope`` (the bot's own calls, `LocalSession.as_bot`),
 ``Backend.advance_clock``, ``Backend.add_member_role`` and ``Backend.bot_user``
 before the bot logs in, and the
-preview's ``_action``, ``_publish``, ``_pages`` and ``_closed`` (see `_PageActions`), and
-its server's ``_static`` (the stylesheet, `_steady_pictures`).
+preview's ``_action``, ``_publish``, ``_page_payload``, ``_pages``, ``_blobs`` and
+``_closed`` (see `_PageActions`), and its server's ``_static`` (the stylesheet and the
+script, `_steady_pictures`).
 """
 
 from __future__ import annotations
@@ -761,7 +762,9 @@ def _steady_pictures(preview: Any) -> None:
     broken-image line, 0.1-14 s), so the page jumped by the picture's height at each move;
     `PAGE_SCRIPT` keeps the picture drawn before in its place until the new one is
     decoded. And on a touch screen the picture's download button covered its top right
-    corner (the score, the card count): `PAGE_STYLE` puts it below.
+    corner (the score, the card count): `PAGE_STYLE` puts it below. Issue 38 item 1: the
+    hand panel's rows hold still while the computers play (`PAGE_SCRIPT` keeps the
+    first row in view where the reader saw it; only the reader's scrolling moves it).
 
     SimCord has no setting for the page's style or script, so this wraps
     ``PreviewServer._static`` (pinned SimCord 3.2.1) on this one preview before it starts
