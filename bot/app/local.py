@@ -51,6 +51,7 @@ import argparse
 import asyncio
 import contextlib
 import hashlib
+import io
 import json
 import logging
 import os
@@ -512,12 +513,15 @@ def _sized(preview: Any, page: Any, snapshot: Mapping[str, Any]) -> None:
 
 
 def png_size(data: bytes) -> tuple[int, int] | None:
-    """The width and height a PNG file says it has (its IHDR chunk), or None when
-    `data` is not a PNG."""
-    if len(data) < 24 or data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+    """The width and height a picture file says it has (Pillow reads its header only),
+    or None when `data` is no picture."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            return image.size
+    except (UnidentifiedImageError, OSError, ValueError):
         return None
-    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    return (width, height) if width and height else None
 
 
 PAGE_STYLE = """
