@@ -177,6 +177,7 @@ def _cards_in(text: str) -> Cards:
 
 
 def opt_int(value: Any) -> int | None:
+    """``int(value)``, keeping None (a stored id or seat that may be absent)."""
     return None if value is None else int(value)
 
 

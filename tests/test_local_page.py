@@ -3,9 +3,9 @@ tools/page_dropdown.py drives it): what `PAGE_STYLE` and `PAGE_SCRIPT` (bot/app/
 change in what a player sees. Skipped without Playwright or Chromium.
 
 - Issue 38 item 2: a picture of a new message still loading is an empty box (no
-  broken-image icon, no file name). Its final size is not known to the page until its
-  file comes (SimCord sizes a picture when it serves its file to that page), so the box
-  is only as big as the file name's line until then.
+  broken-image icon, no file name), of its final size (local play gives the page each
+  picture's size with the message: tests/test_local_play.py's hold-still test checks
+  that no box changes as its picture loads).
 - Issue 38 item 9 (the friend call): a select the bot sent back changed shows the bot's
   choice, not the one picked before in its place."""
 
@@ -72,8 +72,13 @@ async def loading_pictures(browser: Any, url: str) -> list[dict[str, Any]]:
     await page.route(ASSETS, hold)
     await page.goto(url)
     await asyncio.wait_for(asked.wait(), WAIT / 1000)
-    await page.locator(PICTURE).first.wait_for(state="attached", timeout=WAIT)
-    loading: list[dict[str, Any]] = await page.evaluate(LOADING, PICTURE)
+    # One read in the page: its messages may be drawn again between two reads (a redraw
+    # takes every picture out and puts new ones in), so waiting for one picture and then
+    # reading them all could read none (seen under load).
+    drawn = await page.wait_for_function(f"""(selector) => {{
+      const pictures = ({LOADING})(selector);
+      return pictures.length ? pictures : null; }}""", arg=PICTURE, timeout=WAIT)
+    loading: list[dict[str, Any]] = await drawn.json_value()
     released.set()
     await page.wait_for_function("""(selector) => [...document.querySelectorAll(selector)]
       .every((img) => img.getAttribute('src') && img.complete && img.naturalWidth > 0

@@ -10,9 +10,10 @@ bottom as a player reading the newest message would, clicks the first select and
 size; exit status 0 when the list stayed open at every size, 1 otherwise, 2 when there is
 no browser to drive.
 
-Issue 38 items 1 and 2 (`watch`, `corner_free`): while the computers play, no picture of
-the page is blank, the hand panel does not move by a picture's height, and on a touch
-screen the pictures' download button is not drawn over their corner.
+Issue 38 items 1 and 2 (`watch`, `corner_free`): while the computers play, the hand panel
+does not move, no picture of the page is blank or gone or changes its box as it loads, the
+page is laid out at the window's width, and on a touch screen the pictures' download
+button is not drawn over their corner.
 
 Needs Playwright (``pip install playwright``, not a dependency of the project) and a
 Chromium (``/usr/bin/chromium`` by default, ``--chromium PATH``); ``--shots DIR`` keeps a
@@ -29,7 +30,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -174,44 +175,110 @@ if __name__ == "__main__":
 # ---- issue 38 items 1 and 2: the panel holds still, pictures never blank out -------------
 
 SAMPLE = """() => {
-  const timeline = document.querySelector('#channel-timeline');
-  const box = timeline.getBoundingClientRect();
-  const visible = (e) => { const r = e.getBoundingClientRect();
-    return r.bottom > box.top && r.top < box.bottom && getComputedStyle(e).display !== 'none'; };
-  const blank = [...timeline.querySelectorAll('img.attachment-image:not(.tractor-first)')]
-    .filter((img) =>
-    visible(img) && !(img.complete && img.naturalWidth > 0 && img.getAttribute('src'))).length
-    + [...timeline.querySelectorAll('.media-unavailable')].filter(visible).length;
-  const panels = [...timeline.querySelectorAll('article[data-message-id]')]
-    .filter((a) => a.querySelector('.preview-select'));
-  const panel = panels[panels.length - 1];
+  /* Whether the newest hand panel shows Quick plays (the cards are being played), and
+     whether it is off (waiting for the others). */
+  const panel = [...document.querySelectorAll('#channel-timeline article[data-message-id]')]
+    .filter((a) => a.querySelector('.preview-select')).pop();
   const select = panel?.querySelector('.preview-select');
-  const quick = Boolean(select) && /Quick plays/.test(select.textContent);
-  const off = quick && Boolean(select.querySelector('.select-trigger:disabled'));
-  return {blank, top: select ? Math.round(select.getBoundingClientRect().top) : null,
-          waiting: off, playing: quick,
-          panel: panel ? panel.dataset.messageId : null};
+  const playing = Boolean(select) && /Quick plays/.test(select.textContent);
+  return {playing, waiting: playing && Boolean(select.querySelector('.select-trigger:disabled'))};
+}"""
+
+
+WATCHER = """() => {
+  /* Every frame: the hand panel's first select while it waits for the others (its top),
+     pictures blank or gone, and picture slots whose box changed when their file came. */
+  const timeline = document.querySelector('#channel-timeline');
+  const seen = window.__tractorWatch = {frames: 0, blank: 0, gone: 0, resized: 0, moved: 0,
+                                        wide: 0, stretch: null};
+  const boxes = new WeakMap();  // a picture's slot -> its height while it loaded
+  const had = new Set();        // messages that showed a picture
+  const visible = (e) => {
+    const r = e.getBoundingClientRect(), box = timeline.getBoundingClientRect();
+    const style = getComputedStyle(e);
+    return r.bottom > box.top && r.top < box.bottom && style.display !== 'none'
+      && style.visibility !== 'hidden'; };
+  const frame = () => {
+    seen.frames += 1;
+    seen.blank += [...timeline.querySelectorAll(
+      'img.attachment-image:not(.tractor-first):not(.tractor-loading)')].some((img) =>
+      visible(img) && !(img.complete && img.naturalWidth > 0 && img.getAttribute('src')))
+      || [...timeline.querySelectorAll('.media-unavailable')].some(visible);
+    const articles = [...timeline.querySelectorAll('article[data-message-id]')];
+    let gone = false;
+    for (const article of articles) {
+      const id = article.dataset.messageId;
+      if (article.querySelector('.attachment-inline')) had.add(id);
+      else if (had.has(id)) gone = true;
+    }
+    seen.gone += gone;
+    for (const slot of timeline.querySelectorAll('.media-lightbox-trigger')) {
+      const height = Math.round(slot.getBoundingClientRect().height);
+      if (slot.disabled) { if (!boxes.has(slot)) boxes.set(slot, height); }
+      else if (boxes.has(slot)) {
+        if (Math.abs(boxes.get(slot) - height) > 1) seen.resized += 1;
+        boxes.delete(slot);
+      }
+    }
+    seen.wide += timeline.scrollWidth > timeline.clientWidth + 1;
+    const panel = articles.filter((a) => a.querySelector('.preview-select')).pop();
+    const select = panel?.querySelector('.preview-select');
+    const waiting = Boolean(select) && /Quick plays/.test(select.textContent)
+      && Boolean(select.querySelector('.select-trigger:disabled'));
+    if (waiting) {
+      const top = select.getBoundingClientRect().top;
+      const stretch = seen.stretch;
+      if (stretch && stretch.panel === panel.dataset.messageId) {
+        stretch.low = Math.min(stretch.low, top); stretch.high = Math.max(stretch.high, top);
+        seen.moved = Math.max(seen.moved, Math.round(stretch.high - stretch.low));
+      } else {
+        seen.stretch = {panel: panel.dataset.messageId, low: top, high: top};
+      }
+    } else {
+      seen.stretch = null;
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
 }"""
 
 
 @dataclass(frozen=True, slots=True)
 class Watched:
-    """What the page did while the computers played, at one window size: samples with a
-    picture blank (no picture, or "unavailable"), and how far the hand panel's first
-    select moved within a stretch of waiting for the others (px): at once (`jump`, between
-    two samples 50 ms apart: a picture reloading) and in all (`moved`: lines of text come
-    and go above it too)."""
+    """What the page did while the computers played, at one window width, every frame:
+    frames with a picture blank (no picture, or "unavailable") or a message's picture
+    gone, picture slots whose box changed when their file came (`resized`), frames laid
+    out wider than the window (`wide`), and how far the hand panel's first select moved
+    (px, its highest top less its lowest) within a stretch of waiting for the others, over
+    `moves` computer moves."""
 
     width: int
-    samples: int
+    moves: int
+    frames: int
     blank: int
+    gone: int
+    resized: int
+    wide: int
     moved: int
-    jump: int
 
     def line(self) -> str:
-        return (f"{self.width} px: {self.samples} samples, {self.blank} with a blank picture, "
-                f"the panel's first select moved {self.moved} px while the others played, "
-                f"{self.jump} px at once at most")
+        return (f"{self.width} px: {self.moves} computer moves, {self.frames} frames; the "
+                f"panel's first select moved {self.moved} px while the others played; frames "
+                f"with a blank picture {self.blank}, with a picture gone {self.gone}, laid "
+                f"out wider than the window {self.wide}; pictures whose box changed as "
+                f"they loaded {self.resized}")
+
+    @property
+    def still(self) -> bool:
+        """The panel held still and every picture kept its box, whole."""
+        return self.moved <= STILL and not (self.blank or self.gone or self.resized
+                                            or self.wide)
+
+
+STILL = 2
+"""How far (px) the panel may move while the computers play: rounding, not a line."""
+STALLED = 120.0
+"""A game in which no computer moves for this long has stopped (`watch` gives up)."""
 
 
 async def _to_the_play(page: Any, timeout: float) -> None:
@@ -241,40 +308,35 @@ async def _play_quick(page: Any) -> None:
             timeout=2000)
 
 
-async def watch(browser: Any, url: str, width: int, height: int, *, seconds: float = 12.0,
+async def watch(browser: Any, url: str, width: int, height: int,
+                moves: Callable[[], Awaitable[int]], *, count: int = 9,
                 shots: Path | None = None) -> Watched:
-    """Open the page, play to the hand panel's selects, then for `seconds` sample it every
-    50 ms (playing a Quick play whenever it is this seat's turn)."""
+    """Open the page, play to the hand panel's selects, then watch it every frame
+    (`WATCHER`) until the computers have made `count` more moves (`moves` counts them, as
+    the table has them), playing a Quick play whenever it is this seat's turn."""
     page = await browser.new_page(viewport={"width": width, "height": height})
     try:
         await page.goto(url)
         await _to_the_play(page, 120.0)
-        await asyncio.sleep(1.0)  # the first pictures are in
+        await page.evaluate(WATCHER)
         loop = asyncio.get_running_loop()
-        end = loop.time() + seconds
-        samples = blank = moved = jump = 0
-        stretch: list[int] = []
-        panel = None
-        while loop.time() < end:
+        start = await moves()
+        made, since = 0, loop.time()
+        while made < count:
             got = await page.evaluate(SAMPLE)
-            samples += 1
-            blank += got["blank"] > 0
-            if got["panel"] != panel:  # another panel (a new hand's, a fresh My hand)
-                panel, stretch = got["panel"], []
-            if got["waiting"] and got["top"] is not None:
-                stretch.append(got["top"])
-                moved = max(moved, max(stretch) - min(stretch))
-                if len(stretch) > 1:
-                    jump = max(jump, abs(stretch[-1] - stretch[-2]))
-            elif got["playing"]:  # this seat's turn
-                stretch = []
+            if got["playing"] and not got["waiting"]:  # this seat's turn
                 await _play_quick(page)
-            else:  # the panel being answered, or the hand over
-                stretch = []
             await asyncio.sleep(0.05)
+            now = await moves() - start
+            if now != made:
+                made, since = now, loop.time()
+            elif loop.time() - since > STALLED:
+                raise TimeoutError(f"no computer move for {STALLED:.0f} s")
+        seen = await page.evaluate("window.__tractorWatch")
         if shots is not None:
             await page.screenshot(path=str(shots / f"{width}x{height}-watched.png"))
-        return Watched(width, samples, blank, moved, jump)
+        return Watched(width, made, *(int(seen[key]) for key in (
+            "frames", "blank", "gone", "resized", "wide", "moved")))
     finally:
         await page.close()
 

@@ -40,8 +40,9 @@ tests/test_local_play.py: ``Env._advancing`` and ``Env._real_advance_task`` (the
 switch), ``Env._bot_scope`` (the bot's own calls, `LocalSession.as_bot`),
 ``Backend.advance_clock``, ``Backend.add_member_role`` and ``Backend.bot_user``
 before the bot logs in, and the
-preview's ``_action``, ``_publish``, ``_pages`` and ``_closed`` (see `_PageActions`), and
-its server's ``_static`` (the stylesheet, `_steady_pictures`).
+preview's ``_action``, ``_publish``, ``_page_payload``, ``_pages``, ``_blobs`` and
+``_closed`` (see `_PageActions`), and its server's ``_static`` (the stylesheet and the
+script, `_steady_pictures`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ import argparse
 import asyncio
 import contextlib
 import hashlib
+import io
 import json
 import logging
 import os
@@ -383,10 +385,13 @@ class _PageActions:
       action is brought to the current revision when what it acts on is unchanged since
       the publication the browser saw: the clicked message's components, custom ids
       included, are the same (then the same control gets the same custom id, as on
-      Discord); commands, autocomplete and modals do not depend on the page at all.
+      Discord); commands, autocomplete and modals do not depend on the page at all, nor
+      does the page telling its size (``configure_presentation``: refused as stale while
+      the computers played, a phone's page stayed laid out 1100 px wide).
     """
 
-    _REVISION_FREE = frozenset({"run_command", "autocomplete_command", "modal_submit"})
+    _REVISION_FREE = frozenset({"run_command", "autocomplete_command", "modal_submit",
+                                "configure_presentation"})
     _ON_A_MESSAGE = frozenset({"click", "select"})
     _KEEP = 32  # publications remembered per page
 
@@ -396,8 +401,10 @@ class _PageActions:
         self.seen: dict[str, dict[int, dict[str, str]]] = {}
         self._publish = self.preview._publish
         self._action = self.preview._action
+        self._payload = self.preview._page_payload
         self.preview._publish = self.publish
         self.preview._action = self.action
+        self.preview._page_payload = self.payload
 
     def components(self, message_id: str | int) -> str:
         """The components of a message in #tractor, as SimCord resolves controls on them."""
@@ -418,6 +425,23 @@ class _PageActions:
             del seen[revision]
         for closed in self.seen.keys() - self.preview._pages.keys() - {page.id}:
             del self.seen[closed]
+
+    def payload(self, page: Any) -> dict[str, Any]:
+        """What the page is sent of its publication: SimCord's, with every picture whole.
+
+        SimCord checks a publication again when the page fetches it, and leaves out an
+        attachment the message no longer has. A computer player's move edits the table
+        message (a new picture) while the page fetches the publication before it, so the
+        page drew the table with no picture at all, ~300-600 px shorter, until the next
+        publication (issue 38 items 1 and 2). The attachment is kept: its file is refused
+        all the same, and the page keeps the picture it drew before in its place
+        (`PAGE_SCRIPT`) until the next publication, a moment later. Every picture is
+        given its size (`_sized`)."""
+        payload: dict[str, Any] = self._payload(page)
+        if page.pinned_snapshot is None:
+            _kept_attachments(page, payload)
+        _sized(self.preview, page, payload)
+        return payload
 
     def current(self, context_id: Any, body: Any) -> Any:
         """`body`, brought to the page's current revision when that changes nothing."""
@@ -442,6 +466,64 @@ class _PageActions:
         )
 
 
+def _kept_attachments(page: Any, payload: dict[str, Any]) -> None:
+    """Put back in `payload` the attachments (and their assets' records) of its
+    messages that SimCord left out since `page`'s publication (`_PageActions.payload`)."""
+    published = page.snapshot.get("messages") if isinstance(page.snapshot, Mapping) else None
+    messages, assets = payload.get("messages"), payload.get("assets")
+    if not (isinstance(published, Mapping) and isinstance(messages, dict)
+            and isinstance(assets, dict)):
+        return
+    for identity, message in messages.items():
+        before = published.get(identity)
+        if not isinstance(before, Mapping) or not isinstance(message, dict):
+            continue
+        attachments = list(before.get("attachments") or ())
+        if len(attachments) == len(message.get("attachments") or ()):
+            continue
+        message["attachments"] = json.loads(json.dumps(attachments))
+        for attachment in attachments:
+            record = page.assets.get(attachment.get("asset_id"))
+            if record is not None and record.id not in assets:
+                assets[record.id] = {key: value for key, value in record.to_wire().items()
+                                     if key != "diagnostic"}
+
+
+def _sized(preview: Any, page: Any, snapshot: Mapping[str, Any]) -> None:
+    """Give every picture of a publication its size (issue 38 item 2).
+
+    SimCord 3.2.1 tells the page a picture's size (``displayWidth``/``displayHeight`` of
+    its asset) only once that page has fetched and checked its file, so a new picture
+    has no box of its own until it arrives, and everything below it moves by its height
+    then. Discord sends an attachment's width and height with the message; here they
+    are read from the stored file's PNG header (``Preview._blobs`` through the page's
+    asset record's digest), so every picture has its final box from its first frame.
+    The page checks the size it was given against the decoded picture."""
+    assets = snapshot.get("assets")
+    if not isinstance(assets, dict):
+        return
+    for asset_id, item in assets.items():
+        if not isinstance(item, dict) or "displayWidth" in item or not item.get("available"):
+            continue
+        record = page.assets.get(asset_id)
+        blob = preview._blobs.get(record.digest) if record is not None and record.digest else None
+        size = png_size(blob.data) if blob is not None else None
+        if size is not None:
+            item["displayWidth"], item["displayHeight"] = size
+
+
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """The width and height a picture file says it has (Pillow reads its header only),
+    or None when `data` is no picture."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            return image.size
+    except (UnidentifiedImageError, OSError, ValueError):
+        return None
+
+
 PAGE_STYLE = """
 /* Tractor local play (bot/app/local.py, _steady_pictures): a picture drawn again keeps
    its size while it loads, as SimCord knows it (the width and height attributes). */
@@ -449,15 +531,23 @@ PAGE_STYLE = """
 /* The picture drawn before stays until the new one is decoded (PAGE_SCRIPT), drawn as it
    was (its own size, within the message). */
 img.attachment-image.tractor-loading { display: none; }
-.media-lightbox-trigger:disabled > img.attachment-image.tractor-stand-in { width: auto; }
+/* The hand panel holds still (PAGE_SCRIPT): the browser's own scroll anchoring would
+   move the messages as if the reader had scrolled; the page keeps its own anchor. And
+   room below the messages, so the panel can stay where it was read when what is below
+   it gets shorter. */
+#channel-timeline { overflow-anchor: none; }
+#channel-message-list::after { content: ""; display: block; height: var(--tractor-room, 0); }
 /* On a touch screen the picture's download button sits below it, not over its corner
    (the score and the card count are drawn there). */
 @media (hover: none) {
   .attachment-media-actions { position: static; width: fit-content; margin: 4px 0 0 auto; }
 }
 /* A new message's picture is an empty box of its size until it is decoded: never the
-   broken-image icon and the file name (issue 38 item 2). */
-.media-lightbox-trigger:disabled > img.attachment-image:not(.tractor-stand-in) {
+   broken-image icon and the file name (issue 38 item 2); nor is a picture whose file
+   went with an edit of its message before the page fetched it (the next publication
+   brings the new one) when there is no picture before it to keep (PAGE_SCRIPT). */
+.media-lightbox-trigger:disabled > img.attachment-image:not(.tractor-stand-in),
+.attachment-media > .media-unavailable {
   visibility: hidden;
 }
 """
@@ -468,7 +558,7 @@ PAGE_SCRIPT = """
    edit, a select opening) gets new pictures whose files load afterwards; until a new
    picture is decoded, the one drawn before stays in its place, at the new one's size. */
 {
-  const PICTURE = "img.attachment-image";
+  const PICTURE = "img.attachment-image", UNAVAILABLE = ".media-unavailable";
   const shown = (img) => img.complete && img.naturalWidth > 0 && Boolean(img.getAttribute("src"));
   const best = (trigger) => {
     const pictures = [...trigger.querySelectorAll(PICTURE)].filter(shown);
@@ -481,10 +571,12 @@ PAGE_SCRIPT = """
     let standIn = null;
     if (before) {
       standIn = before;
+      standIn.classList.remove("tractor-loading", "tractor-first");
       standIn.classList.add("tractor-stand-in");
-      if (width && height) {
+      if (width && height) {  // the new picture's box, the old one drawn within it
         standIn.setAttribute("width", width);
         standIn.setAttribute("height", height);
+        standIn.style.aspectRatio = `${width} / ${height}`;
       }
       fresh.classList.add("tractor-loading");
       fresh.before(standIn);
@@ -516,18 +608,19 @@ PAGE_SCRIPT = """
     for (const record of records) {
       for (const node of record.addedNodes) {
         if (!(node instanceof Element) || !node.isConnected) continue;
-        if (node.matches(".media-unavailable") && taken.has(message(record.target))) {
-          // a picture superseded before it loaded: the one before stays until the next
+        // a picture superseded before it loaded (or whose file went with the message's
+        // edit): the one before stays until the next
+        const gone = node.matches(UNAVAILABLE) ? [node] : [...node.querySelectorAll(UNAVAILABLE)];
+        for (const unavailable of taken.has(message(record.target)) ? gone : []) {
           const standIn = before.get(message(record.target))?.shift();
-          if (standIn) {
-            const held = document.createElement("span");
-            held.className = "tractor-held";
-            held.append(standIn);
-            node.before(held);
-            node.hidden = true;
-          }
-          continue;
+          if (!standIn) continue;
+          const held = document.createElement("span");
+          held.className = "tractor-held";
+          held.append(standIn);
+          unavailable.before(held);
+          unavailable.hidden = true;
         }
+        if (node.matches(UNAVAILABLE)) continue;
         for (const trigger of triggers(node)) {
           const fresh = [...trigger.querySelectorAll(PICTURE)].find((img) =>
             !img.classList.contains("tractor-stand-in"));
@@ -539,6 +632,80 @@ PAGE_SCRIPT = """
       }
     }
   }).observe(document, { childList: true, subtree: true });
+}
+/* The hand panel holds still while the computers play (issue 38 item 1). Their moves
+   redraw the table message and the panel, whose lines of text come and go (the trick so
+   far, whose turn it is), so the page's rows moved a line at a time. The page keeps the
+   top of the first message in view where it was (its own scroll intent); here the first
+   row of components of the newest message that is in view is kept where the reader saw
+   it. A scroll that moves the messages without a change of layout is the reader's (a
+   wheel, a finger, a click scrolling its control into view): it picks the row anew and
+   is never undone. A change of layout (the row moved within the messages) or a scroll
+   the page's own script makes puts the row back. */
+{
+  const view = ui.timeline, list = ui.messageList;
+  const native = Object.getOwnPropertyDescriptor(Element.prototype, "scrollTop");
+  const scrolled = () => native.get.call(view);
+  const newest = () => {
+    const article = list.querySelector("article[data-message-id]:last-of-type");
+    return article?.querySelector(".preview-select") ? article : null;
+  };
+  const rows = (article) => [...article.querySelectorAll(".component-row")];
+  const where = (row) => {
+    const top = row.getBoundingClientRect().top - view.getBoundingClientRect().top;
+    return { view: top, at: top + scrolled() };
+  };
+  let pin = null;  // {id, index, view: px below the timeline's top, at: px in the messages}
+  let room = 0;    // px of room kept below the messages
+  const setRoom = (px) => {
+    room = Math.max(0, Math.ceil(px));
+    list.style.setProperty("--tractor-room", `${room}px`);
+  };
+  const capture = () => {
+    pin = null;
+    const article = newest();
+    if (!article) return;
+    const all = rows(article), height = view.clientHeight;
+    const index = all.findIndex((row) => {
+      const top = where(row).view;
+      return top >= 0 && top < height;
+    });
+    if (index >= 0) pin = { id: article.dataset.messageId, index, ...where(all[index]) };
+  };
+  const pinned = () => {
+    const article = pin ? newest() : null;
+    return article && article.dataset.messageId === pin.id ? rows(article)[pin.index] || null
+      : null;
+  };
+  const hold = () => {
+    const row = pinned();
+    if (!row) return capture();
+    const now = where(row), by = now.view - pin.view;
+    pin.at = now.at;
+    if (Math.abs(by) < 0.5) return;
+    const most = view.scrollHeight - view.clientHeight;
+    if (scrolled() + by > most) setRoom(room + scrolled() + by - most);
+    native.set.call(view, scrolled() + by);
+  };
+  const check = () => {
+    const row = pinned();
+    if (row && Math.abs(where(row).at - pin.at) >= 0.5) hold();
+  };
+  Object.defineProperty(view, "scrollTop", {
+    configurable: true,
+    get: scrolled,
+    set(value) { native.set.call(view, value); if (pinned()) hold(); },
+  });
+  view.addEventListener("scroll", () => {
+    const row = pinned();
+    if (row && Math.abs(where(row).at - pin.at) >= 0.5) return hold();  // not the reader
+    if (room) setRoom(room - (view.scrollHeight - view.clientHeight - scrolled()));
+    capture();
+  }, { passive: true });
+  // a layout that changed size (after the browser kept the scroll position in range)
+  new ResizeObserver(() => { if (pin) hold(); }).observe(list);
+  const frame = () => { if (pinned()) check(); else capture(); requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
 }
 /* A select shows what the bot holds (issue 38, the friend call's rank): the page keeps a
    select's chosen value by its place in the message across redraws, so after the bot
@@ -599,7 +766,9 @@ def _steady_pictures(preview: Any) -> None:
     broken-image line, 0.1-14 s), so the page jumped by the picture's height at each move;
     `PAGE_SCRIPT` keeps the picture drawn before in its place until the new one is
     decoded. And on a touch screen the picture's download button covered its top right
-    corner (the score, the card count): `PAGE_STYLE` puts it below.
+    corner (the score, the card count): `PAGE_STYLE` puts it below. Issue 38 item 1: the
+    hand panel's rows hold still while the computers play (`PAGE_SCRIPT` keeps the
+    first row in view where the reader saw it; only the reader's scrolling moves it).
 
     SimCord has no setting for the page's style or script, so this wraps
     ``PreviewServer._static`` (pinned SimCord 3.2.1) on this one preview before it starts

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, cast
 
+from engine.state import opt_int
 from engine.variant import Variant
 
 from . import ratings, seasons
@@ -41,7 +42,6 @@ from .sql import (
     fits,
     one,
     opt_float,
-    opt_int,
     players_of,
     rows,
 )

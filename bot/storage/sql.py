@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 
 from engine.rules import RuleSet
+from engine.state import opt_int
 from engine.variant import Mode, Variant, find_variant
 
 from .interface import Connection, Row
@@ -56,11 +57,6 @@ def rows(db: Connection, sql: str, *params: Any) -> list[Row]:
 def fits(value: int) -> bool:
     """True if ``value`` fits an SQLite INTEGER (ids from outside may not: no such row)."""
     return -(2**63) <= value < 2**63
-
-
-def opt_int(value: Any) -> int | None:
-    """``int(value)``, keeping None."""
-    return None if value is None else int(value)
 
 
 def opt_float(value: Any) -> float | None:
