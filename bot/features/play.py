@@ -309,6 +309,12 @@ class PlayFeature(Feature, name="Play"):
                  else t("score.teams", locale, team_a=team_names(doc, 0, locale),
                    level_a=str(match.levels[0]), team_b=team_names(doc, 1, locale),
                    level_b=str(match.levels[1]))]
+        if doc.results:  # which level is whose in the rows' "2/3"
+            sides = ([team_names(doc, team, locale) for team in (0, 1)]
+                     if two_teams(public.variant, public.seats)
+                     else [seat_name(doc, seat, locale) for seat
+                           in public.variant.side_levels(range(public.seats))])
+            lines.append(t("score.order", locale, names=" / ".join(sides)))
         for result in doc.results[-15:]:
             starter = result.get("starter")
             lines.append(t("score.row", locale, number=result["hand_no"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from botkit import by_panel, by_typing, find, play_hand, world
+from botkit import by_panel, by_typing, find, play_hand, reply_texts, world
 
 from engine.game import Phase
 
@@ -71,3 +71,22 @@ async def test_the_last_table_of_a_match_stops_asking_for_start_once_a_new_one_b
         assert "The match is over" in old.content, old.content
         assert "Points taken" in old.content or "points" in old.content.lower()
         assert not old.components
+
+
+async def test_the_score_sheet_says_whose_level_each_row_gives(tmp_path: Path) -> None:
+    """Issue 38 (the walk): the score sheet's rows end "→ levels 3/2"; a line above them
+    says whose level is which (the teams, in the rows' order)."""
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1, turn_timer=30)
+        await w.start()
+        await play_hand(w, by_panel)
+        user = await w.user_of(0)
+        table = w.table_message()
+        score = find(table, "score")
+        assert score is not None
+        texts = reply_texts(await user.click(table, custom_id=score.custom_id))
+        sheet = next(text for text in texts if "Score sheet" in text)
+        lines = sheet.splitlines()
+        order = next(i for i, line in enumerate(lines) if line.startswith("Levels after"))
+        assert "/" in lines[order] and "&" in lines[order], sheet
+        assert lines[order + 1].startswith("Hand 1:"), sheet
