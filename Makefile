@@ -6,6 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ARGS ?=
+# make test's test processes (pytest-xdist): 2 on the 2-core machine it is measured on.
+TEST_JOBS ?= 2
 
 .PHONY: test play lint typecheck soak soak-cluster bench clean others-weights
 
@@ -24,7 +26,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine bot tools
 
 test: lint typecheck
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS) --dist worksteal
 
 soak: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow

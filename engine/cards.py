@@ -170,6 +170,9 @@ _TOKEN = re.compile(r"[,\s]+")
 
 
 def _parse_token(token: str) -> Card:
+    card = _BY_CANONICAL_TEXT.get(token)
+    if card is not None:  # a saved state's own text: one look-up (a load parses thousands)
+        return card
     text = token.strip().upper().replace("\ufe0f", "")  # Discord sends ♠️ with a selector
     if text in ("RJ", "BJ"):
         return RED_JOKER if text == "RJ" else BLACK_JOKER
@@ -189,6 +192,7 @@ def parse_cards(text: str) -> list[Card]:
 
 
 _TEXT_BY_CODE: tuple[str, ...] = tuple(str(card) for card in ALL_CARDS)
+_BY_CANONICAL_TEXT = {text: card for text, card in zip(_TEXT_BY_CODE, ALL_CARDS, strict=True)}
 
 
 def format_cards(cards: Iterable[Card]) -> str:

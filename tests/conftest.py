@@ -15,6 +15,21 @@ from pathlib import Path
 import pytest
 from pg import pg_server, pg_url  # noqa: F401 (fixtures: a throwaway PostgreSQL server)
 
+FIRST = ("tests/tools/test_soak_cluster.py", "tests/test_local_play.py",
+         "tests/test_local_page.py")
+"""Modules whose tests spend most of their time waiting (on processes of their own, on a
+browser): they run first, so that `make test`'s other test process (pytest-xdist) overlaps
+them with the rest instead of the run ending on one of them."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`FIRST` first (in that order), the rest as collected."""
+    def rank(item: pytest.Item) -> int:
+        module = item.nodeid.partition("::")[0]
+        return FIRST.index(module) if module in FIRST else len(FIRST)
+
+    items.sort(key=rank)
+
 
 @functools.cache
 def _unprivileged_prefix() -> tuple[str, ...] | None:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from botkit import find, world
+from offload_jobs import sleep_for, slow_once
 
 from bot.runtime import config, offload
 from bot.runtime.config import Config, ConfigError, usable_cores
@@ -171,27 +171,13 @@ async def test_a_picture_asked_twice_while_drawn_is_drawn_once(
 
 # ---- faults: a worker that dies or hangs -----------------------------------------------
 
-def _slow_once(marker: str) -> str:
-    """Hangs the first time (as a stuck worker would), answers at once the second."""
-    path = Path(marker)
-    if not path.exists():
-        path.write_text("stuck")
-        time.sleep(60)
-    return "drawn"
-
-
-def _sleep(seconds: float) -> int:
-    time.sleep(seconds)
-    return os.getpid()
-
-
 def _worker_pids(workers: offload.Workers) -> list[int]:
     return list(workers.pool._processes) if workers.pool is not None else []  # type: ignore[arg-type]
 
 
 async def test_a_killed_worker_is_replaced_and_its_jobs_answered(pool: offload.Workers) -> None:
     first_pid = await pool.run(os.getpid)
-    in_flight = asyncio.ensure_future(pool.run(_sleep, 0.5))
+    in_flight = asyncio.ensure_future(pool.run(sleep_for, 0.5))
     await asyncio.sleep(0.2)
     os.kill(first_pid, signal.SIGKILL)
     second_pid = await in_flight  # tried again in the new pool
@@ -204,9 +190,12 @@ async def test_a_killed_worker_is_replaced_and_its_jobs_answered(pool: offload.W
 async def test_a_stuck_worker_is_killed_and_the_job_tried_again(tmp_path: Path) -> None:
     workers = offload.Workers(1, timeout=3.0)
     try:
-        await workers.run(os.getpid)  # started and warm (the timeout counts from here on)
+        # Started and warm (the timeout counts from here on), the jobs' module imported: a
+        # worker (nice 10) still importing the stuck job's module past the timeout on a busy
+        # machine was killed before it got stuck, and its replacement slept the full 60 s.
+        await workers.run(sleep_for, 0.0)
         stuck = _worker_pids(workers)
-        assert await workers.run(_slow_once, str(tmp_path / "marker")) == "drawn"
+        assert await workers.run(slow_once, str(tmp_path / "marker")) == "drawn"
         assert _worker_pids(workers) and not set(stuck) & set(_worker_pids(workers))
         for pid in stuck:  # the stuck worker was killed, not left on its core
             with pytest.raises(ProcessLookupError):
@@ -241,7 +230,7 @@ async def test_a_table_keeps_going_after_its_worker_died(tmp_path: Path, workers
 async def test_a_worker_starting_up_slowly_is_not_taken_for_stuck() -> None:
     workers = offload.Workers(1, timeout=0.5)
     try:  # the first answer (start-up and imports included) may take longer than that
-        pid = await workers.run(_sleep, 1.5)
+        pid = await workers.run(sleep_for, 1.5)
         assert await workers.run(os.getpid) == pid
     finally:
         workers.shutdown()
