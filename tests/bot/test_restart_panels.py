@@ -92,8 +92,8 @@ async def test_a_click_on_an_old_panel_points_to_the_newest(tmp_path: Path) -> N
         alice = w.users[0]
         old = [m for m in w.dms(alice) if m.id < newest and components(m)]
         assert old
-        button = next(c for c in components(old[-1])
-                      if not getattr(c, "options", None) and not c.disabled)
+        button = next(c for c in components(old[-1])  # an enabled button of the bot's
+                      if not getattr(c, "options", None) and not c.disabled and c.custom_id)
         mark = len(w.env.http_requests)
         result = await alice.user.click(old[-1], custom_id=button.custom_id)
         texts = [f.content or "" for f in result.followups]
