@@ -92,10 +92,13 @@ async def test_a_click_on_an_old_panel_points_to_the_newest(tmp_path: Path) -> N
         alice = w.users[0]
         old = [m for m in w.dms(alice) if m.id < newest and components(m)]
         assert old
-        button = next(c for c in components(old[-1])  # an enabled button of the bot's
-                      if not getattr(c, "options", None) and not c.disabled and c.custom_id)
+        # its first list (Quick plays): its buttons are disabled off turn (Clear too, with
+        # nothing picked), but a list is open to a look
+        pick = next(c for c in components(old[-1])
+                    if getattr(c, "options", None) and not c.disabled)
         mark = len(w.env.http_requests)
-        result = await alice.user.click(old[-1], custom_id=button.custom_id)
+        result = await alice.user.select(old[-1], [pick.options[0].value],
+                                         custom_id=pick.custom_id)
         texts = [f.content or "" for f in result.followups]
         assert any("This panel is old" in t and str(newest) in t for t in texts), texts
         paths = [c.path.split("/")[1] for c in w.env.http_requests[mark:]]
