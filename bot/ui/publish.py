@@ -824,7 +824,17 @@ class Publisher:
                                              seat, error.status)
 
     async def _supersede(self, tracked: _Ephemeral) -> None:
-        """Close an ephemeral panel a newer one replaced (its buttons and countdown go)."""
+        """An ephemeral panel a newer one replaced is deleted through its own token (free;
+        a stub per ``My hand`` press piled up above the live panel); where Discord refuses
+        that, it is closed instead: its buttons and countdown go, a line says so."""
+        try:
+            await tracked.interaction.delete_original_response()
+        except discord.NotFound:
+            return  # dismissed by its reader, or its token is gone
+        except discord.HTTPException:
+            pass
+        else:
+            return
         settings = await self.store.user_settings(tracked.user_id)
         locale = resolve_locale(settings.language or tracked.locale)
         with contextlib.suppress(discord.HTTPException):

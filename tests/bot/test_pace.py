@@ -210,7 +210,30 @@ async def test_first_deal_is_announced_and_waits(tmp_path: Path) -> None:
         assert (await w.match()).hand_no == 1
 
 
-async def test_a_superseded_my_hand_panel_says_so_and_stops_counting(tmp_path: Path) -> None:
+async def test_a_superseded_my_hand_panel_is_deleted_through_its_token(
+        tmp_path: Path) -> None:
+    """The walk of issue 38: each ``My hand`` press left an "out of date" stub above the
+    live panel (about ten in a hand); the replaced panel is deleted, free of the global
+    limit (its own token)."""
+    async with world(tmp_path, humans=1) as w:
+        await w.open_table(1, declare_window=30)
+        await w.start()
+        alice = w.users[0]
+        await alice.click(w.table_message(), label="My hand")
+        mark = len(w.env.http_requests)
+        second = await alice.click(w.table_message(), label="My hand")
+        new = second.followups[0] if second.followups else second.response
+        assert components(new)
+        await w.bot.publisher.idle()
+        calls = [(c.method, c.path) for c in w.env.http_requests[mark:]]
+        deleted = [path for method, path in calls if method == "DELETE"]
+        assert len(deleted) == 1 and deleted[0].endswith("/messages/@original"), calls
+        assert {path.split("/")[1] for _, path in calls} <= {"interactions", "webhooks"}
+        assert not w.env.errors, w.env.errors
+
+
+async def test_a_superseded_panel_discord_will_not_delete_says_so_and_stops_counting(
+        tmp_path: Path) -> None:
     async with world(tmp_path, humans=1) as w:
         await w.open_table(1, declare_window=30)
         await w.start()
@@ -218,6 +241,8 @@ async def test_a_superseded_my_hand_panel_says_so_and_stops_counting(tmp_path: P
         first = await alice.click(w.table_message(), label="My hand")
         old = first.followups[0] if first.followups else first.response
         assert "<t:" in old.content and components(old)
+        w.env.inject_error("DELETE", "/webhooks/*/*/messages/@original", status=500,
+                           times=None)
         second = await alice.click(w.table_message(), label="My hand")
         new = second.followups[0] if second.followups else second.response
         assert components(new)
