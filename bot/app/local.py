@@ -496,7 +496,7 @@ def _sized(preview: Any, page: Any, snapshot: Mapping[str, Any]) -> None:
     its asset) only once that page has fetched and checked its file, so a new picture
     has no box of its own until it arrives, and everything below it moves by its height
     then. Discord sends an attachment's width and height with the message; here they
-    are read from the stored file's PNG header (``Preview._blobs`` through the page's
+    are read from the stored file's header (``Preview._blobs`` through the page's
     asset record's digest), so every picture has its final box from its first frame.
     The page checks the size it was given against the decoded picture."""
     assets = snapshot.get("assets")
