@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from drawn import drawn_words
 from PIL import Image
 from test_render_names import friends_view, labels_of
 
@@ -29,14 +30,7 @@ def test_a_role_badge_stays_whole_beside_three_digit_points(monkeypatch: pytest.
                                                             locale: str) -> None:
     labels = labels_of(locale)
     words = {labels.starter, labels.friend, labels.opponent}
-    drawn: list[str] = []
-    real = ring.pill
-
-    def spy(draw: Any, xy: Any, value: str, *args: Any, **kwargs: Any) -> Any:
-        drawn.append(value)
-        return real(draw, xy, value, *args, **kwargs)
-
-    monkeypatch.setattr(ring, "pill", spy)
+    drawn = drawn_words(monkeypatch, ring, "pill")
     for seats in (6, 8):
         view = replace(friends_view(seats), call_seats=(2, 3),
                        points_by_seat=(105, 240, 195, 100, 155, 110, 185, 300)[:seats])

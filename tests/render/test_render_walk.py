@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from drawn import drawn_words
 from test_render_names import computer, labels_of
 
 from bot.i18n import SUPPORTED
@@ -25,14 +26,7 @@ def test_who_declared_a_pair_is_read_whole_under_the_trump(monkeypatch: pytest.M
     """A pair declared by a computer ("Bot 3 · strong") or a person: the line under the
     trump names them whole, with the count of cards where it fits, never cut."""
     labels = labels_of(locale)
-    drawn: list[str] = []
-    real = table.text
-
-    def spy(draw: Any, xy: Any, value: str, *args: Any, **kwargs: Any) -> Any:
-        drawn.append(value)
-        return real(draw, xy, value, *args, **kwargs)
-
-    monkeypatch.setattr(table, "text", spy)
+    drawn = drawn_words(monkeypatch, table)
     playing = positions().playing.public
     pair = (Card(Rank.TWO, Suit.HEARTS),) * 2
     for declarer in (2, 1):
@@ -57,14 +51,7 @@ def test_the_result_names_the_next_starter_as_the_text_does(monkeypatch: pytest.
     """"Next starter: Bot 3" in the hand's text, and in its result picture too (it read
     "Next starter: Bot 3 · strong"): one name per seat."""
     labels = labels_of(locale)
-    drawn: list[str] = []
-    real = summary.text
-
-    def spy(draw: Any, xy: Any, value: str, *args: Any, **kwargs: Any) -> Any:
-        drawn.append(value)
-        return real(draw, xy, value, *args, **kwargs)
-
-    monkeypatch.setattr(summary, "text", spy)
+    drawn = drawn_words(monkeypatch, summary)
     settled = HandSummary.from_view(positions().settled.public_view())
     seats = [SeatLabel("Alice"), *(computer(seat, locale, "strong") for seat in (1, 2, 3))]
     for starter in (1, 2, 3):
