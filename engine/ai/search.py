@@ -64,7 +64,8 @@ OTHERS_TEMPER = 0.0
 """The power of the others' follows' likelihood (`engine.ai.others`) deals are kept by: 0 in
 `ai` (every deal drawn is kept), 1 in the experiment `ai-others`. Measured against `ai1`
 on untuned seeds, keeping deals that way did not play better: −0.5 points of hands
-[−4.6, +3.6] over 200 paired deals (docs/computers.md), so `ai` does not use it yet."""
+[−4.6, +3.6] over 200 paired deals, nor with τ 0.5 and a pool of 2 (`ai-others-light`):
+−0.8 [−4.8, +3.1] over 240 (docs/computers.md), so `ai` does not use it."""
 OTHERS_POOL = 3
 """Deals drawn for each deal kept by that likelihood (when the temper is above 0)."""
 
@@ -220,7 +221,8 @@ class AiOthersPlayer(AiPlayer):
 
 class AiOthersLightPlayer(AiOthersPlayer):
     """The experiment `ai-others-light`: `ai-others` tempered gently (τ 0.5) with a pool of 2
-    drawn a deal kept: more diverse deals, and cheaper."""
+    drawn a deal kept: more diverse deals, and cheaper. Not better than `ai3` in play
+    (docs/computers.md)."""
 
     others_temper = 0.5
     others_pool = 2
