@@ -101,6 +101,13 @@ def play_hand(players: Sequence[Player], hand_seed: int, level: Rank, starter: i
     `record`, every action applied is appended to it."""
     match = Match(rules=rules, levels=(level, level), starter=starter)
     match, _ = match.apply(StartHand(hand_seed))
+    return play_on(match, players, starter, a_team, record)
+
+
+def play_on(match: Match, players: Sequence[Player], starter: int, a_team: int,
+            record: list[Action] | None = None) -> HandRecord:
+    """Play `match`'s hand from where it is to its end (as `play_hand`; `starter`: the
+    match's first starter, who declares first)."""
     times: dict[str, list[float]] = {"a": [], "b": []}
     illegal = 0
     while match.phase not in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER):

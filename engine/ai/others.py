@@ -63,12 +63,12 @@ relaxed deal) or the model gives it less."""
 def options_of(hand: Sequence[Card], plays: Sequence[Sequence[Card]], trump: Trump,
                *extra: Sequence[Card]) -> list[list[Card]]:
     """The follows the model chooses among: `follow_options`, plus each of `extra` (the
-    sighted expert's choice, the play chosen) if missing."""
+    sighted expert's choice, the play chosen) if missing (an empty one: none)."""
     options = follow_options(hand, plays[0], trump)
     keys = {cards_key(o) for o in options}
     for cards in extra:
         key = cards_key(cards)
-        if key not in keys:
+        if cards and key not in keys:
             keys.add(key)
             options.append(list(cards))
     return options
@@ -173,35 +173,40 @@ class Replay:
     """The others' follows of this hand as seen by one seat, to score sampled deals."""
 
     def __init__(self, k: Knowledge, history: int = HISTORY,
-                 weights: Sequence[float] | None = None) -> None:
+                 weights: Sequence[float] | None = None, sighted: int = HISTORY) -> None:
         seen = k.seen
         self.trump = seen.trump
         self.rules = seen.rules
         self.starter = seen.starter
         self.weights = load_weights() if weights is None else tuple(weights)
-        tricks = list(seen.tricks[max(0, len(seen.tricks) - history):] if history else ())
+        first = max(0, len(seen.tricks) - history) if history else len(seen.tricks)
+        tricks = list(seen.tricks[first:])
         if seen.current is not None and seen.current.plays:
             tricks.append(seen.current)
-        self.follows: list[tuple[int, int, list[list[Card]], list[Card], list[list[Card]]]] = []
+        recent = len(seen.tricks) - sighted
+        self.follows: list[tuple[int, int, list[list[Card]], list[Card], list[list[Card]],
+                                 bool]] = []
         """Each follow by another seat: who, the trick's leader, the plays before, the play,
-        and the cards every seat played from that moment on."""
+        the cards every seat played from that moment on, and whether the sighted expert's
+        choice is worked out for it (the current trick and the last `sighted`; older
+        follows are scored without that feature, a cheaper stand-in)."""
         since: list[list[Card]] = [[] for _ in range(4)]
-        for trick in reversed(tricks):
+        for number, trick in reversed(list(enumerate(tricks, first))):
             for index in range(len(trick.plays) - 1, -1, -1):
                 who = trick.seat_of(index)
                 since[who] = [*since[who], *trick.plays[index]]
                 if index and who != seen.seat:
                     before = [list(p) for p in trick.plays[:index]]
                     self.follows.append((who, trick.leader, before, list(trick.plays[index]),
-                                         list(since)))
+                                         list(since), number >= recent))
 
     def log_likelihood(self, sim: Sim) -> float:
         """The log-chance of the others' follows had the hands been `sim`'s (now)."""
         total = 0.0
-        for who, leader, before, play, since in self.follows:
+        for who, leader, before, play, since, sight in self.follows:
             hands = [[*sim.hands[s], *since[s]] for s in range(4)]
             expert = sighted_expert(hands, leader, before, self.starter, sim.kitty_points,
-                                    self.trump, self.rules)
+                                    self.trump, self.rules) if sight else []
             total += self._score(who, before, play, hands[who], expert)
         return total
 
@@ -219,13 +224,14 @@ class Replay:
 
 
 def weighted_worlds(k: Knowledge, belief: Belief, rng: random.Random, temper: float,
-                    pool: int, batch: int = 4) -> Callable[[], Sim]:
+                    pool: int, batch: int = 4, history: int = HISTORY) -> Callable[[], Sim]:
     """A source of deals for the search: deals drawn from `belief` in batches of
     `pool × batch`, of which the `batch` with the highest `temper` × log-likelihood of the
-    others' follows plus Gumbel noise are kept (with `temper` 0, every deal drawn is kept)."""
+    others' follows (of the current trick and the last `history`) plus Gumbel noise are kept
+    (with `temper` 0, every deal drawn is kept)."""
     if temper <= 0 or pool <= 1:
         return lambda: sample_world(belief, rng)
-    replay = Replay(k)
+    replay = Replay(k, history, sighted=min(history, HISTORY))
     if not replay.follows:
         return lambda: sample_world(belief, rng)
     ready: list[Sim] = []

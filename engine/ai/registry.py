@@ -17,7 +17,7 @@ from engine.ai.expert import ExpertPlayer
 from engine.ai.friends import friends_player
 from engine.ai.frozen import Ai2Player, Ai3Player
 from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
-from engine.ai.search import AiOthersPlayer, AiPlayer
+from engine.ai.search import AiOthersAllPlayer, AiOthersLightPlayer, AiOthersPlayer, AiPlayer
 from engine.rules import Mode
 from engine.views import PlayerView
 
@@ -41,10 +41,15 @@ nobody tuned it against (`make_player` and the arenas take them; not offered to 
 Finding Friends: the rule player). `control`: card counting and trump control
 (`engine.ai.control`)."""
 
-EXPERIMENTS: dict[str, Callable[[int], Player]] = {"ai-others": AiOthersPlayer}
+EXPERIMENTS: dict[str, Callable[[int], Player]] = {
+    "ai-others": AiOthersPlayer, "ai-others-light": AiOthersLightPlayer,
+    "ai-others-all": AiOthersAllPlayer,
+}
 """Variants of `ai` under trial: `make_player` and the arena take them; they are not
 offered to tables and not listed among the choices. `ai-others`: the search's deals kept by
-the learned model of how the others follow (issue 40, not yet better: docs/computers.md)."""
+the learned model of how the others follow (issue 40, not yet better: docs/computers.md);
+`ai-others-light` the same tempered gently (τ 0.5, pool 2); `ai-others-all` scoring the
+follows of every trick."""
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
 """Strength levels, weakest first."""

@@ -26,13 +26,13 @@ from engine.ai.context import Knowledge, Seen
 from engine.ai.expert import cards_key, cost, declare, expert_bury, expert_play, expert_rollout
 from engine.ai.inference import Belief, sample_world
 from engine.ai.moves import follow_options, simple_leads, wins_now
-from engine.ai.others import weighted_worlds
+from engine.ai.others import HISTORY, weighted_worlds
 from engine.ai.policy import TrackedInfo, choose_play
 from engine.ai.sim import Sim
 from engine.ai.tables import TrackedTable
 from engine.ai.view import seen_of
 from engine.cards import Card, card_points
-from engine.game import Phase
+from engine.game import HAND_SIZE, Phase
 from engine.trump import Trump
 from engine.units import group_by_suit
 from engine.views import PlayerView
@@ -64,7 +64,8 @@ OTHERS_TEMPER = 0.0
 """The power of the others' follows' likelihood (`engine.ai.others`) deals are kept by: 0 in
 `ai` (every deal drawn is kept), 1 in the experiment `ai-others`. Measured against `ai1`
 on untuned seeds, keeping deals that way did not play better: −0.5 points of hands
-[−4.6, +3.6] over 200 paired deals (docs/computers.md), so `ai` does not use it yet."""
+[−4.6, +3.6] over 200 paired deals, nor with τ 0.5 and a pool of 2 (`ai-others-light`):
+−0.8 [−4.8, +3.1] over 240 (docs/computers.md), so `ai` does not use it."""
 OTHERS_POOL = 3
 """Deals drawn for each deal kept by that likelihood (when the temper is above 0)."""
 
@@ -142,6 +143,8 @@ class AiPlayer:
     """Deals are kept by the likelihood of the others' follows to this power (issue 40's
     model of how the others play, `engine.ai.others`; 0: every deal drawn is kept)."""
     others_pool = OTHERS_POOL
+    others_history = HISTORY
+    """Complete tricks (the latest) whose follows the likelihood scores, with the current one."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(f"ai-search:{seed}")
@@ -180,7 +183,8 @@ class AiPlayer:
             samples = max(samples, ENDGAME_SAMPLES)
         samples = max(MIN_SAMPLES, min(self.max_samples, samples))
         belief = self.believe(k)
-        draw = weighted_worlds(k, belief, self.rng, self.others_temper, self.others_pool)
+        draw = weighted_worlds(k, belief, self.rng, self.others_temper, self.others_pool,
+                               history=self.others_history)
         return best_move(k, belief, candidates, samples, self.rng,
                          extend=0 if endgame else EXTEND_SAMPLES, value=self.value, draw=draw)
 
@@ -213,6 +217,22 @@ class AiOthersPlayer(AiPlayer):
     follows under the learned model of how they play (`engine.ai.others`, issue 40)."""
 
     others_temper = 1.0
+
+
+class AiOthersLightPlayer(AiOthersPlayer):
+    """The experiment `ai-others-light`: `ai-others` tempered gently (τ 0.5) with a pool of 2
+    drawn a deal kept: more diverse deals, and cheaper. Not better than `ai3` in play
+    (docs/computers.md)."""
+
+    others_temper = 0.5
+    others_pool = 2
+
+
+class AiOthersAllPlayer(AiOthersPlayer):
+    """The experiment `ai-others-all`: `ai-others` scoring the others' follows of every trick
+    of the hand, not only the current one and the last `HISTORY`."""
+
+    others_history = HAND_SIZE
 
 
 def clear_winner(scores: Sequence[Sequence[float]], home: int, bias: float = BIAS,

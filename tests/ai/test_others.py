@@ -20,10 +20,12 @@ from engine.ai.expert import cards_key, expert_play
 from engine.ai.inference import sample_world
 from engine.ai.others import (
     FEATURES,
+    HISTORY,
     WEIGHTS_PATH,
     Replay,
     follow_chances,
     load_weights,
+    options_of,
     weighted_worlds,
 )
 from engine.ai.tables import TrackedTable
@@ -104,14 +106,39 @@ def test_temper_zero_draws_exactly_the_beliefs_deals() -> None:
     assert [draw().hands for _ in range(3)] == [sample_world(belief, b).hands for _ in range(3)]
 
 
+@pytest.mark.parametrize("name", ["ai-others", "ai-others-light", "ai-others-all"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_the_experiment_reads_who_could_have_won(seed: int) -> None:
+def test_the_experiment_reads_who_could_have_won(name: str, seed: int) -> None:
     """`ai`'s known miss (tests/ai/test_puzzles.py): my partner's QC leads and the seat after
     me still holds the AC, the one before me followed with the 3C. Deals in which that seat
-    held the AC explain its follow badly, so `ai-others` keeps the 10C and plays the 4C."""
+    held the AC explain its follow badly, so every `ai-others` experiment keeps the 10C and
+    plays the 4C."""
     match = position(["10C 4C 9D 8D", "AC 6S 7S 8S", "8S 9S 10S", "JS QS KS"], "2H", 1,
                      leader=2, trick=["QC", "3C"])
     seat = match.public_view().turn
     assert seat is not None
-    action = make_player("ai-others", seed).decide(match.view_for(seat))
+    action = make_player(name, seed).decide(match.view_for(seat))
     assert isinstance(action, Play) and action.cards == C("4C")
+
+
+def test_older_follows_are_scored_without_the_sighted_expert() -> None:
+    """The whole hand's follows are scored; only the current trick's and the last
+    `sighted` tricks' work out the sighted expert's choice (the cheaper stand-in)."""
+    k = next(k for k in CASES if len(k.seen.tricks) >= 10)
+    recent = Replay(k)
+    whole = Replay(k, history=25, sighted=HISTORY)
+    assert len(whole.follows) > len(recent.follows)
+    assert sum(f[5] for f in whole.follows) == len(recent.follows)
+    assert all(f[5] for f in recent.follows)
+    sim = sample_world(learned_belief(k), random.Random(3))
+    assert recent.log_likelihood(sim) > whole.log_likelihood(sim) > -1e6
+
+
+def test_no_empty_option_is_added() -> None:
+    k = next(k for k in CASES if k.seen.current is not None and k.seen.current.plays)
+    seen = k.seen
+    assert seen.current is not None
+    plays = [list(p) for p in seen.current.plays]
+    assert options_of(seen.hand, plays, seen.trump, []) == options_of(seen.hand, plays,
+                                                                     seen.trump)
+    assert all(options_of(seen.hand, plays, seen.trump, []))

@@ -17,7 +17,7 @@ from engine.ai import (
     player_name,
 )
 from engine.ai.players import Player
-from engine.ai.registry import ByMode
+from engine.ai.registry import CHOICES, ByMode
 from engine.rules import Mode
 
 
@@ -74,4 +74,14 @@ def test_ai_draws_from_the_learned_belief_and_the_frozen_players_are_kept() -> N
     assert isinstance(four_player(make_player("ai-others", 1)), AiOthersPlayer)
     assert AiOthersPlayer.others_temper > 0 and AiOthersPlayer.others_pool > 1
     assert Ai2Player.others_temper == Ai3Player.others_temper == 0
+
+
+def test_the_others_experiments_are_named_variants() -> None:
+    from engine.ai.search import AiOthersAllPlayer, AiOthersLightPlayer, AiOthersPlayer
+    light = four_player(make_player("ai-others-light", 1))
+    whole = four_player(make_player("ai-others-all", 1))
+    assert isinstance(light, AiOthersLightPlayer) and isinstance(whole, AiOthersAllPlayer)
+    assert (light.others_temper, light.others_pool) == (0.5, 2)
+    assert whole.others_history > AiOthersPlayer.others_history
+    assert "ai-others-light" not in CHOICES and "ai-others-all" not in CHOICES
     assert "ai2" not in PLAYERS and "ai3" not in PLAYERS
