@@ -106,23 +106,18 @@ def title_parts(level: str, trumps: Sequence[list[str | Suit]],
     return [level + " ", *trumps[-1]]
 
 
-def how_trump_was_set(view: PublicView, seats: Sequence[SeatLabel], labels: Labels) -> str:
-    """"declared by 小明 with 2 cards", "turned up from the kitty", or the hand's number before
-    trump is set ("Waiting for the first deal" before the first). The declarer is named as
-    the texts name them: a computer without its level ("declared by Bot 3", issue 38)."""
-    return trump_words(view, seats, labels)[0]
-
-
 def trump_words(view: PublicView, seats: Sequence[SeatLabel],
                 labels: Labels) -> tuple[str, ...]:
-    """`how_trump_was_set`, then shorter words saying the same where it does not fit: a
-    declaration without its count of cards ("declared by Bot 3 with 2 ···" was cut in
-    every four-player picture of a pair declared, issue 38)."""
+    """"declared by 小明 with 2 cards", "turned up from the kitty", or the hand's number before
+    trump is set ("Waiting for the first deal" before the first); the declarer is named as
+    the texts name them (a computer without its level, "declared by Bot 3", issue 38). Then
+    shorter words saying the same where those do not fit: a declaration without its count
+    of cards ("declared by Bot 3 with 2 ···" was cut in every four-player picture of a pair
+    declared, issue 38)."""
     if view.trump is not None and view.trump_seat is not None and view.standing is not None:
-        label = seats[view.trump_seat]
-        count = len(view.standing.cards)
-        name = label.said
+        name = seats[view.trump_seat].said
         short = labels.declared_by.format(name=name)
+        count = len(view.standing.cards)
         if count == 1:
             return (short,)
         return labels.declared_by_many.format(name=name, count=count), short

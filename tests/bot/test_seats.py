@@ -16,7 +16,7 @@ from bot.core.table import DOC_VERSION
 from bot.i18n import SUPPORTED, t
 from bot.present.text import seat_name
 from bot.render import ENGLISH, SeatLabel
-from bot.render.board import how_trump_was_set
+from bot.render.board import trump_words
 from bot.ui.panels import seat_labels
 from engine.cards import Card, Rank, Suit
 from engine.events import TrumpHow
@@ -245,4 +245,4 @@ async def test_a_seat_has_one_name_in_every_text_and_picture(tmp_path: Path) -> 
             declared = replace(public, trump=Trump(Rank.TWO, Suit.HEARTS),
                                trump_how=TrumpHow.DECLARED,
                                declarations=(Declaration(2, shown),))
-            assert how_trump_was_set(declared, names, ENGLISH) == words
+            assert trump_words(declared, names, ENGLISH)[0] == words
