@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from botkit import World, by_panel, play_hand, ready_all, seats_to_act, world
@@ -45,6 +46,17 @@ async def decisions(w: World, count: int) -> None:
         assert people, match.phase
         await by_panel(w, people[0])
     await w.bot.publisher.idle()
+
+
+async def dealt(w: World) -> tuple[int, Any]:
+    """A one-person table started with ``Start`` in the channel: its table message's id
+    and the interaction whose token carries it (None: none does)."""
+    await w.open_table(1, turn_timer=0)
+    await w.start()
+    await w.bot.publisher.idle()
+    posted = (await w.doc()).table_message
+    assert posted is not None
+    return posted, w.bot.publisher.carriers.carried(posted)
 
 
 async def test_the_table_message_rides_the_dealing_clicks_token(tmp_path: Path) -> None:
@@ -85,12 +97,7 @@ async def test_a_fresher_click_waits_for_the_next_hand(tmp_path: Path) -> None:
     """A click in the channel mid-hand does not move the table message (its token edits
     only its own follow-ups); the next hand is posted through the Ready click's token."""
     async with world(tmp_path, humans=1) as w:
-        await w.open_table(1, turn_timer=0)
-        await w.start()
-        await w.bot.publisher.idle()
-        first = (await w.doc()).table_message
-        assert first is not None
-        dealer = w.bot.publisher.carriers.carried(first)
+        first, dealer = await dealt(w)
         await w.users[0].click(w.table_message(), label="My hand")
         await decisions(w, 2)
         assert w.bot.publisher.carriers.carried(first) is dealer
@@ -114,12 +121,7 @@ async def test_a_token_that_stops_working_falls_back_to_the_channel(tmp_path: Pa
     """Discord refuses the token before its time (revoked, say): the edit goes by channel
     id in the same publish, and the token is not tried again."""
     async with world(tmp_path, humans=1) as w:
-        await w.open_table(1, turn_timer=0)
-        await w.start()
-        await w.bot.publisher.idle()
-        posted = (await w.doc()).table_message
-        assert posted is not None
-        carrier = w.bot.publisher.carriers.carried(posted)
+        posted, carrier = await dealt(w)
         assert carrier is not None
         del w.env.backend.interaction_tokens[carrier.token]  # Unknown Webhook from now on
         mark = len(w.env.http_requests)
