@@ -185,12 +185,22 @@ SAMPLE = """() => {
 }"""
 
 
+READ = """() => new Promise((done) => {
+  /* The reader scrolls the newest hand panel's first select into view (the page shows a
+     message taller than the window from its top), and the page settles for two frames. */
+  const panel = [...document.querySelectorAll('#channel-timeline article[data-message-id]')]
+    .filter((a) => a.querySelector('.preview-select')).pop();
+  panel?.querySelector('.preview-select')?.scrollIntoView({block: 'nearest'});
+  requestAnimationFrame(() => requestAnimationFrame(done));
+})"""
+
+
 WATCHER = """() => {
   /* Every frame: the hand panel's first select while it waits for the others (its top),
      pictures blank or gone, and picture slots whose box changed when their file came. */
   const timeline = document.querySelector('#channel-timeline');
   const seen = window.__tractorWatch = {frames: 0, blank: 0, gone: 0, resized: 0, moved: 0,
-                                        wide: 0, stretch: null};
+                                        wide: 0, stretch: null, where: ''};
   const boxes = new WeakMap();  // a picture's slot -> its height while it loaded
   const had = new Set();        // messages that showed a picture
   const visible = (e) => {
@@ -230,9 +240,17 @@ WATCHER = """() => {
       const stretch = seen.stretch;
       if (stretch && stretch.panel === panel.dataset.messageId) {
         stretch.low = Math.min(stretch.low, top); stretch.high = Math.max(stretch.high, top);
-        seen.moved = Math.max(seen.moved, Math.round(stretch.high - stretch.low));
-      } else {
-        seen.stretch = {panel: panel.dataset.messageId, low: top, high: top};
+        const moved = Math.round(stretch.high - stretch.low);
+        if (moved > seen.moved) {
+          seen.moved = moved;
+          seen.where = `frame ${seen.frames}: ${Math.round(stretch.last)} → ${Math.round(top)}`
+            + ` px, scrolled ${Math.round(timeline.scrollTop)} of`
+            + ` ${timeline.scrollHeight - timeline.clientHeight}, messages `
+            + articles.map((a) => Math.round(a.getBoundingClientRect().height)).join(' ');
+        }
+        stretch.last = top;
+      } else if (visible(select)) {  // a stretch starts with the select in view: being read
+        seen.stretch = {panel: panel.dataset.messageId, low: top, high: top, last: top};
       }
     } else {
       seen.stretch = null;
@@ -249,8 +267,9 @@ class Watched:
     frames with a picture blank (no picture, or "unavailable") or a message's picture
     gone, picture slots whose box changed when their file came (`resized`), frames laid
     out wider than the window (`wide`), and how far the hand panel's first select moved
-    (px, its highest top less its lowest) within a stretch of waiting for the others, over
-    `moves` computer moves."""
+    (px, its highest top less its lowest) within a stretch of waiting for the others that
+    starts with the select in view (being read), over `moves` computer moves; `where` the
+    frame of the largest move, the scroll position and the messages' heights then."""
 
     width: int
     moves: int
@@ -260,13 +279,15 @@ class Watched:
     resized: int
     wide: int
     moved: int
+    where: str = ""
 
     def line(self) -> str:
         return (f"{self.width} px: {self.moves} computer moves, {self.frames} frames; the "
                 f"panel's first select moved {self.moved} px while the others played; frames "
                 f"with a blank picture {self.blank}, with a picture gone {self.gone}, laid "
                 f"out wider than the window {self.wide}; pictures whose box changed as "
-                f"they loaded {self.resized}")
+                f"they loaded {self.resized}"
+                + (f" (the largest move: {self.where})" if self.moved > STILL else ""))
 
     @property
     def still(self) -> bool:
@@ -318,6 +339,7 @@ async def watch(browser: Any, url: str, width: int, height: int,
     try:
         await page.goto(url)
         await _to_the_play(page, 120.0)
+        await page.evaluate(READ)
         await page.evaluate(WATCHER)
         loop = asyncio.get_running_loop()
         start = await moves()
@@ -335,8 +357,10 @@ async def watch(browser: Any, url: str, width: int, height: int,
         seen = await page.evaluate("window.__tractorWatch")
         if shots is not None:
             await page.screenshot(path=str(shots / f"{width}x{height}-watched.png"))
-        return Watched(width, made, *(int(seen[key]) for key in (
-            "frames", "blank", "gone", "resized", "wide", "moved")))
+        frames, blank, gone, resized, wide, moved = (int(seen[key]) for key in (
+            "frames", "blank", "gone", "resized", "wide", "moved"))
+        return Watched(width, made, frames, blank, gone, resized, wide, moved,
+                       str(seen["where"]))
     finally:
         await page.close()
 
