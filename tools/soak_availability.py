@@ -130,12 +130,12 @@ class AvailabilitySoak(Soak):
         await asyncio.sleep(max(0.0, at + self.args.pause - time.time()))
         woke = time.time()
         victim.popen.send_signal(signal.SIGCONT)
-        status = await asyncio.to_thread(victim.popen.wait, self.args.ttl * 10)
+        status, exit_s = await self.woken_exit(victim)
         self.pauses.append({"where": where, "at": at, "woke": woke,
                             "owner": victim.ready["owner"], "heir": ready["owner"],
                             "shards": victim.shards,
                             "held_after_s": ready["held"] - at,
-                            "woken_exit_status": status})
+                            "woken_exit_status": status, "woken_exit_s": exit_s})
         return new
 
     async def outage(self, seconds: float) -> None:
@@ -174,7 +174,8 @@ class AvailabilitySoak(Soak):
                            "healthy_max_gap_table": worst[2],
                            "takeover_s": round(pause["held_after_s"], 2),
                            "woken_writes": woken_writes,
-                           "woken_exit_status": pause["woken_exit_status"]})
+                           "woken_exit_status": pause["woken_exit_status"],
+                           "woken_exit_s": round(pause["woken_exit_s"], 2)})
         outages = []
         for outage in self.outages:
             delays: dict[str, list[float]] = {"timers": [], "no_timers": []}
@@ -248,7 +249,7 @@ def run(args: Any, workdir: Path) -> dict[str, Any]:
     """The availability soak on a PostgreSQL server of its own (fsync on)."""
     server = start_server(fsync=True)
     try:
-        result = asyncio.run(AvailabilitySoak(args, workdir, server).run())
+        result = asyncio.run(AvailabilitySoak(args, workdir, server).drive())
     finally:
         server.stop("immediate")
     result["availability_failures"] = availability_failures(result)

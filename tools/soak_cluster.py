@@ -76,6 +76,13 @@ EXIT_FENCED = 3
 INSIDE: contextvars.ContextVar[str] = contextvars.ContextVar("soak_inside", default="")
 """What the write under way is (``save``, ``renewal``): where a freeze inside a transaction
 lands (`freeze_inside`)."""
+WOKEN_EXIT = 120.0
+"""Seconds a woken former owner is given to find itself fenced and exit: a bound on a wait
+for an event, not a target (past it, its exit status counts as -1, a failure, and the
+result carries its tasks' stacks, `DUMP_SIGNAL`)."""
+DUMP_SIGNAL = signal.SIGPWR
+"""Asks a worker to write every task's stack and its leases' state (`STACKS`)."""
+STACKS = ".stacks"
 FREEZE_INSIDE = {"save": signal.SIGUSR2, "renewal": signal.SIGHUP}
 """The signal asking a worker to stop itself inside its next such transaction."""
 
@@ -216,6 +223,15 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
         freezing.append(loop.create_task(
             db._submit(db._write_pool, os.kill, os.getpid(), signal.SIGSTOP)))
 
+    def dump() -> None:
+        """`DUMP_SIGNAL`: every task's stack and the leases' state, into the log folder."""
+        with open(Path(logdir) / f"{name}{STACKS}", "a") as out:
+            out.write(f"{name}: fenced {leases.fenced}, suspended {leases.suspended}, "
+                      f"stopping {stop.is_set()}, epochs {leases.epochs}\n")
+            for task in asyncio.all_tasks(loop):
+                task.print_stack(file=out)
+
+    loop.add_signal_handler(DUMP_SIGNAL, dump)
     freezing: list[asyncio.Task[None]] = []
     loop.add_signal_handler(signal.SIGUSR1, freeze)
     freeze_inside(store, loop)
@@ -305,6 +321,10 @@ class Soak:
         self.waits: dict[str, list[float]] = defaultdict(list)
         """The replacement's own wait for the shards (its process start left out)."""
         self.exits: dict[str, int] = {}
+        self.woken_exit_s = 0.0
+        """Seconds from waking the frozen process to its exit."""
+        self.stuck: list[str] = []
+        """The stacks of woken processes that did not exit (`woken_exit`)."""
 
     def spawn(self, name: str, shards: list[int]) -> Proc:
         popen = subprocess.Popen(
@@ -315,6 +335,22 @@ class Soak:
         proc = Proc(name, shards, popen)
         self.procs[name] = proc
         return proc
+
+    async def woken_exit(self, proc: Proc) -> tuple[int, float]:
+        """A woken former owner's exit status (-1 if still running after `WOKEN_EXIT` s:
+        its stacks are kept in `stuck`, and it is killed) and the seconds it took."""
+        woke = time.time()
+        try:
+            status = await asyncio.to_thread(proc.popen.wait, WOKEN_EXIT)
+        except subprocess.TimeoutExpired:
+            status = -1
+            proc.popen.send_signal(DUMP_SIGNAL)
+            await asyncio.sleep(1.0)
+            stacks = self.logdir / f"{proc.name}{STACKS}"
+            self.stuck.append(stacks.read_text() if stacks.exists() else "no stacks")
+            proc.popen.kill()
+            await asyncio.to_thread(proc.popen.wait)
+        return status, time.time() - woke
 
     async def ready(self, proc: Proc) -> dict[str, Any]:
         assert proc.popen.stdout is not None
@@ -334,6 +370,17 @@ class Soak:
         self.takeovers[kind].append(ready["ready"] - at)
         self.waits[kind].append(ready["held"] - ready["started"])
         return new
+
+    async def drive(self) -> dict[str, Any]:
+        """`run`, every worker still running killed if it fails: one left behind would
+        hold the caller's output open (its stderr is the soak's) and go on playing."""
+        try:
+            return await self.run()
+        finally:
+            for proc in self.procs.values():
+                if proc.popen.poll() is None:
+                    proc.popen.kill()  # stopped (SIGSTOP) or not
+                    await asyncio.to_thread(proc.popen.wait)
 
     async def run(self) -> dict[str, Any]:
         args = self.args
@@ -362,7 +409,7 @@ class Soak:
         self.waits["frozen"].append(ready["held"] - ready["started"])
         await asyncio.sleep(args.spell)
         frozen.popen.send_signal(signal.SIGCONT)  # wakes believing it owns its shards
-        self.exits["woken"] = await asyncio.to_thread(frozen.popen.wait, args.ttl * 4)
+        self.exits["woken"], self.woken_exit_s = await self.woken_exit(frozen)
         graceful = workers[2] if len(workers) > 2 else new
         await self.replace(graceful, "graceful", signal.SIGTERM)
         await asyncio.sleep(args.spell)
@@ -466,6 +513,8 @@ class Soak:
             "sequence_gaps_or_duplicates": gaps, "replay_mismatches": bad_replays,
             "rated_hands": rated, "rating_mismatches": rating_mismatches,
             "woken_exit_status": self.exits.get("woken"),
+            "woken_exit_s": round(self.woken_exit_s, 2),
+            "woken_stuck_stacks": self.stuck,
             "takeover_s": {k: [round(v, 2) for v in vs] for k, vs in self.takeovers.items()},
             "lease_wait_s": {k: [round(v, 2) for v in vs] for k, vs in self.waits.items()},
             **forwarded,
@@ -588,7 +637,7 @@ def main(argv: list[str] | None = None) -> int:
             from tools import soak_availability
             result = soak_availability.run(args, Path(tmp))
         else:
-            result = asyncio.run(Soak(args, Path(tmp)).run())
+            result = asyncio.run(Soak(args, Path(tmp)).drive())
     print(json.dumps(result, indent=1))
     bad = failures(result) + result.get("availability_failures", [])
     if bad:

@@ -4,6 +4,8 @@ their tables play; the checks are counts that must be 0, never timings."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import json
 import subprocess
 import sys
@@ -12,7 +14,9 @@ from pathlib import Path
 import pytest
 from pg import unavailable
 
+from tools import soak_cluster
 from tools.pg_server import pg_bin
+from tools.soak_cluster import Proc, Soak
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +35,7 @@ def check(result: dict[str, object], kills: int) -> None:
                 "shards_with_two_owners", "sequence_gaps_or_duplicates", "replay_mismatches",
                 "rating_mismatches"):
         assert result[key] == 0, (key, result)
-    assert result["woken_exit_status"] == 3
+    assert result["woken_exit_status"] == 3, result["woken_stuck_stacks"]
     takeovers = result["takeover_s"]
     assert isinstance(takeovers, dict) and len(takeovers["crash"]) == kills
     assert isinstance(result["settled_hands_replayed"], int)
@@ -73,7 +77,8 @@ def test_the_short_availability_soak() -> None:
         assert result[key] == 0, (key, result)
     pauses, outages = result["pauses_inside"], result["outages"]
     assert isinstance(pauses, list) and [p["where"] for p in pauses] == ["save", "renewal"]
-    assert all(p["woken_writes"] == 0 and p["woken_exit_status"] == 3 for p in pauses)
+    assert all(p["woken_writes"] == 0 and p["woken_exit_status"] == 3 for p in pauses), \
+        result["woken_stuck_stacks"]
     assert isinstance(outages, list) and [o["stuck_tables"] for o in outages] == [0, 0]
     assert result["availability_failures"] == []
 
@@ -81,3 +86,35 @@ def test_the_short_availability_soak() -> None:
 @pytest.mark.slow
 def test_the_cluster_soak() -> None:
     check(soak("--processes", "3", "--shards", "6", "--tables", "24", "--kills", "4"), 4)
+
+
+def sleeper(name: str) -> Proc:
+    """A stand-in worker that never exits by itself (nor writes its stacks)."""
+    popen = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"],
+                             stdout=subprocess.PIPE, text=True)
+    return Proc(name, [0], popen)
+
+
+def test_a_failing_soak_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """A coordinator that fails kills its workers: one left behind held the caller's
+    output open (its stderr is the soak's) and went on playing (a CI run waited 15 min)."""
+
+    class Failing(Soak):
+        async def run(self) -> dict[str, object]:
+            self.procs["w0"] = sleeper("w0")
+            raise RuntimeError("a fault of the coordinator")
+
+    soak = Failing(argparse.Namespace(database=""), tmp_path)
+    with pytest.raises(RuntimeError):
+        asyncio.run(soak.drive())
+    assert soak.procs["w0"].popen.poll() is not None
+
+
+def test_a_woken_worker_that_does_not_exit_is_reported_and_killed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(soak_cluster, "WOKEN_EXIT", 0.2)
+    soak = Soak(argparse.Namespace(database=""), tmp_path)
+    proc = sleeper("w1")
+    status, _ = asyncio.run(soak.woken_exit(proc))
+    assert status == -1 and proc.popen.poll() is not None
+    assert soak.stuck == ["no stacks"]
