@@ -4,7 +4,8 @@ sent through their latest live interaction token when they have one (a follow-up
 the global limit; in the channel for the ``My hand`` panel, in their DMs for a DM panel
 click), else in the table's channel (``/tractor settings panel:ephemeral`` or DMs closed,
 with ``turn_ping`` on). The previous ping of the seat is deleted (through its token when
-that still works), so there is at most one per seat."""
+that still works), so there is at most one per seat, and once the seat has acted its ping
+is deleted too: "your turn" does not stay in the channel after the turn."""
 
 from __future__ import annotations
 
@@ -58,6 +59,14 @@ class TurnPings:
             self._last[key] = message.id
         except discord.HTTPException as error:
             table_logger(table_id).warning("turn ping failed: %s", error.status)
+
+    async def answered(self, table_id: int, seat: int,
+                       channel: discord.PartialMessageable) -> None:
+        """The seat acted: its last ping is deleted (a follow-up through its token, free;
+        a channel message by id, a counted call after everything else)."""
+        old = self._last.pop((table_id, seat), None)
+        if old is not None:
+            await self._delete(old, channel)
 
     @staticmethod
     async def _delete(old: Sent, channel: discord.PartialMessageable) -> None:

@@ -18,7 +18,8 @@ channel id count. Hence the rules:
   else it is a counted call: a new DM panel that pings, or a quiet edit of it. It pings
   only on the seat's first turn of the hand or when they have not acted for `idle`
   seconds (``TURN_PING_IDLE``). A person who plays from the ``My hand`` panel only
-  (settings, DMs closed, panel lost) is pinged in the channel (their ``turn_ping``).
+  (settings, DMs closed, panel lost) is pinged in the channel (their ``turn_ping``). Once
+  they have acted, their ping is removed (`SeatPlan.answered`).
 - The ``My hand`` panel follows every move through its token (free).
 - The table message: edited (coalesced by the publisher), posted anew for a new hand. Its
   road is the channel's: a follow-up through the freshest live in-channel interaction
@@ -130,6 +131,9 @@ class SeatPlan:
     """The turn this plan tells the seat of (the publisher remembers it)."""
     intro: bool = False
     """The new panel says once that ``My hand`` follows every move."""
+    answered: bool = False
+    """They acted: their last turn ping's moment has passed (it is removed, unless this
+    plan pings them anew, which replaces it)."""
 
     def need(self, dm: Dm, priority: Priority = Priority.OTHER) -> None:
         self.dm = max(self.dm, dm)
@@ -208,6 +212,7 @@ def decide(publish: Publish, seats: Mapping[int, SeatFacts], *, now: float,
             mine.hand = True  # My hand follows every move (free)
             if move.actor == seat:
                 facts = replace(facts, last_acted=now)
+                mine.answered = True
             if _new_hand(move):
                 if facts.dm:
                     mine.need(Dm.NEW, Priority.NOTICE)

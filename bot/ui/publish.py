@@ -336,6 +336,8 @@ class Publisher:
                 await self._panel(table_id, doc, seat, mine, meta)
             if mine.ping is not Ping.NONE:
                 await self._ping(table_id, doc, seat, mine, channel)
+            elif mine.answered:
+                await self.pings.answered(table_id, seat, channel)
 
     async def _facts(self, table_id: int, doc: TableDoc,
                      departed: set[int]) -> dict[int, SeatFacts]:

@@ -206,6 +206,11 @@ def test_own_move_is_answered_through_the_click() -> None:
     assert plan_for(replace(HERE, token=Token.NONE), play(0, 1)).dm is Dm.EDIT
 
 
+def test_a_players_own_move_answers_their_ping_and_no_other_does() -> None:
+    assert plan_for(HERE, play(0, 1)).answered  # their ping's moment has passed
+    assert not plan_for(HERE, play(1, 0)).answered
+
+
 def test_a_watching_players_turn_is_a_quiet_token_edit() -> None:
     mine = plan_for(HERE, play(1, 0))
     assert (mine.dm, mine.ping, mine.told) == (Dm.TOKEN, Ping.NONE, (1, 5))

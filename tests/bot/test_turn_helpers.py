@@ -54,7 +54,9 @@ async def drive_until(w, stop) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_turn_ping_for_in_channel_players_and_turning_it_off(tmp_path: Path) -> None:
-    async with world(tmp_path, humans=1) as w:
+    """``TURN_PING_IDLE`` 0: each turn of hers pings; the ping before is gone (replaced,
+    or deleted once she acted); with ``turn_ping`` off no new one comes."""
+    async with world(tmp_path, humans=1, turn_ping_idle=0.0) as w:
         alice = w.users[0]
         result = await alice.slash(w.channel, "tractor settings", panel="ephemeral")
         assert "Turn pings (in-channel panel): yes" in "\n".join(reply_texts(result))
@@ -70,17 +72,16 @@ async def test_turn_ping_for_in_channel_players_and_turning_it_off(tmp_path: Pat
 
         await drive_until(w, playing_turn)
         found = pings()
-        assert found and f"<@{alice.id}>" in found[-1].content
-        assert [u.id for u in found[-1].mentions] == [alice.id]
-        assert len(found) == 1  # the earlier pings were tidied away
+        assert len(found) == 1 and f"<@{alice.id}>" in found[0].content  # one: tidied
+        assert [u.id for u in found[0].mentions] == [alice.id]
         await by_typing(w, 0)
         await drive_until(w, playing_turn)
-        assert len(pings()) == 1
+        again = pings()
+        assert len(again) == 1 and again[0].id != found[0].id
         await alice.slash(w.channel, "tractor settings", turn_ping=False)
-        last = pings()[-1].id
         await by_typing(w, 0)
         await drive_until(w, playing_turn)
-        assert pings()[-1].id == last  # no new ping
+        assert pings() == []  # hers answered, and no new one
 
 
 async def test_no_ping_for_dm_panel_players(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from bot.services.players import suggest_calls
 from bot.ui.calling import calling
 from engine.game import Phase
 from tests.ai.test_friends_ai_puzzles import table
+from tests.bot.test_ephemeral_panel import by_my_hand
 
 
 async def _miss_twice(w: World) -> None:
@@ -92,6 +93,34 @@ async def test_a_turn_ping_in_the_channel_carries_my_hand(tmp_path: Path) -> Non
         panel = (await alice.click(pings[-1], custom_id=button.custom_id)).response
         assert panel is not None and panel.ephemeral
         assert find(panel, "pass") is not None or "Your turn" in panel.content, panel.content
+
+
+async def test_a_turn_ping_is_gone_once_its_player_has_acted(tmp_path: Path) -> None:
+    """"@alice, it is your turn" does not stay in the channel after her turn (it stayed
+    until her next ping: after the hand's last card, into the next hand): once she has
+    acted it is deleted, so none is left when the hand is over. ``TURN_PING_IDLE`` 0:
+    every turn of hers pings."""
+    async def through_my_hand(w: World, seat: int) -> None:
+        await by_my_hand(w, await w.user_of(seat))
+
+    async with world(tmp_path, humans=1, users=1, turn_ping_idle=0.0) as w:
+        alice = w.users[0]
+        await w.bot.store.set_user_settings(alice.id, panel="ephemeral")
+        await w.open_table(1, turn_timer=0)
+        await w.start()
+        await w.env.settle()
+        assert _pings(w, alice.id), "her first turn pings"
+        await play_hand(w, through_my_hand)
+        await w.bot.publisher.idle()
+        await w.env.settle()
+        assert (await w.match()).phase is Phase.BETWEEN_HANDS
+        assert _pings(w, alice.id) == [], _pings(w, alice.id)
+        assert not w.env.errors, w.env.errors
+
+
+def _pings(w: World, user_id: int) -> list[str]:
+    return [m.content for m in w.public_messages()
+            if f"<@{user_id}>" in (m.content or "") and "your turn" in m.content]
 
 
 async def test_a_panel_at_the_end_of_a_hand_says_how_the_next_is_dealt(tmp_path: Path) -> None:
