@@ -4,8 +4,8 @@ sent through their latest live interaction token when they have one (a follow-up
 the global limit; in the channel for the ``My hand`` panel, in their DMs for a DM panel
 click), else in the table's channel (``/tractor settings panel:ephemeral`` or DMs closed,
 with ``turn_ping`` on). The previous ping of the seat is deleted (through its token when
-that still works), so there is at most one per seat, and once the seat has acted its ping
-is deleted too: "your turn" does not stay in the channel after the turn."""
+that still works), so there is at most one per seat; and once the seat has acted, its ping
+sent through a token is deleted too: "your turn" does not stay after the turn."""
 
 from __future__ import annotations
 
@@ -62,11 +62,12 @@ class TurnPings:
 
     async def answered(self, table_id: int, seat: int,
                        channel: discord.PartialMessageable) -> None:
-        """The seat acted: its last ping is deleted (a follow-up through its token, free;
-        a channel message by id, a counted call after everything else)."""
-        old = self._last.pop((table_id, seat), None)
-        if old is not None:
-            await self._delete(old, channel)
+        """The seat acted: its last ping, a follow-up, is deleted through its token (free).
+        One in the channel by id stays until the next replaces it: deleting it now would be
+        a counted call ahead of the table's edit."""
+        key = (table_id, seat)
+        if isinstance(self._last.get(key), discord.WebhookMessage):
+            await self._delete(self._last.pop(key), channel)
 
     @staticmethod
     async def _delete(old: Sent, channel: discord.PartialMessageable) -> None:

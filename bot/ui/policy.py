@@ -19,7 +19,7 @@ channel id count. Hence the rules:
   only on the seat's first turn of the hand or when they have not acted for `idle`
   seconds (``TURN_PING_IDLE``). A person who plays from the ``My hand`` panel only
   (settings, DMs closed, panel lost) is pinged in the channel (their ``turn_ping``). Once
-  they have acted, their ping is removed (`SeatPlan.answered`).
+  they have acted, a ping sent through a token is deleted through it (`SeatPlan.answered`).
 - The ``My hand`` panel follows every move through its token (free).
 - The table message: edited (coalesced by the publisher), posted anew for a new hand. Its
   road is the channel's: a follow-up through the freshest live in-channel interaction
@@ -132,8 +132,8 @@ class SeatPlan:
     intro: bool = False
     """The new panel says once that ``My hand`` follows every move."""
     answered: bool = False
-    """They acted: their last turn ping's moment has passed (it is removed, unless this
-    plan pings them anew, which replaces it)."""
+    """They acted: their last turn ping's moment has passed (deleted through its token,
+    unless this plan pings them anew, which replaces it)."""
 
     def need(self, dm: Dm, priority: Priority = Priority.OTHER) -> None:
         self.dm = max(self.dm, dm)

@@ -54,8 +54,9 @@ async def drive_until(w, stop) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_turn_ping_for_in_channel_players_and_turning_it_off(tmp_path: Path) -> None:
-    """``TURN_PING_IDLE`` 0: each turn of hers pings; the ping before is gone (replaced,
-    or deleted once she acted); with ``turn_ping`` off no new one comes."""
+    """``TURN_PING_IDLE`` 0: each turn of hers pings (she types: no panel token carries
+    it, so in the channel); the ping before is replaced; with ``turn_ping`` off no new
+    one comes."""
     async with world(tmp_path, humans=1, turn_ping_idle=0.0) as w:
         alice = w.users[0]
         result = await alice.slash(w.channel, "tractor settings", panel="ephemeral")
@@ -81,7 +82,9 @@ async def test_turn_ping_for_in_channel_players_and_turning_it_off(tmp_path: Pat
         await alice.slash(w.channel, "tractor settings", turn_ping=False)
         await by_typing(w, 0)
         await drive_until(w, playing_turn)
-        assert pings() == []  # hers answered, and no new one
+        # no new one (hers, a channel message by id, stays until replaced: deleting it
+        # when she acts would be a counted call)
+        assert [m.id for m in pings()] == [again[0].id]
 
 
 async def test_no_ping_for_dm_panel_players(tmp_path: Path) -> None:
