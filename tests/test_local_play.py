@@ -511,16 +511,16 @@ async def computer_moves(session: LocalSession) -> int:
 
 
 async def test_the_page_holds_still_while_the_computers_play(tmp_path: Path) -> None:
-    """Issue 38 items 1 and 2 in a real browser (tools/page_dropdown.py), at 360 px wide as
-    on a phone and at 1280, watched every frame over nine computer moves each: while the
-    computers play (each move edits the table message and the panel: lines of text come
-    and go, new pictures), the hand panel's first select does not move; no picture is
-    ever blank or gone (the one drawn before stays until the new one is decoded, and a
-    message keeps its picture when the page fetches a publication the bot has moved
-    past); no picture's box changes when its file arrives (each has its size from its
-    first frame); the page is laid out at the window's width; and on a touch screen the
-    pictures' download button is not drawn over their corner (the score, the card
-    count)."""
+    """Issue 38 items 1 and 2 in a real browser (tools/page_dropdown.py), at 360 px wide as on a
+    phone and at 1280, watched every frame over nine computer moves each: while the computers
+    play (each move edits the table message and the panel: lines of text come and go, new
+    pictures; with ``TURN_PING_IDLE`` 0 each turn's ping comes below the panel and goes once
+    the seat has played), the hand panel's first select does not move; no picture is ever blank
+    or gone (the one drawn before stays until the new one is decoded, and a message keeps its
+    picture when the page fetches a publication the bot has moved past); no picture's box
+    changes when its file arrives (each has its size from its first frame); the page is laid
+    out at the window's width; and on a touch screen the pictures' download button is not drawn
+    over their corner (the score, the card count)."""
     from tools.page_dropdown import CHROMIUM, browser_missing, corner_free, watch
 
     missing = browser_missing()
@@ -528,7 +528,7 @@ async def test_the_page_holds_still_while_the_computers_play(tmp_path: Path) -> 
         pytest.skip(f"a browser test: {missing}")
     from playwright.async_api import async_playwright
 
-    paced = FAST.with_changes(action_delay=0.3, edit_interval=0.3)
+    paced = FAST.with_changes(action_delay=0.3, edit_interval=0.3, turn_ping_idle=0.0)
     async with local_session(tmp_path / "local.sqlite3", port=0, config=paced) as session, \
             async_playwright() as driver:
         browser = await driver.chromium.launch(executable_path=CHROMIUM,

@@ -637,18 +637,25 @@ PAGE_SCRIPT = """
    redraw the table message and the panel, whose lines of text come and go (the trick so
    far, whose turn it is), so the page's rows moved a line at a time. The page keeps the
    top of the first message in view where it was (its own scroll intent); here the first
-   row of components of the newest message that is in view is kept where the reader saw
-   it. A scroll that moves the messages without a change of layout is the reader's (a
-   wheel, a finger, a click scrolling its control into view): it picks the row anew and
-   is never undone. A change of layout (the row moved within the messages) or a scroll
-   the page's own script makes puts the row back. */
+   row of components in view of the newest hand panel (followed by nothing but pings) is
+   kept where the reader saw it. A scroll that moves the messages without a change of
+   layout is the reader's (a wheel, a finger, a click scrolling its control into view): it
+   picks the row anew and is never undone. A change of layout (the row moved within the
+   messages, or the view clamped by a message removed below) or a scroll the page's own
+   script makes puts the row back. */
 {
   const view = ui.timeline, list = ui.messageList;
   const native = Object.getOwnPropertyDescriptor(Element.prototype, "scrollTop");
   const scrolled = () => native.get.call(view);
   const newest = () => {
-    const article = list.querySelector("article[data-message-id]:last-of-type");
-    return article?.querySelector(".preview-select") ? article : null;
+    // the newest hand panel, unless a message with a picture came after it (a new table,
+    // a hand's result: the page follows them); a turn ping after it (no picture) is held
+    // below it, and its removal moves nothing
+    for (const article of [...list.querySelectorAll("article[data-message-id]")].reverse()) {
+      if (article.querySelector(".preview-select")) return article;
+      if (article.querySelector(".attachment-inline")) return null;
+    }
+    return null;
   };
   const rows = (article) => [...article.querySelectorAll(".component-row")];
   const where = (row) => {
@@ -657,6 +664,8 @@ PAGE_SCRIPT = """
   };
   let pin = null;  // {id, index, view: px below the timeline's top, at: px in the messages}
   let room = 0;    // px of room kept below the messages
+  let extent = 0;  // the scroll height at the last frame: a scroll that came with a change
+                   // of it (a message below removed, the view clamped) is the layout's
   const setRoom = (px) => {
     room = Math.max(0, Math.ceil(px));
     list.style.setProperty("--tractor-room", `${room}px`);
@@ -686,6 +695,7 @@ PAGE_SCRIPT = """
     const most = view.scrollHeight - view.clientHeight;
     if (scrolled() + by > most) setRoom(room + scrolled() + by - most);
     native.set.call(view, scrolled() + by);
+    extent = view.scrollHeight;
   };
   const check = () => {
     const row = pinned();
@@ -697,14 +707,20 @@ PAGE_SCRIPT = """
     set(value) { native.set.call(view, value); if (pinned()) hold(); },
   });
   view.addEventListener("scroll", () => {
-    const row = pinned();
-    if (row && Math.abs(where(row).at - pin.at) >= 0.5) return hold();  // not the reader
+    const row = pinned(), resized = view.scrollHeight !== extent;
+    extent = view.scrollHeight;
+    // not the reader: the row moved within the messages, or the view was clamped
+    if (row && (resized || Math.abs(where(row).at - pin.at) >= 0.5)) return hold();
     if (room) setRoom(room - (view.scrollHeight - view.clientHeight - scrolled()));
     capture();
   }, { passive: true });
   // a layout that changed size (after the browser kept the scroll position in range)
   new ResizeObserver(() => { if (pin) hold(); }).observe(list);
-  const frame = () => { if (pinned()) check(); else capture(); requestAnimationFrame(frame); };
+  const frame = () => {
+    if (pinned()) check(); else capture();
+    extent = view.scrollHeight;
+    requestAnimationFrame(frame);
+  };
   requestAnimationFrame(frame);
 }
 /* A select shows what the bot holds (issue 38, the friend call's rank): the page keeps a
