@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def soak(*args: str) -> dict[str, object]:
     done = subprocess.run([sys.executable, "-m", "tools.soak_cluster", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:]
     out = done.stdout
-    result: dict[str, object] = json.loads(out[out.index("{"):])
+    result: dict[str, object] = json.loads(out[out.index("{"):]) if "{" in out else {}
+    assert done.returncode == 0, (done.stderr[-3000:], result.get("woken_stuck_stacks"))
     return result
 
 
