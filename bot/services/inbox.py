@@ -161,11 +161,14 @@ class Inbox:
                 await asyncio.shield(listener.close())
 
     async def _idle(self, woken: asyncio.Event) -> None:
-        """Until a notification for a shard held, or the next poll."""
+        """Until a notification for a shard held, or the next poll. `asyncio.timeout`, not
+        `asyncio.wait_for`: Python 3.11's wait_for swallows a cancellation that comes as
+        the wait ends (a notification, and the process stopping), and the serve loop went
+        on forever: a stopping cluster process never exited."""
         listener = self.listener
         if listener is None:
             await asyncio.sleep(self.poll)
             return
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(woken.wait(),
-                                   self.fallback if listener.listening else self.poll)
+            async with asyncio.timeout(self.fallback if listener.listening else self.poll):
+                await woken.wait()
