@@ -145,6 +145,10 @@ class AiPlayer:
     others_pool = OTHERS_POOL
     others_history = HISTORY
     """Complete tricks (the latest) whose follows the likelihood scores, with the current one."""
+    bias = BIAS
+    """Points a deal another play must gain over the expert's choice (`clear_winner`)."""
+    margin = MARGIN
+    """Standard errors of the paired differences it must gain (`clear_winner`)."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(f"ai-search:{seed}")
@@ -185,7 +189,7 @@ class AiPlayer:
         belief = self.believe(k)
         draw = weighted_worlds(k, belief, self.rng, self.others_temper, self.others_pool,
                                history=self.others_history)
-        return best_move(k, belief, candidates, samples, self.rng,
+        return best_move(k, belief, candidates, samples, self.rng, self.bias, self.margin,
                          extend=0 if endgame else EXTEND_SAMPLES, value=self.value, draw=draw)
 
     def bury(self, view: PlayerView, trump: Trump) -> list[Card]:
@@ -233,6 +237,28 @@ class AiOthersAllPlayer(AiOthersPlayer):
     of the hand, not only the current one and the last `HISTORY`."""
 
     others_history = HAND_SIZE
+
+
+class AiBoldPlayer(AiPlayer):
+    """The experiment `ai-bold`: `ai` whose search overrides the expert rules' play more
+    readily (issue 40's third attempt): another play needs 0.5 points a deal (not 1.0) and
+    1.0 standard error (not 1.5) over the expert's choice. Burying is unchanged."""
+
+    bias = 0.5
+    margin = 1.0
+
+
+class AiBolderPlayer(AiBoldPlayer):
+    """The experiment `ai-bolder`: `ai-bold` with no points asked over the expert's choice,
+    only 1.0 standard error."""
+
+    bias = 0.0
+
+
+class AiBoldLoosePlayer(AiBoldPlayer):
+    """The experiment `ai-bold-loose`: `ai-bold` asking only 0.5 standard errors."""
+
+    margin = 0.5
 
 
 def clear_winner(scores: Sequence[Sequence[float]], home: int, bias: float = BIAS,
