@@ -24,6 +24,8 @@ class Ai2Player(AiPlayer):
     max_samples = 60
     believe = staticmethod(infer)
     others_temper = 0.0
+    bias = 1.0
+    margin = 1.5
 
 
 class Ai3Player(Ai2Player):

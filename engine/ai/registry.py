@@ -17,7 +17,15 @@ from engine.ai.expert import ExpertPlayer
 from engine.ai.friends import friends_player
 from engine.ai.frozen import Ai2Player, Ai3Player
 from engine.ai.players import Ai1Player, GreedyPlayer, Player, RandomPlayer
-from engine.ai.search import AiOthersAllPlayer, AiOthersLightPlayer, AiOthersPlayer, AiPlayer
+from engine.ai.search import (
+    AiBolderPlayer,
+    AiBoldLoosePlayer,
+    AiBoldPlayer,
+    AiOthersAllPlayer,
+    AiOthersLightPlayer,
+    AiOthersPlayer,
+    AiPlayer,
+)
 from engine.rules import Mode
 from engine.views import PlayerView
 
@@ -43,13 +51,16 @@ Finding Friends: the rule player). `control`: card counting and trump control
 
 EXPERIMENTS: dict[str, Callable[[int], Player]] = {
     "ai-others": AiOthersPlayer, "ai-others-light": AiOthersLightPlayer,
-    "ai-others-all": AiOthersAllPlayer,
+    "ai-others-all": AiOthersAllPlayer, "ai-bold": AiBoldPlayer, "ai-bolder": AiBolderPlayer,
+    "ai-bold-loose": AiBoldLoosePlayer,
 }
 """Variants of `ai` under trial: `make_player` and the arena take them; they are not
 offered to tables and not listed among the choices. `ai-others`: the search's deals kept by
 the learned model of how the others follow (issue 40, not yet better: docs/computers.md);
 `ai-others-light` the same tempered gently (τ 0.5, pool 2); `ai-others-all` scoring the
-follows of every trick."""
+follows of every trick. `ai-bold`, `ai-bolder`, `ai-bold-loose`: the search overriding the
+expert rules' play more readily (`clear_winner`'s bias / margin 0.5 / 1.0, 0.0 / 1.0 and
+0.5 / 0.5 instead of `ai`'s 1.0 / 1.5)."""
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
 """Strength levels, weakest first."""
