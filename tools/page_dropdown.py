@@ -187,11 +187,21 @@ SAMPLE = """() => {
 
 READ = """() => new Promise((done) => {
   /* The reader scrolls the newest hand panel's first select into view (the page shows a
-     message taller than the window from its top), and the page settles for two frames. */
+     message taller than the window from its top), then reads once the page has settled:
+     the select still for 10 frames in a row (at most 600 frames). */
   const panel = [...document.querySelectorAll('#channel-timeline article[data-message-id]')]
     .filter((a) => a.querySelector('.preview-select')).pop();
-  panel?.querySelector('.preview-select')?.scrollIntoView({block: 'nearest'});
-  requestAnimationFrame(() => requestAnimationFrame(done));
+  const select = panel?.querySelector('.preview-select');
+  select?.scrollIntoView({block: 'nearest'});
+  let last = null, still = 0, frames = 0;
+  const frame = () => {
+    const top = select?.isConnected ? Math.round(select.getBoundingClientRect().top) : null;
+    still = top !== null && top === last ? still + 1 : 0;
+    last = top;
+    frames += 1;
+    if (still >= 10 || frames >= 600) done(); else requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
 })"""
 
 
