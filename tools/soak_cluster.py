@@ -83,6 +83,8 @@ result carries its tasks' stacks, `DUMP_SIGNAL`)."""
 DUMP_SIGNAL = signal.SIGPWR
 """Asks a worker to write every task's stack and its leases' state (`STACKS`)."""
 STACKS = ".stacks"
+DUMP_POLLS = 100
+"""Tenths of a second the coordinator waits for a stuck worker's stacks file."""
 FREEZE_INSIDE = {"save": signal.SIGUSR2, "renewal": signal.SIGHUP}
 """The signal asking a worker to stop itself inside its next such transaction."""
 
@@ -224,12 +226,15 @@ async def run_worker(db: str, name: str, shards: list[int], count: int, logdir: 
             db._submit(db._write_pool, os.kill, os.getpid(), signal.SIGSTOP)))
 
     def dump() -> None:
-        """`DUMP_SIGNAL`: every task's stack and the leases' state, into the log folder."""
-        with open(Path(logdir) / f"{name}{STACKS}", "a") as out:
+        """`DUMP_SIGNAL`: every task's stack and the leases' state, into the log folder
+        (written aside, then renamed: the file is whole once it is there)."""
+        path = Path(logdir) / f"{name}{STACKS}"
+        with open(path.with_suffix(".part"), "w") as out:
             out.write(f"{name}: fenced {leases.fenced}, suspended {leases.suspended}, "
                       f"stopping {stop.is_set()}, epochs {leases.epochs}\n")
             for task in asyncio.all_tasks(loop):
                 task.print_stack(file=out)
+        os.replace(path.with_suffix(".part"), path)
 
     loop.add_signal_handler(DUMP_SIGNAL, dump)
     freezing: list[asyncio.Task[None]] = []
@@ -345,8 +350,11 @@ class Soak:
         except subprocess.TimeoutExpired:
             status = -1
             proc.popen.send_signal(DUMP_SIGNAL)
-            await asyncio.sleep(1.0)
             stacks = self.logdir / f"{proc.name}{STACKS}"
+            for _ in range(DUMP_POLLS):  # until it has written them (a stopped one never)
+                if stacks.exists():
+                    break
+                await asyncio.sleep(0.1)
             self.stuck.append(stacks.read_text() if stacks.exists() else "no stacks")
             proc.popen.kill()
             await asyncio.to_thread(proc.popen.wait)

@@ -831,12 +831,11 @@ class Publisher:
         that, it is closed instead: its buttons and countdown go, a line says so."""
         try:
             await tracked.interaction.delete_original_response()
+            return
         except discord.NotFound:
             return  # dismissed by its reader, or its token is gone
         except discord.HTTPException:
-            pass
-        else:
-            return
+            pass  # refused: closed below instead
         settings = await self.store.user_settings(tracked.user_id)
         locale = resolve_locale(settings.language or tracked.locale)
         with contextlib.suppress(discord.HTTPException):

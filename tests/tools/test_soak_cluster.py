@@ -113,6 +113,7 @@ def test_a_failing_soak_leaves_no_worker_behind(tmp_path: Path) -> None:
 def test_a_woken_worker_that_does_not_exit_is_reported_and_killed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(soak_cluster, "WOKEN_EXIT", 0.2)
+    monkeypatch.setattr(soak_cluster, "DUMP_POLLS", 1)  # a stand-in writes no stacks
     soak = Soak(argparse.Namespace(database=""), tmp_path)
     proc = sleeper("w1")
     status, _ = asyncio.run(soak.woken_exit(proc))
