@@ -85,6 +85,9 @@ DUMP_SIGNAL = signal.SIGPWR
 STACKS = ".stacks"
 DUMP_POLLS = 100
 """Tenths of a second the coordinator waits for a stuck worker's stacks file."""
+READY_WITHIN = 120.0
+"""Seconds a worker is given to hold its shards and say so (a bound on an event, not a
+target): past it the soak fails instead of waiting for good."""
 FREEZE_INSIDE = {"save": signal.SIGUSR2, "renewal": signal.SIGHUP}
 """The signal asking a worker to stop itself inside its next such transaction."""
 
@@ -362,7 +365,8 @@ class Soak:
 
     async def ready(self, proc: Proc) -> dict[str, Any]:
         assert proc.popen.stdout is not None
-        line = await asyncio.to_thread(proc.popen.stdout.readline)
+        async with asyncio.timeout(READY_WITHIN):  # a bound: `drive` then kills them all
+            line = await asyncio.to_thread(proc.popen.stdout.readline)
         if not line:
             raise RuntimeError(f"{proc.name} exited before it was ready")
         proc.ready = json.loads(line)
